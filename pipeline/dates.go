@@ -1,0 +1,357 @@
+package pipeline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DateOrder is the day/month order a written date proves.
+type DateOrder string
+
+const (
+	// OrderUnknown: the form says nothing about the document's numeric
+	// convention (ISO, month names, or an ambiguous or equal day and month).
+	OrderUnknown DateOrder = ""
+	// OrderDMY: a numeric date that can only be read day-first (15/01/2019).
+	OrderDMY DateOrder = "dmy"
+	// OrderMDY: a numeric date that can only be read month-first (12/28/2017).
+	OrderMDY DateOrder = "mdy"
+)
+
+// DateMatch is one date found in a text.
+type DateMatch struct {
+	// ISO holds the readings as YYYY-MM-DD: one, or two when Ambiguous, the
+	// day-first reading first and the month-first reading second.
+	ISO []string
+	// Start and End are code-point offsets, end exclusive.
+	Start, End int
+	// Ambiguous is true when day and month could be swapped (03/04/2026).
+	Ambiguous bool
+	// Order is the convention this token proves, if any.
+	Order DateOrder
+	// Raw is the date as written.
+	Raw string
+}
+
+var monthNames = map[string]int{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
+	"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+	// German, Malay, French and Spanish forms seen on receipts.
+	"januar": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7,
+	"oktober": 10, "dezember": 12, "okt": 10, "dez": 12,
+	"januari": 1, "februari": 2, "mac": 3, "mei": 5, "julai": 7, "ogos": 8, "disember": 12, "ogo": 8, "dis": 12,
+	"janvier": 1, "février": 2, "fevrier": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7, "août": 8,
+	"aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12, "decembre": 12,
+	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
+	"septiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+}
+
+// ValidISODate reports whether s is a real calendar date written YYYY-MM-DD.
+func ValidISODate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+// ParseDate reads a string holding exactly one date (surrounding spaces and
+// punctuation aside) in any form FindDates knows, and returns its ISO
+// readings: one, or two (day-first, then month-first) when the day/month
+// order is ambiguous.
+func ParseDate(s string) ([]string, bool) {
+	t := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".,;"))
+	ms := FindDates(t)
+	if len(ms) != 1 || ms[0].Start != 0 || ms[0].End != utf8.RuneCountInString(t) {
+		return nil, false
+	}
+	return ms[0].ISO, true
+}
+
+// FindDates lists every date in text, in order. Numeric dates with slashes or
+// hyphens whose day and month could be swapped are Ambiguous; dotted dates
+// (14.03.2026) are read day-first, the only convention that writes them.
+func FindDates(text string) []DateMatch {
+	return findDates([]rune(text))
+}
+
+// findDates scans by hand rather than with regular expressions: it runs on
+// every document twice per verify and a month-name alternation is slow.
+func findDates(rs []rune) []DateMatch {
+	var out []DateMatch
+	add := func(s, e int, iso []string, amb bool, order DateOrder) {
+		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: string(rs[s:e])})
+	}
+	n := len(rs)
+	at := func(i int) rune {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return rs[i]
+	}
+	digitsAt := func(i int) int { // length of the digit run starting at i
+		k := i
+		for k < n && isDigit(rs[k]) {
+			k++
+		}
+		return k - i
+	}
+	for i := 0; i < n; i++ {
+		r := rs[i]
+		switch {
+		case isDigit(r) && !isDigit(at(i-1)):
+			if m, ok := numericDate(rs, i, digitsAt); ok {
+				add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
+			}
+			if m, ok := cjkDate(rs, i, digitsAt); ok {
+				add(m.Start, m.End, m.ISO, false, OrderUnknown)
+			}
+		case unicode.IsLetter(r) && !unicode.IsLetter(at(i-1)):
+			k := i
+			for k < n && unicode.IsLetter(rs[k]) {
+				k++
+			}
+			if mo, ok := monthNames[strings.ToLower(string(rs[i:k]))]; ok {
+				if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {
+					add(m.Start, m.End, m.ISO, false, OrderUnknown)
+				}
+			}
+			i = k - 1
+		}
+	}
+	return dedupeDates(out)
+}
+
+func atoiRunes(rs []rune) int {
+	n := 0
+	for _, r := range rs {
+		n = n*10 + int(r-'0')
+		if n > 1e6 {
+			return -1
+		}
+	}
+	return n
+}
+
+// numericDate reads YYYY-MM-DD, YYYY/MM/DD, YYYY.MM.DD and A/B/YYYY, A-B-YY,
+// A.B.YYYY starting at i, with one separator used twice.
+func numericDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
+	n := len(rs)
+	la := digitsAt(i)
+	p := i + la
+	if p >= n || !strings.ContainsRune("-/.", rs[p]) {
+		return DateMatch{}, false
+	}
+	sep := rs[p]
+	lb := digitsAt(p + 1)
+	q := p + 1 + lb
+	if lb < 1 || lb > 2 || q >= n || rs[q] != sep {
+		return DateMatch{}, false
+	}
+	lc := digitsAt(q + 1)
+	e := q + 1 + lc
+	if lc == 0 {
+		return DateMatch{}, false
+	}
+	// Not part of a longer run of numbers: "220318/10049/04", "1.2.3.4".
+	if i >= 2 && strings.ContainsRune("/-.", rs[i-1]) && isDigit(rs[i-2]) {
+		return DateMatch{}, false
+	}
+	if e+1 < n && strings.ContainsRune("/-.", rs[e]) && isDigit(rs[e+1]) {
+		return DateMatch{}, false
+	}
+	a := atoiRunes(rs[i : i+la])
+	b := atoiRunes(rs[p+1 : q])
+	c := rs[q+1 : e]
+	if la == 4 && lc <= 2 {
+		if iso, ok := isoDate(a, b, atoiRunes(c)); ok {
+			return DateMatch{ISO: []string{iso}, Start: i, End: e}, true
+		}
+		return DateMatch{}, false
+	}
+	if la > 2 || (lc != 2 && lc != 4) {
+		return DateMatch{}, false
+	}
+	y := expandYear(string(c))
+	dmy, okD := isoDate(y, b, a)
+	mdy, okM := isoDate(y, a, b)
+	m := DateMatch{Start: i, End: e}
+	switch {
+	case okD && okM && dmy != mdy && sep != '.':
+		m.ISO, m.Ambiguous = []string{dmy, mdy}, true
+	case okD && okM:
+		m.ISO = []string{dmy}
+	case okD:
+		m.ISO, m.Order = []string{dmy}, OrderDMY
+	case okM:
+		m.ISO, m.Order = []string{mdy}, OrderMDY
+	default:
+		return DateMatch{}, false
+	}
+	return m, true
+}
+
+// cjkDate reads 2026年4月1日 (and the Korean 2026년 4월 1일).
+func cjkDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
+	n := len(rs)
+	skip := func(p int) int {
+		for p < n && rs[p] == ' ' {
+			p++
+		}
+		return p
+	}
+	var parts [3]int
+	marks := [3]string{"年년", "月월", "日일"}
+	pos, end := i, i
+	for k := range 3 {
+		pos = skip(pos)
+		l := digitsAt(pos)
+		if l == 0 || l > 4 {
+			return DateMatch{}, false
+		}
+		parts[k] = atoiRunes(rs[pos : pos+l])
+		pos += l
+		end = pos
+		if p := skip(pos); p < n && strings.ContainsRune(marks[k], rs[p]) {
+			pos = p + 1
+			end = pos
+		} else if k < 2 {
+			return DateMatch{}, false // the day mark alone is optional
+		}
+	}
+	iso, ok := isoDate(parts[0], parts[1], parts[2])
+	if !ok {
+		return DateMatch{}, false
+	}
+	return DateMatch{ISO: []string{iso}, Start: i, End: end}, true
+}
+
+func isDateSep(r rune) bool {
+	return r == ' ' || r == '\t' || r == '-' || r == '/' || r == '.' || r == ','
+}
+
+// monthNameDate reads "14 Mar 2026", "14-Mar-19", "14th March, 2026" or
+// "March 14, 2026", "Mar 14 2026" around the month word rs[ws:we].
+func monthNameDate(rs []rune, ws, we, mo int, digitsAt func(int) int) (DateMatch, bool) {
+	n := len(rs)
+	// Day before the month.
+	k := ws
+	for k > 0 && ws-k < 3 && isDateSep(rs[k-1]) {
+		k--
+	}
+	if k >= 2 && isOrdinal(rs[k-2:k]) {
+		k -= 2
+	}
+	ds := k
+	for ds > 0 && k-ds < 2 && isDigit(rs[ds-1]) {
+		ds--
+	}
+	if ds < k && (ds == 0 || !isAlnum(rs[ds-1])) {
+		p := we
+		if p < n && rs[p] == '.' {
+			p++
+		}
+		for p < n && p-we < 4 && (isDateSep(rs[p]) || rs[p] == '\'') {
+			p++
+		}
+		if l := digitsAt(p); l == 4 || l == 2 {
+			if iso, ok := isoDate(expandYear(string(rs[p:p+l])), mo, atoiRunes(rs[ds:k])); ok {
+				return DateMatch{ISO: []string{iso}, Start: ds, End: p + l}, true
+			}
+		}
+	}
+	// Day after the month, then a four-digit year.
+	p := we
+	if p < n && rs[p] == '.' {
+		p++
+	}
+	for p < n && p-we < 3 && (rs[p] == ' ' || rs[p] == '-' || rs[p] == '/') {
+		p++
+	}
+	l := digitsAt(p)
+	if l < 1 || l > 2 {
+		return DateMatch{}, false
+	}
+	day := atoiRunes(rs[p : p+l])
+	p += l
+	if p+2 <= n && isOrdinal(rs[p:p+2]) {
+		p += 2
+	}
+	if p < n && rs[p] == ',' {
+		p++
+	}
+	q := p
+	for q < n && q-p < 3 && (rs[q] == ' ' || rs[q] == '-' || rs[q] == '/') {
+		q++
+	}
+	if digitsAt(q) != 4 {
+		return DateMatch{}, false
+	}
+	iso, ok := isoDate(atoiRunes(rs[q:q+4]), mo, day)
+	if !ok {
+		return DateMatch{}, false
+	}
+	return DateMatch{ISO: []string{iso}, Start: ws, End: q + 4}, true
+}
+
+func isOrdinal(rs []rune) bool {
+	switch strings.ToLower(string(rs)) {
+	case "st", "nd", "rd", "th":
+		return true
+	}
+	return false
+}
+
+// dedupeDates orders matches and, where two overlap (found by different
+// patterns), keeps the longer.
+func dedupeDates(ms []DateMatch) []DateMatch {
+	if len(ms) < 2 {
+		return ms
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].Start != ms[j].Start {
+			return ms[i].Start < ms[j].Start
+		}
+		return ms[i].End > ms[j].End
+	})
+	kept := ms[:1]
+	for _, m := range ms[1:] {
+		last := &kept[len(kept)-1]
+		switch {
+		case m.Start >= last.End:
+			kept = append(kept, m)
+		case m.End-m.Start > last.End-last.Start && (len(kept) < 2 || kept[len(kept)-2].End <= m.Start):
+			*last = m
+		}
+	}
+	return kept
+}
+
+// expandYear maps two-digit years to 1970..2069.
+func expandYear(s string) int {
+	y := atoiRunes([]rune(s))
+	if len(s) == 2 && y >= 0 {
+		if y < 70 {
+			return 2000 + y
+		}
+		return 1900 + y
+	}
+	return y
+}
+
+func isoDate(y, m, d int) (string, bool) {
+	if y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return "", false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d || int(t.Month()) != m {
+		return "", false
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", y, m, d), true
+}

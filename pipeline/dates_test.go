@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseDate(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"2026-03-14", []string{"2026-03-14"}},
+		{"2026/03/14", []string{"2026-03-14"}},
+		{"2026.03.14", []string{"2026-03-14"}},
+		{"03/14/2026", []string{"2026-03-14"}},
+		{"14/03/2026", []string{"2026-03-14"}},
+		{"03/04/2026", []string{"2026-04-03", "2026-03-04"}},
+		{"14.03.2026", []string{"2026-03-14"}},
+		{"03.04.2026", []string{"2026-04-03"}},
+		{"14-03-2026", []string{"2026-03-14"}},
+		{"14/03/26", []string{"2026-03-14"}},
+		{"20/03/18", []string{"2018-03-20"}},
+		{"12/12/2019", []string{"2019-12-12"}},
+		{"March 14, 2026", []string{"2026-03-14"}},
+		{"Mar 14 2026", []string{"2026-03-14"}},
+		{"MAR. 14, 2026", []string{"2026-03-14"}},
+		{"14 Mar 2026", []string{"2026-03-14"}},
+		{"14-Mar-2026", []string{"2026-03-14"}},
+		{"14th March 2026", []string{"2026-03-14"}},
+		{"30 DEC 17", []string{"2017-12-30"}},
+		{"28-FEB-2018", []string{"2018-02-28"}},
+		{"14. März 2026", []string{"2026-03-14"}},
+		{"2026年4月1日", []string{"2026-04-01"}},
+		{"2026 年 4 月 1 日", []string{"2026-04-01"}},
+		{" 2026-03-14. ", []string{"2026-03-14"}},
+	}
+	for _, tc := range cases {
+		got, ok := ParseDate(tc.in)
+		if !ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ParseDate(%q) = %v, %v; want %v", tc.in, got, ok, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "2026-02-30", "31/02/2026", "13/13/2026", "hello", "14 Mar", "Date: 2026-03-14", "12:30:00", "16.46.00", "1/2"} {
+		if got, ok := ParseDate(bad); ok {
+			t.Errorf("ParseDate(%q) = %v, want failure", bad, got)
+		}
+	}
+}
+
+func TestValidISODate(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2026-02-28": true, "2024-02-29": true, "2026-02-30": false, "2025-02-29": false,
+		"2026-3-14": false, "26-03-14": false, "2026/03/14": false, "": false, "2026-13-01": false,
+	} {
+		if got := ValidISODate(s); got != want {
+			t.Errorf("ValidISODate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestFindDates(t *testing.T) {
+	text := "INV NO/DATE:K074-001096(06/12/2016)\nDATE : 15/01/2019 11:05:16 AM\nINV NO: 220318/10049/04/24382\nDue Oct 3, 2016 — 日期 2026年4月1日"
+	ms := FindDates(text)
+	rs := []rune(text)
+	want := []struct {
+		raw   string
+		amb   bool
+		order DateOrder
+	}{
+		{"06/12/2016", true, OrderUnknown},
+		{"15/01/2019", false, OrderDMY},
+		{"Oct 3, 2016", false, OrderUnknown},
+		{"2026年4月1日", false, OrderUnknown},
+	}
+	if len(ms) != len(want) {
+		t.Fatalf("FindDates = %+v", ms)
+	}
+	for i, m := range ms {
+		if got := string(rs[m.Start:m.End]); got != want[i].raw || m.Raw != got || m.Ambiguous != want[i].amb || m.Order != want[i].order {
+			t.Errorf("match %d = %+v (%q), want %+v", i, m, got, want[i])
+		}
+	}
+	if !reflect.DeepEqual(ms[0].ISO, []string{"2016-12-06", "2016-06-12"}) {
+		t.Errorf("ambiguous readings = %v, want day-first then month-first", ms[0].ISO)
+	}
+}

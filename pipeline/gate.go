@@ -1,0 +1,181 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// GateConfig holds the gate's thresholds.
+type GateConfig struct {
+	// FieldThreshold flags any non-null field whose combined confidence is below it.
+	FieldThreshold float64
+	// OverallThreshold sends the whole result to review when overall confidence
+	// is below it.
+	OverallThreshold float64
+}
+
+// DefaultGate is the seed's gate: fields below 0.70, or overall below 0.75,
+// need review.
+func DefaultGate() GateConfig { return GateConfig{FieldThreshold: 0.70, OverallThreshold: 0.75} }
+
+// CheckThreshold rejects NaN, infinities and values outside [0,1].
+func CheckThreshold(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1 {
+		return fmt.Errorf("%w: %s must be a number in [0,1], got %v", ErrInput, name, v)
+	}
+	return nil
+}
+
+// Validate checks both thresholds.
+func (g GateConfig) Validate() error {
+	if err := CheckThreshold("field_threshold", g.FieldThreshold); err != nil {
+		return err
+	}
+	return CheckThreshold("overall_threshold", g.OverallThreshold)
+}
+
+// Critic confidence caps, from the seed's contract: a committed value the Critic
+// does not vouch for cannot be trusted past a coin flip.
+const (
+	ungroundedCap = 0.5
+	// heuristicsOnlyBase is the confidence a field starts from when no Critic
+	// ran and the Generator gave no evidence of its own: high, so that only the
+	// deterministic checks decide, but below certainty.
+	heuristicsOnlyBase = 0.95
+)
+
+// Decide is the confidence gate. crit is nil in heuristics-only mode, where
+// each field's base confidence is the Generator's own evidence (when it gave
+// any) or heuristicsOnlyBase, capped at 0.5 when the value was not found in
+// the source, exactly as a Critic's grounded:false would be.
+func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig) Result {
+	res := Result{
+		Status:          StatusOK,
+		Data:            Record{},
+		FieldConfidence: map[string]float64{},
+		FieldProvenance: map[string][]Span{},
+		FlaggedFields:   []FlaggedField{},
+		Schema:          s.Name,
+		FieldOrder:      s.FieldNames(),
+	}
+	verdicts := mergeVerdicts(crit)
+	var sum float64
+	var n int
+	for _, f := range s.Fields {
+		v := rec[f.Name]
+		res.Data[f.Name] = v
+		if v == nil {
+			continue // an honest null is never flagged
+		}
+		chk, ok := h[f.Name]
+		if !ok {
+			chk = FieldCheck{Factor: 1}
+		}
+		var reasons []string
+		var base float64
+		if crit != nil {
+			vd, ok := verdicts[f.Name]
+			switch {
+			case !ok:
+				base = ungroundedCap
+				reasons = append(reasons, "critic gave no verdict for this field")
+			default:
+				base = clamp01(vd.Confidence)
+				if vd.Reason != "" {
+					reasons = append(reasons, vd.Reason)
+				}
+				if !vd.Grounded {
+					base = math.Min(base, ungroundedCap)
+					reasons = append(reasons, "critic marked the value not grounded in the source")
+				}
+			}
+		} else {
+			base = heuristicsOnlyBase
+			if e, ok := ev[f.Name]; ok {
+				base = math.Min(base, clamp01(e.Confidence))
+				if e.Confidence < cfg.FieldThreshold && e.Method != "" {
+					reasons = append(reasons, "extractor: "+e.Method)
+				}
+			}
+			if !chk.Grounded {
+				base = math.Min(base, ungroundedCap)
+			}
+		}
+		combined := round3(base * clamp01(chk.Factor))
+		reasons = append(reasons, chk.Reasons...)
+		res.FieldConfidence[f.Name] = combined
+		spans := chk.Spans
+		if spans == nil {
+			spans = []Span{}
+		}
+		res.FieldProvenance[f.Name] = spans
+		sum += combined
+		n++
+		if combined < cfg.FieldThreshold {
+			reason := strings.Join(reasons, "; ")
+			if reason == "" {
+				reason = "confidence below threshold"
+			}
+			res.FlaggedFields = append(res.FlaggedFields, FlaggedField{Field: f.Name, Value: v, Confidence: combined, Reason: reason})
+		}
+	}
+	switch {
+	case n == 0:
+		res.OverallConfidence = 0
+	default:
+		res.OverallConfidence = round3(sum / float64(n))
+	}
+	if crit != nil {
+		res.OverallConfidence = math.Min(res.OverallConfidence, round3(clamp01(crit.OverallConfidence)))
+		res.CriticSummary = crit.Summary
+	}
+	var notes []string
+	if k := len(res.FlaggedFields); k > 0 {
+		notes = append(notes, fmt.Sprintf("%d field(s) below the %s confidence threshold require human review before use.", k, pct(cfg.FieldThreshold)))
+	}
+	if n == 0 {
+		notes = append(notes, "No field could be extracted from the source.")
+	}
+	if res.OverallConfidence < cfg.OverallThreshold {
+		notes = append(notes, fmt.Sprintf("Overall confidence %.2f is below the %s threshold.", res.OverallConfidence, pct(cfg.OverallThreshold)))
+	}
+	if len(notes) > 0 {
+		res.Status = StatusNeedsReview
+	} else {
+		notes = append(notes, fmt.Sprintf("All fields passed the %s confidence threshold.", pct(cfg.FieldThreshold)))
+	}
+	res.Notes = strings.Join(notes, " ")
+	return res
+}
+
+// mergeVerdicts keeps one verdict per field: the minimum confidence, and on a
+// tie the grounded:false one, so verdict order never matters.
+func mergeVerdicts(c *Critique) map[string]Verdict {
+	out := map[string]Verdict{}
+	if c == nil {
+		return out
+	}
+	for _, v := range c.FieldVerdicts {
+		v.Confidence = clamp01(v.Confidence)
+		cur, ok := out[v.Field]
+		if !ok || v.Confidence < cur.Confidence || (v.Confidence == cur.Confidence && cur.Grounded && !v.Grounded) {
+			out[v.Field] = v
+		}
+	}
+	return out
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case math.IsNaN(x) || x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }

@@ -1,0 +1,89 @@
+package pipeline
+
+import (
+	"testing"
+)
+
+func TestGateContract(t *testing.T) {
+	s := Invoice()
+	rec := Record{"vendor_name": "Acme", "total": 10.0, "tax": nil}
+	h := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}, "total": {Factor: 1, Grounded: true}}
+	cfg := DefaultGate()
+
+	// Duplicate verdicts take the minimum; a tie goes to grounded:false.
+	crit := &Critique{OverallConfidence: 0.9, FieldVerdicts: []Verdict{
+		{Field: "vendor_name", Confidence: 0.9, Grounded: true},
+		{Field: "vendor_name", Confidence: 0.6, Grounded: true},
+		{Field: "total", Confidence: 0.9, Grounded: true},
+		{Field: "total", Confidence: 0.9, Grounded: false},
+	}}
+	res := Decide(s, rec, crit, h, nil, cfg)
+	if got := res.FieldConfidence["vendor_name"]; got != 0.6 {
+		t.Errorf("duplicate verdicts: confidence %v, want the minimum 0.6", got)
+	}
+	if got := res.FieldConfidence["total"]; got != 0.5 {
+		t.Errorf("tie: grounded:false should win and cap at 0.5, got %v", got)
+	}
+	// Order does not matter.
+	crit.FieldVerdicts[2], crit.FieldVerdicts[3] = crit.FieldVerdicts[3], crit.FieldVerdicts[2]
+	if got := Decide(s, rec, crit, h, nil, cfg).FieldConfidence["total"]; got != 0.5 {
+		t.Errorf("verdict order changed the result: %v", got)
+	}
+
+	// No verdict for a committed field: capped at 0.5 and flagged.
+	crit = &Critique{OverallConfidence: 0.95, FieldVerdicts: []Verdict{{Field: "vendor_name", Confidence: 0.95, Grounded: true}}}
+	res = Decide(s, rec, crit, h, nil, cfg)
+	if !res.Flagged("total") || res.FieldConfidence["total"] != 0.5 {
+		t.Errorf("missing verdict should cap at 0.5 and flag: %+v", res.FlaggedFields)
+	}
+	// Null fields are never flagged, even with a damning verdict.
+	crit.FieldVerdicts = append(crit.FieldVerdicts, Verdict{Field: "tax", Confidence: 0, Grounded: false}, Verdict{Field: "total", Confidence: 0.95, Grounded: true})
+	res = Decide(s, rec, crit, h, nil, cfg)
+	if res.Flagged("tax") {
+		t.Error("a null field was flagged")
+	}
+	if res.Status != StatusOK {
+		t.Errorf("want ok, got %s %+v", res.Status, res.FlaggedFields)
+	}
+
+	// Multiplicative: a heuristic factor lowers a confident critic.
+	h["total"] = FieldCheck{Factor: 0.3, Grounded: false, Reasons: []string{"amount 10.00 not found in source text"}}
+	res = Decide(s, rec, crit, h, nil, cfg)
+	if got := res.FieldConfidence["total"]; got != 0.285 {
+		t.Errorf("combined = 0.95 x 0.3 = 0.285, got %v", got)
+	}
+	if !res.Flagged("total") || res.FlaggedFields[0].Reason != "amount 10.00 not found in source text" {
+		t.Errorf("flag reason should carry the heuristic's: %+v", res.FlaggedFields)
+	}
+
+	// Overall below its threshold escalates even with no field flagged.
+	h["total"] = FieldCheck{Factor: 1, Grounded: true}
+	crit.OverallConfidence = 0.5
+	res = Decide(s, rec, crit, h, nil, cfg)
+	if res.Status != StatusNeedsReview || len(res.FlaggedFields) != 0 {
+		t.Errorf("low overall should give needs_review with no flags: %s %+v", res.Status, res.FlaggedFields)
+	}
+}
+
+func TestGateHeuristicsOnlyUsesEvidence(t *testing.T) {
+	s := Invoice()
+	rec := Record{"vendor_name": "Acme", "total": 10.0}
+	h := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}, "total": {Factor: 1, Grounded: true}}
+	ev := map[string]Evidence{"vendor_name": {Confidence: 0.6, Method: "first line of the document"}}
+	res := Decide(s, rec, nil, h, ev, DefaultGate())
+	if !res.Flagged("vendor_name") || res.Flagged("total") {
+		t.Fatalf("a weakly found vendor should be flagged, the labelled total not: %+v", res.FlaggedFields)
+	}
+	if res.FieldConfidence["total"] != 0.95 {
+		t.Fatalf("heuristics-only base is 0.95, got %v", res.FieldConfidence["total"])
+	}
+	// Not found in the source: capped like a critic's grounded:false.
+	h["total"] = FieldCheck{Factor: 1, Grounded: false}
+	if got := Decide(s, rec, nil, h, nil, DefaultGate()).FieldConfidence["total"]; got != 0.5 {
+		t.Fatalf("ungrounded heuristics-only field should cap at 0.5, got %v", got)
+	}
+	// Nothing extracted at all is not silently ok.
+	if res := Decide(s, Record{}, nil, HeuristicReport{}, nil, DefaultGate()); res.Status != StatusNeedsReview {
+		t.Fatal("an empty record should need review")
+	}
+}

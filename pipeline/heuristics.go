@@ -1,0 +1,334 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Factors the heuristics apply. Each is a multiplier on confidence, so a field
+// failing several checks falls further.
+const (
+	factorNotFound      = 0.3  // value does not occur in the source
+	factorWrongRole     = 0.25 // amount is not the one the source labels for its role
+	factorArithmetic    = 0.3  // relation fails and this field is not anchored in the source
+	factorSourceDiffers = 0.8  // relation fails though every operand is where the source labels it
+	factorInvalidDate   = 0.1  // not a real YYYY-MM-DD date
+	factorAmbiguousDate = 0.85 // only an ambiguous day/month reading supports the date
+	factorWrongOrder    = 0.25 // date reads against the document's own day/month convention
+	amountEpsilon       = 0.005
+)
+
+// doc is the source text analysed once for every check.
+type doc struct {
+	rs      []rune
+	fold    folded
+	amounts []labelledAmount
+	dates   []DateMatch
+	order   DateOrder // the numeric date convention the document proves
+}
+
+func analyze(text string, s *Schema) *doc {
+	rs := []rune(text)
+	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces)}
+	d.dates = findDates(rs)
+	amounts := findAmounts(rs, d.dates)
+	d.amounts = labelAmounts(rs, amounts, findLabels(rs, d.fold, labelSet(s)))
+	d.order = documentOrder(d.dates)
+	return d
+}
+
+// documentOrder is the day/month convention the document's unambiguous
+// numeric dates prove, or OrderUnknown when none do or they disagree.
+func documentOrder(ds []DateMatch) DateOrder {
+	order := OrderUnknown
+	for _, m := range ds {
+		if m.Order == OrderUnknown {
+			continue
+		}
+		if order != OrderUnknown && order != m.Order {
+			return OrderUnknown
+		}
+		order = m.Order
+	}
+	return order
+}
+
+// RunHeuristics runs every deterministic check over rec against text: value
+// grounding, amount-role grounding, arithmetic reconciliation, date validity
+// and date grounding. It works from each field's kind and role and the
+// schema's relations, never from field names, and returns a check for every
+// non-null field.
+func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
+	d := analyze(text, s)
+	rep := HeuristicReport{}
+	// anchored: the value is where the source puts it (role-grounded for a
+	// money field with a role, grounded otherwise). Arithmetic blames the rest.
+	anchored := map[string]bool{}
+	for _, f := range s.Fields {
+		v, ok := rec[f.Name]
+		if !ok || v == nil {
+			continue
+		}
+		c := FieldCheck{Factor: 1, Spans: []Span{}}
+		switch f.Kind {
+		case KindMoney:
+			anchored[f.Name] = d.checkMoney(&c, f, v)
+		case KindDate:
+			d.checkDate(&c, valueString(v))
+		case KindCurrency:
+			d.checkCurrency(&c, valueString(v))
+		default:
+			d.checkText(&c, f.Kind, valueString(v))
+		}
+		rep[f.Name] = c
+	}
+	for _, rel := range s.Relations {
+		reconcile(rep, rel, rec, s.Tolerance, anchored)
+	}
+	return rep
+}
+
+func valueString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case float64:
+		return formatNumber(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func moneyValue(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case int:
+		return float64(x), true
+	case string:
+		return ParseAmount(x)
+	}
+	return 0, false
+}
+
+func (c *FieldCheck) penalize(factor float64, reason string) {
+	c.Factor *= factor
+	c.Reasons = append(c.Reasons, reason)
+}
+
+func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
+	if val == "" {
+		return
+	}
+	spans := bounded(d.rs, d.fold.find(foldNeedle(val, foldSpaces)))
+	if len(spans) == 0 {
+		// Identifiers are compared ignoring spaces and hyphens ("INV-1001" is
+		// "INV 1001"); text ignoring all punctuation ("SDN. BHD." is "SDN
+		// BHD"). Both differences are typography, not a different value.
+		mode := foldAlnum
+		if kind == KindIdentifier {
+			mode = foldCompact
+		}
+		if n := foldNeedle(val, mode); len(n) >= 3 || kind == KindIdentifier {
+			spans = bounded(d.rs, foldRunes(d.rs, mode).find(n))
+		}
+	}
+	if len(spans) == 0 {
+		c.penalize(factorNotFound, fmt.Sprintf("%q not found in source text", val))
+		return
+	}
+	c.Spans, c.Grounded = spans, true
+}
+
+func (d *doc) checkCurrency(c *FieldCheck, code string) {
+	spans, factor, note := currencyEvidence(d.rs, d.fold, strings.ToUpper(code))
+	if len(spans) == 0 {
+		c.penalize(factorNotFound, fmt.Sprintf("currency %q not found in source text", code))
+		return
+	}
+	c.Spans, c.Grounded = spans, true
+	if factor < 1 {
+		c.penalize(factor, note)
+	}
+}
+
+// checkMoney grounds an amount and, for a field with a role, checks it is the
+// amount the source labels for that role. It reports whether the value is
+// anchored in the source.
+func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
+	x, ok := moneyValue(v)
+	if !ok {
+		c.penalize(factorNotFound, fmt.Sprintf("%v is not an amount", v))
+		return false
+	}
+	var matches []labelledAmount
+	for _, a := range d.amounts {
+		if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon {
+			matches = append(matches, a)
+			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+		}
+	}
+	c.Grounded = len(matches) > 0
+	if !c.Grounded {
+		c.penalize(factorNotFound, "amount "+pyFloat(x)+" not found in source text")
+	}
+	if f.Role == RoleNone {
+		return c.Grounded
+	}
+	var labelled []string
+	seen := map[string]bool{}
+	for _, a := range d.amounts {
+		if a.role == f.Role {
+			for _, m := range matches {
+				if m.Start == a.Start {
+					return true
+				}
+			}
+			if k := fmt.Sprintf("%.2f", a.Value); !seen[k] {
+				seen[k] = true
+				labelled = append(labelled, k)
+			}
+		}
+	}
+	if len(labelled) == 0 {
+		// The source labels nothing for this role: nothing to contradict.
+		return false
+	}
+	reason := fmt.Sprintf("%.2f is not the amount labelled %s (%s)", x, f.Role, strings.Join(labelled, ", "))
+	switch {
+	case len(matches) == 0:
+		reason += "; it does not appear in the source"
+	case matches[0].role == "":
+		reason += "; it appears as an item-line amount"
+	default:
+		reason += fmt.Sprintf("; it appears labelled %q", strings.ToUpper(strings.Join(strings.Fields(matches[0].label), " ")))
+	}
+	c.penalize(factorWrongRole, reason)
+	return false
+}
+
+func (d *doc) checkDate(c *FieldCheck, iso string) {
+	if !ValidISODate(iso) {
+		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
+		return
+	}
+	var ambiguous []DateMatch
+	for _, m := range d.dates {
+		for _, cand := range m.ISO {
+			if cand != iso {
+				continue
+			}
+			if m.Ambiguous {
+				ambiguous = append(ambiguous, m)
+			} else {
+				c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
+			}
+		}
+	}
+	if len(c.Spans) > 0 {
+		c.Grounded = true
+		return
+	}
+	if len(ambiguous) == 0 {
+		c.penalize(factorNotFound, "date "+iso+" not found in source text")
+		return
+	}
+	for _, m := range ambiguous {
+		c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
+	}
+	m := ambiguous[0]
+	switch d.order {
+	case OrderUnknown:
+		c.Grounded = true
+		c.penalize(factorAmbiguousDate, fmt.Sprintf("ambiguous day/month order in %q", m.Raw))
+	default:
+		for _, a := range ambiguous {
+			if (d.order == OrderDMY && a.ISO[0] == iso) || (d.order == OrderMDY && a.ISO[1] == iso) {
+				c.Grounded = true
+				return
+			}
+		}
+		reads, conv := "month-first", "day-first"
+		if d.order == OrderMDY {
+			reads, conv = "day-first", "month-first"
+		}
+		c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %q in the same document is %s", iso, m.Raw, reads, d.proof(), conv))
+	}
+}
+
+// proof is the first date that settles the document's convention.
+func (d *doc) proof() string {
+	for _, m := range d.dates {
+		if m.Order == d.order {
+			return m.Raw
+		}
+	}
+	return ""
+}
+
+// reconcile checks one relation and penalizes the fields that can be blamed.
+func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool) {
+	vals := map[string]float64{}
+	for _, name := range append(termFields(rel), rel.Result) {
+		x, ok := moneyValue(rec[name])
+		if !ok {
+			return
+		}
+		vals[name] = x
+	}
+	sum := 0.0
+	var expr strings.Builder
+	for i, t := range rel.Terms {
+		sum += float64(t.Sign) * vals[t.Field]
+		switch {
+		case t.Sign < 0 && i == 0:
+			expr.WriteString("-")
+		case t.Sign < 0:
+			expr.WriteString(" - ")
+		case i > 0:
+			expr.WriteString(" + ")
+		}
+		fmt.Fprintf(&expr, "%s(%s)", t.Field, pyFloat(vals[t.Field]))
+	}
+	if math.Abs(sum-vals[rel.Result]) <= tol+1e-9 {
+		return
+	}
+	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, pyFloat(vals[rel.Result]))
+	var blamed []string
+	for _, name := range append(termFields(rel), rel.Result) {
+		if !anchored[name] {
+			blamed = append(blamed, name)
+		}
+	}
+	if len(blamed) == 0 {
+		c := rep[rel.Result]
+		c.penalize(factorSourceDiffers, reason+" (the source's own figures disagree)")
+		rep[rel.Result] = c
+		return
+	}
+	for _, name := range blamed {
+		c := rep[name]
+		c.penalize(factorArithmetic, reason)
+		rep[name] = c
+	}
+}
+
+func termFields(rel Relation) []string {
+	out := make([]string, 0, len(rel.Terms)+1)
+	for _, t := range rel.Terms {
+		out = append(out, t.Field)
+	}
+	return out
+}
+
+// pyFloat writes a float the way the seed's reasons do: shortest form, with
+// ".0" on whole numbers ("540.0", "43.2").
+func pyFloat(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}

@@ -1,0 +1,173 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/reflect-mcp/reflect/providers"
+)
+
+// LLMOptions configures a model-backed stage.
+type LLMOptions struct {
+	Model string
+	// Retries is how many more times a reply that cannot be parsed is asked
+	// for again, with the parse error fed back. Default 2; negative means 0.
+	Retries   int
+	MaxTokens int
+}
+
+func (o LLMOptions) retries() int {
+	switch {
+	case o.Retries < 0:
+		return 0
+	case o.Retries == 0:
+		return 2
+	}
+	return o.Retries
+}
+
+// LLMGenerator extracts a record with one model call (plus retries on
+// unparseable output).
+type LLMGenerator struct {
+	client providers.Client
+	opts   LLMOptions
+}
+
+// NewLLMGenerator returns a Generator backed by client.
+func NewLLMGenerator(client providers.Client, opts LLMOptions) *LLMGenerator {
+	return &LLMGenerator{client: client, opts: opts}
+}
+
+// Generate implements Generator.
+func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (Extraction, error) {
+	prompt, err := renderPrompt(GeneratorPrompt, promptData{Schema: s, JSONSchema: string(s.JSONSchema()), Text: doc.Text})
+	if err != nil {
+		return Extraction{}, &GeneratorError{Err: err}
+	}
+	var ext Extraction
+	err = converse(ctx, g.client, g.opts, providers.Request{
+		Purpose: "generator", PromptVersion: GeneratorPrompt, JSONSchema: s.JSONSchema(), SchemaName: s.Name, Source: doc.Text,
+	}, prompt, &ext.Usage, func(m map[string]any) error {
+		rec, err := s.NormalizeRecord(m, Lenient)
+		if err != nil {
+			return err
+		}
+		ext.Record = rec
+		return nil
+	})
+	if err != nil {
+		return Extraction{}, &GeneratorError{Err: err}
+	}
+	return ext, nil
+}
+
+// LLMCritic grades a record with a (different) model.
+type LLMCritic struct {
+	client providers.Client
+	opts   LLMOptions
+}
+
+// NewLLMCritic returns a Critic backed by client.
+func NewLLMCritic(client providers.Client, opts LLMOptions) *LLMCritic {
+	return &LLMCritic{client: client, opts: opts}
+}
+
+// critiqueSchema is the JSON Schema the Critic's reply must match.
+const critiqueSchema = `{"type":"object","properties":{"field_verdicts":{"type":"array","items":{"type":"object","properties":{"field":{"type":"string"},"confidence":{"type":"number"},"grounded":{"type":"boolean"},"reason":{"type":"string"}},"required":["field","confidence","grounded","reason"],"additionalProperties":false}},"overall_confidence":{"type":"number"},"summary":{"type":"string"}},"required":["field_verdicts","overall_confidence","summary"],"additionalProperties":false}`
+
+// Critique implements Critic.
+func (c *LLMCritic) Critique(ctx context.Context, doc Document, s *Schema, rec Record) (Critique, error) {
+	prompt, err := renderPrompt(CriticPrompt, promptData{Schema: s, Text: doc.Text, Candidate: candidateJSON(s, rec)})
+	if err != nil {
+		return Critique{}, &CriticError{Err: err}
+	}
+	var out Critique
+	err = converse(ctx, c.client, c.opts, providers.Request{
+		Purpose: "critic", PromptVersion: CriticPrompt, JSONSchema: []byte(critiqueSchema), SchemaName: "critique", Source: doc.Text,
+	}, prompt, &out.Usage, func(m map[string]any) error {
+		crit, err := parseCritique(m)
+		if err != nil {
+			return err
+		}
+		crit.Usage = out.Usage
+		out = crit
+		return nil
+	})
+	if err != nil {
+		return Critique{}, &CriticError{Err: err}
+	}
+	return out, nil
+}
+
+func parseCritique(m map[string]any) (Critique, error) {
+	var c Critique
+	raw, ok := m["field_verdicts"].([]any)
+	if !ok {
+		return c, errors.New(`"field_verdicts" must be an array`)
+	}
+	oc, ok := m["overall_confidence"].(float64)
+	if !ok {
+		return c, errors.New(`"overall_confidence" must be a number`)
+	}
+	if oc < 0 || oc > 1 {
+		return c, fmt.Errorf(`"overall_confidence" %v is outside [0,1]`, oc)
+	}
+	c.OverallConfidence = oc
+	c.Summary, _ = m["summary"].(string)
+	for i, r := range raw {
+		vm, ok := r.(map[string]any)
+		if !ok {
+			return c, fmt.Errorf("field_verdicts[%d] must be an object", i)
+		}
+		var v Verdict
+		if v.Field, ok = vm["field"].(string); !ok || v.Field == "" {
+			return c, fmt.Errorf("field_verdicts[%d].field must be a field name", i)
+		}
+		if v.Confidence, ok = vm["confidence"].(float64); !ok || v.Confidence < 0 || v.Confidence > 1 {
+			return c, fmt.Errorf("field_verdicts[%d].confidence must be a number in [0,1]", i)
+		}
+		if v.Grounded, ok = vm["grounded"].(bool); !ok {
+			return c, fmt.Errorf("field_verdicts[%d].grounded must be true or false", i)
+		}
+		v.Reason, _ = vm["reason"].(string)
+		c.FieldVerdicts = append(c.FieldVerdicts, v)
+	}
+	return c, nil
+}
+
+// converse makes the call and, while the reply cannot be used, asks again with
+// the error fed back. Transport failures are not retried here: the provider
+// clients already retry what is worth retrying.
+func converse(ctx context.Context, client providers.Client, opts LLMOptions, req providers.Request, prompt string, usage *Usage, accept func(map[string]any) error) error {
+	req.Model = opts.Model
+	req.MaxTokens = opts.MaxTokens
+	req.Messages = []providers.Message{{Role: "user", Content: prompt}}
+	var lastErr error
+	for attempt := 0; attempt <= opts.retries(); attempt++ {
+		resp, err := client.Complete(ctx, req)
+		if err != nil {
+			return err
+		}
+		usage.Calls++
+		if resp.Cached {
+			usage.CachedCalls++
+		}
+		usage.InputTokens += resp.Usage.InputTokens
+		usage.OutputTokens += resp.Usage.OutputTokens
+		usage.LatencyMS += resp.Usage.Latency.Milliseconds()
+		usage.CostUSD += resp.Usage.CostUSD
+		m, err := ExtractJSON(resp.Text)
+		if err == nil {
+			err = accept(m)
+		}
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+		req.Messages = append(req.Messages,
+			providers.Message{Role: "assistant", Content: resp.Text},
+			providers.Message{Role: "user", Content: "Your reply could not be used: " + err.Error() + ". Reply with only the corrected JSON object."})
+	}
+	return fmt.Errorf("unusable output after %d attempt(s): %w", opts.retries()+1, lastErr)
+}

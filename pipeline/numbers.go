@@ -1,0 +1,425 @@
+package pipeline
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// AmountMatch is one number-like token found in a text.
+type AmountMatch struct {
+	// Value is the amount, negative when the source writes it with a leading or
+	// trailing minus or in parentheses.
+	Value float64
+	// Start and End are code-point offsets of the number itself (no sign, no
+	// currency marker), end exclusive.
+	Start, End int
+	// Line is the 0-based index of the line the number is on.
+	Line int
+	// Raw is the number as written, e.g. "1,250.00".
+	Raw string
+}
+
+// ParseAmount parses an amount written in any common form: "1,250.00",
+// "1.234,56", "2 400,00", "1'250.00", with a currency symbol or code before or
+// after ("$", "€", "RM", "USD"), and a leading "-", trailing "-" or
+// parentheses for negatives. A lone comma followed by exactly three digits
+// groups thousands ("1,250" is 1250); any other lone comma is a decimal comma.
+// A lone dot is always a decimal point, so every float formatted by
+// strconv.FormatFloat(v, 'f', -1, 64) parses back to itself.
+func ParseAmount(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && len(s) >= 2 {
+		neg = true
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	// Sign and currency marker may come in either order ("-$5", "$-5", "5 EUR-").
+	for range 3 {
+		t := strings.TrimSpace(s)
+		if r, ok := cutSignPrefix(t); ok {
+			neg = !neg
+			t = r
+		}
+		if r, ok := cutSignSuffix(t); ok {
+			neg = !neg
+			t = r
+		}
+		t = strings.TrimSpace(t)
+		t = trimCurrencyPrefix(t)
+		t = trimCurrencySuffix(t)
+		if t == s {
+			break
+		}
+		s = t
+	}
+	v, ok := parseNumberCore(s)
+	if !ok {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func cutSignPrefix(s string) (string, bool) {
+	for _, p := range []string{"-", "−", "–"} {
+		if r, ok := strings.CutPrefix(s, p); ok {
+			return r, true
+		}
+	}
+	if r, ok := strings.CutPrefix(s, "+"); ok {
+		return r, false
+	}
+	return s, false
+}
+
+func cutSignSuffix(s string) (string, bool) {
+	for _, p := range []string{"-", "−"} {
+		if r, ok := strings.CutSuffix(s, p); ok {
+			return r, true
+		}
+	}
+	return s, false
+}
+
+func trimCurrencyPrefix(s string) string {
+	for _, m := range amountMarkers {
+		if len(s) > len(m) && strings.EqualFold(s[:len(m)], m) {
+			rest := s[len(m):]
+			// "RMB5" must not lose "RM" and leave "B5": the next char must not be a letter.
+			if r := firstRune(rest); !unicode.IsLetter(r) {
+				return strings.TrimSpace(rest)
+			}
+		}
+	}
+	return s
+}
+
+func trimCurrencySuffix(s string) string {
+	for _, m := range amountMarkers {
+		if len(s) > len(m) && strings.EqualFold(s[len(s)-len(m):], m) {
+			rest := s[:len(s)-len(m)]
+			if r := lastRune(rest); !unicode.IsLetter(r) {
+				return strings.TrimSpace(rest)
+			}
+		}
+	}
+	return s
+}
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
+}
+
+func lastRune(s string) rune {
+	r := []rune(s)
+	if len(r) == 0 {
+		return 0
+	}
+	return r[len(r)-1]
+}
+
+// isGroupSep reports separators that can only group thousands.
+func isGroupSep(r rune) bool {
+	switch r {
+	case ' ', '\'', '’', '\u00a0', '\u202f', '\u2009':
+		return true
+	}
+	return false
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// parseNumberCore parses digits and separators only, deciding which separator
+// is the decimal one.
+func parseNumberCore(s string) (float64, bool) {
+	rs := []rune(s)
+	if len(rs) == 0 || len(rs) > 64 || !isDigit(rs[len(rs)-1]) {
+		return 0, false
+	}
+	var groups []string // digit runs
+	var seps []rune     // separator before groups[i+1]
+	cur := []rune{}
+	for i, r := range rs {
+		switch {
+		case isDigit(r):
+			cur = append(cur, r)
+		case r == '.' || r == ',' || isGroupSep(r):
+			if len(cur) == 0 && i != 0 {
+				return 0, false // two separators in a row
+			}
+			groups = append(groups, string(cur))
+			seps = append(seps, r)
+			cur = cur[:0]
+		default:
+			return 0, false
+		}
+	}
+	groups = append(groups, string(cur))
+	if len(seps) == 0 {
+		return finishNumber(groups[0], "")
+	}
+	dots, commas, grp := 0, 0, rune(0)
+	for _, r := range seps {
+		switch {
+		case r == '.':
+			dots++
+		case r == ',':
+			commas++
+		default:
+			if grp != 0 && grp != r {
+				return 0, false
+			}
+			grp = r
+		}
+	}
+	dec := rune(0)
+	last := seps[len(seps)-1]
+	switch {
+	case dots > 0 && commas > 0:
+		if last != '.' && last != ',' {
+			return 0, false
+		}
+		dec = last
+	case dots == 1:
+		dec = '.'
+	case commas == 1:
+		if len(groups[len(groups)-1]) != 3 || grp != 0 {
+			dec = ','
+		}
+	}
+	if dec != 0 {
+		n := 0
+		for _, r := range seps {
+			if r == dec {
+				n++
+			}
+		}
+		if n != 1 || last != dec {
+			return 0, false
+		}
+	}
+	intGroups := groups
+	frac := ""
+	if dec != 0 {
+		intGroups = groups[:len(groups)-1]
+		frac = groups[len(groups)-1]
+	}
+	// Every remaining separator groups thousands, and must all be the same.
+	var g rune
+	for i := 0; i < len(intGroups)-1; i++ {
+		if g != 0 && seps[i] != g {
+			return 0, false
+		}
+		g = seps[i]
+	}
+	if len(intGroups) == 1 {
+		if intGroups[0] == "" && frac == "" {
+			return 0, false
+		}
+		return finishNumber(intGroups[0], frac)
+	}
+	if !validGrouping(intGroups) {
+		return 0, false
+	}
+	return finishNumber(strings.Join(intGroups, ""), frac)
+}
+
+// validGrouping accepts 1,234,567 and the Indian 12,34,567 forms.
+func validGrouping(g []string) bool {
+	if len(g[0]) < 1 || len(g[0]) > 3 || len(g[len(g)-1]) != 3 {
+		return false
+	}
+	mid := g[1 : len(g)-1]
+	all3, all2 := true, true
+	for _, x := range mid {
+		all3 = all3 && len(x) == 3
+		all2 = all2 && len(x) == 2
+	}
+	if all3 {
+		return true
+	}
+	return all2 && len(g[0]) <= 2
+}
+
+func finishNumber(intPart, frac string) (float64, bool) {
+	if intPart == "" {
+		intPart = "0"
+	}
+	lit := intPart
+	if frac != "" {
+		lit += "." + frac
+	}
+	v, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// taxCodeSuffixes are GST codes receipts print glued to an amount ("7.90SR").
+var taxCodeSuffixes = map[string]bool{"SR": true, "ZR": true, "ZRL": true, "S": true, "Z": true, "T": true, "E": true}
+
+// FindAmounts lists every number-like token in text that could be an amount.
+// It skips numbers that are parts of dates and times, percentages, numbers
+// glued to letters (codes such as "X0001" or "B05", except currency markers
+// like "RM12.00" and GST codes like "7.90SR"), numbers joined by hyphens or
+// slashes (phone numbers, registration numbers, addresses), and integers with
+// a leading zero.
+func FindAmounts(text string) []AmountMatch {
+	rs := []rune(text)
+	return findAmounts(rs, findDates(rs))
+}
+
+func findAmounts(rs []rune, dates []DateMatch) []AmountMatch {
+	var out []AmountMatch
+	line, lineAt := 0, 0
+	n := len(rs)
+	at := func(i int) rune {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return rs[i]
+	}
+	for i := 0; i < n; {
+		if !isDigit(rs[i]) {
+			i++
+			continue
+		}
+		start := i
+		if at(i-1) == '.' && !isAlnum(at(i-2)) {
+			start = i - 1 // ".50"
+		}
+		j := i
+		for j < n {
+			if isDigit(rs[j]) {
+				j++
+				continue
+			}
+			if (rs[j] == '.' || rs[j] == ',' || (isGroupSep(rs[j]) && rs[j] != ' ')) && isDigit(at(j+1)) {
+				j++
+				continue
+			}
+			break
+		}
+		if j-i <= 3 {
+			j = extendSpaceGrouped(rs, j)
+		}
+		i = j
+		for lineAt < start {
+			if rs[lineAt] == '\n' {
+				line++
+			}
+			lineAt++
+		}
+		raw := string(rs[start:j])
+		v, ok := parseNumberCore(raw)
+		if !ok || excludedAmount(rs, start, j, raw) || overlapsDate(dates, start, j) {
+			continue
+		}
+		if amountNegative(rs, start, j) {
+			v = -v
+		}
+		out = append(out, AmountMatch{Value: v, Start: start, End: j, Line: line, Raw: raw})
+	}
+	return out
+}
+
+// extendSpaceGrouped joins "2 400 000,00": plain spaces group thousands only
+// in the comma-decimal form, since "1 193.00" on a receipt is a quantity and a
+// price.
+func extendSpaceGrouped(rs []rune, j int) int {
+	k := j
+	groups := 0
+	for k+3 < len(rs) && rs[k] == ' ' && isDigit(rs[k+1]) && isDigit(rs[k+2]) && isDigit(rs[k+3]) {
+		k += 4
+		groups++
+	}
+	if groups == 0 || k >= len(rs) || rs[k] != ',' {
+		return j
+	}
+	m := k + 1
+	for m < len(rs) && isDigit(rs[m]) {
+		m++
+	}
+	if m-(k+1) == 2 && (m == len(rs) || !isAlnum(rs[m])) {
+		return m
+	}
+	return j
+}
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func excludedAmount(rs []rune, start, end int, raw string) bool {
+	n := len(rs)
+	at := func(i int) rune {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return rs[i]
+	}
+	prev, next := at(start-1), at(end)
+	if unicode.IsLetter(prev) {
+		k := start
+		for k > 0 && unicode.IsLetter(rs[k-1]) {
+			k--
+		}
+		if !isAmountMarker(string(rs[k:start])) {
+			return true
+		}
+	}
+	if unicode.IsLetter(next) {
+		k := end
+		for k < n && unicode.IsLetter(rs[k]) {
+			k++
+		}
+		w := string(rs[end:k])
+		if !isAmountMarker(w) && !taxCodeSuffixes[w] {
+			return true
+		}
+	}
+	switch {
+	case prev == '/' || prev == '#' || prev == '\\':
+		return true
+	case (prev == '-' || prev == '.' || prev == ':') && isAlnum(at(start-2)):
+		return true // "538358-H"'s neighbours, "07-388", "11:05"
+	case next == '%' || next == '/' && isDigit(at(end+1)):
+		return true
+	case (next == '-' || next == ':') && isAlnum(at(end+1)):
+		return true
+	case next == '.' && isDigit(at(end+1)):
+		return true // a run the core parser rejected the tail of, e.g. "1.2.3"
+	}
+	if !strings.ContainsAny(raw, ".,") && len(raw) > 1 && raw[0] == '0' {
+		return true // "07", "000000111": codes, not amounts
+	}
+	return false
+}
+
+func amountNegative(rs []rune, start, end int) bool {
+	n := len(rs)
+	k := start - 1
+	for k >= 0 && (rs[k] == ' ' || unicode.IsLetter(rs[k]) || strings.ContainsRune("$€£¥₹₩", rs[k])) && start-k <= 5 {
+		k--
+	}
+	if k >= 0 && (rs[k] == '-' || rs[k] == '−') && (k == 0 || !isAlnum(rs[k-1])) {
+		return true
+	}
+	if k >= 0 && rs[k] == '(' && end < n && rs[end] == ')' {
+		return true
+	}
+	return end+1 <= n && end < n && rs[end] == '-' && (end+1 == n || !isAlnum(rs[end+1]))
+}
+
+func overlapsDate(dates []DateMatch, start, end int) bool {
+	// dates are sorted and disjoint, so their ends increase too.
+	k := sort.Search(len(dates), func(i int) bool { return dates[i].End > start })
+	return k < len(dates) && dates[k].Start < end
+}

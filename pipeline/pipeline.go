@@ -1,0 +1,241 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultMaxTextBytes bounds one document. Invoices are kilobytes; a megabyte
+// of text is a mistake (a PDF dumped as bytes, a whole mailbox) that would only
+// burn model tokens.
+const DefaultMaxTextBytes = 1 << 20
+
+// Config assembles a pipeline.
+type Config struct {
+	Schema *Schema
+	// Generator is nil for a validate-only pipeline.
+	Generator Generator
+	// Critic is nil in heuristics-only mode.
+	Critic       Critic
+	Gate         GateConfig
+	Logger       *slog.Logger
+	MaxTextBytes int
+	// Version names the models and settings behind the stages (e.g.
+	// "local" or "openai:gpt-4o-mini/openai:gpt-4.1-mini"), so stored results
+	// are reused only for the same pipeline.
+	Version string
+}
+
+// Pipeline runs Generator → heuristics → Critic → gate.
+type Pipeline struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New validates cfg and returns a pipeline.
+func New(cfg Config) (*Pipeline, error) {
+	if cfg.Schema == nil {
+		cfg.Schema = Invoice()
+	}
+	if err := cfg.Gate.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxTextBytes <= 0 {
+		cfg.MaxTextBytes = DefaultMaxTextBytes
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Pipeline{cfg: cfg, log: log}, nil
+}
+
+// Schema is the pipeline's schema.
+func (p *Pipeline) Schema() *Schema { return p.cfg.Schema }
+
+// HeuristicsOnly reports whether the Critic is skipped.
+func (p *Pipeline) HeuristicsOnly() bool { return p.cfg.Critic == nil }
+
+// Version identifies the pipeline's behaviour for result reuse: schema,
+// prompts, stages and thresholds.
+func (p *Pipeline) Version() string {
+	mode := "critic"
+	if p.cfg.Critic == nil {
+		mode = "heuristics-only"
+	}
+	return fmt.Sprintf("%s@%s/%s/%s/%s/%s/f%.2f/o%.2f", p.cfg.Schema.Name, p.cfg.Schema.Version, p.cfg.Version,
+		GeneratorPrompt, CriticPrompt, mode, p.cfg.Gate.FieldThreshold, p.cfg.Gate.OverallThreshold)
+}
+
+// CheckText rejects text no stage should see: empty, not UTF-8, or too large.
+func CheckText(text string, maxBytes int) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("%w: text is empty", ErrInput)
+	}
+	if !utf8.ValidString(text) {
+		off := 0
+		for off < len(text) {
+			r, size := utf8.DecodeRuneInString(text[off:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return fmt.Errorf("%w: text is not valid UTF-8 (first bad byte at offset %d)", ErrInput, off)
+	}
+	if maxBytes > 0 && len(text) > maxBytes {
+		return fmt.Errorf("%w: text is %d bytes, over the %d-byte limit", ErrInput, len(text), maxBytes)
+	}
+	return nil
+}
+
+// NewTraceID returns a fresh random trace id.
+func NewTraceID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "trace-" + hex.EncodeToString(b[:])
+}
+
+// Extract runs the whole pipeline on doc. On failure the returned Result is
+// the error envelope and err says why (ErrInput, *GeneratorError, *CriticError
+// or the context's error).
+func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
+	doc = p.prepare(doc)
+	log := p.log.With("trace_id", doc.TraceID)
+	if doc.ID != "" {
+		log = log.With("doc_id", doc.ID)
+	}
+	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
+		return p.fail(log, doc, err, nil)
+	}
+	if p.cfg.Generator == nil {
+		return p.fail(log, doc, errors.New("this pipeline is validate-only: it has no Generator"), nil)
+	}
+	start := time.Now()
+	ext, err := p.cfg.Generator.Generate(ctx, doc, p.cfg.Schema)
+	if err != nil {
+		log.Error("generate failed", "stage", "generate", "error", err.Error(), "duration_ms", ms(start))
+		return p.fail(log, doc, err, &ext.Usage)
+	}
+	log.Info("generated", "stage", "generate", "fields", countNonNull(ext.Record), "calls", ext.Usage.Calls,
+		"cached_calls", ext.Usage.CachedCalls, "duration_ms", ms(start))
+	return p.verify(ctx, log, doc, ext)
+}
+
+// Validate verifies data that was extracted elsewhere: heuristics, Critic and
+// gate, no Generator. data must fit the schema: unknown fields and values of
+// the wrong type are input errors.
+func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]any) (Result, error) {
+	doc = p.prepare(doc)
+	log := p.log.With("trace_id", doc.TraceID)
+	if doc.ID != "" {
+		log = log.With("doc_id", doc.ID)
+	}
+	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
+		return p.fail(log, doc, err, nil)
+	}
+	if data == nil {
+		return p.fail(log, doc, fmt.Errorf("%w: data is missing", ErrInput), nil)
+	}
+	rec, err := p.cfg.Schema.NormalizeRecord(data, Strict)
+	if err != nil {
+		return p.fail(log, doc, fmt.Errorf("%w: data does not fit schema %q: %w", ErrInput, p.cfg.Schema.Name, err), nil)
+	}
+	return p.verify(ctx, log, doc, Extraction{Record: rec})
+}
+
+func (p *Pipeline) prepare(doc Document) Document {
+	if doc.TraceID == "" {
+		doc.TraceID = NewTraceID()
+	}
+	return doc
+}
+
+func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction) (Result, error) {
+	usage := ext.Usage
+	start := time.Now()
+	h := RunHeuristics(doc.Text, p.cfg.Schema, ext.Record)
+	lowered := 0
+	for _, c := range h {
+		if c.Factor < 1 {
+			lowered++
+		}
+	}
+	log.Info("heuristics", "stage", "heuristics", "fields_lowered", lowered, "duration_ms", ms(start))
+
+	var crit *Critique
+	if p.cfg.Critic != nil {
+		start = time.Now()
+		c, err := p.cfg.Critic.Critique(ctx, doc, p.cfg.Schema, ext.Record)
+		usage.Add(c.Usage)
+		if err != nil {
+			log.Error("critique failed", "stage", "critique", "error", err.Error(), "duration_ms", ms(start))
+			return p.fail(log, doc, err, &usage)
+		}
+		crit = &c
+		log.Info("critiqued", "stage", "critique", "overall_confidence", c.OverallConfidence, "verdicts", len(c.FieldVerdicts),
+			"duration_ms", ms(start))
+	}
+
+	res := Decide(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate)
+	res.ID = doc.ID
+	res.TraceID = doc.TraceID
+	res.PromptVersions = p.promptVersions()
+	if crit == nil {
+		res.CriticSummary = "critic skipped (heuristics-only)"
+	}
+	if usage.Calls > 0 {
+		res.Usage = &usage
+	}
+	flagged := make([]string, len(res.FlaggedFields))
+	for i, f := range res.FlaggedFields {
+		flagged[i] = f.Field
+	}
+	log.Info("gated", "stage", "gate", "status", string(res.Status), "overall_confidence", res.OverallConfidence,
+		"flagged", flagged)
+	return res, nil
+}
+
+func (p *Pipeline) promptVersions() map[string]string {
+	pv := map[string]string{}
+	if p.cfg.Generator != nil {
+		if _, ok := p.cfg.Generator.(*LLMGenerator); ok {
+			pv["generator"] = GeneratorPrompt
+		}
+	}
+	if _, ok := p.cfg.Critic.(*LLMCritic); ok {
+		pv["critic"] = CriticPrompt
+	}
+	return pv
+}
+
+func (p *Pipeline) fail(log *slog.Logger, doc Document, err error, usage *Usage) (Result, error) {
+	if errors.Is(err, ErrInput) {
+		log.Warn("input rejected", "stage", "input", "error", err.Error())
+	}
+	res := ErrorResult(doc.ID, doc.TraceID, err)
+	if usage != nil && usage.Calls > 0 {
+		res.Usage = usage
+	}
+	return res, err
+}
+
+func countNonNull(r Record) int {
+	n := 0
+	for _, v := range r {
+		if v != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func ms(t time.Time) int64 { return time.Since(t).Milliseconds() }

@@ -1,0 +1,384 @@
+package pipeline
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// roleOther marks labels that name money which is no role of the schema:
+// cash tendered, change, rounding, discounts, quantities, reference numbers.
+// They compete with role labels so "CASH 50.00" is not read as a total.
+const roleOther Role = "other"
+
+// otherLabels are labels that take a number away from every role. "total qty"
+// and "total items" must beat "total"; "change due" must beat "due".
+var otherLabels = []string{
+	"cash", "change", "change due", "tendered", "tender", "paid", "paid amount", "payment", "received", "cash received",
+	"visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit", "voucher", "deposit",
+	"rounding", "round", "round amt", "rounding adj", "rounding adjustment", "rounding adj.",
+	"discount", "disc", "savings", "saving", "you saved", "total savings", "total discount", "total item discount",
+	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item(s)", "item count",
+	"no. of items", "points", "total points", "member points", "pax", "table",
+	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
+	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
+}
+
+// modifierWords turn a following or preceding tax label into a qualifier of
+// another label: "total incl. gst", "total (excluding gst)", "total due (gst
+// inc)", "total after rounding".
+var modifierWords = map[string]bool{
+	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true,
+	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
+	"before": true, "after": true, "with": true, "w": true, "without": true, "of": true, "plus": true, "less": true,
+}
+
+// exclusionWords make a total a pre-tax amount: "total (excluding gst)".
+var exclusionWords = map[string]bool{
+	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
+	"before": true, "without": true, "less": true,
+}
+
+type roleLabel struct {
+	folded []rune
+	role   Role
+}
+
+// foldLabel lowers a label and collapses its whitespace, as text is folded.
+func foldLabel(l string) []rune {
+	return foldNeedle(l, foldSpaces)
+}
+
+// otherLabelSet is otherLabels folded once; it never changes.
+var otherLabelSet = func() []roleLabel {
+	out := make([]roleLabel, len(otherLabels))
+	for i, l := range otherLabels {
+		out[i] = roleLabel{folded: foldLabel(l), role: roleOther}
+	}
+	return out
+}()
+
+// labelSet is every label that can claim a number, with its role, the
+// schema's own first: findLabels keeps the first of identical hits, so a
+// schema that lists "paid" as a total label wins over the built-in "paid".
+func labelSet(s *Schema) []roleLabel {
+	var out []roleLabel
+	declared := map[Role]bool{}
+	for _, f := range s.Fields {
+		if f.Kind == KindMoney && f.Role != RoleNone {
+			declared[f.Role] = true
+			for _, l := range f.RoleLabels() {
+				out = append(out, roleLabel{folded: foldLabel(l), role: f.Role})
+			}
+		}
+	}
+	// Roles the schema lacks still compete: "total excl. GST" is not a total
+	// even when no field takes the subtotal.
+	for _, r := range []Role{RoleSubtotal, RoleTax, RoleTotal} {
+		if !declared[r] {
+			for _, l := range DefaultRoleLabels(r) {
+				out = append(out, roleLabel{folded: foldLabel(l), role: r})
+			}
+		}
+	}
+	return append(out, otherLabelSet...)
+}
+
+// labelHit is one label occurrence in the text.
+type labelHit struct {
+	start, end int
+	role       Role
+	text       string
+}
+
+// labelledAmount is an amount with the role its source label gives it.
+type labelledAmount struct {
+	AmountMatch
+	role  Role   // "" when unlabelled
+	label string // the label as written
+}
+
+// findLabels lists label occurrences at word boundaries, dropping any that a
+// longer label covers ("total" inside "total incl gst").
+func findLabels(rs []rune, f folded, labels []roleLabel) []labelHit {
+	byFirst := map[rune][]roleLabel{}
+	maxLen := 0
+	for _, l := range labels {
+		maxLen = max(maxLen, len(l.folded))
+		if len(l.folded) > 0 {
+			byFirst[l.folded[0]] = append(byFirst[l.folded[0]], l)
+		}
+	}
+	var hits []labelHit
+	for k, r := range f.r {
+		// Labels start at word starts only; this also keeps the scan to one
+		// pass over the text instead of one per label.
+		if k > 0 && isAlnum(f.r[k-1]) {
+			continue
+		}
+		for _, l := range byFirst[r] {
+			m := len(l.folded)
+			if k+m > len(f.r) || !runesEqual(f.r[k:k+m], l.folded) {
+				continue
+			}
+			sp := Span{Start: f.start[k], End: f.end[k+m-1]}
+			if sp.End < len(rs) && isAlnum(rs[sp.End-1]) && isAlnum(rs[sp.End]) {
+				continue
+			}
+			hits = append(hits, labelHit{start: sp.Start, end: sp.End, role: l.role})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].start != hits[j].start {
+			return hits[i].start < hits[j].start
+		}
+		return hits[i].end > hits[j].end
+	})
+	var out []labelHit
+	for i, h := range hits {
+		covered := false
+		for j := i - 1; j >= 0 && !covered && hits[j].start >= h.start-2*maxLen; j-- {
+			o := hits[j]
+			covered = o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		for j := i + 1; j < len(hits) && hits[j].start < h.end && !covered; j++ {
+			o := hits[j]
+			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		if !covered && (len(out) == 0 || out[len(out)-1].start != h.start || out[len(out)-1].end != h.end) {
+			h.text = string(rs[h.start:h.end])
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// wordsAround returns up to n lowercase words immediately before (dir -1) or
+// after (dir +1) position p, staying within [lo, hi).
+func wordsAround(rs []rune, p, dir, n, lo, hi int) []string {
+	var words []string
+	i := p
+	if dir < 0 {
+		i = p - 1
+	}
+	for len(words) < n && i >= lo && i < hi {
+		if !unicode.IsLetter(rs[i]) {
+			i += dir
+			continue
+		}
+		j := i
+		for j >= lo && j < hi && unicode.IsLetter(rs[j]) {
+			j += dir
+		}
+		a, b := i, j
+		if dir < 0 {
+			a, b = j+1, i+1
+		}
+		words = append(words, strings.ToLower(string(rs[a:b])))
+		i = j
+	}
+	return words
+}
+
+func anyIn(words []string, set map[string]bool) bool {
+	for _, w := range words {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// chooseLabel picks the label that names a number from the hits in the
+// segment [lo, hi) next to it: the nearest one that is not a qualifier of
+// another.
+func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
+	var keep []labelHit
+	excluded, included := false, false
+	for _, h := range hits {
+		before := wordsAround(rs, h.start, -1, 2, lo, hi)
+		after := wordsAround(rs, h.end, +1, 1, lo, hi)
+		if h.role == RoleTax && (anyIn(before, modifierWords) || len(keep) > 0 && anyIn(after, modifierWords)) {
+			if anyIn(before, exclusionWords) || anyIn(after, exclusionWords) {
+				excluded = true
+			} else {
+				included = true
+			}
+			continue
+		}
+		if h.role == roleOther && len(keep) > 0 && anyIn(before, modifierWords) {
+			continue // "total after rounding"
+		}
+		keep = append(keep, h)
+	}
+	if len(keep) == 0 {
+		return labelHit{}, false
+	}
+	best := keep[len(keep)-1]
+	// A tax qualifier says what the figure is: "total (excluding GST)" is a
+	// subtotal, and "amt paid incl GST" is the total, not cash tendered.
+	switch {
+	case excluded && (best.role == RoleTotal || best.role == roleOther):
+		best.role = RoleSubtotal
+	case included && best.role == roleOther:
+		best.role = RoleTotal
+	}
+	return best, true
+}
+
+// isClauseBreak reports punctuation that ends a clause in running text: a
+// comma, semicolon or sentence stop followed by a space. The dot of an
+// abbreviation ("INCL. GST", "ADJ. :") and a comma after a qualifier (OCR's
+// "INCL, GST") do not break a label from its number.
+func isClauseBreak(rs []rune, i int) bool {
+	if !strings.ContainsRune(",;.!?", rs[i]) || (i+1 < len(rs) && !unicode.IsSpace(rs[i+1])) {
+		return false
+	}
+	if rs[i] != '.' && rs[i] != ',' {
+		return true
+	}
+	prev := wordsAround(rs, i, -1, 1, 0, i)
+	if len(prev) == 1 && modifierWords[prev[0]] {
+		return false
+	}
+	if rs[i] == '.' && i > 0 && unicode.IsLetter(rs[i-1]) {
+		return len(prev) == 1 && len([]rune(prev[0])) >= 5
+	}
+	return true
+}
+
+// labelAmounts gives each amount the role its label names: a label earlier on
+// the same line since the previous number or clause break; else a label
+// right after it that closes the clause ("540.00 before tax,"); else, for a
+// number alone on its line, the tail of the previous line.
+func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledAmount {
+	out := make([]labelledAmount, len(amounts))
+	// hits are sorted by start: find the window by binary search so long
+	// single-line texts stay linear-ish.
+	choose := func(a, b int) (labelHit, bool) {
+		k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a })
+		var hs []labelHit
+		for ; k < len(hits) && hits[k].start < b; k++ {
+			if hits[k].end <= b {
+				hs = append(hs, hits[k])
+			}
+		}
+		return chooseLabel(rs, hs, a, b)
+	}
+	var starts []int // start offset of each line
+	starts = append(starts, 0)
+	for i, r := range rs {
+		if r == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lineStart := func(line int) int { return starts[line] }
+	lineEnd := func(line int) int {
+		if line+1 < len(starts) {
+			return starts[line+1] - 1
+		}
+		return len(rs)
+	}
+	for i, a := range amounts {
+		out[i] = labelledAmount{AmountMatch: a}
+		ls := lineStart(a.Line)
+		segStart := ls
+		if i > 0 && amounts[i-1].End > ls {
+			segStart = amounts[i-1].End
+		}
+		for k := a.Start - 1; k >= segStart; k-- {
+			if isClauseBreak(rs, k) {
+				segStart = k + 1
+				break
+			}
+		}
+		if h, ok := choose(segStart, a.Start); ok {
+			if !tableRow(amounts, i, hits) {
+				out[i].role, out[i].label = h.role, h.text
+			}
+			continue
+		}
+		le := lineEnd(a.Line)
+		segEnd := le
+		if i+1 < len(amounts) && amounts[i+1].Start < le {
+			segEnd = amounts[i+1].Start
+		}
+		closes := false
+		for k := a.End; k < segEnd; k++ {
+			if isClauseBreak(rs, k) {
+				segEnd, closes = k, true
+				break
+			}
+		}
+		if closes || segEnd == le {
+			if h, ok := choose(a.End, segEnd); ok {
+				out[i].role, out[i].label = h.role, h.text
+				continue
+			}
+		}
+		if ls > 0 && standsAlone(rs, ls, le, a) {
+			pe := ls - 1
+			ps := lineStart(a.Line - 1)
+			for j := i - 1; j >= 0 && amounts[j].End > ps; j-- {
+				if amounts[j].End <= pe {
+					ps = amounts[j].End
+					break
+				}
+			}
+			if h, ok := choose(ps, pe); ok {
+				out[i].role, out[i].label = h.role, h.text
+			}
+		}
+	}
+	return out
+}
+
+// standsAlone reports whether a line holds nothing but the amount and
+// currency or sign characters. It stops at the first other character, so a
+// long line of numbers costs little.
+func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
+	var left, right []rune
+	ok := func(r rune, letters *[]rune) bool {
+		switch {
+		case strings.ContainsRune(" \t\r:-()$€£¥", r):
+			return true
+		case unicode.IsLetter(r) && len(left)+len(right) < 4:
+			*letters = append(*letters, r)
+			return true
+		}
+		return false
+	}
+	for k := a.Start - 1; k >= ls; k-- {
+		if !ok(rs[k], &left) {
+			return false
+		}
+	}
+	for k := a.End; k < le; k++ {
+		if !ok(rs[k], &right) {
+			return false
+		}
+	}
+	if len(left) > 0 && len(right) > 0 {
+		return false
+	}
+	for i, j := 0, len(left)-1; i < j; i, j = i+1, j-1 {
+		left[i], left[j] = left[j], left[i]
+	}
+	w := string(left) + string(right)
+	return w == "" || isAmountMarker(w)
+}
+
+// tableRow reports whether amount i is the first of several decimal amounts
+// after one label on a line ("TOTAL : 14.53 0.87" in a GST summary): the
+// label heads a table's columns, so no single amount is the labelled one.
+func tableRow(amounts []AmountMatch, i int, hits []labelHit) bool {
+	if i+1 >= len(amounts) {
+		return false
+	}
+	a, b := amounts[i], amounts[i+1]
+	if a.Line != b.Line || !strings.ContainsAny(a.Raw, ".,") || !strings.ContainsAny(b.Raw, ".,") {
+		return false
+	}
+	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a.End })
+	return k == len(hits) || hits[k].start >= b.Start
+}

@@ -1,0 +1,442 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Kind says what sort of value a field holds. Heuristics and the gate work from
+// kinds, roles and relations, never from field names.
+type Kind string
+
+const (
+	KindText       Kind = "text"
+	KindIdentifier Kind = "identifier"
+	KindDate       Kind = "date"
+	KindMoney      Kind = "money"
+	KindCurrency   Kind = "currency"
+)
+
+// Role names what a money field means in the document, so amount-role grounding
+// can check that a total is the number the source labels as the total.
+type Role string
+
+const (
+	RoleNone     Role = ""
+	RoleSubtotal Role = "subtotal"
+	RoleTax      Role = "tax"
+	RoleTotal    Role = "total"
+)
+
+// DefaultRoleLabels are the source labels that name each role when a schema
+// field does not list its own. Matching is case- and space-insensitive.
+func DefaultRoleLabels(r Role) []string {
+	switch r {
+	case RoleSubtotal:
+		return []string{"subtotal", "sub-total", "sub total", "net amount", "net total", "total excl", "total exclude",
+			"total excluding", "amount before tax", "before tax", "excl. tax", "excl tax", "zwischensumme", "nettobetrag", "net"}
+	case RoleTax:
+		return []string{"tax", "vat", "gst", "sst", "sales tax", "mwst", "ust", "tva", "iva", "service tax"}
+	case RoleTotal:
+		return []string{"total", "amount due", "grand total", "total due", "balance due", "total amount", "amount payable",
+			"total incl", "total inclusive", "total incl gst", "total payable", "nett total", "net total incl", "rounded total",
+			"gesamtbetrag", "gesamt", "summe", "total ttc", "montant total", "to pay", "please pay"}
+	}
+	return nil
+}
+
+// Field is one typed slot of a record.
+type Field struct {
+	Name        string   `json:"name" yaml:"name"`
+	Kind        Kind     `json:"kind" yaml:"kind"`
+	Role        Role     `json:"role,omitempty" yaml:"role,omitempty"`
+	Labels      []string `json:"labels,omitempty" yaml:"labels,omitempty"`
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+}
+
+// RoleLabels is the field's own labels, or the role's defaults when it lists none.
+func (f Field) RoleLabels() []string {
+	if len(f.Labels) > 0 {
+		return f.Labels
+	}
+	return DefaultRoleLabels(f.Role)
+}
+
+// Term is one operand of a relation: a money field added (Sign +1) or
+// subtracted (Sign -1).
+type Term struct {
+	Field string
+	Sign  int
+}
+
+// Relation is an arithmetic identity between money fields, such as
+// "subtotal + tax = total". It is checked only when every field it names is
+// non-null.
+type Relation struct {
+	Expr   string
+	Terms  []Term
+	Result string
+}
+
+// Schema is data: the fields a record has and the relations between them.
+type Schema struct {
+	Name        string
+	Version     string
+	Description string
+	Fields      []Field
+	Relations   []Relation
+	// Tolerance is the absolute difference allowed when reconciling a relation.
+	Tolerance float64
+}
+
+// DefaultTolerance absorbs rounding to the cent when relations are reconciled.
+const DefaultTolerance = 0.01
+
+// Field returns the named field.
+func (s *Schema) Field(name string) (Field, bool) {
+	for _, f := range s.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// FieldNames lists the fields in declaration order.
+func (s *Schema) FieldNames() []string {
+	names := make([]string, len(s.Fields))
+	for i, f := range s.Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Invoice is the built-in default schema: the seven fields of the seed tool.
+func Invoice() *Schema {
+	s, err := ParseSchema([]byte(invoiceSchemaYAML), "invoice.yaml")
+	if err != nil {
+		panic("built-in invoice schema is invalid: " + err.Error())
+	}
+	return s
+}
+
+const invoiceSchemaYAML = `name: invoice
+version: "1"
+description: A bill from a vendor to a customer.
+tolerance: 0.01
+fields:
+  - name: vendor_name
+    kind: text
+    description: The business that issued the invoice and is owed the money (not the bill-to customer).
+  - name: invoice_number
+    kind: identifier
+    description: The invoice or receipt number/reference as printed.
+  - name: invoice_date
+    kind: date
+    description: The date the invoice was issued, as YYYY-MM-DD.
+  - name: subtotal
+    kind: money
+    role: subtotal
+    description: Amount before tax.
+  - name: tax
+    kind: money
+    role: tax
+    description: Tax amount.
+  - name: total
+    kind: money
+    role: total
+    description: Final amount due, including tax.
+  - name: currency
+    kind: currency
+    description: ISO 4217 currency code, e.g. USD, EUR, GBP, MYR.
+relations:
+  - subtotal + tax = total
+`
+
+// BuiltinSchema returns a schema bundled with reflect by name.
+func BuiltinSchema(name string) (*Schema, bool) {
+	if name == "" || name == "invoice" {
+		return Invoice(), true
+	}
+	return nil, false
+}
+
+// LoadSchema reads a YAML or JSON schema file, or returns a built-in schema when
+// ref names one ("invoice").
+func LoadSchema(ref string) (*Schema, error) {
+	if s, ok := BuiltinSchema(ref); ok {
+		return s, nil
+	}
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	return ParseSchema(data, filepath.Base(ref))
+}
+
+// SchemaError names where in a schema file a problem is.
+type SchemaError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *SchemaError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("schema %s: line %d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("schema %s: %s", e.File, e.Msg)
+}
+
+type rawField struct {
+	Name        string   `yaml:"name"`
+	Kind        string   `yaml:"kind"`
+	Role        string   `yaml:"role"`
+	Labels      []string `yaml:"labels"`
+	Description string   `yaml:"description"`
+}
+
+type rawSchema struct {
+	Name        string      `yaml:"name"`
+	Version     string      `yaml:"version"`
+	Description string      `yaml:"description"`
+	Tolerance   *float64    `yaml:"tolerance"`
+	Fields      []yaml.Node `yaml:"fields"`
+	Relations   []yaml.Node `yaml:"relations"`
+}
+
+var fieldNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// ParseSchema parses a schema from YAML or JSON (JSON is read as YAML, so both
+// report errors with line numbers). file is used only in error messages.
+func ParseSchema(data []byte, file string) (*Schema, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &SchemaError{File: file, Msg: "file is empty"}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &SchemaError{File: file, Line: yamlErrLine(err), Msg: cleanYAMLErr(err)}
+	}
+	var raw rawSchema
+	if err := doc.Decode(&raw); err != nil {
+		return nil, &SchemaError{File: file, Line: yamlErrLine(err), Msg: cleanYAMLErr(err)}
+	}
+	if err := rejectUnknownKeys(&doc, file); err != nil {
+		return nil, err
+	}
+	s := &Schema{Name: raw.Name, Version: raw.Version, Description: raw.Description, Tolerance: DefaultTolerance}
+	if s.Name == "" {
+		return nil, &SchemaError{File: file, Line: 1, Msg: "missing \"name\""}
+	}
+	if raw.Tolerance != nil {
+		if *raw.Tolerance < 0 || *raw.Tolerance != *raw.Tolerance {
+			return nil, &SchemaError{File: file, Msg: "tolerance must be a number >= 0"}
+		}
+		s.Tolerance = *raw.Tolerance
+	}
+	if len(raw.Fields) == 0 {
+		return nil, &SchemaError{File: file, Line: 1, Msg: "schema declares no fields"}
+	}
+	seen := map[string]bool{}
+	for i := range raw.Fields {
+		n := &raw.Fields[i]
+		var rf rawField
+		if err := n.Decode(&rf); err != nil {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: cleanYAMLErr(err)}
+		}
+		if !fieldNameRE.MatchString(rf.Name) {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %d: name %q must be letters, digits and _", i+1, rf.Name)}
+		}
+		if seen[rf.Name] {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %q is declared twice", rf.Name)}
+		}
+		seen[rf.Name] = true
+		kindLine, roleLine := keyLine(n, "kind"), keyLine(n, "role")
+		f := Field{Name: rf.Name, Kind: Kind(rf.Kind), Role: Role(rf.Role), Labels: rf.Labels, Description: rf.Description}
+		switch f.Kind {
+		case KindText, KindIdentifier, KindDate, KindMoney, KindCurrency:
+		case "":
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %q has no kind (text, identifier, date, money, currency)", f.Name)}
+		default:
+			return nil, &SchemaError{File: file, Line: kindLine, Msg: fmt.Sprintf("field %q: unknown kind %q (want text, identifier, date, money, currency)", f.Name, rf.Kind)}
+		}
+		switch f.Role {
+		case RoleNone:
+		case RoleSubtotal, RoleTax, RoleTotal:
+			if f.Kind != KindMoney {
+				return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: role %q needs kind money", f.Name, f.Role)}
+			}
+		default:
+			return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: unknown role %q (want subtotal, tax, total)", f.Name, rf.Role)}
+		}
+		if len(f.Labels) > 0 && f.Role == RoleNone {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %q: labels name a role's source labels, so the field needs a role", f.Name)}
+		}
+		s.Fields = append(s.Fields, f)
+	}
+	for i := range raw.Relations {
+		n := &raw.Relations[i]
+		rel, err := parseRelation(n.Value, s)
+		if err != nil {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: err.Error()}
+		}
+		s.Relations = append(s.Relations, rel)
+	}
+	return s, nil
+}
+
+// keyLine is the line of key's value in mapping n, or n's own line.
+func keyLine(n *yaml.Node, key string) int {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1].Line
+		}
+	}
+	return n.Line
+}
+
+var knownSchemaKeys = map[string]bool{"name": true, "version": true, "description": true, "tolerance": true, "fields": true, "relations": true}
+var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true}
+
+// rejectUnknownKeys catches typos such as "feilds" or "knd", which would
+// otherwise silently produce a different schema.
+func rejectUnknownKeys(doc *yaml.Node, file string) error {
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return &SchemaError{File: file, Line: 1, Msg: "a schema must be a mapping with name, fields and relations"}
+	}
+	top := doc.Content[0]
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k := top.Content[i]
+		if !knownSchemaKeys[k.Value] {
+			return &SchemaError{File: file, Line: k.Line, Msg: fmt.Sprintf("unknown key %q", k.Value)}
+		}
+		if k.Value == "fields" {
+			for _, f := range top.Content[i+1].Content {
+				if f.Kind != yaml.MappingNode {
+					return &SchemaError{File: file, Line: f.Line, Msg: "each field must be a mapping with name and kind"}
+				}
+				for j := 0; j+1 < len(f.Content); j += 2 {
+					if fk := f.Content[j]; !knownFieldKeys[fk.Value] {
+						return &SchemaError{File: file, Line: fk.Line, Msg: fmt.Sprintf("unknown field key %q", fk.Value)}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrLine(err error) int {
+	var te *yaml.TypeError
+	msg := err.Error()
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+var yamlPrefixRE = regexp.MustCompile(`^yaml: (unmarshal errors:\s*)?(line \d+: )?`)
+
+func cleanYAMLErr(err error) string {
+	msg := strings.TrimSpace(err.Error())
+	msg = yamlPrefixRE.ReplaceAllString(msg, "")
+	return strings.TrimSpace(yamlLineRE.ReplaceAllString(msg, ""))
+}
+
+// parseRelation reads "a + b - c = d". Every operand must be a money field.
+func parseRelation(expr string, s *Schema) (Relation, error) {
+	lhs, rhs, ok := strings.Cut(expr, "=")
+	if !ok || strings.Contains(rhs, "=") {
+		return Relation{}, fmt.Errorf("relation %q: want the form \"a + b = c\"", expr)
+	}
+	rel := Relation{Expr: strings.TrimSpace(expr), Result: strings.TrimSpace(rhs)}
+	if err := checkMoney(rel.Result, s, expr); err != nil {
+		return Relation{}, err
+	}
+	sign := 1
+	for _, tok := range strings.Fields(strings.NewReplacer("+", " + ", "-", " - ").Replace(lhs)) {
+		switch tok {
+		case "+":
+			sign = 1
+		case "-":
+			sign = -1
+		default:
+			if err := checkMoney(tok, s, expr); err != nil {
+				return Relation{}, err
+			}
+			rel.Terms = append(rel.Terms, Term{Field: tok, Sign: sign})
+			sign = 1
+		}
+	}
+	if len(rel.Terms) == 0 {
+		return Relation{}, fmt.Errorf("relation %q: no operands left of '='", expr)
+	}
+	return rel, nil
+}
+
+func checkMoney(name string, s *Schema, expr string) error {
+	f, ok := s.Field(name)
+	if !ok {
+		return fmt.Errorf("relation %q: unknown field %q", expr, name)
+	}
+	if f.Kind != KindMoney {
+		return fmt.Errorf("relation %q: field %q is %s, relations take money fields", expr, name, f.Kind)
+	}
+	return nil
+}
+
+// JSONSchema is the JSON Schema of a record of this schema. Every field is
+// required and nullable, which is what strict structured outputs demand and what
+// "absent fields are null" means.
+func (s *Schema) JSONSchema() json.RawMessage {
+	props := map[string]any{}
+	for _, f := range s.Fields {
+		p := map[string]any{}
+		desc := f.Description
+		switch f.Kind {
+		case KindMoney:
+			p["type"] = []string{"number", "null"}
+			if desc == "" {
+				desc = "An amount of money as a plain number."
+			}
+		case KindDate:
+			p["type"] = []string{"string", "null"}
+			desc = strings.TrimSpace(desc + " Format YYYY-MM-DD.")
+		case KindCurrency:
+			p["type"] = []string{"string", "null"}
+			desc = strings.TrimSpace(desc + " ISO 4217 code.")
+		default:
+			p["type"] = []string{"string", "null"}
+		}
+		if desc != "" {
+			p["description"] = desc
+		}
+		props[f.Name] = p
+	}
+	out := map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"required":             s.FieldNames(),
+		"additionalProperties": false,
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		panic(err) // only maps of strings: cannot fail
+	}
+	return b
+}
