@@ -1,0 +1,296 @@
+package providers
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+var callsBucket = []byte("calls")
+
+// DefaultCacheLockTimeout is how long one cache operation waits for the file
+// lock another process holds before giving up (a miss, or a skipped write).
+const DefaultCacheLockTimeout = time.Second
+
+// Cache is a content-addressed store of model replies in a bbolt file.
+//
+// The file is opened for each operation and closed straight after, never held
+// for a run: bbolt takes a flock on open (shared for read-only, exclusive for
+// read-write), so a process holding the file open would lock every other
+// reflect process out of the cache for as long as it runs. Each operation
+// takes the lock for milliseconds; an operation that cannot get it within the
+// lock timeout degrades to a miss or a skipped write rather than failing the
+// model call. Within a process, concurrent operations are batched into one
+// open and one transaction, since goroutines competing for the flock would
+// only poll for it.
+type Cache struct {
+	path    string
+	timeout time.Duration
+	mu      sync.Mutex // held while a batch runs
+	qmu     sync.Mutex // guards queue
+	queue   []*cacheOp
+	closed  atomic.Bool
+
+	// Logger receives cache faults (lock timeouts, unreadable entries); nil
+	// discards them. Set it before use.
+	Logger *slog.Logger
+
+	hits, misses, faults atomic.Int64
+}
+
+// CacheStats counts what a Cache did since it was opened.
+type CacheStats struct {
+	Hits, Misses int64
+	// Faults are lookups or writes that failed (lock timeout, I/O) and so fell
+	// back to calling the model or to not storing its reply.
+	Faults int64
+}
+
+// OpenCache prepares the cache file at path, creating it and its directory
+// when missing, and checks that it is a bbolt database.
+func OpenCache(path string) (*Cache, error) {
+	if path == "" {
+		return nil, errors.New("cache: empty path")
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+	}
+	c := &Cache{path: path, timeout: DefaultCacheLockTimeout}
+	err := c.update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(callsBucket)
+		return err
+	})
+	// Another process writing right now proves the file is a usable cache.
+	if err != nil && !errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Close ends use of the cache; later calls through wrapped clients go
+// straight to the model. No file handle is held between operations, so
+// there is nothing else to release.
+func (c *Cache) Close() error {
+	c.closed.Store(true)
+	return nil
+}
+
+// Stats returns the counters.
+func (c *Cache) Stats() CacheStats {
+	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Faults: c.faults.Load()}
+}
+
+// Wrap returns a Client that answers from the cache when it can and otherwise
+// calls next, storing successful replies. provider is part of the key, so
+// the same model name at two vendors never shares entries.
+func (c *Cache) Wrap(provider string, next Client) Client {
+	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+		if c.closed.Load() {
+			return next.Complete(ctx, req)
+		}
+		start := time.Now()
+		key := CacheKey(provider, req)
+		if e, ok := c.get(key); ok {
+			c.hits.Add(1)
+			// A hit spent nothing: the usage of this call is zero tokens at
+			// zero cost (the stored usage stays in the file for reference).
+			return Response{Text: e.Text, Model: e.Model, Cached: true, Usage: Usage{Latency: time.Since(start)}}, nil
+		}
+		c.misses.Add(1)
+		resp, err := next.Complete(ctx, req)
+		if err != nil {
+			return resp, err
+		}
+		c.put(key, cacheEntry{
+			Text: resp.Text, Model: resp.Model,
+			InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, CostUSD: resp.Usage.CostUSD,
+			Stored: time.Now().UTC(),
+		})
+		return resp, nil
+	})
+}
+
+type cacheEntry struct {
+	Text         string    `json:"text"`
+	Model        string    `json:"model"`
+	InputTokens  int       `json:"input_tokens"`
+	OutputTokens int       `json:"output_tokens"`
+	CostUSD      float64   `json:"cost_usd"`
+	Stored       time.Time `json:"stored"`
+}
+
+// CacheKey is the cache key of a call: the SHA-256 of everything that shapes
+// the reply. Source is left out because it is already inside Messages.
+func CacheKey(provider string, req Request) []byte {
+	schema := req.JSONSchema
+	if len(schema) > 0 {
+		var b bytes.Buffer
+		if json.Compact(&b, schema) == nil {
+			schema = b.Bytes()
+		}
+	}
+	k := struct {
+		V             int             `json:"v"`
+		Provider      string          `json:"provider"`
+		Model         string          `json:"model"`
+		PromptVersion string          `json:"prompt_version"`
+		Purpose       string          `json:"purpose"`
+		Messages      []Message       `json:"messages"`
+		Schema        json.RawMessage `json:"schema,omitempty"`
+		SchemaName    string          `json:"schema_name,omitempty"`
+		MaxTokens     int             `json:"max_tokens"`
+	}{1, provider, req.Model, req.PromptVersion, req.Purpose, req.Messages, schema, req.SchemaName, req.MaxTokens}
+	b, err := json.Marshal(k)
+	if err != nil {
+		// Only an invalid schema can fail here; hash it raw instead so the
+		// key still depends on it.
+		k.Schema = nil
+		b, _ = json.Marshal(k)
+		b = append(b, req.JSONSchema...)
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+func (c *Cache) get(key []byte) (cacheEntry, bool) {
+	var e cacheEntry
+	op := &cacheOp{key: key}
+	c.do(op)
+	if op.err == nil && op.out != nil {
+		if err := json.Unmarshal(op.out, &e); err != nil {
+			op.err = fmt.Errorf("entry %x: %w", key[:6], err)
+		}
+	}
+	if op.err != nil {
+		c.fault("lookup", op.err)
+		return cacheEntry{}, false
+	}
+	return e, op.out != nil
+}
+
+func (c *Cache) put(key []byte, e cacheEntry) {
+	v, err := json.Marshal(e)
+	if err == nil {
+		op := &cacheOp{key: key, val: v}
+		c.do(op)
+		err = op.err
+	}
+	if err != nil {
+		c.fault("store", err)
+	}
+}
+
+// cacheOp is one lookup (val nil) or write waiting for a batch.
+type cacheOp struct {
+	key, val []byte
+	out      []byte
+	err      error
+}
+
+// do runs op in the next batch. Opening the file costs far more than a
+// lookup, so concurrent callers share one open and one transaction: whoever
+// holds the batch lock takes every queued op (group commit). A write is on
+// disk before do returns, so a crash right after a paid call does not lose it.
+func (c *Cache) do(op *cacheOp) {
+	c.qmu.Lock()
+	c.queue = append(c.queue, op)
+	c.qmu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.qmu.Lock()
+	batch := c.queue
+	c.queue = nil
+	c.qmu.Unlock()
+	if len(batch) == 0 {
+		return // an earlier batch already ran op
+	}
+	writes := false
+	for _, o := range batch {
+		writes = writes || o.val != nil
+	}
+	run := func(tx *bolt.Tx) error {
+		b := tx.Bucket(callsBucket)
+		for _, o := range batch {
+			switch {
+			case o.val != nil:
+				if err := b.Put(o.key, o.val); err != nil {
+					o.err = err
+				}
+			case b != nil:
+				if v := b.Get(o.key); v != nil {
+					o.out = bytes.Clone(v)
+				}
+			}
+		}
+		return nil
+	}
+	var err error
+	if writes {
+		err = c.updateLocked(func(tx *bolt.Tx) error {
+			if _, err := tx.CreateBucketIfNotExists(callsBucket); err != nil {
+				return err
+			}
+			return run(tx)
+		})
+	} else {
+		err = c.viewLocked(run)
+	}
+	if err != nil {
+		for _, o := range batch {
+			o.err = err
+		}
+	}
+}
+
+func (c *Cache) fault(op string, err error) {
+	c.faults.Add(1)
+	if c.Logger != nil {
+		c.Logger.Warn("model call cache "+op+" failed", "path", c.path, "err", err)
+	}
+}
+
+func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
+	db, err := bolt.Open(c.path, 0o600, &bolt.Options{Timeout: c.timeout, ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(fn)
+}
+
+func (c *Cache) update(fn func(*bolt.Tx) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.updateLocked(fn)
+}
+
+func (c *Cache) updateLocked(fn func(*bolt.Tx) error) error {
+	// NoSync: an entry reaches the OS page cache on commit, so it survives the
+	// process being killed (the case a resumed run cares about); only a machine
+	// crash could lose the newest entries, which costs a repeated call, never a
+	// wrong answer. An fsync per model call would cost more than many calls.
+	db, err := bolt.Open(c.path, 0o600, &bolt.Options{Timeout: c.timeout, NoFreelistSync: true})
+	if err != nil {
+		return err
+	}
+	db.NoSync = true
+	err = db.Update(fn)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,183 @@
+package local
+
+import (
+	"strings"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// dateLabelWords name an issue date.
+var dateLabelWords = map[string]bool{
+	"date": true, "dated": true, "datum": true, "fecha": true, "data": true, "tarikh": true, "issued": true,
+	"rechnungsdatum": true, "belegdatum": true,
+}
+
+// dateLabelPhrases are issue-date labels of more than one word, or written
+// without spaces (CJK).
+var dateLabelPhrases = []string{"paid on", "issued on", "date of issue", "invoice date", "billing date", "請求日", "発行日", "日付"}
+
+// dueWords mark a date that is not the issue date: when payment is due, when
+// an email was sent, when something expires.
+var dueWords = map[string]bool{
+	"due": true, "fällig": true, "faellig": true, "zahlbar": true, "échéance": true, "echeance": true,
+	"vencimiento": true, "expiry": true, "expires": true, "exp": true, "valid": true, "until": true, "sent": true,
+	"delivery": true, "ship": true, "shipped": true, "period": true,
+}
+
+var duePhrases = []string{"期限", "お支払"}
+
+// dayFirstCurrencies are currencies whose home conventions write the day
+// first; $ (USD) documents write the month first.
+var dayFirstCurrencies = map[string]bool{
+	"MYR": true, "EUR": true, "GBP": true, "AUD": true, "NZD": true, "SGD": true, "INR": true, "IDR": true,
+	"CHF": true, "PLN": true, "BRL": true, "ZAR": true, "HKD": true, "THB": true,
+}
+
+// dayFirstWords name taxes and places whose countries write the day first.
+var dayFirstWords = map[string]bool{
+	"gst": true, "sst": true, "vat": true, "mwst": true, "ust": true, "tva": true, "iva": true, "btw": true,
+	"sdn": true, "bhd": true, "jalan": true, "jln": true, "malaysia": true, "selangor": true, "johor": true,
+	"singapore": true, "abn": true, "gmbh": true,
+}
+
+func (d *doc) dayFirstLocale() bool {
+	for _, t := range tokens(string(d.rs)) {
+		if dayFirstWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+type dateCand struct {
+	m        pipeline.DateMatch
+	labelled bool
+	due      bool
+}
+
+// dateLabel reads the words just before a date on its line (and, for a date
+// alone on its line, the line above).
+func (d *doc) dateLabel(m pipeline.DateMatch) (labelled, due bool) {
+	ln := d.lines[d.lineOf(m.Start)]
+	before := d.slice(ln.start, m.Start)
+	toks := tokens(before)
+	if len(toks) == 0 {
+		if li := d.lineOf(m.Start); li > 0 && strings.TrimSpace(d.slice(m.End, ln.end)) == "" {
+			before = d.lines[li-1].text
+			toks = tokens(before)
+		}
+	}
+	toks = window(toks, len(toks)-4, len(toks))
+	low := strings.ToLower(before)
+	for _, t := range toks {
+		if dueWords[t] {
+			return false, true
+		}
+	}
+	for _, p := range duePhrases {
+		if strings.Contains(low, p) {
+			return false, true
+		}
+	}
+	joined := strings.Join(toks, " ")
+	for _, p := range dateLabelPhrases {
+		if strings.Contains(joined, p) || strings.Contains(low, p) {
+			return true, false
+		}
+	}
+	for _, t := range toks {
+		if dateLabelWords[t] {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// date picks the issue date: one next to a date label, else the only date
+// the document states; due dates and email timestamps never win.
+func (d *doc) date() (found, bool) {
+	var cs []dateCand
+	for _, m := range d.dates {
+		l, due := d.dateLabel(m)
+		cs = append(cs, dateCand{m: m, labelled: l, due: due})
+	}
+	order := d.dateOrder()
+	var labelled, plain []dateCand
+	for _, c := range cs {
+		switch {
+		case c.labelled:
+			labelled = append(labelled, c)
+		case !c.due:
+			plain = append(plain, c)
+		}
+	}
+	var c dateCand
+	var conf float64
+	var method string
+	switch {
+	case len(labelled) > 0:
+		c, conf, method = labelled[0], 0.9, "date next to a date label"
+		if distinctDates(labelled) > 1 {
+			conf, method = 0.75, "first of several labelled dates"
+		}
+	case len(plain) > 0:
+		c = plain[0]
+		if distinctDates(plain) == 1 {
+			conf, method = 0.88, "the only date that is not a due or sent date (no label)"
+		} else {
+			conf, method = 0.6, "first of several unlabelled dates"
+		}
+	default:
+		return found{}, false
+	}
+	iso, rconf, how := d.resolve(c.m, order)
+	if how != "" {
+		method += "; " + how
+	}
+	return found{iso, min(conf, rconf), method}, true
+}
+
+func distinctDates(cs []dateCand) int {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		seen[c.m.ISO[0]] = true
+	}
+	return len(seen)
+}
+
+// dateOrder is the day/month convention the document's unambiguous numeric
+// dates prove, or OrderUnknown when none do or they disagree.
+func (d *doc) dateOrder() pipeline.DateOrder {
+	order := pipeline.OrderUnknown
+	for _, m := range d.dates {
+		if m.Order == pipeline.OrderUnknown {
+			continue
+		}
+		if order != pipeline.OrderUnknown && order != m.Order {
+			return pipeline.OrderUnknown
+		}
+		order = m.Order
+	}
+	return order
+}
+
+// resolve reads an ambiguous date (03/04/2026) by the document's own
+// convention, else its currency's, else day-first as a flagged guess.
+func (d *doc) resolve(m pipeline.DateMatch, order pipeline.DateOrder) (string, float64, string) {
+	if !m.Ambiguous || len(m.ISO) < 2 {
+		return m.ISO[0], 1, ""
+	}
+	switch {
+	case order == pipeline.OrderDMY:
+		return m.ISO[0], 1, "day-first like another date in the document"
+	case order == pipeline.OrderMDY:
+		return m.ISO[1], 1, "month-first like another date in the document"
+	case dayFirstCurrencies[d.currency]:
+		return m.ISO[0], 0.88, "ambiguous day/month read day-first for " + d.currency
+	case d.currency == "USD":
+		return m.ISO[1], 0.85, "ambiguous day/month read month-first for " + d.currency
+	case d.dayFirstLocale():
+		return m.ISO[0], 0.86, "ambiguous day/month read day-first (GST/VAT or Malaysian address)"
+	}
+	return m.ISO[0], 0.6, "ambiguous day/month read day-first by default"
+}

@@ -1,0 +1,152 @@
+package local
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// idStrongRE finds a reference number after a label that says it is one:
+// "Invoice #:", "Receipt No.", "Rechnungsnummer", "Facture n°", "Doc #".
+var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|check|voucher|credit\s+note)\s*(?:number|num|no|n0|nr|n°|nº|#)|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+
+// idWeakRE is a bare "invoice X" or "receipt X" in running text.
+var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|factura|bill)\b[ \t:]*([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+
+// identifier finds the document's reference number by its label.
+func (d *doc) identifier() (found, bool) {
+	text := string(d.rs)
+	for _, ln := range d.lines {
+		if !hasDigit(ln.text) {
+			continue // the number must be on the label's line
+		}
+		for _, m := range idStrongRE.FindAllStringSubmatch(ln.text, -1) {
+			if v, ok := cleanID(m[1]); ok {
+				return found{v, 0.9, "after the label " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1]))}, true
+			}
+		}
+	}
+	for _, m := range idWeakRE.FindAllStringSubmatch(text, -1) {
+		v, ok := cleanID(m[1])
+		if !ok {
+			continue
+		}
+		conf := 0.75
+		if !hasLetter(v) && len(v) < 4 {
+			conf = 0.6
+		}
+		return found{v, conf, "after the word " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1])) + " (no number label)"}, true
+	}
+	return found{}, false
+}
+
+// cleanID trims brackets and trailing punctuation and rejects tokens that
+// cannot be a reference: no digit, a date, or a money amount.
+func cleanID(s string) (string, bool) {
+	s = strings.Trim(s, "[]()#")
+	s = strings.TrimRight(s, ".-/_,")
+	if len(s) < 2 || len(s) > 40 || !hasDigit(s) {
+		return "", false
+	}
+	if _, ok := parseDateToken(s); ok {
+		return "", false
+	}
+	if strings.Count(s, ".") == 1 && !hasLetter(s) {
+		return "", false // "12.50" is an amount
+	}
+	return s, true
+}
+
+func parseDateToken(s string) (string, bool) {
+	if !strings.ContainsAny(s, "/.-") {
+		return "", false
+	}
+	ms := pipeline.FindDates(s)
+	if len(ms) == 1 && ms[0].Start == 0 && ms[0].End == len([]rune(s)) {
+		return ms[0].ISO[0], true
+	}
+	return "", false
+}
+
+func hasDigit(s string) bool {
+	return strings.IndexFunc(s, unicode.IsDigit) >= 0
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+// isoCodes are the currency codes recognized when written out.
+var isoCodes = map[string]bool{
+	"USD": true, "EUR": true, "GBP": true, "JPY": true, "MYR": true, "AUD": true, "CAD": true, "SGD": true,
+	"CHF": true, "CNY": true, "HKD": true, "NZD": true, "INR": true, "IDR": true, "KRW": true, "PHP": true,
+	"THB": true, "BRL": true, "RUB": true, "PLN": true, "SEK": true, "NOK": true, "DKK": true, "ZAR": true,
+	"MXN": true, "TWD": true, "VND": true, "AED": true, "SAR": true, "CZK": true, "HUF": true, "TRY": true,
+}
+
+var codeRE = regexp.MustCompile(`\b([A-Z]{3})\b`)
+
+// rmRE is the ringgit marker, alone or glued to an amount ("RM12.00").
+var rmRE = regexp.MustCompile(`(?:^|[^A-Za-z])RM(?:[^A-Za-z]|$)`)
+
+// symbols map currency signs and names to codes. "$" is handled last: it is
+// USD unless a code or a more specific dollar sign says otherwise.
+var symbols = []struct{ marker, code string }{
+	{"US$", "USD"}, {"S$", "SGD"}, {"A$", "AUD"}, {"AU$", "AUD"}, {"C$", "CAD"}, {"CA$", "CAD"}, {"HK$", "HKD"},
+	{"NZ$", "NZD"}, {"R$", "BRL"}, {"€", "EUR"}, {"£", "GBP"}, {"¥", "JPY"}, {"￥", "JPY"}, {"円", "JPY"},
+	{"₹", "INR"}, {"₩", "KRW"}, {"₱", "PHP"}, {"฿", "THB"}, {"₽", "RUB"}, {"RMB", "CNY"}, {"人民币", "CNY"},
+}
+
+// detectCurrency finds the currency the document states: the most frequent
+// ISO code, else a specific symbol, else RM, else "$".
+func (d *doc) detectCurrency() (string, found) {
+	text := string(d.rs)
+	counts := map[string]int{}
+	var order []string
+	for _, m := range codeRE.FindAllStringSubmatch(text, -1) {
+		c := m[1]
+		if !isoCodes[c] {
+			continue
+		}
+		if counts[c] == 0 {
+			order = append(order, c)
+		}
+		counts[c]++
+	}
+	best := ""
+	for _, c := range order {
+		if counts[c] > counts[best] {
+			best = c
+		}
+	}
+	if best != "" {
+		conf := 0.95
+		if len(order) > 1 {
+			conf = 0.75
+		}
+		return best, found{best, conf, "ISO code " + best + " in the text"}
+	}
+	for _, s := range symbols {
+		if strings.Contains(text, s.marker) {
+			conf := 0.9
+			if s.marker == "¥" || s.marker == "￥" {
+				conf = 0.85 // shared with CNY
+			}
+			return s.code, found{s.code, conf, "symbol " + s.marker}
+		}
+	}
+	if rmRE.MatchString(text) {
+		return "MYR", found{"MYR", 0.9, "ringgit marker RM"}
+	}
+	if strings.Contains(text, "$") {
+		return "USD", found{"USD", 0.8, `"$" with no other currency stated`}
+	}
+	return "", found{}
+}
+
+func (d *doc) currencyValue() (found, bool) {
+	code, f := d.detectCurrency()
+	return f, code != ""
+}

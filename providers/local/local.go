@@ -1,0 +1,176 @@
+// Package local is reflect's keyless Generator: deterministic rules that read
+// a schema's kinds and roles (never its field names) and find values by the
+// labels, formats and positions documents use. It needs no model and no
+// network, so `reflect extract` works on a fresh machine, and it says how it
+// found each value (Evidence) so the heuristics-only gate can flag its guesses.
+package local
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// Extractor is the rule-based Generator. It holds no state between calls and
+// is safe for concurrent use.
+type Extractor struct{}
+
+// New returns a rule-based extractor.
+func New() *Extractor { return &Extractor{} }
+
+// found is one extracted value and how it was found.
+type found struct {
+	value  any
+	conf   float64
+	method string
+}
+
+// Generate extracts a record of s from doc.Text. Fields it cannot find are
+// null. Only the first field of each kind other than money is filled (the
+// rules find one vendor, one date, one reference, one currency per
+// document); money fields are filled by role.
+func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipeline.Schema) (pipeline.Extraction, error) {
+	if err := ctx.Err(); err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
+	}
+	if s == nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w: no schema", pipeline.ErrInput)
+	}
+	d := analyze(doc.Text, s)
+	money := d.money()
+	values := map[pipeline.Kind]found{}
+	if cur, ok := d.currencyValue(); ok {
+		values[pipeline.KindCurrency] = cur
+	}
+	if dt, ok := d.date(); ok {
+		values[pipeline.KindDate] = dt
+	}
+	if id, ok := d.identifier(); ok {
+		values[pipeline.KindIdentifier] = id
+	}
+	if v, ok := d.vendor(); ok {
+		values[pipeline.KindText] = v
+	}
+
+	ext := pipeline.Extraction{Record: pipeline.Record{}, Evidence: map[string]pipeline.Evidence{}}
+	used := map[pipeline.Kind]bool{}
+	for _, f := range s.Fields {
+		ext.Record[f.Name] = nil
+		var fv found
+		ok := false
+		switch f.Kind {
+		case pipeline.KindMoney:
+			fv, ok = money[f.Role]
+			ok = ok && f.Role != pipeline.RoleNone
+		default:
+			if !used[f.Kind] {
+				fv, ok = values[f.Kind]
+				used[f.Kind] = true
+			}
+		}
+		if !ok || fv.value == nil {
+			continue
+		}
+		ext.Record[f.Name] = fv.value
+		ext.Evidence[f.Name] = pipeline.Evidence{Confidence: fv.conf, Method: fv.method}
+	}
+	return ext, nil
+}
+
+// line is one line of the source, as code-point offsets.
+type line struct {
+	start, end int
+	text       string
+}
+
+// doc is a source text analysed once for every rule.
+type doc struct {
+	rs       []rune
+	lines    []line
+	labels   *labelSet
+	amounts  []amount
+	dates    []pipeline.DateMatch
+	currency string // ISO code the document states, "" when none
+	// decimalMoney: the document writes amounts with cents.
+	decimalMoney bool
+}
+
+func analyze(text string, s *pipeline.Schema) *doc {
+	d := &doc{rs: []rune(text), labels: newLabelSet(s)}
+	start := 0
+	for i, r := range d.rs {
+		if r == '\n' {
+			d.lines = append(d.lines, line{start: start, end: i, text: string(d.rs[start:i])})
+			start = i + 1
+		}
+	}
+	d.lines = append(d.lines, line{start: start, end: len(d.rs), text: string(d.rs[start:])})
+	d.dates = pipeline.FindDates(text)
+	d.currency, _ = d.detectCurrency()
+	d.labelAmounts(pipeline.FindAmounts(text))
+	for _, a := range d.amounts {
+		if r := []rune(a.Raw); len(r) > 3 && (r[len(r)-3] == '.' || r[len(r)-3] == ',') {
+			d.decimalMoney = true
+			break
+		}
+	}
+	d.promoteNetTotal()
+	return d
+}
+
+func (d *doc) lineOf(pos int) int {
+	lo, hi := 0, len(d.lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if d.lines[mid].start <= pos {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// isClauseBreak reports punctuation that ends a clause in running text: a
+// comma, semicolon or sentence stop followed by a space. A stop after a short
+// word is an abbreviation ("INCL. GST", "MwSt. 19 %"), not a sentence end.
+func (d *doc) isClauseBreak(i int) bool {
+	if !strings.ContainsRune(",;.!?", d.rs[i]) {
+		return false
+	}
+	if i+1 < len(d.rs) && !unicode.IsSpace(d.rs[i+1]) {
+		return false
+	}
+	if d.rs[i] != '.' {
+		return true
+	}
+	k := i
+	for k > 0 && unicode.IsLetter(d.rs[k-1]) {
+		k--
+	}
+	return i-k == 0 || i-k >= 5
+}
+
+func (d *doc) slice(a, b int) string {
+	a = max(a, 0)
+	b = min(b, len(d.rs))
+	if a >= b {
+		return ""
+	}
+	return string(d.rs[a:b])
+}
+
+func round2(x float64) float64 {
+	if x < 0 {
+		return -float64(int64(-x*100+0.5)) / 100
+	}
+	return float64(int64(x*100+0.5)) / 100
+}
+
+func near(a, b float64) bool {
+	diff := a - b
+	return diff < 0.0051 && diff > -0.0051
+}

@@ -1,0 +1,287 @@
+package local_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/providers/local"
+)
+
+func generate(t *testing.T, text string) pipeline.Extraction {
+	t.Helper()
+	ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: text}, pipeline.Invoice())
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	for name, v := range ext.Record {
+		ev, ok := ext.Evidence[name]
+		if v != nil && (!ok || ev.Method == "" || ev.Confidence <= 0 || ev.Confidence > 1) {
+			t.Errorf("%s = %v has no usable evidence: %+v", name, v, ev)
+		}
+		if v == nil && ok {
+			t.Errorf("%s is null but has evidence %+v", name, ev)
+		}
+	}
+	return ext
+}
+
+func want(t *testing.T, ext pipeline.Extraction, field string, v any) {
+	t.Helper()
+	if got := ext.Record[field]; got != v {
+		t.Errorf("%s = %#v (%s), want %#v", field, got, ext.Evidence[field].Method, v)
+	}
+}
+
+func conf(ext pipeline.Extraction, field string) float64 { return ext.Evidence[field].Confidence }
+
+func TestGermanInvoice(t *testing.T) {
+	ext := generate(t, `Schreinerei Holzmann GmbH
+Werkstraße 4, 80331 München
+
+RECHNUNG
+Rechnungsnummer: RE-2026-031
+Datum: 14.03.2026
+
+Kunde: Beispiel AG, Berlin
+
+Nettobetrag:        1.037,45 €
+MwSt. 19 %:           197,11 €
+Gesamtbetrag:       1.234,56 €
+Fällig am: 28.03.2026`)
+	want(t, ext, "vendor_name", "Schreinerei Holzmann GmbH")
+	want(t, ext, "invoice_number", "RE-2026-031")
+	want(t, ext, "invoice_date", "2026-03-14")
+	want(t, ext, "subtotal", 1037.45)
+	want(t, ext, "tax", 197.11)
+	want(t, ext, "total", 1234.56)
+	want(t, ext, "currency", "EUR")
+	if c := conf(ext, "total"); c < 0.9 {
+		t.Errorf("total confidence %.2f: a labelled total confirmed by subtotal + tax should be >= 0.9", c)
+	}
+}
+
+func TestBillToBlockIsNeverTheVendor(t *testing.T) {
+	ext := generate(t, `INVOICE
+Invoice No: 77
+Bill To:
+Initech LLC
+42 Main Street
+
+Total: $10.00`)
+	if v := ext.Record["vendor_name"]; v != nil && strings.Contains(v.(string), "Initech") {
+		t.Errorf("vendor_name = %q: the bill-to customer was taken as the vendor", v)
+	}
+	ext = generate(t, `Hooli Ltd
+INVOICE
+Sold to: Initech LLC
+Total: £10.00`)
+	want(t, ext, "vendor_name", "Hooli Ltd")
+	want(t, ext, "currency", "GBP")
+}
+
+func TestMoneyRolesCompete(t *testing.T) {
+	ext := generate(t, `KEDAI MAJU SDN BHD
+TOTAL EXCL. GST: 100.00
+GST 6%: 6.00
+TOTAL INCL. GST: 106.00
+CASH 110.00
+CHANGE 4.00`)
+	want(t, ext, "subtotal", 100.0)
+	want(t, ext, "tax", 6.0)
+	want(t, ext, "total", 106.0)
+	want(t, ext, "currency", nil)
+	if c := conf(ext, "total"); c < 0.9 {
+		t.Errorf("total confidence %.2f, want >= 0.9", c)
+	}
+}
+
+func TestFinalTotalAfterRounding(t *testing.T) {
+	ext := generate(t, `TOTAL (INCLUSIVE OF GST): 23.79
+ROUNDING ADJ: 0.01
+TOTAL: 23.80
+CASH: 50.00
+CHANGE: 26.20
+AMOUNT (RM) GST (RM)`)
+	want(t, ext, "total", 23.8)
+	want(t, ext, "currency", "MYR")
+
+	ext = generate(t, "SUB TOTAL 44.00\nGST 6% 2.64\nROUNDED TOTAL (RM): 46.65\n")
+	want(t, ext, "total", 46.65)
+}
+
+func TestTotalLabelOnTheLineAbove(t *testing.T) {
+	ext := generate(t, "GRAND TOTAL\n45.50\nCASH\n50.00\n")
+	want(t, ext, "total", 45.5)
+}
+
+func TestTaxSummaryRowIsNotTheTotal(t *testing.T) {
+	ext := generate(t, "TOTAL SALES (INCLUSIVE OF GST): 31.90\nGST SUMMARY AMOUNT TAX\nTOTAL : 30.09 1.81\n")
+	want(t, ext, "total", 31.9)
+}
+
+func TestConflictingTotalsAreFlaggedLow(t *testing.T) {
+	ext := generate(t, "Total: 40.00\nTotal: 55.00\n")
+	if v := ext.Record["total"]; v == nil || conf(ext, "total") >= 0.7 {
+		t.Errorf("total %v with confidence %.2f: disagreeing totals must come out below the gate", v, conf(ext, "total"))
+	}
+}
+
+func TestDates(t *testing.T) {
+	cases := []struct {
+		name, text, want string
+		guess            bool // confidence must fall below the gate
+	}{
+		{"ringgit reads day first", "Date: 03/04/2026\nTotal RM 5.00", "2026-04-03", false},
+		{"dollar reads month first", "Date: 03/04/2026\nTotal $5.00", "2026-03-04", false},
+		{"another date proves day first", "Date: 03/04/2026\nPrinted 15/04/2026\nTotal $5.00", "2026-04-03", false},
+		{"no hint is a day-first guess", "Date: 03/04/2026\nTotal 5.00", "2026-04-03", true},
+		{"due date ignored", "Due date: 2026-03-01\nInvoice date: 2026-02-01\nTotal 5.00", "2026-02-01", false},
+		{"month name", "Receipt\nApril 5, 2026\nTotal: 75.00", "2026-04-05", false},
+		{"several unlabelled dates", "Printed 2026-01-02\nVisit 2026-01-09\nTotal 5.00", "2026-01-02", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ext := generate(t, c.text)
+			want(t, ext, "invoice_date", c.want)
+			if got := conf(ext, "invoice_date") < 0.7; got != c.guess {
+				t.Errorf("confidence %.2f (%s): guess=%v, want guess=%v", conf(ext, "invoice_date"), ext.Evidence["invoice_date"].Method, got, c.guess)
+			}
+		})
+	}
+	ext := generate(t, "Payment due: 2026-03-01\nTotal 5.00")
+	want(t, ext, "invoice_date", nil)
+}
+
+func TestIdentifiers(t *testing.T) {
+	cases := map[string]any{
+		"Rechnungsnummer: RE-1001\n":           "RE-1001",
+		"FACTURE N° F-2026-031\n":              "F-2026-031",
+		"Receipt No: 12345\n":                  "12345",
+		"TAX INVOICE #BW-7781\n":               "BW-7781",
+		"INVOICE NO : PEGIV-1030765\n":         "PEGIV-1030765",
+		"Please find our invoice below.\n":     nil,
+		"Invoice date: 2026-03-03\nTotal 5.00": nil,
+	}
+	for text, id := range cases {
+		ext := generate(t, text)
+		want(t, ext, "invoice_number", id)
+	}
+}
+
+func TestCurrencies(t *testing.T) {
+	cases := map[string]any{
+		"Total RM 12.00":                "MYR",
+		"Total: 12,00 €":                "EUR",
+		"Total £12.00":                  "GBP",
+		"合計 ¥1,200":                     "JPY",
+		"Total $12.00":                  "USD",
+		"Total $12.00 CAD":              "CAD",
+		"Total AUD 64.94":               "AUD",
+		"Total 12.00":                   nil,
+		"Total: 12.00\nAmounts in USD.": "USD",
+	}
+	for text, code := range cases {
+		ext := generate(t, text)
+		want(t, ext, "currency", code)
+	}
+}
+
+func TestVendorRules(t *testing.T) {
+	cases := []struct {
+		text, want string
+		guess      bool
+	}{
+		{"*** COPY ***\nTAX INVOICE\nOJC MARKETING SDN BHD\nROC NO: 538358-H\nTOTAL: 5.00", "OJC MARKETING SDN BHD", false},
+		{"VIVOPAC MARKETING SDN BHD (1070687-M)\n14 JALAN MANIS 4\nTOTAL 5.00", "VIVOPAC MARKETING SDN BHD", false},
+		{"WESTERN EASTERN\nSTATIONERY SDN. BHD\nCO REG NO : 210038-K\nTOTAL 5.00", "WESTERN EASTERN STATIONERY SDN. BHD", false},
+		{"Supplier: Distribuciones García S.L.\nTotal: 5,00 €", "Distribuciones García S.L", false},
+		{"Hi team, forwarding the bill from Globex Ltd below.\nTotal 5.00", "Globex Ltd", false},
+		{"From: billing@acme.com\nSubject: invoice\n\nACME Supplies Inc.\nTotal $5.00", "ACME Supplies Inc", false},
+		{"ROYALTEA\nNO. 23\nTOTAL 5.00", "ROYALTEA", true},
+	}
+	for _, c := range cases {
+		ext := generate(t, c.text)
+		got, _ := ext.Record["vendor_name"].(string)
+		if !strings.EqualFold(strings.TrimRight(got, "."), c.want) {
+			t.Errorf("vendor_name = %q (%s), want %q", got, ext.Evidence["vendor_name"].Method, c.want)
+			continue
+		}
+		if g := conf(ext, "vendor_name") < 0.7; g != c.guess {
+			t.Errorf("%q: confidence %.2f, want guess=%v", got, conf(ext, "vendor_name"), c.guess)
+		}
+	}
+}
+
+func TestNothingFoundIsNull(t *testing.T) {
+	ext := generate(t, "hello world, nothing to see here")
+	for name, v := range ext.Record {
+		if v != nil {
+			t.Errorf("%s = %v from a text that states nothing", name, v)
+		}
+	}
+	if len(ext.Record) != len(pipeline.Invoice().Fields) {
+		t.Errorf("record has %d fields, want every schema field", len(ext.Record))
+	}
+}
+
+// The rules read kinds and roles, never field names.
+func TestCustomSchemaByKindAndRole(t *testing.T) {
+	s, err := pipeline.ParseSchema([]byte(`name: slip
+fields:
+  - name: merchant
+    kind: text
+  - name: when
+    kind: date
+  - name: grand
+    kind: money
+    role: total
+  - name: note
+    kind: text
+`), "slip.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: "Hooli Ltd\nDate: 2026-01-05\nSubtotal 9.00\nTotal 10.00"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want(t, ext, "merchant", "Hooli Ltd")
+	want(t, ext, "when", "2026-01-05")
+	want(t, ext, "grand", 10.0)
+	want(t, ext, "note", nil)
+}
+
+func TestCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := local.New().Generate(ctx, pipeline.Document{Text: "Total 5.00"}, pipeline.Invoice())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// Through the real gate, a guessed field is flagged and a labelled one passes.
+func TestGateFlagsGuesses(t *testing.T) {
+	p, err := pipeline.New(pipeline.Config{Schema: pipeline.Invoice(), Generator: local.New(), Gate: pipeline.DefaultGate()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Extract(context.Background(), pipeline.Document{Text: "ROYALTEA\nDate: 2026-05-09\nTOTAL RM 10.90\nCASH RM 11.00\nCHANGE RM 0.10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Flagged("vendor_name") {
+		t.Errorf("a vendor guessed from the first line must be flagged: %+v", res.FlaggedFields)
+	}
+	for _, f := range []string{"total", "invoice_date", "currency"} {
+		if res.Flagged(f) {
+			t.Errorf("%s is labelled in the source but was flagged: %+v", f, res.FlaggedFields)
+		}
+	}
+	if res.Status != pipeline.StatusNeedsReview {
+		t.Errorf("status %s, want needs_review", res.Status)
+	}
+}

@@ -1,0 +1,373 @@
+package local
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// amount is a number in the source with the role its label gives it.
+type amount struct {
+	pipeline.AmountMatch
+	v        verdict
+	label    string // the label text as written, for evidence
+	prevLine bool   // the label is on the line above
+	tabular  bool   // labelled, but an unlabelled number follows on its line
+}
+
+// labelAmounts gives each amount the role its label names: a label earlier on
+// the same line since the previous number or clause break; else a label right
+// after it that closes the clause ("540.00 before tax,"); else, for a number
+// alone on its line, the tail of the previous line.
+func (d *doc) labelAmounts(found []pipeline.AmountMatch) {
+	var ams []pipeline.AmountMatch
+	for _, a := range found {
+		if !d.percent(a) {
+			ams = append(ams, a)
+		}
+	}
+	d.amounts = make([]amount, len(ams))
+	for i, a := range ams {
+		d.amounts[i] = amount{AmountMatch: a}
+		ln := d.lines[d.lineOf(a.Start)]
+		segStart := ln.start
+		if i > 0 && ams[i-1].End > ln.start {
+			segStart = ams[i-1].End
+		}
+		for k := a.Start - 1; k >= segStart; k-- {
+			if d.isClauseBreak(k) {
+				segStart = k + 1
+				break
+			}
+		}
+		if v := d.labels.classify(d.slice(segStart, a.Start)); v.ok {
+			d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(segStart, a.Start))
+			continue
+		}
+		segEnd, nextOnLine := ln.end, false
+		if i+1 < len(ams) && ams[i+1].Start < ln.end {
+			segEnd, nextOnLine = ams[i+1].Start, true
+		}
+		closes := false
+		for k := a.End; k < segEnd; k++ {
+			if d.isClauseBreak(k) {
+				segEnd, closes = k, true
+				break
+			}
+		}
+		if closes || !nextOnLine {
+			if v := d.labels.classify(d.slice(a.End, segEnd)); v.ok {
+				d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(a.End, segEnd))
+				continue
+			}
+		}
+		if li := d.lineOf(a.Start); li > 0 && d.standsAlone(ln, a) {
+			prev := d.lines[li-1]
+			ps := prev.start
+			for j := i - 1; j >= 0 && ams[j].End > prev.start; j-- {
+				if ams[j].End <= prev.end {
+					ps = ams[j].End
+					break
+				}
+			}
+			if v := d.labels.classify(d.slice(ps, prev.end)); v.ok {
+				d.amounts[i].v, d.amounts[i].label, d.amounts[i].prevLine = v, strings.TrimSpace(d.slice(ps, prev.end)), true
+			}
+		}
+	}
+	// "TOTAL : 30.68 1.22" is a row of a table (a tax summary), not a total:
+	// a labelled number followed on its line by an unlabelled one.
+	for i := range d.amounts {
+		if !d.amounts[i].v.ok {
+			continue
+		}
+		li := d.lineOf(d.amounts[i].Start)
+		for j := i + 1; j < len(d.amounts) && d.lineOf(d.amounts[j].Start) == li; j++ {
+			if !d.amounts[j].v.ok {
+				d.amounts[i].tabular = true
+				break
+			}
+		}
+	}
+}
+
+// percent reports a rate such as "19 %" (FindAmounts already skips "19%").
+func (d *doc) percent(a pipeline.AmountMatch) bool {
+	k := a.End
+	for k < len(d.rs) && d.rs[k] == ' ' {
+		k++
+	}
+	return k < len(d.rs) && d.rs[k] == '%'
+}
+
+// standsAlone reports whether a line holds nothing but the amount and
+// currency or sign characters.
+func (d *doc) standsAlone(ln line, a pipeline.AmountMatch) bool {
+	rest := d.slice(ln.start, a.Start) + " " + d.slice(a.End, ln.end)
+	rest = strings.TrimSpace(strings.Trim(rest, " :-()$€£¥\t*"))
+	if rest == "" {
+		return true
+	}
+	_, ok := isoCodes[strings.ToUpper(rest)]
+	return ok || strings.EqualFold(rest, "rm")
+}
+
+// promoteNetTotal reads "NET TOTAL" after a subtotal or a rounding line as
+// the amount payable, whatever the schema's labels say about "net": receipts
+// print it last, below "SUB TOTAL" and "ROUND AMT".
+func (d *doc) promoteNetTotal() {
+	roundLine := d.roundLine()
+	seenSub := false
+	for i := range d.amounts {
+		a := &d.amounts[i]
+		if !a.v.ok || a.v.role != pipeline.RoleSubtotal || a.tabular {
+			continue
+		}
+		if (a.v.label == "net total" || a.v.label == "nett total") && (seenSub || roundLine >= 0 && d.lineOf(a.Start) > roundLine) {
+			a.v.role, a.v.final = pipeline.RoleTotal, true
+			continue
+		}
+		seenSub = true
+	}
+}
+
+// roundLine is the last line holding a rounding adjustment, or -1.
+func (d *doc) roundLine() int {
+	n := -1
+	for _, a := range d.amounts {
+		if a.v.ok && a.v.role == roleOther && strings.Contains(a.v.label, "round") {
+			n = max(n, d.lineOf(a.Start))
+		}
+	}
+	return n
+}
+
+// cands lists the usable amounts labelled with role r. A whole number that
+// reads as a year ("GST ACT 2014") is never a role amount when the document
+// writes its money with decimals.
+func (d *doc) cands(r pipeline.Role) []amount {
+	var out []amount
+	for _, a := range d.amounts {
+		if a.v.ok && a.v.role == r && !a.tabular && !(d.decimalMoney && yearLike(a)) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func yearLike(a amount) bool {
+	return !strings.ContainsAny(a.Raw, ".,") && a.Value >= 1900 && a.Value <= 2099
+}
+
+// reconciles reports whether subtotal + tax gives the total, allowing for
+// the rounding to 5 cents that a rounding line declares.
+func (d *doc) reconciles(s, t, total float64) bool {
+	if near(s+t, total) {
+		return true
+	}
+	diff := s + t - total
+	return d.roundLine() >= 0 && diff < 0.05 && diff > -0.05
+}
+
+func (d *doc) labelled(words ...string) []amount {
+	var out []amount
+	for _, a := range d.amounts {
+		if !a.v.ok || a.v.role != roleOther || a.tabular {
+			continue
+		}
+		for _, w := range words {
+			if strings.Contains(a.v.label, w) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// money finds the subtotal, tax and total by role.
+func (d *doc) money() map[pipeline.Role]found {
+	out := map[pipeline.Role]found{}
+	total, tok := d.total()
+	if tok {
+		out[pipeline.RoleTotal] = total
+	}
+	subs, taxes := d.cands(pipeline.RoleSubtotal), d.cands(pipeline.RoleTax)
+	if tok {
+		t := total.value.(float64)
+		// A subtotal and tax that add up to the total confirm all three.
+		for i := len(subs) - 1; i >= 0; i-- {
+			for j := len(taxes) - 1; j >= 0; j-- {
+				if d.reconciles(subs[i].Value, taxes[j].Value, t) {
+					out[pipeline.RoleSubtotal] = found{subs[i].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", subs[i].label)}
+					out[pipeline.RoleTax] = found{taxes[j].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", taxes[j].label)}
+					return out
+				}
+			}
+		}
+	}
+	pick := func(cs []amount, r pipeline.Role) {
+		if len(cs) == 0 {
+			return
+		}
+		c := cs[len(cs)-1]
+		conf := 0.85
+		method := fmt.Sprintf("labelled %q", c.label)
+		distinct := map[float64]bool{}
+		for _, x := range cs {
+			distinct[round2(x.Value)] = true
+		}
+		switch {
+		case len(distinct) > 1:
+			conf, method = 0.6, method+"; other amounts carry the same label"
+		case tok && c.Value > total.value.(float64)+0.005:
+			conf, method = 0.6, method+"; larger than the total"
+		case tok && len(subs) > 0 && len(taxes) > 0:
+			conf, method = 0.6, method+"; subtotal + tax does not give the total"
+		}
+		out[r] = found{c.Value, conf, method}
+	}
+	pick(subs, pipeline.RoleSubtotal)
+	pick(taxes, pipeline.RoleTax)
+	return out
+}
+
+// total finds the final payable total: a final-total label ("ROUNDED TOTAL",
+// "GRAND TOTAL", "AMOUNT DUE") wins, then a total printed after a rounding
+// line, then a tax-inclusive total, then a plain "total"; within a class the
+// last one printed. Its confidence depends on whether the document's other
+// figures (payment and change, subtotal and tax, a repeated total) confirm it.
+func (d *doc) total() (found, bool) {
+	roundLine := d.roundLine()
+	cs := d.cands(pipeline.RoleTotal)
+	var nz []amount
+	for _, c := range cs {
+		if c.Value > 0 {
+			nz = append(nz, c)
+		}
+	}
+	if len(nz) == 0 {
+		return d.derivedTotal()
+	}
+	var chosen *amount
+	var why string
+	pickLast := func(keep func(amount) bool, reason string) {
+		if chosen != nil {
+			return
+		}
+		for i := len(nz) - 1; i >= 0; i-- {
+			if keep(nz[i]) {
+				chosen, why = &nz[i], reason
+				return
+			}
+		}
+	}
+	pickLast(func(a amount) bool { return a.v.final }, "final-total label")
+	pickLast(func(a amount) bool { return roundLine >= 0 && d.lineOf(a.Start) > roundLine }, "total after the rounding line")
+	pickLast(func(a amount) bool { return a.v.inclusive }, "tax-inclusive total")
+	pickLast(func(amount) bool { return true }, "last total")
+	c := *chosen
+	method := fmt.Sprintf("labelled %q on the same line (%s)", c.label, why)
+	conf := 0.9
+	if c.prevLine {
+		method = fmt.Sprintf("labelled %q on the line above (%s)", c.label, why)
+		conf = 0.85
+	}
+	if how, ok := d.confirmTotal(c, nz); ok {
+		return found{c.Value, 0.95, method + "; " + how}, true
+	}
+	for _, o := range nz {
+		if !near(o.Value, c.Value) && !d.roundingStep(o, c) {
+			return found{c.Value, 0.6, method + fmt.Sprintf("; another total-like amount %.2f disagrees", o.Value)}, true
+		}
+	}
+	return found{c.Value, conf, method}, true
+}
+
+// roundingStep reports a pre-rounding total o that the final total c rounds.
+func (d *doc) roundingStep(o, c amount) bool {
+	diff := c.Value - o.Value
+	return o.Start < c.Start && diff < 0.055 && diff > -0.055
+}
+
+// confirmTotal looks for independent figures that agree with the total.
+func (d *doc) confirmTotal(c amount, cs []amount) (string, bool) {
+	for _, o := range cs {
+		if o.Start != c.Start && near(o.Value, c.Value) {
+			return "repeated as " + strings.ToUpper(o.label), true
+		}
+	}
+	for _, s := range d.cands(pipeline.RoleSubtotal) {
+		for _, t := range d.cands(pipeline.RoleTax) {
+			if d.reconciles(s.Value, t.Value, c.Value) {
+				return "subtotal + tax agree", true
+			}
+		}
+	}
+	if x, ok := d.cashLessChange(); ok && near(x, c.Value) {
+		return "payment minus change agrees", true
+	}
+	return "", false
+}
+
+// cashLessChange is the amount paid minus the change given.
+func (d *doc) cashLessChange() (float64, bool) {
+	paid := d.labelled("cash", "tender", "paid", "received")
+	change := d.labelled("change")
+	var p []amount
+	for _, a := range paid {
+		if !strings.Contains(a.v.label, "change") && a.Value > 0 {
+			p = append(p, a)
+		}
+	}
+	if len(p) == 0 || len(change) == 0 {
+		return 0, false
+	}
+	x := round2(p[len(p)-1].Value - absf(change[len(change)-1].Value))
+	return x, x > 0
+}
+
+// derivedTotal is used when no amount is labelled as the total: payment
+// minus change, when that is a printed amount. It is a guess the gate flags
+// unless a subtotal label confirms it.
+func (d *doc) derivedTotal() (found, bool) {
+	x, ok := d.cashLessChange()
+	if !ok {
+		return d.guessTotal()
+	}
+	for _, s := range d.cands(pipeline.RoleSubtotal) {
+		if near(s.Value, x) && len(d.cands(pipeline.RoleTax)) == 0 {
+			return found{x, 0.75, "no total label; payment minus change equals the amount labelled " + strings.ToUpper(s.label)}, true
+		}
+	}
+	for _, a := range d.amounts {
+		if near(a.Value, x) {
+			return found{x, 0.6, "no total label; payment minus change, a printed amount"}, true
+		}
+	}
+	return d.guessTotal()
+}
+
+// guessTotal is the last resort when nothing is labelled as the total: the
+// amount paid when no change was given, else a lone subtotal with no tax.
+// Both are guesses, below the gate's threshold.
+func (d *doc) guessTotal() (found, bool) {
+	if len(d.labelled("change")) == 0 {
+		if paid := d.labelled("cash", "tender", "paid", "received"); len(paid) > 0 && paid[len(paid)-1].Value > 0 {
+			return found{paid[len(paid)-1].Value, 0.5, "no total label; guessed from the amount paid " + strings.ToUpper(paid[len(paid)-1].label)}, true
+		}
+	}
+	subs := d.cands(pipeline.RoleSubtotal)
+	if len(subs) > 0 && len(d.cands(pipeline.RoleTax)) == 0 && subs[len(subs)-1].Value > 0 {
+		return found{subs[len(subs)-1].Value, 0.5, "no total label; guessed from the subtotal (no tax stated)"}, true
+	}
+	return found{}, false
+}
+
+func absf(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,341 @@
+package local
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// legalSuffixes end a company name. Matched on tokens, so "SDN. BHD." and
+// "Co., Ltd." match "sdn bhd" and "co ltd".
+var legalSuffixes = [][]string{
+	{"sdn", "bhd"}, {"sbn", "bhd"}, {"bhd"}, {"s", "b"}, {"plt"}, {"ltd"}, {"limited"}, {"inc"},
+	{"incorporated"}, {"llc"}, {"llp"}, {"plc"}, {"gmbh"}, {"ag"}, {"kg"}, {"sa"}, {"s", "a"}, {"sarl"},
+	{"s", "a", "r", "l"}, {"sas"}, {"s", "l"}, {"sl"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"},
+	{"pty", "ltd"}, {"pte", "ltd"}, {"co"}, {"corp"}, {"corporation"}, {"company"}, {"oy"}, {"ab"}, {"as"},
+	{"enterprise"}, {"enterprises"}, {"trading"}, {"株式会社"}, {"有限会社"},
+}
+
+// businessWords are words shop and firm names carry; a letterhead line with
+// one is likely the vendor, though less surely than a legal suffix.
+var businessWords = map[string]bool{
+	"traders": true, "trading": true, "hardware": true, "restaurant": true, "restoran": true, "pharmacy": true,
+	"stationery": true, "stationers": true, "cafe": true, "café": true, "bakery": true, "mart": true, "store": true,
+	"stores": true, "supplies": true, "supply": true, "florist": true, "kedai": true, "motor": true, "services": true,
+	"service": true, "consulting": true, "hotel": true, "books": true, "marketing": true, "electrical": true,
+	"holdings": true, "group": true, "industries": true, "solutions": true, "shop": true, "boutique": true,
+	"pastry": true, "confectionery": true, "petrol": true, "station": true, "house": true, "plumbing": true,
+	"market": true, "supermarket": true, "minimarket": true, "printing": true, "agency": true, "studio": true,
+	"clinic": true, "kitchen": true, "bistro": true, "grill": true, "bar": true, "paint": true, "farm": true,
+}
+
+// vendorLabels introduce the issuer's name.
+var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|merchant|payee|issued\s+by|issuer|from|émetteur|emetteur|proveedor|lieferant|verkäufer|fournisseur|own(?:ed)?\s+by)\s*[:：]\s*(.+)$`)
+
+// proseVendorRE finds the vendor in running text.
+var proseVendorRE = regexp.MustCompile(`(?i)\b(?:bill|invoice|receipt)\s+from\s+(.+)|\bvendor\s+(?:is|was)\s+(.+)|\bpaid\s+(?:at\s+)?(.+)`)
+
+// customerLabelRE starts a block that names the customer, never the vendor.
+var customerLabelRE = regexp.MustCompile(`(?i)^\s*(?:bill(?:ed)?\s+to|ship(?:ped)?\s+to|sold\s+to|deliver(?:ed)?\s+to|customer|client|cliente|kunde|rechnungsempfänger|attn|attention|to)\b\s*[:：]?`)
+
+// headerRE marks email headers and greetings.
+var headerRE = regexp.MustCompile(`(?i)^\s*(?:from|to|cc|bcc|subject|sent|date|re|fwd?|reply-to)\s*:|^\s*(?:hi|hello|dear|thanks|thank you|regards)\b|^-{2,}`)
+
+// noiseRE matches letterhead lines that are titles or contact details.
+var noiseRE = regexp.MustCompile(`(?i)\b(?:tax\s+invoice|invoice|receipt|copy|c0py|duplicate|reprint|cash\s+bill|cash\s+sales?|guest\s+check|quittung|rechnung|facture|factura|請求書|tel|fax|phone|telephone|email|e-mail|gst|sst|vat|roc|reg|registration|co\.?\s*no|company\s+no|abn|siret|nif|ust|website|www|not\s+a\s+receipt|welcome|thank)\b`)
+
+// addressRE marks address lines.
+var addressRE = regexp.MustCompile(`(?i)\b(?:jalan|jln|lot|taman|tmn|no\.|street|st\.|road|rd\.|avenue|ave|lane|drive|straße|strasse|str\.|rue|calle|floor|level|block|blok|unit|seksyen|bandar|kuala\s+lumpur|selangor|johor|suite|p\.?o\.?\s+box|〒)\b|\d{5}`)
+
+// vendor finds the issuer: a vendor label, a "bill from X" phrase, then the
+// letterhead (a line with a legal suffix, a line with a business word, the
+// first name-like line), never the bill-to block.
+func (d *doc) vendor() (found, bool) {
+	var labelled, prose found
+	for _, ln := range d.lines {
+		if m := vendorLabelRE.FindStringSubmatch(ln.text); m != nil && !strings.Contains(m[1], "@") {
+			if v := cleanName(cutName(m[1])); v != "" && labelled.value == nil {
+				labelled = found{v, 0.9, "after a vendor label"}
+			}
+		}
+		if !runningText(ln.text) {
+			continue
+		}
+		for _, m := range proseVendorRE.FindAllStringSubmatch(ln.text, -1) {
+			if prose.value != nil {
+				break
+			}
+			switch {
+			case m[1] != "":
+				if v := capitalRun(m[1]); v != "" {
+					prose = found{v, 0.85, `named in "bill from ..."`}
+				}
+			case m[2] != "":
+				if v := cleanName(cutName(m[2])); v != "" {
+					prose = found{v, 0.85, `named in "vendor is ..."`}
+				}
+			case m[3] != "":
+				if v := capitalRun(m[3]); v != "" && !paymentWord(v) {
+					prose = found{v, 0.65, `named in "paid ..." (running text)`}
+				}
+			}
+		}
+	}
+	head := d.letterhead()
+	agree := func(a, b found) bool {
+		return a.value != nil && b.value != nil && strings.EqualFold(a.value.(string), b.value.(string))
+	}
+	switch {
+	case labelled.value != nil:
+		if agree(labelled, head) {
+			labelled.conf = 0.95
+		}
+		return labelled, true
+	case prose.value != nil:
+		if agree(prose, head) {
+			prose.conf, prose.method = 0.9, prose.method+" and the letterhead"
+		}
+		return prose, true
+	case head.value != nil:
+		return head, true
+	}
+	return found{}, false
+}
+
+// letterhead picks the vendor from the first lines of the document.
+func (d *doc) letterhead() found {
+	type cand struct {
+		idx  int
+		text string
+	}
+	var cs []cand
+	inCustomer := false
+	end := d.headerEnd()
+	for i, ln := range d.lines {
+		if len(cs) >= 8 || i >= end {
+			break
+		}
+		t := strings.TrimSpace(ln.text)
+		if t == "" {
+			inCustomer = false
+			continue
+		}
+		if customerLabelRE.MatchString(t) {
+			inCustomer = true
+			continue
+		}
+		if inCustomer || !nameLike(t) {
+			continue
+		}
+		cs = append(cs, cand{i, cleanName(t)})
+	}
+	for k, c := range cs {
+		toks := tokens(c.text)
+		n, ok := suffixLen(toks)
+		if !ok && hasLegalSuffix(c.text) {
+			n, ok = 0, true // 株式会社さくら商事: the suffix is inside the word
+		}
+		if !ok {
+			continue
+		}
+		name := c.text
+		// "WESTERN EASTERN / STATIONERY SDN. BHD": a suffix line with at most
+		// one word of its own continues the name on the line above.
+		switch {
+		case len(toks)-n <= 1 && k > 0 && cs[k-1].idx == c.idx-1:
+			name = cs[k-1].text + " " + c.text
+		case len(toks) == n:
+			continue // a suffix alone is not a name
+		}
+		name = cleanName(name)
+		if name == "" {
+			continue
+		}
+		conf, method := 0.8, "letterhead line with a legal suffix"
+		switch {
+		case k > 0 && cs[k-1].idx == c.idx-1 && name != cleanName(cs[k-1].text+" "+c.text):
+			// A brand or trade name right above the company line: either
+			// could be what the document calls the vendor.
+			conf, method = 0.65, "letterhead line with a legal suffix, below another name-like line"
+		case k > 0:
+			conf, method = 0.75, "letterhead line with a legal suffix (not the first line)"
+		}
+		return found{name, conf, method}
+	}
+	for k, c := range cs {
+		if k > 2 {
+			break
+		}
+		for _, t := range tokens(c.text) {
+			if businessWords[t] {
+				return found{cleanName(c.text), 0.7, "letterhead line with the business word " + strings.ToUpper(t)}
+			}
+		}
+	}
+	if len(cs) > 0 {
+		return found{cleanName(cs[0].text), 0.55, "first name-like line of the document (no label)"}
+	}
+	return found{}
+}
+
+// headerEnd is the index of the first line past the letterhead: the first
+// line (other than an email header) holding a date or a priced amount.
+func (d *doc) headerEnd() int {
+	end := min(len(d.lines), 15)
+	for _, m := range d.dates {
+		if li := d.lineOf(m.Start); li < end && !headerRE.MatchString(d.lines[li].text) {
+			end = li
+		}
+	}
+	for _, a := range d.amounts {
+		r := []rune(a.Raw)
+		if len(r) > 3 && (r[len(r)-3] == '.' || r[len(r)-3] == ',') {
+			if li := d.lineOf(a.Start); li < end && !headerRE.MatchString(d.lines[li].text) {
+				end = li
+			}
+		}
+	}
+	return end
+}
+
+// suffixLen reports whether toks end with a legal suffix (ignoring a trailing
+// registration number) and how many tokens the suffix takes.
+func suffixLen(toks []string) (int, bool) {
+	for len(toks) > 0 && hasDigit(toks[len(toks)-1]) {
+		toks = toks[:len(toks)-1]
+	}
+	best := 0
+	for _, s := range legalSuffixes {
+		if len(s) <= len(toks) && tokensEqual(toks[len(toks)-len(s):], s) && len(s) > best {
+			best = len(s)
+		}
+	}
+	return best, best > 0
+}
+
+func hasLegalSuffix(s string) bool {
+	if strings.Contains(s, "株式会社") || strings.Contains(s, "有限会社") {
+		return true
+	}
+	_, ok := suffixLen(tokens(s))
+	return ok
+}
+
+// nameLike reports whether a letterhead line could be a business name.
+func nameLike(t string) bool {
+	orig := t
+	t = cleanName(t)
+	letters, digits := 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		}
+	}
+	if letters < 2 || strings.HasPrefix(strings.TrimSpace(orig), "(") || strings.Contains(t, "@") {
+		return false
+	}
+	if headerRE.MatchString(t) || noiseRE.MatchString(t) || addressRE.MatchString(t) {
+		return false
+	}
+	if digits > 3 {
+		return false
+	}
+	// Running text: several lowercase words, or a sentence.
+	lower := 0
+	for _, w := range strings.Fields(t) {
+		if r := []rune(w)[0]; unicode.IsLower(r) {
+			lower++
+		}
+	}
+	if lower >= 2 || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, ",") {
+		return false
+	}
+	return !strings.Contains(t, ": ")
+}
+
+var trailingRegRE = regexp.MustCompile(`\s*\(([^()]*)\)\s*$`)
+var leadingRE = regexp.MustCompile(`^[\s*#"'.:-]+|[\s*#"':-]+$`)
+
+// cleanName trims decoration and a trailing registration number:
+// "VIVOPAC MARKETING SDN BHD (1070687-M)", "**ROYALTEA**", and a trailing
+// alias after a complete name ("株式会社さくら商事 (Sakura Shoji Co., Ltd.)").
+func cleanName(s string) string {
+	s = strings.TrimSpace(s)
+	for range 3 {
+		m := trailingRegRE.FindStringSubmatchIndex(s)
+		if m == nil {
+			break
+		}
+		inner := s[m[2]:m[3]]
+		rest := strings.TrimSpace(s[:m[0]])
+		restHasSuffix := hasLegalSuffix(rest)
+		if rest != "" && (hasDigit(inner) || restHasSuffix && len(tokens(inner)) > 1) {
+			s = rest
+			continue
+		}
+		break
+	}
+	if i := strings.Index(s, "("); i > 0 && hasDigit(s[i:]) && !strings.Contains(s[i:], ")") {
+		s = strings.TrimSpace(s[:i]) // "S/B(930311-W" cut by a line break
+	}
+	s = leadingRE.ReplaceAllString(s, "")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// cutName ends a labelled name at the first comma, angle bracket or clause.
+func cutName(s string) string {
+	for _, sep := range []string{" <", ", ", "; ", " - ", " | "} {
+		if i := strings.Index(s, sep); i > 0 {
+			s = s[:i]
+		}
+	}
+	return strings.TrimRight(strings.TrimSpace(s), ".")
+}
+
+// capitalRun takes the capitalized words that open s: "Globex Ltd below" is
+// "Globex Ltd".
+func capitalRun(s string) string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		core := strings.TrimRight(w, ".,;:!?")
+		if core == "" {
+			break
+		}
+		r := []rune(core)[0]
+		if unicode.IsUpper(r) || unicode.IsDigit(r) || core == "&" || len(out) > 0 && (core == "of" || core == "and" || core == "de") {
+			out = append(out, core)
+			if core != w {
+				break
+			}
+			continue
+		}
+		break
+	}
+	for len(out) > 0 && (out[len(out)-1] == "of" || out[len(out)-1] == "and" || out[len(out)-1] == "de") {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, " ")
+}
+
+// runningText reports a line of prose (several lowercase words), where
+// "bill from X" and "paid X" name a vendor; on a receipt "PAID" labels money.
+func runningText(t string) bool {
+	n := 0
+	for _, w := range strings.Fields(t) {
+		if unicode.IsLower([]rune(w)[0]) {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+func paymentWord(s string) bool {
+	switch strings.ToLower(strings.Fields(s)[0]) {
+	case "visa", "mastercard", "amex", "cash", "card", "by", "in", "paypal", "eftpos", "cc":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,242 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Structured-output modes of the OpenAI client.
+const (
+	// FormatJSONSchema sends response_format json_schema with strict:true, so the
+	// server constrains decoding to the schema. Needs a model that supports it.
+	FormatJSONSchema = "json_schema"
+	// FormatJSONObject asks only for some JSON object; for servers (older or
+	// OpenAI-compatible ones) that lack json_schema.
+	FormatJSONObject = "json_object"
+	// FormatNone sends no response_format: the prompt alone asks for JSON.
+	FormatNone = "none"
+)
+
+// Defaults shared by the vendor clients.
+const (
+	DefaultTimeout    = 60 * time.Second
+	DefaultMaxRetries = 2
+	// DefaultMaxRetryDelay is the longest Retry-After a client waits out; a
+	// server asking for longer gets its 429 reported instead, since a batch
+	// run sleeping for minutes on one call looks like a hang.
+	DefaultMaxRetryDelay = 30 * time.Second
+	defaultMaxTokens     = 4096
+)
+
+// OpenAIConfig configures NewOpenAI.
+type OpenAIConfig struct {
+	APIKey string
+	// BaseURL points the client at any OpenAI-compatible server
+	// ("http://localhost:8080/v1"); empty means api.openai.com.
+	BaseURL string
+	// Timeout bounds each attempt; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxRetries is how many times the SDK retries a connection error, 408,
+	// 409, 429 or 5xx; 0 means DefaultMaxRetries and a negative value none.
+	MaxRetries int
+	// MaxRetryDelay caps both the SDK's backoff and the Retry-After it will
+	// honour; 0 means DefaultMaxRetryDelay.
+	MaxRetryDelay time.Duration
+	// StructuredOutputs is FormatJSONSchema (default), FormatJSONObject or
+	// FormatNone.
+	StructuredOutputs string
+	// Prices fills Usage.CostUSD; nil means DefaultPrices.
+	Prices Prices
+}
+
+// OpenAI is a Client for the Chat Completions API.
+type OpenAI struct {
+	client openai.Client
+	format string
+	prices Prices
+	key    string
+}
+
+// NewOpenAI builds an OpenAI Chat Completions client. The SDK does the
+// retrying: it honours Retry-After-Ms and Retry-After (seconds or HTTP date)
+// on 429/5xx up to MaxRetryDelay, and otherwise backs off exponentially from
+// 0.5s with jitter.
+func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+	format := cfg.StructuredOutputs
+	if format == "" {
+		format = FormatJSONSchema
+	}
+	switch format {
+	case FormatJSONSchema, FormatJSONObject, FormatNone:
+	default:
+		return nil, fmt.Errorf("openai: unknown structured output mode %q (want %s, %s or %s)", format, FormatJSONSchema, FormatJSONObject, FormatNone)
+	}
+	key := cfg.APIKey
+	if key == "" {
+		if cfg.BaseURL == "" {
+			return nil, errors.New("openai: API key is empty")
+		}
+		// Local OpenAI-compatible servers usually ignore auth, but the SDK
+		// would otherwise fall back to OPENAI_API_KEY from the environment and
+		// send a real key to a server that did not ask for it.
+		key = "not-needed"
+	}
+	opts := []option.RequestOption{
+		option.WithAPIKey(key),
+		option.WithRequestTimeout(orDefault(cfg.Timeout, DefaultTimeout)),
+		option.WithMaxRetries(retries(cfg.MaxRetries)),
+		option.WithMaxRetryDelay(orDefault(cfg.MaxRetryDelay, DefaultMaxRetryDelay)),
+	}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	prices := cfg.Prices
+	if prices == nil {
+		prices = DefaultPrices()
+	}
+	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, key: cfg.APIKey}, nil
+}
+
+// Complete sends one chat completion and returns the first choice's content.
+func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+	params, err := c.params(req)
+	if err != nil {
+		return Response{}, err
+	}
+	start := time.Now()
+	comp, err := c.client.Chat.Completions.New(ctx, params)
+	latency := time.Since(start)
+	if err != nil {
+		return Response{}, vendorError(ctx, "openai", req.Model, c.key, err)
+	}
+	if len(comp.Choices) == 0 {
+		return Response{}, fmt.Errorf("openai %s: reply has no choices (is the server OpenAI-compatible?)", req.Model)
+	}
+	choice := comp.Choices[0]
+	model := comp.Model
+	if model == "" {
+		model = req.Model
+	}
+	usage := Usage{
+		InputTokens:  int(comp.Usage.PromptTokens),
+		OutputTokens: int(comp.Usage.CompletionTokens),
+		Latency:      latency,
+	}
+	usage.CostUSD, _ = c.prices.Cost(model, usage.InputTokens, usage.OutputTokens)
+	if r := strings.TrimSpace(choice.Message.Refusal); r != "" {
+		return Response{}, fmt.Errorf("openai %s: %w: %s", req.Model, ErrRefused, truncate(r, 200))
+	}
+	switch choice.FinishReason {
+	case "length":
+		return Response{}, fmt.Errorf("openai %s: reply cut off at the token limit (max_tokens %d, %d output tokens): raise max tokens", req.Model, maxTokens(req), usage.OutputTokens)
+	case "content_filter":
+		return Response{}, fmt.Errorf("openai %s: %w: reply withheld by the content filter", req.Model, ErrRefused)
+	}
+	if strings.TrimSpace(choice.Message.Content) == "" {
+		return Response{}, fmt.Errorf("openai %s: reply is empty (finish_reason %q)", req.Model, choice.FinishReason)
+	}
+	return Response{Text: choice.Message.Content, Model: model, Usage: usage}, nil
+}
+
+func (c *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{
+		Model: shared.ChatModel(req.Model),
+		// max_completion_tokens is the current name; OpenAI rejects max_tokens
+		// for reasoning models while compatible servers accept both.
+		MaxCompletionTokens: openai.Int(int64(maxTokens(req))),
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case "system":
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case "user":
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case "assistant":
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		default:
+			return p, fmt.Errorf("openai: message role %q is not system, user or assistant", m.Role)
+		}
+	}
+	if len(req.JSONSchema) == 0 {
+		return p, nil
+	}
+	switch c.format {
+	case FormatJSONSchema:
+		var schema map[string]any
+		if err := json.Unmarshal(req.JSONSchema, &schema); err != nil {
+			return p, fmt.Errorf("openai: request JSON schema: %w", err)
+		}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name:   schemaName(req.SchemaName),
+					Strict: openai.Bool(true),
+					Schema: schema,
+				},
+			},
+		}
+	case FormatJSONObject:
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
+		}
+	}
+	return p, nil
+}
+
+// schemaName makes a name OpenAI accepts (^[a-zA-Z0-9_-]{1,64}$).
+func schemaName(name string) string {
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name) && len(b) < 64; i++ {
+		ch := name[i]
+		switch {
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9', ch == '_', ch == '-':
+			b = append(b, ch)
+		default:
+			b = append(b, '_')
+		}
+	}
+	if len(b) == 0 {
+		return "record"
+	}
+	return string(b)
+}
+
+func maxTokens(req Request) int {
+	if req.MaxTokens > 0 {
+		return req.MaxTokens
+	}
+	return defaultMaxTokens
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func retries(n int) int {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return DefaultMaxRetries
+	}
+	return n
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
