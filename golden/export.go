@@ -1,0 +1,155 @@
+package golden
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// ExportOptions choose what Export writes.
+type ExportOptions struct {
+	CorpusID string
+	// OnlyCorrected keeps only documents where the reviewer changed at least
+	// one value: the cases the pipeline got wrong.
+	OnlyCorrected bool
+}
+
+// ExportRow is one line Export writes: a golden Row (id, text, expected) plus
+// the review it came from.
+type ExportRow struct {
+	ID       string         `json:"id"`
+	Text     string         `json:"text"`
+	Expected map[string]any `json:"expected"`
+	Review   ExportReview   `json:"review"`
+}
+
+// ExportReview says who settled a row and what the pipeline had said.
+type ExportReview struct {
+	// Reviewer made the most recent decision on the document.
+	Reviewer   string    `json:"reviewer"`
+	ReviewedAt time.Time `json:"reviewed_at"`
+	Corpus     string    `json:"corpus"`
+	// Corrected lists fields whose settled value differs from the pipeline's.
+	Corrected []string `json:"corrected"`
+	// Original is the pipeline's value of every field the reviewer decided.
+	Original map[string]any `json:"original"`
+	// Spans are the pipeline's provenance for fields whose value stands; a
+	// corrected field's spans pointed at the wrong text and are left out.
+	Spans   map[string][]pipeline.Span `json:"spans"`
+	TraceID string                     `json:"trace_id,omitempty"`
+}
+
+// Export writes one golden JSONL row per reviewed document of the corpus, in
+// corpus order, and returns how many it wrote. Expected holds the settled
+// value of every field of the document's result (decisions applied), so the
+// file can be scored with LoadDataset like any labelled dataset.
+func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOptions) (int, error) {
+	if _, err := st.Corpus(ctx, opts.CorpusID); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	reviews, err := st.Reviewed(ctx, opts.CorpusID)
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	n := 0
+	for _, rv := range reviews {
+		if err := ctx.Err(); err != nil {
+			return n, fmt.Errorf("export: %w", err)
+		}
+		row := exportRow(opts.CorpusID, rv)
+		if opts.OnlyCorrected && len(row.Review.Corrected) == 0 {
+			continue
+		}
+		if err := enc.Encode(row); err != nil {
+			return n, fmt.Errorf("export %s: %w", rv.Document.ID, err)
+		}
+		n++
+	}
+	if err := bw.Flush(); err != nil {
+		return n, fmt.Errorf("export: %w", err)
+	}
+	return n, nil
+}
+
+func exportRow(corpusID string, rv store.Review) ExportRow {
+	res := rv.Result
+	expected := make(map[string]any, len(rv.Settled))
+	for f, v := range rv.Settled {
+		expected[f] = v
+	}
+	review := ExportReview{
+		Corpus:    corpusID,
+		Corrected: []string{},
+		Original:  map[string]any{},
+		Spans:     map[string][]pipeline.Span{},
+		TraceID:   rv.Document.TraceID,
+	}
+	if review.TraceID == "" {
+		review.TraceID = res.TraceID
+	}
+	for _, f := range fieldOrder(res, rv.Decisions) {
+		d, decided := rv.Decisions[f]
+		if !decided {
+			continue
+		}
+		orig := d.Original
+		if v, ok := res.Data[f]; ok {
+			orig = v
+		}
+		review.Original[f] = orig
+		if !store.SameValue(d.Value, orig) {
+			review.Corrected = append(review.Corrected, f)
+		}
+		if d.At.After(review.ReviewedAt) {
+			review.ReviewedAt, review.Reviewer = d.At, d.Reviewer
+		}
+	}
+	corrected := make(map[string]bool, len(review.Corrected))
+	for _, f := range review.Corrected {
+		corrected[f] = true
+	}
+	for f, spans := range res.FieldProvenance {
+		if _, inRecord := expected[f]; inRecord && !corrected[f] && len(spans) > 0 {
+			review.Spans[f] = spans
+		}
+	}
+	return ExportRow{ID: rv.Document.ID, Text: rv.Document.Text, Expected: expected, Review: review}
+}
+
+// fieldOrder is the result's schema order followed by any other decided
+// fields, sorted, so "corrected" lists fields in a stable, readable order.
+func fieldOrder(res pipeline.Result, decs map[string]store.Decision) []string {
+	seen := map[string]bool{}
+	var order []string
+	for _, f := range res.FieldOrder {
+		if !seen[f] {
+			seen[f] = true
+			order = append(order, f)
+		}
+	}
+	var rest []string
+	for f := range res.Data {
+		if !seen[f] {
+			seen[f] = true
+			rest = append(rest, f)
+		}
+	}
+	for f := range decs {
+		if !seen[f] {
+			seen[f] = true
+			rest = append(rest, f)
+		}
+	}
+	sort.Strings(rest)
+	return append(order, rest...)
+}

@@ -1,0 +1,201 @@
+// Package golden is reflect's evaluation harness: the labelled dataset, the
+// replay fixtures that make it run offline, the JSONL reader every batch path
+// shares, field scoring and the eval report.
+package golden
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxLineBytes is the longest JSONL line the reader accepts (excluding the
+// newline). A longer line is reported as an error line and skipped, so one
+// runaway record cannot exhaust memory or stop a batch.
+const MaxLineBytes = 8 << 20
+
+// Line is one non-blank line of a JSONL stream. When Err is set the line could
+// not be used as a record; the other fields hold whatever was read before the
+// problem was found (Raw is set whenever the line was a JSON object).
+type Line struct {
+	// No is the 1-based physical line number, counting blank lines.
+	No       int
+	ID       string
+	Text     string
+	Data     map[string]any
+	Expected map[string]any
+	// Raw is the whole object, so callers can read keys the reader does not
+	// know (a reviewer's "review" block, for instance).
+	Raw json.RawMessage
+	Err error
+}
+
+// LineError says which line of a JSONL stream is malformed and why.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ErrLineTooLong marks a line longer than MaxLineBytes.
+var ErrLineTooLong = errors.New("line too long")
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// ReadLines reads JSONL from r and calls fn once for every non-blank line, in
+// order. A malformed line is delivered with Err set and reading goes on; only a
+// read error from r or an error returned by fn stops it (and is returned).
+func ReadLines(r io.Reader, fn func(Line) error) error {
+	return readLines(r, MaxLineBytes, fn)
+}
+
+// readLines is ReadLines with the length limit as a parameter, so tests can
+// exercise the over-long path without allocating megabytes.
+func readLines(r io.Reader, maxBytes int, fn func(Line) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	// A BOM written by Windows editors would otherwise make line 1 "not JSON".
+	if head, err := br.Peek(len(utf8BOM)); err == nil && bytes.Equal(head, utf8BOM) {
+		if _, err := br.Discard(len(utf8BOM)); err != nil {
+			return fmt.Errorf("jsonl: %w", err)
+		}
+	}
+	var buf []byte
+	for no := 1; ; no++ {
+		buf = buf[:0]
+		tooLong := false
+		eof := false
+		for {
+			chunk, err := br.ReadSlice('\n')
+			if !tooLong {
+				if len(buf)+len(chunk) > maxBytes+1 { // +1: the newline is not content
+					tooLong = true
+					buf = buf[:0]
+				} else {
+					buf = append(buf, chunk...)
+				}
+			}
+			if err == nil {
+				break
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				eof = true
+				break
+			}
+			return fmt.Errorf("jsonl: reading line %d: %w", no, err)
+		}
+		content := bytes.TrimSuffix(buf, []byte("\n"))
+		if !tooLong && len(content) > maxBytes {
+			tooLong = true
+		}
+		var line Line
+		switch {
+		case tooLong:
+			line = Line{No: no, Err: &LineError{Line: no, Err: fmt.Errorf("%w: longer than %d bytes", ErrLineTooLong, maxBytes)}}
+		case len(bytes.TrimSpace(content)) == 0:
+			if eof {
+				return nil
+			}
+			continue
+		default:
+			line = parseLine(no, bytes.TrimSuffix(content, []byte("\r")))
+		}
+		if err := fn(line); err != nil {
+			return err
+		}
+		if eof {
+			return nil
+		}
+	}
+}
+
+// parseLine decodes one non-blank line. Numbers decode as float64, which is
+// what pipeline.Record holds for money.
+func parseLine(no int, b []byte) Line {
+	line := Line{No: no}
+	fail := func(format string, args ...any) Line {
+		line.Err = &LineError{Line: no, Err: fmt.Errorf(format, args...)}
+		return line
+	}
+	// encoding/json silently replaces invalid UTF-8 with U+FFFD, which would
+	// corrupt provenance offsets; reject it instead.
+	if !utf8.Valid(b) {
+		return fail("not valid UTF-8")
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fail("not valid JSON: %v", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fail("want a JSON object, got %s", jsonType(v))
+	}
+	line.Raw = json.RawMessage(bytes.Clone(bytes.TrimSpace(b)))
+	switch id := obj["id"].(type) {
+	case nil:
+	case string:
+		line.ID = id
+	case float64:
+		line.ID = strconv.FormatFloat(id, 'f', -1, 64)
+	default:
+		return fail("\"id\" must be a string, got %s", jsonType(id))
+	}
+	var err error
+	if line.Data, err = objectField(obj, "data"); err != nil {
+		return fail("%v", err)
+	}
+	if line.Expected, err = objectField(obj, "expected"); err != nil {
+		return fail("%v", err)
+	}
+	t, present := obj["text"]
+	if !present {
+		return fail("missing \"text\"")
+	}
+	s, ok := t.(string)
+	if !ok {
+		return fail("\"text\" must be a string, got %s", jsonType(t))
+	}
+	line.Text = s
+	return line
+}
+
+// objectField returns obj[key] when it is an object; a JSON null or a missing
+// key is nil.
+func objectField(obj map[string]any, key string) (map[string]any, error) {
+	switch v := obj[key].(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return v, nil
+	default:
+		return nil, fmt.Errorf("%q must be an object, got %s", key, jsonType(v))
+	}
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
+}
