@@ -1,0 +1,330 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// PutCorpus creates or updates a corpus and adds the documents it does not
+// have yet. Documents already stored keep their text, Seq, results and
+// decisions, so re-opening the same file resumes a review. New documents are
+// appended after the existing ones, in the order of their Seq.
+func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error {
+	if err := checkID("corpus id", c.ID); err != nil {
+		return fmt.Errorf("put corpus: %w", err)
+	}
+	for _, d := range docs {
+		if err := checkID("document id", d.ID); err != nil {
+			return fmt.Errorf("put corpus %q: %w", c.ID, err)
+		}
+	}
+	sorted := append([]Document(nil), docs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Seq < sorted[j].Seq })
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		if err := putCorpus(tx, c); err != nil {
+			return err
+		}
+		for _, d := range sorted {
+			if _, err := addDocument(tx, c.ID, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("put corpus %q: %w", c.ID, err)
+	}
+	return nil
+}
+
+// putCorpus upserts the corpus record, keeping the original creation time.
+func putCorpus(tx *bbolt.Tx, c Corpus) error {
+	b, err := bucket(tx, bktCorpora)
+	if err != nil {
+		return err
+	}
+	if old := b.Get([]byte(c.ID)); old != nil {
+		var prev Corpus
+		if err := json.Unmarshal(old, &prev); err != nil {
+			return fmt.Errorf("decode corpus %q: %w", c.ID, err)
+		}
+		c.Created = prev.Created
+	}
+	if c.Created.IsZero() {
+		c.Created = time.Now().UTC()
+	}
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode corpus: %w", err)
+	}
+	return b.Put([]byte(c.ID), raw)
+}
+
+// addDocument stores d at the next Seq unless its ID is already in the
+// corpus; it returns the stored document either way.
+func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
+	bs, err := buckets(tx, bktDocs, bktDocIndex, bktSummaries, bktTraces)
+	if err != nil {
+		return Document{}, err
+	}
+	docs, index, sums, traces := bs[0], bs[1], bs[2], bs[3]
+	if seq := index.Get(docKey(corpusID, d.ID)); seq != nil {
+		raw := docs.Get(append(prefix(corpusID), seq...))
+		var old Document
+		if err := json.Unmarshal(raw, &old); err != nil {
+			return Document{}, fmt.Errorf("decode document %q: %w", d.ID, err)
+		}
+		return old, nil
+	}
+	d.CorpusID = corpusID
+	d.Seq = nextSeq(docs, corpusID)
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return Document{}, fmt.Errorf("encode document %q: %w", d.ID, err)
+	}
+	key := seqKey(corpusID, d.Seq)
+	if err := docs.Put(key, raw); err != nil {
+		return Document{}, err
+	}
+	if err := index.Put(docKey(corpusID, d.ID), key[len(key)-8:]); err != nil {
+		return Document{}, err
+	}
+	row := sumRec{Summary: Summary{DocID: d.ID, Seq: d.Seq, Snippet: snippetOf(d.Text)}}
+	if err := sums.Put(key, encodeSummary(row)); err != nil {
+		return Document{}, err
+	}
+	if d.TraceID != "" {
+		if err := traces.Put([]byte(d.TraceID), docKey(corpusID, d.ID)); err != nil {
+			return Document{}, err
+		}
+	}
+	return d, nil
+}
+
+// nextSeq is one past the corpus's last document.
+func nextSeq(docs *bbolt.Bucket, corpusID string) int {
+	next := 0
+	_ = scanPrefixReverse(docs, prefix(corpusID), func(k, _ []byte) (bool, error) {
+		next = int(binary.BigEndian.Uint64(k[len(k)-8:])) + 1
+		return false, nil
+	})
+	return next
+}
+
+// Corpus returns one corpus.
+func (s *Store) Corpus(ctx context.Context, id string) (Corpus, error) {
+	var c Corpus
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		c, err = getCorpus(tx, id)
+		return err
+	})
+	return c, err
+}
+
+func getCorpus(tx *bbolt.Tx, id string) (Corpus, error) {
+	b, err := bucket(tx, bktCorpora)
+	if err != nil {
+		return Corpus{}, err
+	}
+	raw := b.Get([]byte(id))
+	if raw == nil {
+		return Corpus{}, fmt.Errorf("corpus %q: %w", id, ErrNotFound)
+	}
+	var c Corpus
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return Corpus{}, fmt.Errorf("decode corpus %q: %w", id, err)
+	}
+	return c, nil
+}
+
+// Corpora lists every corpus, oldest first.
+func (s *Store) Corpora(ctx context.Context) ([]Corpus, error) {
+	var out []Corpus
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktCorpora)
+		if err != nil {
+			return err
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var c Corpus
+			if err := json.Unmarshal(v, &c); err != nil {
+				return fmt.Errorf("decode corpus %q: %w", k, err)
+			}
+			out = append(out, c)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list corpora: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out, nil
+}
+
+// Document returns one document with its text.
+func (s *Store) Document(ctx context.Context, corpusID, docID string) (Document, error) {
+	var d Document
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		d, err = getDocument(tx, corpusID, docID)
+		return err
+	})
+	return d, err
+}
+
+func getDocument(tx *bbolt.Tx, corpusID, docID string) (Document, error) {
+	bs, err := buckets(tx, bktDocs, bktDocIndex)
+	if err != nil {
+		return Document{}, err
+	}
+	seq := bs[1].Get(docKey(corpusID, docID))
+	if seq == nil {
+		return Document{}, fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
+	}
+	var d Document
+	if err := json.Unmarshal(bs[0].Get(append(prefix(corpusID), seq...)), &d); err != nil {
+		return Document{}, fmt.Errorf("decode document %q: %w", docID, err)
+	}
+	return d, nil
+}
+
+// Summaries returns the queue rows of a corpus in Seq order. It reads only the
+// compact summaries bucket.
+func (s *Store) Summaries(ctx context.Context, corpusID string) ([]Summary, error) {
+	var out []Summary
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktSummaries)
+		if err != nil {
+			return err
+		}
+		// Seqs are dense, so the last one sizes the slice.
+		out = make([]Summary, 0, nextSeq(b, corpusID))
+		return scanPrefix(b, prefix(corpusID), func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			out = append(out, r.Summary)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("summaries of %q: %w", corpusID, err)
+	}
+	return out, nil
+}
+
+// MissingResults lists, in Seq order, the documents that have no result for
+// pipelineVersion: the work left after an interrupted run.
+func (s *Store) MissingResults(ctx context.Context, corpusID, pipelineVersion string) ([]Document, error) {
+	var out []Document
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktSummaries, bktResults, bktDocs)
+		if err != nil {
+			return err
+		}
+		// Walk the small summary rows and decode a document only when it is
+		// actually missing.
+		return scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			if bs[1].Get(subKey(corpusID, r.DocID, pipelineVersion)) != nil {
+				return nil
+			}
+			var d Document
+			if err := json.Unmarshal(bs[2].Get(k), &d); err != nil {
+				return fmt.Errorf("decode document %q: %w", r.DocID, err)
+			}
+			out = append(out, d)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("missing results of %q: %w", corpusID, err)
+	}
+	return out, nil
+}
+
+// Enqueue stores a document an MCP client sent, with its result, in the
+// corpus "mcp:"+queue (created on first use). The document's TraceID is the
+// result's, and the trace is indexed for FindTrace. A document whose ID is
+// already queued with a different text is stored under a suffixed ID rather
+// than overwriting the first.
+func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelineVersion string, r pipeline.Result) (string, error) {
+	corpusID := "mcp:" + queue
+	if err := checkID("queue", queue); err != nil {
+		return "", fmt.Errorf("enqueue: %w", err)
+	}
+	doc.TraceID = r.TraceID
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		if _, err := getCorpus(tx, corpusID); err != nil {
+			c := Corpus{ID: corpusID, Name: queue, Kind: "mcp", Schema: r.Schema, Created: time.Now().UTC()}
+			if err := putCorpus(tx, c); err != nil {
+				return err
+			}
+		}
+		docs, err := bucket(tx, bktDocs)
+		if err != nil {
+			return err
+		}
+		if doc.ID == "" {
+			doc.ID = fmt.Sprintf("doc-%d", nextSeq(docs, corpusID)+1)
+		}
+		if err := checkID("document id", doc.ID); err != nil {
+			return err
+		}
+		stored, err := addDocument(tx, corpusID, doc)
+		if err != nil {
+			return err
+		}
+		for base, try := doc.ID, 0; stored.Text != doc.Text; try++ {
+			if try == 10 {
+				return fmt.Errorf("document id %q is taken by other texts", base)
+			}
+			doc.ID = fmt.Sprintf("%s#%d", base, nextSeq(docs, corpusID)+try)
+			if stored, err = addDocument(tx, corpusID, doc); err != nil {
+				return err
+			}
+		}
+		return putResult(tx, corpusID, stored.ID, pipelineVersion, r)
+	})
+	if err != nil {
+		return "", fmt.Errorf("enqueue to %q: %w", corpusID, err)
+	}
+	return corpusID, nil
+}
+
+// FindTrace says which document a trace id belongs to.
+func (s *Store) FindTrace(ctx context.Context, traceID string) (corpusID, docID string, ok bool, err error) {
+	err = s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktTraces)
+		if err != nil {
+			return err
+		}
+		v := b.Get([]byte(traceID))
+		if v == nil {
+			return nil
+		}
+		for i, c := range v {
+			if c == 0 {
+				corpusID, docID, ok = string(v[:i]), string(v[i+1:]), true
+				return nil
+			}
+		}
+		return fmt.Errorf("trace %q: malformed index entry", traceID)
+	})
+	if err != nil {
+		return "", "", false, fmt.Errorf("find trace: %w", err)
+	}
+	return corpusID, docID, ok, nil
+}

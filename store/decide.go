@@ -1,0 +1,330 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// step is one Decide as Undo sees it: the decision made, the one it replaced
+// and whether it has been undone.
+type step struct {
+	Decision Decision  `json:"decision"`
+	Prev     *Decision `json:"prev,omitempty"`
+	Undone   bool      `json:"undone,omitempty"`
+}
+
+// Decide records reviewer decisions, their audit entries and the affected
+// queue rows in one transaction. bbolt fsyncs on commit, so when Decide
+// returns nil the decisions survive a crash; a UI shows "saved" only then.
+//
+// The store fills Original from the latest result, Value from Original for
+// accept and nil for set_null, and At with the current time when zero. It
+// never invents the reviewer: a decision without one is rejected.
+func (s *Store) Decide(ctx context.Context, ds ...Decision) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	for _, d := range ds {
+		if err := validateDecision(d); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+	}
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		type ref struct{ corpus, doc string }
+		touched := map[ref]bool{}
+		var order []ref
+		for _, d := range ds {
+			if err := decide(tx, d); err != nil {
+				return err
+			}
+			r := ref{d.CorpusID, d.DocID}
+			if !touched[r] {
+				touched[r] = true
+				order = append(order, r)
+			}
+		}
+		for _, r := range order {
+			if err := refreshSummary(tx, r.corpus, r.doc); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("decide: %w", err)
+	}
+	return nil
+}
+
+func validateDecision(d Decision) error {
+	if err := checkID("corpus id", d.CorpusID); err != nil {
+		return err
+	}
+	if err := checkID("document id", d.DocID); err != nil {
+		return err
+	}
+	if err := checkID("field", d.Field); err != nil {
+		return err
+	}
+	if d.Reviewer == "" {
+		return fmt.Errorf("decision on %s/%s: no reviewer", d.DocID, d.Field)
+	}
+	switch d.Action {
+	case ActionAccept, ActionCorrect, ActionSetNull:
+		return nil
+	default:
+		return fmt.Errorf("decision on %s/%s: action %q is not accept, correct or set_null", d.DocID, d.Field, d.Action)
+	}
+}
+
+func decide(tx *bbolt.Tx, d Decision) error {
+	bs, err := buckets(tx, bktDocIndex, bktDecisions, bktHistory)
+	if err != nil {
+		return err
+	}
+	if bs[0].Get(docKey(d.CorpusID, d.DocID)) == nil {
+		return fmt.Errorf("document %q in corpus %q: %w", d.DocID, d.CorpusID, ErrNotFound)
+	}
+	res, err := latestResult(tx, d.CorpusID, d.DocID)
+	if err != nil {
+		return err
+	}
+	if res != nil && len(res.Data) > 0 {
+		v, ok := res.Data[d.Field]
+		if !ok {
+			return fmt.Errorf("field %q is not in the result of %q", d.Field, d.DocID)
+		}
+		d.Original = v
+	}
+	switch d.Action {
+	case ActionAccept:
+		d.Value = d.Original
+	case ActionSetNull:
+		d.Value = nil
+	}
+	if d.At.IsZero() {
+		d.At = time.Now().UTC()
+	}
+	key := subKey(d.CorpusID, d.DocID, d.Field)
+	prev, err := getDecision(bs[1], key)
+	if err != nil {
+		return err
+	}
+	if err := putJSON(bs[1], key, d); err != nil {
+		return err
+	}
+	before := d.Original
+	if prev != nil {
+		before = prev.Value
+	}
+	seq, err := appendAudit(tx, AuditEntry{At: d.At, Who: d.Reviewer, CorpusID: d.CorpusID, DocID: d.DocID,
+		Field: d.Field, Action: d.Action, Before: before, After: d.Value})
+	if err != nil {
+		return err
+	}
+	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d, Prev: prev})
+}
+
+// Undo reverts the reviewer's most recent not-yet-undone decision in the
+// corpus: the field goes back to the decision it replaced, or to undecided.
+// If someone has decided that field again since, their decision stands and
+// only the step is marked undone. Repeated calls walk further back.
+func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, bool, error) {
+	var undone Decision
+	var found bool
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktHistory, bktDecisions)
+		if err != nil {
+			return err
+		}
+		var key []byte
+		var st step
+		err = scanPrefixReverse(bs[0], prefix(corpusID), func(k, v []byte) (bool, error) {
+			var cand step
+			if err := json.Unmarshal(v, &cand); err != nil {
+				return false, fmt.Errorf("decode history: %w", err)
+			}
+			if cand.Undone || cand.Decision.Reviewer != reviewer {
+				return true, nil
+			}
+			key, st, found = append([]byte(nil), k...), cand, true
+			return false, nil
+		})
+		if err != nil || !found {
+			return err
+		}
+		st.Undone = true
+		if err := putJSON(bs[0], key, st); err != nil {
+			return err
+		}
+		d := st.Decision
+		dkey := subKey(d.CorpusID, d.DocID, d.Field)
+		cur, err := getDecision(bs[1], dkey)
+		if err != nil {
+			return err
+		}
+		after := d.Value
+		if cur != nil && sameDecision(*cur, d) {
+			after = d.Original
+			if st.Prev != nil {
+				after = st.Prev.Value
+				err = putJSON(bs[1], dkey, *st.Prev)
+			} else {
+				err = bs[1].Delete(dkey)
+			}
+			if err != nil {
+				return err
+			}
+		} else if cur != nil {
+			after = cur.Value
+		}
+		if _, err := appendAudit(tx, AuditEntry{At: time.Now().UTC(), Who: reviewer, CorpusID: d.CorpusID,
+			DocID: d.DocID, Field: d.Field, Action: ActionUndo, Before: d.Value, After: after}); err != nil {
+			return err
+		}
+		undone = d
+		return refreshSummary(tx, d.CorpusID, d.DocID)
+	})
+	if err != nil {
+		return Decision{}, false, fmt.Errorf("undo in %q: %w", corpusID, err)
+	}
+	return undone, found, nil
+}
+
+func sameDecision(a, b Decision) bool {
+	return a.Reviewer == b.Reviewer && a.Action == b.Action && a.At.Equal(b.At) && SameValue(a.Value, b.Value)
+}
+
+func getDecision(b *bbolt.Bucket, key []byte) (*Decision, error) {
+	raw := b.Get(key)
+	if raw == nil {
+		return nil, nil
+	}
+	var d Decision
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, fmt.Errorf("decode decision: %w", err)
+	}
+	return &d, nil
+}
+
+func putJSON(b *bbolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %T: %w", v, err)
+	}
+	return b.Put(key, raw)
+}
+
+// appendAudit adds an entry under the bucket's next sequence number.
+func appendAudit(tx *bbolt.Tx, e AuditEntry) (uint64, error) {
+	b, err := bucket(tx, bktAudit)
+	if err != nil {
+		return 0, err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return 0, fmt.Errorf("audit sequence: %w", err)
+	}
+	e.Seq = seq
+	return seq, putJSON(b, u64(seq), e)
+}
+
+// Decisions returns the current decision for each decided field.
+func (s *Store) Decisions(ctx context.Context, corpusID, docID string) (map[string]Decision, error) {
+	var out map[string]Decision
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		out, err = decisionsOf(tx, corpusID, docID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decisions for %q/%q: %w", corpusID, docID, err)
+	}
+	return out, nil
+}
+
+func decisionsOf(tx *bbolt.Tx, corpusID, docID string) (map[string]Decision, error) {
+	b, err := bucket(tx, bktDecisions)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Decision{}
+	err = scanPrefix(b, append(docKey(corpusID, docID), 0), func(k, v []byte) error {
+		var d Decision
+		if err := json.Unmarshal(v, &d); err != nil {
+			return fmt.Errorf("decode decision %q: %w", k, err)
+		}
+		out[d.Field] = d
+		return nil
+	})
+	return out, err
+}
+
+// Audit returns the corpus's audit trail in the order it was written; ""
+// returns every corpus's.
+func (s *Store) Audit(ctx context.Context, corpusID string) ([]AuditEntry, error) {
+	var out []AuditEntry
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktAudit)
+		if err != nil {
+			return err
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var e AuditEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("decode audit entry %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			if corpusID == "" || e.CorpusID == corpusID {
+				out = append(out, e)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("audit of %q: %w", corpusID, err)
+	}
+	return out, nil
+}
+
+// Settled returns the latest result's data with the reviewer's decisions
+// applied, and whether the document counts as reviewed.
+func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.Record, bool, error) {
+	var rec pipeline.Record
+	var reviewed bool
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		if _, err := getDocument(tx, corpusID, docID); err != nil {
+			return err
+		}
+		res, err := latestResult(tx, corpusID, docID)
+		if err != nil {
+			return err
+		}
+		decs, err := decisionsOf(tx, corpusID, docID)
+		if err != nil {
+			return err
+		}
+		rec, reviewed = settle(res, decs), isReviewed(res, decs)
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("settled %q/%q: %w", corpusID, docID, err)
+	}
+	return rec, reviewed, nil
+}
+
+func settle(res *pipeline.Result, decs map[string]Decision) pipeline.Record {
+	rec := pipeline.Record{}
+	if res != nil {
+		rec = res.Data.Clone()
+	}
+	for f, d := range decs {
+		rec[f] = d.Value
+	}
+	return rec
+}

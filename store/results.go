@@ -1,0 +1,163 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// PutResult stores a pipeline result for one document under a pipeline
+// version, makes it the document's latest result and refreshes its queue row.
+// Earlier versions' results are kept.
+func (s *Store) PutResult(ctx context.Context, corpusID, docID, pipelineVersion string, r pipeline.Result) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		return putResult(tx, corpusID, docID, pipelineVersion, r)
+	})
+	if err != nil {
+		return fmt.Errorf("put result for %q/%q: %w", corpusID, docID, err)
+	}
+	return nil
+}
+
+func putResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) error {
+	if err := writeResult(tx, corpusID, docID, version, r); err != nil {
+		return err
+	}
+	return refreshSummary(tx, corpusID, docID)
+}
+
+// writeResult stores the result without touching the summary, for callers
+// that compute the summary themselves (Populate).
+func writeResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) error {
+	if err := checkID("pipeline version", version); err != nil {
+		return err
+	}
+	bs, err := buckets(tx, bktDocIndex, bktResults, bktLatest, bktTraces)
+	if err != nil {
+		return err
+	}
+	if bs[0].Get(docKey(corpusID, docID)) == nil {
+		return fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
+	}
+	// Call MarshalJSON directly: json.Marshal would re-validate and compact
+	// its output, which costs as much again.
+	raw, err := r.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	if err := bs[1].Put(subKey(corpusID, docID, version), raw); err != nil {
+		return err
+	}
+	if err := bs[2].Put(docKey(corpusID, docID), []byte(version)); err != nil {
+		return err
+	}
+	if r.TraceID != "" {
+		if err := bs[3].Put([]byte(r.TraceID), docKey(corpusID, docID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Result returns the document's latest result; ok is false when it has none.
+func (s *Store) Result(ctx context.Context, corpusID, docID string) (pipeline.Result, bool, error) {
+	var res *pipeline.Result
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		res, err = latestResult(tx, corpusID, docID)
+		return err
+	})
+	if err != nil {
+		return pipeline.Result{}, false, fmt.Errorf("result for %q/%q: %w", corpusID, docID, err)
+	}
+	if res == nil {
+		return pipeline.Result{}, false, nil
+	}
+	return *res, true, nil
+}
+
+// ResultVersion returns the result stored for one pipeline version.
+func (s *Store) ResultVersion(ctx context.Context, corpusID, docID, pipelineVersion string) (pipeline.Result, bool, error) {
+	var res *pipeline.Result
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktResults)
+		if err != nil {
+			return err
+		}
+		raw := b.Get(subKey(corpusID, docID, pipelineVersion))
+		if raw == nil {
+			return nil
+		}
+		res, err = decodeResult(raw)
+		return err
+	})
+	if err != nil {
+		return pipeline.Result{}, false, fmt.Errorf("result %s for %q/%q: %w", pipelineVersion, corpusID, docID, err)
+	}
+	if res == nil {
+		return pipeline.Result{}, false, nil
+	}
+	return *res, true, nil
+}
+
+// latestResult is nil when the document has no result yet.
+func latestResult(tx *bbolt.Tx, corpusID, docID string) (*pipeline.Result, error) {
+	bs, err := buckets(tx, bktLatest, bktResults)
+	if err != nil {
+		return nil, err
+	}
+	version := bs[0].Get(docKey(corpusID, docID))
+	if version == nil {
+		return nil, nil
+	}
+	raw := bs[1].Get(subKey(corpusID, docID, string(version)))
+	if raw == nil {
+		return nil, fmt.Errorf("latest result %s of %q is missing", version, docID)
+	}
+	return decodeResult(raw)
+}
+
+func decodeResult(raw []byte) (*pipeline.Result, error) {
+	var r pipeline.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	r.FieldOrder = dataOrder(raw)
+	return &r, nil
+}
+
+// dataOrder recovers the schema's field order, which Result.MarshalJSON
+// writes as the key order of "data" but which has no JSON field of its own.
+func dataOrder(raw []byte) []string {
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(raw, &env) != nil || len(env.Data) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(env.Data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var order []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return order
+		}
+		k, ok := t.(string)
+		if !ok {
+			return order
+		}
+		order = append(order, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return order
+		}
+	}
+	return order
+}

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// Stats are review totals over one corpus or all of them.
+//
+// NeedsReview counts documents gated needs_review that are not reviewed yet
+// (the pending queue), mirroring AutoAccepted (ok and not reviewed).
+// CaughtWrong and SilentWrong count fields of reviewed documents whose
+// settled value differs from the pipeline's, split by whether the gate
+// flagged them; CatchRate is CaughtWrong/(CaughtWrong+SilentWrong), 1 when
+// no reviewed field was wrong.
+type Stats struct {
+	Documents, WithResult, Reviewed, AutoAccepted, NeedsReview, Errors      int
+	DecidedFields, CorrectedFields, FlaggedFields, CaughtWrong, SilentWrong int
+	CatchRate                                                               float64
+}
+
+// Stats totals the queue rows of a corpus, or of every corpus when corpusID
+// is "".
+func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
+	var st Stats
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktSummaries)
+		if err != nil {
+			return err
+		}
+		add := func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			st.Documents++
+			if r.Status != "" {
+				st.WithResult++
+			}
+			switch {
+			case r.Reviewed:
+				st.Reviewed++
+				st.CaughtWrong += r.Caught
+				st.SilentWrong += r.Silent
+			case r.Status == pipeline.StatusOK:
+				st.AutoAccepted++
+			case r.Status == pipeline.StatusNeedsReview:
+				st.NeedsReview++
+			}
+			if r.Status == pipeline.StatusError {
+				st.Errors++
+			}
+			st.DecidedFields += r.Decisions
+			st.CorrectedFields += r.Corrected
+			st.FlaggedFields += r.Flagged
+			return nil
+		}
+		if corpusID == "" {
+			return b.ForEach(add)
+		}
+		return scanPrefix(b, prefix(corpusID), add)
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("stats of %q: %w", corpusID, err)
+	}
+	st.CatchRate = 1
+	if n := st.CaughtWrong + st.SilentWrong; n > 0 {
+		st.CatchRate = float64(st.CaughtWrong) / float64(n)
+	}
+	return st, nil
+}
+
+// Review is everything known about one reviewed document, as Export needs it.
+type Review struct {
+	Document  Document
+	Result    pipeline.Result // zero when HasResult is false
+	HasResult bool
+	Decisions map[string]Decision
+	Settled   pipeline.Record
+}
+
+// Reviewed returns the corpus's reviewed documents in Seq order, read in one
+// transaction so an export is a consistent snapshot.
+func (s *Store) Reviewed(ctx context.Context, corpusID string) ([]Review, error) {
+	var out []Review
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktSummaries, bktDocs)
+		if err != nil {
+			return err
+		}
+		return scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			if !r.Reviewed {
+				return nil
+			}
+			var rv Review
+			if err := json.Unmarshal(bs[1].Get(k), &rv.Document); err != nil {
+				return fmt.Errorf("decode document %q: %w", r.DocID, err)
+			}
+			res, err := latestResult(tx, corpusID, r.DocID)
+			if err != nil {
+				return err
+			}
+			if res != nil {
+				rv.Result, rv.HasResult = *res, true
+			}
+			if rv.Decisions, err = decisionsOf(tx, corpusID, r.DocID); err != nil {
+				return err
+			}
+			rv.Settled = settle(res, rv.Decisions)
+			out = append(out, rv)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reviewed documents of %q: %w", corpusID, err)
+	}
+	return out, nil
+}

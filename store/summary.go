@@ -1,0 +1,277 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// sumRec is the stored queue row: the public Summary plus the counts Stats
+// needs, so Stats is one scan of the summaries bucket too.
+type sumRec struct {
+	Summary
+	Caught int // corrected fields that were flagged
+	Silent int // corrected fields that were not flagged
+}
+
+const sumFormat = 1
+
+// encodeSummary writes a hand-rolled binary row: JSON decoding of 100,000 rows
+// costs hundreds of milliseconds, this costs a few.
+func encodeSummary(r sumRec) []byte {
+	b := make([]byte, 0, 64+len(r.DocID)+len(r.Snippet)+len(r.Error))
+	b = append(b, sumFormat)
+	b = binary.AppendUvarint(b, uint64(r.Seq))
+	b = appendString(b, r.DocID)
+	b = appendString(b, string(r.Status))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Confidence))
+	b = binary.AppendUvarint(b, uint64(r.Flagged))
+	if r.Reviewed {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	for _, n := range []int{r.Decisions, r.Corrected, r.Caught, r.Silent} {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	b = appendString(b, r.Error)
+	return appendString(b, r.Snippet)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errShortSummary = errors.New("truncated summary row")
+
+// sumReader decodes a row from one string copy of it, so a row costs one
+// allocation however many strings it holds.
+type sumReader struct {
+	b   string
+	err error
+}
+
+func (r *sumReader) uvarint() int {
+	if r.err != nil {
+		return 0
+	}
+	var v uint64
+	var n int
+	for i := 0; i < len(r.b) && i < binary.MaxVarintLen64; i++ {
+		c := r.b[i]
+		if c < 0x80 {
+			v |= uint64(c) << (7 * i)
+			n = i + 1
+			break
+		}
+		v |= uint64(c&0x7f) << (7 * i)
+	}
+	if n <= 0 || v > math.MaxInt32 {
+		r.err = errShortSummary
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *sumReader) str() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > len(r.b) {
+		r.err = errShortSummary
+		return ""
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *sumReader) byte1() byte {
+	if r.err != nil || len(r.b) < 1 {
+		r.err = errShortSummary
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func decodeSummary(b []byte) (sumRec, error) {
+	r := &sumReader{b: string(b)}
+	if f := r.byte1(); f != sumFormat && r.err == nil {
+		return sumRec{}, fmt.Errorf("summary row format %d, want %d", f, sumFormat)
+	}
+	var s sumRec
+	s.Seq = r.uvarint()
+	s.DocID = r.str()
+	s.Status = internStatus(r.str())
+	if r.err == nil && len(r.b) >= 8 {
+		s.Confidence = math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.b[:8])))
+		r.b = r.b[8:]
+	} else {
+		r.err = errShortSummary
+	}
+	s.Flagged = r.uvarint()
+	s.Reviewed = r.byte1() == 1
+	s.Decisions = r.uvarint()
+	s.Corrected = r.uvarint()
+	s.Caught = r.uvarint()
+	s.Silent = r.uvarint()
+	s.Error = r.str()
+	s.Snippet = r.str()
+	if r.err != nil {
+		return sumRec{}, r.err
+	}
+	return s, nil
+}
+
+// internStatus keeps the few known statuses from pinning each row's copy.
+func internStatus(s string) pipeline.Status {
+	for _, known := range []pipeline.Status{pipeline.StatusOK, pipeline.StatusNeedsReview, pipeline.StatusError, ""} {
+		if s == string(known) {
+			return known
+		}
+	}
+	return pipeline.Status(s)
+}
+
+// snippetOf is the first non-blank line of text, cut to keep rows small.
+func snippetOf(text string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		const max = 80
+		if utf8.RuneCountInString(line) > max {
+			line = string([]rune(line)[:max])
+		}
+		return line
+	}
+	return ""
+}
+
+// computeSummary derives a document's queue row from its latest result (nil
+// when none) and current decisions. base carries DocID, Seq and Snippet.
+func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision) sumRec {
+	s := sumRec{Summary: Summary{DocID: base.DocID, Seq: base.Seq, Snippet: base.Snippet}}
+	if res != nil {
+		s.Status = res.Status
+		s.Confidence = res.OverallConfidence
+		s.Flagged = len(res.FlaggedFields)
+		s.Error = res.ErrorMessage
+	}
+	s.Decisions = len(decs)
+	for field, d := range decs {
+		if SameValue(d.Value, pipelineValue(res, d)) {
+			continue
+		}
+		s.Corrected++
+		if res != nil && res.Flagged(field) {
+			s.Caught++
+		} else {
+			s.Silent++
+		}
+	}
+	s.Reviewed = isReviewed(res, decs)
+	return s
+}
+
+// isReviewed: at least one decision and every flagged field decided.
+func isReviewed(res *pipeline.Result, decs map[string]Decision) bool {
+	if len(decs) == 0 {
+		return false
+	}
+	if res != nil {
+		for _, f := range res.FlaggedFields {
+			if _, ok := decs[f.Field]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pipelineValue is what the pipeline said for the decision's field: the
+// latest result when it has the field, else what the decision recorded.
+func pipelineValue(res *pipeline.Result, d Decision) any {
+	if res != nil {
+		if v, ok := res.Data[d.Field]; ok {
+			return v
+		}
+	}
+	return d.Original
+}
+
+// SameValue compares two field values the way review statistics do: numbers
+// within half a cent (money), strings after trimming, nil only equal to nil.
+func SameValue(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	fa, aNum := toFloat(a)
+	fb, bNum := toFloat(b)
+	if aNum && bNum {
+		return math.Abs(fa-fb) < 0.005
+	}
+	sa, aStr := a.(string)
+	sb, bStr := b.(string)
+	if aStr && bStr {
+		return strings.TrimSpace(sa) == strings.TrimSpace(sb)
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// refreshSummary recomputes one document's row after its result or decisions
+// changed.
+func refreshSummary(tx *bbolt.Tx, corpusID, docID string) error {
+	bs, err := buckets(tx, bktDocIndex, bktSummaries)
+	if err != nil {
+		return err
+	}
+	seq := bs[0].Get(docKey(corpusID, docID))
+	if seq == nil {
+		return fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
+	}
+	key := append(prefix(corpusID), seq...)
+	raw := bs[1].Get(key)
+	if raw == nil {
+		return fmt.Errorf("document %q in corpus %q has no summary row", docID, corpusID)
+	}
+	base, err := decodeSummary(raw)
+	if err != nil {
+		return fmt.Errorf("summary of %q: %w", docID, err)
+	}
+	res, err := latestResult(tx, corpusID, docID)
+	if err != nil {
+		return err
+	}
+	decs, err := decisionsOf(tx, corpusID, docID)
+	if err != nil {
+		return err
+	}
+	return bs[1].Put(key, encodeSummary(computeSummary(base, res, decs)))
+}

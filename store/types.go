@@ -1,0 +1,84 @@
+// Package store keeps reflect's durable state in one bbolt file: corpora, their
+// documents, pipeline results, reviewer decisions and an append-only audit
+// trail. Several processes share the file: no process keeps it open for longer
+// than one transaction.
+package store
+
+import (
+	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// Corpus is a set of documents opened for review: a JSONL file, a directory of
+// .txt files, or an MCP client's queue (Kind "mcp").
+type Corpus struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Kind        string    `json:"kind"` // "file", "dir" or "mcp"
+	Path        string    `json:"path,omitempty"`
+	ContentHash string    `json:"content_hash,omitempty"`
+	Schema      string    `json:"schema"`
+	Created     time.Time `json:"created"`
+}
+
+// Document is one source text of a corpus.
+type Document struct {
+	CorpusID string         `json:"corpus_id"`
+	ID       string         `json:"id"`
+	Seq      int            `json:"seq"` // position in the corpus, for stable order
+	Text     string         `json:"text"`
+	Expected map[string]any `json:"expected,omitempty"`
+	// TraceID links a document to the result an MCP client got back.
+	TraceID string `json:"trace_id,omitempty"`
+}
+
+// Action is what a reviewer did to a field.
+type Action string
+
+const (
+	ActionAccept  Action = "accept"
+	ActionCorrect Action = "correct"
+	ActionSetNull Action = "set_null"
+	ActionUndo    Action = "undo"
+)
+
+// Decision is a reviewer's settled value for one field of one document.
+type Decision struct {
+	CorpusID string    `json:"corpus_id"`
+	DocID    string    `json:"doc_id"`
+	Field    string    `json:"field"`
+	Action   Action    `json:"action"`
+	Value    any       `json:"value"`    // the settled value (nil for set_null)
+	Original any       `json:"original"` // what the pipeline returned
+	Reviewer string    `json:"reviewer"`
+	At       time.Time `json:"at"`
+}
+
+// AuditEntry is one line of the append-only audit trail.
+type AuditEntry struct {
+	Seq      uint64    `json:"seq"`
+	At       time.Time `json:"at"`
+	Who      string    `json:"who"`
+	CorpusID string    `json:"corpus_id"`
+	DocID    string    `json:"doc_id"`
+	Field    string    `json:"field"`
+	Action   Action    `json:"action"`
+	Before   any       `json:"before"`
+	After    any       `json:"after"`
+}
+
+// Summary is the queue row of one document: small enough to load 100,000 of
+// them for the first screen without decoding texts or results.
+type Summary struct {
+	DocID      string          `json:"doc_id"`
+	Seq        int             `json:"seq"`
+	Status     pipeline.Status `json:"status"` // "" when no result yet
+	Confidence float64         `json:"confidence"`
+	Flagged    int             `json:"flagged"`
+	Reviewed   bool            `json:"reviewed"`  // every flagged field (or the whole doc) decided
+	Decisions  int             `json:"decisions"` // fields decided
+	Corrected  int             `json:"corrected"` // fields whose settled value differs from the pipeline's
+	Error      string          `json:"error,omitempty"`
+	Snippet    string          `json:"snippet,omitempty"` // first line of text, for `/` filtering
+}
