@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// SummariesMsg is the queue's data, loaded from the store.
+type SummariesMsg struct {
+	Rows []store.Summary
+	Err  error
+}
+
+// UndoneMsg reports store.Undo. Decisions and Result are the document's state
+// after the undo, so the queue row and an open document can be refreshed.
+type UndoneMsg struct {
+	Decision  store.Decision
+	Found     bool
+	Decisions map[string]store.Decision
+	Result    pipeline.Result
+	HasResult bool
+	Err       error
+}
+
+// ExportedMsg reports a golden export.
+type ExportedMsg struct {
+	Path string
+	N    int
+	Err  error
+}
+
+// StatsMsg carries store.Stats for the stats panel.
+type StatsMsg struct {
+	Stats store.Stats
+	Err   error
+}
+
+func (s *services) loadSummariesCmd() tea.Cmd {
+	return func() tea.Msg {
+		rows, err := s.store.Summaries(s.ctx, s.corpus.ID)
+		return SummariesMsg{Rows: rows, Err: err}
+	}
+}
+
+func (s *services) loadDocCmd(docID string) tea.Cmd {
+	return func() tea.Msg {
+		msg := DocLoadedMsg{DocID: docID}
+		if msg.Doc, msg.Err = s.store.Document(s.ctx, s.corpus.ID, docID); msg.Err != nil {
+			return msg
+		}
+		if msg.Result, msg.HasResult, msg.Err = s.store.Result(s.ctx, s.corpus.ID, docID); msg.Err != nil {
+			return msg
+		}
+		if msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, docID); msg.Err != nil {
+			return msg
+		}
+		msg.Spans = map[string][]pipeline.Span{}
+		for f, d := range msg.Decisions {
+			if d.Action == store.ActionCorrect {
+				if sp, ok := s.reground(msg.Doc.Text, f, d.Value); ok {
+					msg.Spans[f] = sp
+				}
+			}
+		}
+		return msg
+	}
+}
+
+// reground looks for a corrected value in the source with the same heuristics
+// the pipeline uses, on a record holding only that field.
+func (s *services) reground(text, field string, v any) ([]pipeline.Span, bool) {
+	if v == nil {
+		return nil, false
+	}
+	rep := pipeline.RunHeuristics(text, s.schema, pipeline.Record{field: v})
+	chk, ok := rep[field]
+	if !ok || !chk.Grounded || len(chk.Spans) == 0 {
+		return nil, false
+	}
+	return chk.Spans, true
+}
+
+func (s *services) decideCmd(docID, text string, ds []store.Decision) tea.Cmd {
+	return func() tea.Msg {
+		msg := DecidedMsg{DocID: docID, Decisions: ds}
+		if msg.Err = s.store.Decide(s.ctx, ds...); msg.Err != nil {
+			return msg
+		}
+		msg.Spans = map[string][]pipeline.Span{}
+		for _, d := range ds {
+			if d.Action != store.ActionCorrect {
+				continue
+			}
+			if sp, ok := s.reground(text, d.Field, d.Value); ok {
+				msg.Spans[d.Field] = sp
+			}
+		}
+		return msg
+	}
+}
+
+func (s *services) undoCmd() tea.Cmd {
+	return func() tea.Msg {
+		var msg UndoneMsg
+		msg.Decision, msg.Found, msg.Err = s.store.Undo(s.ctx, s.corpus.ID, s.reviewer)
+		if msg.Err != nil || !msg.Found {
+			return msg
+		}
+		id := msg.Decision.DocID
+		if msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, id); msg.Err != nil {
+			return msg
+		}
+		msg.Result, msg.HasResult, msg.Err = s.store.Result(s.ctx, s.corpus.ID, id)
+		return msg
+	}
+}
+
+func (s *services) statsCmd() tea.Cmd {
+	return func() tea.Msg {
+		st, err := s.store.Stats(s.ctx, s.corpus.ID)
+		return StatsMsg{Stats: st, Err: err}
+	}
+}
+
+// exportCmd writes the golden file next to its final name and renames it, so
+// an interrupted export never leaves a truncated file behind.
+func (s *services) exportCmd() tea.Cmd {
+	path := s.export
+	return func() tea.Msg {
+		n, err := s.exportTo(path)
+		return ExportedMsg{Path: path, N: n, Err: err}
+	}
+}
+
+func (s *services) exportTo(path string) (n int, err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	n, err = golden.Export(s.ctx, s.store, f, golden.ExportOptions{CorpusID: s.corpus.ID})
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	return n, nil
+}
+
+// retryCmd runs one document through the pipeline again and stores the
+// outcome, exactly as the background run does.
+func (s *services) retryCmd(doc store.Document) tea.Cmd {
+	return func() tea.Msg {
+		msg := runOne(s.ctx, s, doc)
+		msg.Retry = true
+		return msg
+	}
+}

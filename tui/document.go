@@ -1,0 +1,434 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// DocLoadedMsg carries everything the document screen shows, read from the
+// store inside a command.
+type DocLoadedMsg struct {
+	DocID     string
+	Doc       store.Document
+	Result    pipeline.Result
+	HasResult bool
+	Decisions map[string]store.Decision
+	// Spans re-grounds corrected values, so a correction made in an earlier
+	// session is still highlighted where it occurs in the source.
+	Spans map[string][]pipeline.Span
+	Err   error
+}
+
+// DecidedMsg reports the outcome of one store.Decide call. The screen marks
+// the decisions saved only when Err is nil.
+type DecidedMsg struct {
+	DocID     string
+	Decisions []store.Decision
+	Spans     map[string][]pipeline.Span
+	Err       error
+}
+
+// CloseDocMsg asks the root to go back to the queue.
+type CloseDocMsg struct{}
+
+// StepDocMsg asks the root to open the next (Delta 1) or previous document
+// of the queue's current view.
+type StepDocMsg struct {
+	From  string
+	Delta int
+}
+
+// docPage is the document screen: source text with provenance highlights,
+// the field table, and the reviewer's actions on the selected field.
+type docPage struct {
+	svc *services
+
+	docID     string
+	loading   bool
+	loadErr   error
+	doc       store.Document
+	res       pipeline.Result
+	hasResult bool
+	decisions map[string]store.Decision
+	regrounds map[string][]pipeline.Span
+	pending   map[string]bool
+	running   bool // a retry is in flight
+
+	fields []pipeline.Field
+	sel    int
+	text   textView
+	edit   *editor
+
+	width, height int
+}
+
+func newDocPage(svc *services) *docPage {
+	return &docPage{svc: svc, fields: svc.schema.Fields}
+}
+
+// Open starts loading a document and returns the command that reads it.
+func (d *docPage) Open(docID string) tea.Cmd {
+	*d = docPage{svc: d.svc, fields: d.fields, width: d.width, height: d.height, docID: docID, loading: true}
+	d.text.SetWidth(d.width)
+	return d.svc.loadDocCmd(docID)
+}
+
+// DocID is the document shown (or loading).
+func (d *docPage) DocID() string { return d.docID }
+
+func (d *docPage) Loaded(msg DocLoadedMsg) {
+	if msg.DocID != d.docID {
+		return
+	}
+	d.loading = false
+	d.loadErr = msg.Err
+	if msg.Err != nil {
+		return
+	}
+	d.doc, d.res, d.hasResult = msg.Doc, msg.Result, msg.HasResult
+	d.decisions = msg.Decisions
+	if d.decisions == nil {
+		d.decisions = map[string]store.Decision{}
+	}
+	d.regrounds = msg.Spans
+	if d.regrounds == nil {
+		d.regrounds = map[string][]pipeline.Span{}
+	}
+	d.pending = map[string]bool{}
+	d.text.SetText(msg.Doc.Text)
+	d.sel = 0
+	if i := d.nextFlagged(-1, 1); i >= 0 {
+		d.sel = i
+	}
+	d.refresh()
+}
+
+// SetResult shows a new pipeline result (a retry or the background run).
+func (d *docPage) SetResult(docID string, r pipeline.Result) {
+	if docID != d.docID || d.loading {
+		return
+	}
+	d.res, d.hasResult, d.running = r, true, false
+	d.refresh()
+}
+
+// SetDecisions replaces the decisions after an undo.
+func (d *docPage) SetDecisions(docID string, decs map[string]store.Decision) {
+	if docID != d.docID || d.loading {
+		return
+	}
+	d.decisions = decs
+	for f := range d.regrounds {
+		if dec, ok := decs[f]; !ok || dec.Action != store.ActionCorrect {
+			delete(d.regrounds, f)
+		}
+	}
+	d.refresh()
+}
+
+// Decided applies a successful decision; it reports whether the message was
+// for this document.
+func (d *docPage) Decided(msg DecidedMsg) bool {
+	if msg.DocID != d.docID || d.loading {
+		return false
+	}
+	for _, dec := range msg.Decisions {
+		delete(d.pending, dec.Field)
+		if msg.Err != nil {
+			continue
+		}
+		d.decisions[dec.Field] = dec
+		delete(d.regrounds, dec.Field)
+		if sp, ok := msg.Spans[dec.Field]; ok {
+			d.regrounds[dec.Field] = sp
+		}
+	}
+	d.refresh()
+	return true
+}
+
+func (d *docPage) SetSize(w, h int) {
+	d.width, d.height = w, h
+	d.text.SetWidth(w)
+	if d.edit != nil {
+		d.edit.input.SetWidth(w)
+	}
+	d.refresh()
+}
+
+func (d *docPage) Capturing() bool { return d.edit != nil }
+
+func (d *docPage) reviewable() bool {
+	return !d.loading && d.loadErr == nil && d.hasResult && d.res.Status != pipeline.StatusError
+}
+
+func (d *docPage) selected() pipeline.Field {
+	if d.sel < 0 || d.sel >= len(d.fields) {
+		return pipeline.Field{}
+	}
+	return d.fields[d.sel]
+}
+
+// value is the field's settled value: the reviewer's when decided.
+func (d *docPage) value(name string) any {
+	if dec, ok := d.decisions[name]; ok {
+		return dec.Value
+	}
+	return d.res.Data[name]
+}
+
+// nextFlagged finds the next flagged field from index `from` in direction dir,
+// wrapping around; -1 when none is flagged.
+func (d *docPage) nextFlagged(from, dir int) int {
+	n := len(d.fields)
+	for step := 1; step <= n; step++ {
+		i := ((from+dir*step)%n + n) % n
+		if d.res.Flagged(d.fields[i].Name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (d *docPage) Update(msg tea.Msg) tea.Cmd {
+	if d.edit != nil {
+		return d.updateEditor(msg)
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || d.loading {
+		return nil
+	}
+	km := d.svc.keys
+	switch {
+	case key.Matches(k, km.NextField):
+		d.sel = min(d.sel+1, len(d.fields)-1)
+	case key.Matches(k, km.PrevField):
+		d.sel = max(d.sel-1, 0)
+	case key.Matches(k, km.NextFlagged), key.Matches(k, km.PrevFlagged):
+		dir := 1
+		if key.Matches(k, km.PrevFlagged) {
+			dir = -1
+		}
+		if i := d.nextFlagged(d.sel, dir); i >= 0 {
+			d.sel = i
+		}
+	case key.Matches(k, km.ScrollDown):
+		d.text.Scroll(d.textHeight()/2, d.textHeight())
+		return nil
+	case key.Matches(k, km.ScrollUp):
+		d.text.Scroll(-d.textHeight()/2, d.textHeight())
+		return nil
+	case key.Matches(k, km.NextDoc):
+		return stepCmd(d.docID, 1)
+	case key.Matches(k, km.PrevDoc):
+		return stepCmd(d.docID, -1)
+	case key.Matches(k, km.Retry):
+		return d.retry()
+	default:
+		return d.decisionKey(k)
+	}
+	d.refresh()
+	return nil
+}
+
+func stepCmd(from string, delta int) tea.Cmd {
+	return func() tea.Msg { return StepDocMsg{From: from, Delta: delta} }
+}
+
+func (d *docPage) retry() tea.Cmd {
+	if d.svc.runner == nil || d.running || d.loading || d.loadErr != nil {
+		return nil
+	}
+	if d.hasResult && d.res.Status != pipeline.StatusError {
+		return nil
+	}
+	d.running = true
+	return d.svc.retryCmd(d.doc)
+}
+
+func (d *docPage) decisionKey(k tea.KeyPressMsg) tea.Cmd {
+	km := d.svc.keys
+	isDecision := key.Matches(k, km.Accept) || key.Matches(k, km.Correct) ||
+		key.Matches(k, km.SetNull) || key.Matches(k, km.AcceptAll)
+	if !isDecision || !d.reviewable() || len(d.fields) == 0 {
+		return nil
+	}
+	f := d.selected()
+	switch {
+	case key.Matches(k, km.Accept):
+		// The store records an accept as the pipeline's value, so mirror that.
+		return d.decide(d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
+	case key.Matches(k, km.SetNull):
+		return d.decide(d.decision(f.Name, store.ActionSetNull, nil))
+	case key.Matches(k, km.Correct):
+		d.edit = newEditor(f, d.value(f.Name), d.svc.styles, d.svc.keys, d.width)
+		return nil
+	default: // accept all remaining
+		var ds []store.Decision
+		for _, f := range d.fields {
+			if _, done := d.decisions[f.Name]; !done && !d.pending[f.Name] {
+				ds = append(ds, d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
+			}
+		}
+		return d.decide(ds...)
+	}
+}
+
+func (d *docPage) decision(field string, a store.Action, v any) store.Decision {
+	return store.Decision{
+		CorpusID: d.svc.corpus.ID, DocID: d.docID, Field: field, Action: a,
+		Value: v, Original: d.res.Data[field], Reviewer: d.svc.reviewer, At: time.Now().UTC(),
+	}
+}
+
+func (d *docPage) decide(ds ...store.Decision) tea.Cmd {
+	if len(ds) == 0 {
+		return nil
+	}
+	for _, dec := range ds {
+		d.pending[dec.Field] = true
+	}
+	return d.svc.decideCmd(d.docID, d.doc.Text, ds)
+}
+
+func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
+	act, v := d.edit.Update(msg)
+	switch act {
+	case EditCancel:
+		d.edit = nil
+	case EditSubmit:
+		f := d.edit.field
+		d.edit = nil
+		return d.decide(d.decision(f.Name, store.ActionCorrect, v))
+	}
+	return nil
+}
+
+// refresh recomputes highlights for the selection and scrolls to it.
+func (d *docPage) refresh() {
+	if d.loading || d.loadErr != nil {
+		return
+	}
+	sel := d.selected().Name
+	hs := make([]fieldSpans, 0, len(d.fields))
+	var selSpans []pipeline.Span
+	for _, f := range d.fields {
+		spans := d.spans(f.Name)
+		c := classSpan
+		if d.res.Flagged(f.Name) {
+			if _, decided := d.decisions[f.Name]; !decided {
+				c = classFlagged
+			}
+		}
+		if f.Name == sel {
+			c, selSpans = classSelected, spans
+		}
+		hs = append(hs, fieldSpans{class: c, spans: spans})
+	}
+	// The selected field goes last so its class wins where spans overlap.
+	for i, h := range hs {
+		if h.class == classSelected {
+			hs[i], hs[len(hs)-1] = hs[len(hs)-1], hs[i]
+			break
+		}
+	}
+	d.text.SetHighlights(hs)
+	if len(selSpans) > 0 {
+		d.text.ScrollTo(selSpans[0], d.textHeight())
+	}
+}
+
+// spans is the provenance shown for a field: none once set to null, the
+// re-grounded span after a correction, else the pipeline's.
+func (d *docPage) spans(field string) []pipeline.Span {
+	if dec, ok := d.decisions[field]; ok {
+		switch dec.Action {
+		case store.ActionSetNull:
+			return nil
+		case store.ActionCorrect:
+			return d.regrounds[field]
+		}
+	}
+	return d.res.FieldProvenance[field]
+}
+
+func (d *docPage) reason(field string) string {
+	for _, f := range d.res.FlaggedFields {
+		if f.Field == field {
+			return f.Reason
+		}
+	}
+	return ""
+}
+
+func (d *docPage) ShortHelp() []key.Binding {
+	km := d.svc.keys
+	if d.edit != nil {
+		return []key.Binding{km.Submit, km.Cancel}
+	}
+	if d.hasResult && d.res.Status == pipeline.StatusError {
+		return []key.Binding{km.Retry, km.NextDoc, km.PrevDoc}
+	}
+	return []key.Binding{km.NextFlagged, km.Accept, km.Correct, km.SetNull, km.AcceptAll, km.NextDoc}
+}
+
+func (d *docPage) FullHelp() [][]key.Binding {
+	km := d.svc.keys
+	return [][]key.Binding{
+		{km.NextField, km.PrevField, km.NextFlagged, km.PrevFlagged, km.ScrollDown, km.ScrollUp},
+		{km.Accept, km.Correct, km.SetNull, km.AcceptAll, km.Retry},
+		{km.NextDoc, km.PrevDoc},
+	}
+}
+
+func (d *docPage) fieldStatus(name string) string {
+	if d.pending[name] {
+		return "saving…"
+	}
+	if dec, ok := d.decisions[name]; ok {
+		switch dec.Action {
+		case store.ActionAccept:
+			return "accepted"
+		case store.ActionCorrect:
+			return "corrected"
+		case store.ActionSetNull:
+			return "set null"
+		}
+	}
+	switch {
+	case d.res.Flagged(name):
+		return "flagged"
+	case d.res.Data[name] == nil:
+		return "null"
+	default:
+		return "ok"
+	}
+}
+
+func (d *docPage) header() string {
+	if d.loadErr != nil {
+		return fmt.Sprintf("%s · cannot load: %v", d.docID, d.loadErr)
+	}
+	if !d.hasResult {
+		return fmt.Sprintf("%s · no result yet", d.docID)
+	}
+	s := fmt.Sprintf("%s · %s", d.docID, d.res.Status)
+	if d.res.Status != pipeline.StatusError {
+		s += fmt.Sprintf(" · confidence %.2f · %d flagged", d.res.OverallConfidence, len(d.res.FlaggedFields))
+	}
+	return s
+}
+
+// editErr is the editor's validation error, "" when none or closed.
+func (d *docPage) editErr() string {
+	if d.edit == nil {
+		return ""
+	}
+	return d.edit.err
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// EditAction is what the inline correction editor asks its owner to do.
+type EditAction int
+
+const (
+	EditNone   EditAction = iota // keep editing
+	EditSubmit                   // Value holds the validated, normalized value
+	EditCancel                   // close without a decision
+)
+
+// editor is the modal inline textinput of the `e` (correct) action. It owns
+// validation so the document page only ever sees a value of the field's kind.
+type editor struct {
+	field pipeline.Field
+	input lineInput
+	err   string
+	keys  *KeyMap
+}
+
+func newEditor(f pipeline.Field, current any, st *Styles, keys *KeyMap, width int) *editor {
+	ti := newLineInput(st)
+	ti.Prompt = fmt.Sprintf("correct %s (%s): ", f.Name, f.Kind)
+	if current != nil {
+		ti.SetValue(editText(current))
+	}
+	ti.Placeholder = placeholder(f.Kind)
+	ti.SetWidth(width)
+	ti.Focus()
+	return &editor{field: f, input: ti, keys: keys}
+}
+
+func placeholder(k pipeline.Kind) string {
+	switch k {
+	case pipeline.KindMoney:
+		return "amount, e.g. 583.20"
+	case pipeline.KindDate:
+		return "YYYY-MM-DD"
+	case pipeline.KindCurrency:
+		return "3-letter code, e.g. USD"
+	default:
+		return "value"
+	}
+}
+
+// editText is the value as the reviewer would type it (no thousands
+// separators, so a money value round-trips through ParseAmount).
+func editText(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprintf("%.2f", f)
+	}
+	return pipeline.FormatValue(v)
+}
+
+// Update returns the action and, on EditSubmit, the normalized value.
+func (e *editor) Update(msg tea.Msg) (EditAction, any) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, e.keys.Cancel):
+			return EditCancel, nil
+		case key.Matches(k, e.keys.Submit):
+			v, err := parseCorrection(e.field, e.input.Value())
+			if err != nil {
+				e.err = err.Error()
+				return EditNone, nil
+			}
+			return EditSubmit, v
+		}
+	}
+	if e.input.Update(msg) {
+		e.err = ""
+	}
+	return EditNone, nil
+}
+
+func (e *editor) View() string { return e.input.View() }
+
+// parseCorrection validates typed text against the field's kind and returns
+// the value in the Record's representation (float64 for money, strings
+// otherwise). Setting a field to null is its own action (x), so empty input is
+// an error here rather than a silent null.
+func parseCorrection(f pipeline.Field, s string) (any, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("empty value (use x to set null)")
+	}
+	switch f.Kind {
+	case pipeline.KindMoney:
+		v, ok := pipeline.ParseAmount(s)
+		if !ok {
+			return nil, fmt.Errorf("%q is not an amount", s)
+		}
+		return v, nil
+	case pipeline.KindDate:
+		if !pipeline.ValidISODate(s) {
+			return nil, fmt.Errorf("%q is not a valid date (YYYY-MM-DD)", s)
+		}
+		return s, nil
+	case pipeline.KindCurrency:
+		if len(s) != 3 || strings.IndexFunc(s, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLetter(r) }) >= 0 {
+			return nil, fmt.Errorf("%q is not a 3-letter currency code", s)
+		}
+		return strings.ToUpper(s), nil
+	default:
+		return s, nil
+	}
+}

@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// handleData applies the results of commands and of the background run. It
+// reports false for messages it does not know (cursor blinks and the like),
+// which go to the active component.
+func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case SummariesMsg:
+		if msg.Err != nil {
+			m.setStatus("cannot load the queue: "+msg.Err.Error(), true)
+		} else {
+			m.queue.SetRows(msg.Rows)
+		}
+	case RunStartedMsg:
+		m.progress.Started(msg)
+	case ResultMsg:
+		return m.onResult(msg), true
+	case RunDoneMsg:
+		m.progress.Done(msg)
+		m.resortPending = false
+		m.queue.Resort()
+	case resortMsg:
+		m.resortPending = false
+		m.queue.Resort()
+	case OpenDocMsg:
+		return m.openDoc(msg.DocID), true
+	case DocLoadedMsg:
+		m.doc.Loaded(msg)
+	case DecidedMsg:
+		m.onDecided(msg)
+	case CloseDocMsg:
+		m.page = pageQueue
+		m.layout()
+	case StepDocMsg:
+		if id, ok := m.queue.Step(msg.From, msg.Delta); ok {
+			return m.openDoc(id), true
+		}
+		m.setStatus("no more documents in "+m.queue.tab.String(), false)
+	case UndoneMsg:
+		m.onUndone(msg)
+	case ExportedMsg:
+		if msg.Err != nil {
+			m.setStatus(msg.Err.Error(), true)
+		} else {
+			m.setStatus(fmt.Sprintf("exported %d reviewed documents to %s", msg.N, msg.Path), false)
+		}
+	case StatsMsg:
+		m.stats.Loaded(msg)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (m *Model) onResult(msg ResultMsg) tea.Cmd {
+	m.progress.Result(msg)
+	if msg.StoreErr != nil {
+		if msg.DocID == m.doc.DocID() {
+			m.doc.running = false
+		}
+		if !errors.Is(msg.StoreErr, context.Canceled) {
+			// Like a decision, a result the store did not take is not shown.
+			m.setStatus(fmt.Sprintf("%s: result not saved: %v", msg.DocID, msg.StoreErr), true)
+		}
+		return nil
+	}
+	res := msg.Result
+	m.refreshRow(msg.DocID, &res, nil)
+	m.doc.SetResult(msg.DocID, res)
+	if !msg.Retry {
+		return m.scheduleResort()
+	}
+	m.queue.Resort()
+	if res.Status == pipeline.StatusError {
+		m.setStatus(msg.DocID+": still failing: "+res.ErrorMessage, true)
+	} else {
+		m.setStatus(fmt.Sprintf("%s: re-run → %s", msg.DocID, res.Status), false)
+	}
+	return nil
+}
+
+func (m *Model) onDecided(msg DecidedMsg) {
+	mine := m.doc.Decided(msg)
+	if msg.Err != nil {
+		m.setStatus("not saved: "+msg.Err.Error(), true)
+		return
+	}
+	if mine {
+		m.refreshRow(msg.DocID, &m.doc.res, m.doc.decisions)
+	} else if row, ok := m.queue.Row(msg.DocID); ok {
+		// The reviewer moved on before the write finished; the row's counts
+		// are refreshed from the store the next time the queue loads.
+		row.Decisions += len(msg.Decisions)
+		m.queue.Upsert(row)
+	}
+	m.queue.Refilter()
+	names := make([]string, 0, len(msg.Decisions))
+	for _, d := range msg.Decisions {
+		names = append(names, d.Field)
+	}
+	action := "accepted"
+	if len(msg.Decisions) == 1 {
+		action = actionWord(string(msg.Decisions[0].Action))
+	}
+	m.setStatus(fmt.Sprintf("saved: %s %s %v", msg.DocID, action, names), false)
+}
+
+func actionWord(a string) string {
+	switch a {
+	case "correct":
+		return "corrected"
+	case "set_null":
+		return "set null"
+	default:
+		return "accepted"
+	}
+}
+
+func (m *Model) onUndone(msg UndoneMsg) {
+	switch {
+	case msg.Err != nil:
+		m.setStatus("undo failed: "+msg.Err.Error(), true)
+		return
+	case !msg.Found:
+		m.setStatus("nothing to undo", false)
+		return
+	}
+	d := msg.Decision
+	var res *pipeline.Result
+	if msg.HasResult {
+		res = &msg.Result
+	}
+	m.refreshRow(d.DocID, res, msg.Decisions)
+	m.queue.Refilter()
+	m.doc.SetDecisions(d.DocID, msg.Decisions)
+	m.setStatus(fmt.Sprintf("undone: %s %s on %s", actionWord(string(d.Action)), d.Field, d.DocID), false)
+}

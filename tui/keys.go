@@ -1,0 +1,110 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every binding of the workstation in one place, so the help bar,
+// the pages and the tests agree on what a key does.
+type KeyMap struct {
+	// Global.
+	Quit   key.Binding
+	Back   key.Binding
+	Help   key.Binding
+	Stats  key.Binding
+	Undo   key.Binding
+	Export key.Binding
+
+	// Queue.
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Open     key.Binding
+	NextTab  key.Binding
+	PrevTab  key.Binding
+	Tabs     [5]key.Binding
+	Filter   key.Binding
+
+	// Document.
+	NextField   key.Binding
+	PrevField   key.Binding
+	NextFlagged key.Binding
+	PrevFlagged key.Binding
+	Accept      key.Binding
+	Correct     key.Binding
+	SetNull     key.Binding
+	AcceptAll   key.Binding
+	NextDoc     key.Binding
+	PrevDoc     key.Binding
+	Retry       key.Binding
+	ScrollDown  key.Binding
+	ScrollUp    key.Binding
+
+	// Inline editors (correction, filter).
+	Submit key.Binding
+	Cancel key.Binding
+
+	// Help-only summaries of several bindings, so the one-line help bar fits
+	// 80 columns; the full help (?) lists every binding.
+	MoveHelp key.Binding
+	TabsHelp key.Binding
+	QuitHelp key.Binding
+}
+
+// DefaultKeyMap is the workstation's bindings.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	km := KeyMap{
+		Quit:   b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Back:   b([]string{"q", "esc"}, "q", "back"),
+		Help:   b([]string{"?"}, "?", "help"),
+		Stats:  b([]string{"s"}, "s", "stats"),
+		Undo:   b([]string{"u"}, "u", "undo"),
+		Export: b([]string{"E"}, "E", "export golden"),
+
+		Up:       b([]string{"k", "up"}, "↑/k", "up"),
+		Down:     b([]string{"j", "down"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:      b([]string{"g", "home"}, "g", "top"),
+		Bottom:   b([]string{"G", "end"}, "G", "bottom"),
+		Open:     b([]string{"enter"}, "enter", "open"),
+		NextTab:  b([]string{"tab"}, "tab", "next tab"),
+		PrevTab:  b([]string{"shift+tab"}, "shift+tab", "prev tab"),
+		Filter:   b([]string{"/"}, "/", "filter"),
+
+		NextField:   b([]string{"j", "down"}, "↓/j", "next field"),
+		PrevField:   b([]string{"k", "up"}, "↑/k", "prev field"),
+		NextFlagged: b([]string{"n"}, "n", "flagged"),
+		PrevFlagged: b([]string{"N"}, "N", "prev flagged"),
+		Accept:      b([]string{"a"}, "a", "accept"),
+		Correct:     b([]string{"e"}, "e", "correct"),
+		SetNull:     b([]string{"x"}, "x", "null"),
+		AcceptAll:   b([]string{"A"}, "A", "all ok"),
+		NextDoc:     b([]string{"space", "]"}, "]", "next"),
+		PrevDoc:     b([]string{"["}, "[", "prev"),
+		Retry:       b([]string{"r"}, "r", "retry"),
+		ScrollDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "scroll text"),
+		ScrollUp:    b([]string{"pgup", "ctrl+u"}, "pgup", "scroll text"),
+
+		Submit: b([]string{"enter"}, "enter", "save"),
+		Cancel: b([]string{"esc"}, "esc", "cancel"),
+
+		MoveHelp: b([]string{"j", "k"}, "↑↓", "move"),
+		TabsHelp: b([]string{"tab"}, "tab/1-5", "tabs"),
+		QuitHelp: b([]string{"q"}, "q", "quit"),
+	}
+	for i, name := range tabNames {
+		k := string(rune('1' + i))
+		km.Tabs[i] = b([]string{k}, k, name)
+	}
+	return km
+}
+
+// globalHelp is what every page adds to its own bindings.
+func (k KeyMap) globalHelp() []key.Binding {
+	return []key.Binding{k.Undo, k.Stats, k.Export, k.Help, k.Back}
+}

@@ -1,0 +1,367 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// Tab is one of the queue's filters.
+type Tab int
+
+const (
+	TabNeedsReview Tab = iota
+	TabOK
+	TabErrors
+	TabReviewed
+	TabAll
+)
+
+var tabNames = [...]string{"needs review", "ok", "errors", "reviewed", "all"}
+
+func (t Tab) String() string { return tabNames[t] }
+
+func (t Tab) match(s *store.Summary) bool {
+	switch t {
+	case TabNeedsReview:
+		return s.Status == pipeline.StatusNeedsReview && !s.Reviewed
+	case TabOK:
+		return s.Status == pipeline.StatusOK && !s.Reviewed
+	case TabErrors:
+		return s.Status == pipeline.StatusError
+	case TabReviewed:
+		return s.Reviewed
+	default:
+		return true
+	}
+}
+
+// OpenDocMsg asks the root to open a document.
+type OpenDocMsg struct{ DocID string }
+
+// queuePage lists the corpus. It keeps three layers so a keypress costs only
+// the visible window: rows (as loaded), order (sorted indices, rebuilt when
+// data changes) and view (order filtered by tab and text, rebuilt when the
+// filter, tab or data change).
+type queuePage struct {
+	svc *services
+
+	rows    []store.Summary
+	byID    map[string]int
+	order   []int
+	view    []int
+	counts  [len(tabNames)]int
+	loaded  bool
+	pending []store.Summary // upserts that arrived before the first load
+	hay     []string        // lower-cased "id snippet", built on first filter
+
+	tab       Tab
+	filter    lineInput
+	filtering bool
+	query     string
+
+	cursor, offset int
+	width, height  int
+}
+
+func newQueuePage(svc *services) *queuePage {
+	ti := newLineInput(svc.styles)
+	ti.Prompt = "/"
+	ti.Placeholder = "filter by id or text"
+	return &queuePage{svc: svc, byID: map[string]int{}, filter: ti}
+}
+
+// SetRows replaces the data with a fresh load from the store.
+func (q *queuePage) SetRows(rows []store.Summary) {
+	q.rows = rows
+	q.byID = make(map[string]int, len(rows))
+	for i := range rows {
+		q.byID[rows[i].DocID] = i
+	}
+	q.hay = nil
+	q.loaded = true
+	for _, s := range q.pending {
+		q.Upsert(s)
+	}
+	q.pending = nil
+	q.Resort()
+}
+
+// Upsert changes one row in place; order and view are rebuilt later by
+// Resort, so a stream of results does not sort 100,000 rows per message.
+func (q *queuePage) Upsert(s store.Summary) {
+	if !q.loaded {
+		q.pending = append(q.pending, s)
+		return
+	}
+	if i, ok := q.byID[s.DocID]; ok {
+		q.rows[i] = s
+		if q.hay != nil {
+			q.hay[i] = haystack(&s)
+		}
+		return
+	}
+	q.byID[s.DocID] = len(q.rows)
+	q.rows = append(q.rows, s)
+	if q.hay != nil {
+		q.hay = append(q.hay, haystack(&s))
+	}
+}
+
+// Row returns the current summary of a document.
+func (q *queuePage) Row(docID string) (store.Summary, bool) {
+	i, ok := q.byID[docID]
+	if !ok {
+		return store.Summary{}, false
+	}
+	return q.rows[i], true
+}
+
+func statusRank(s pipeline.Status) int {
+	switch s {
+	case pipeline.StatusNeedsReview:
+		return 0
+	case pipeline.StatusError:
+		return 1
+	case pipeline.StatusOK:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// Resort rebuilds the sorted order (needs review first, lowest confidence
+// first) and then the view.
+func (q *queuePage) Resort() {
+	if cap(q.order) >= len(q.rows) {
+		q.order = q.order[:len(q.rows)]
+	} else {
+		q.order = make([]int, len(q.rows))
+	}
+	for i := range q.order {
+		q.order[i] = i
+	}
+	rows := q.rows
+	sort.Slice(q.order, func(a, b int) bool {
+		x, y := &rows[q.order[a]], &rows[q.order[b]]
+		if rx, ry := statusRank(x.Status), statusRank(y.Status); rx != ry {
+			return rx < ry
+		}
+		if x.Confidence != y.Confidence {
+			return x.Confidence < y.Confidence
+		}
+		return x.Seq < y.Seq
+	})
+	q.Refilter()
+}
+
+func haystack(s *store.Summary) string {
+	return strings.ToLower(s.DocID + " " + s.Snippet)
+}
+
+// Refilter rebuilds the view from order, keeping the selected document
+// selected when it still matches, else the same position.
+func (q *queuePage) Refilter() {
+	selected, hadSel := q.Selected()
+	needle := strings.ToLower(strings.TrimSpace(q.query))
+	if needle != "" && q.hay == nil {
+		q.hay = make([]string, len(q.rows))
+		for i := range q.rows {
+			q.hay[i] = haystack(&q.rows[i])
+		}
+	}
+	q.counts = [len(tabNames)]int{}
+	q.view = q.view[:0]
+	for _, i := range q.order {
+		s := &q.rows[i]
+		if needle != "" && !strings.Contains(q.hay[i], needle) {
+			continue
+		}
+		for t := range tabNames {
+			if Tab(t).match(s) {
+				q.counts[t]++
+			}
+		}
+		if q.tab.match(s) {
+			q.view = append(q.view, i)
+		}
+	}
+	if hadSel {
+		for vi, i := range q.view {
+			if q.rows[i].DocID == selected {
+				q.cursor = vi
+				break
+			}
+		}
+	}
+	q.clamp()
+}
+
+// Selected is the document under the cursor.
+func (q *queuePage) Selected() (string, bool) {
+	if q.cursor < 0 || q.cursor >= len(q.view) {
+		return "", false
+	}
+	return q.rows[q.view[q.cursor]].DocID, true
+}
+
+// Step moves from the document `from` by delta in the current view and
+// returns the document there. When `from` left the view (it was just
+// reviewed), the cursor already sits on its successor.
+func (q *queuePage) Step(from string, delta int) (string, bool) {
+	if cur, ok := q.Selected(); ok && cur == from {
+		q.cursor += delta
+	} else if delta < 0 {
+		q.cursor += delta
+	}
+	if q.cursor < 0 || q.cursor >= len(q.view) {
+		q.clamp()
+		return "", false
+	}
+	q.clamp()
+	return q.Selected()
+}
+
+// Select puts the cursor on docID when it is in the view.
+func (q *queuePage) Select(docID string) {
+	for vi, i := range q.view {
+		if q.rows[i].DocID == docID {
+			q.cursor = vi
+			q.clamp()
+			return
+		}
+	}
+}
+
+func (q *queuePage) clamp() {
+	q.cursor = max(0, min(q.cursor, len(q.view)-1))
+	h := q.listHeight()
+	if q.cursor < q.offset {
+		q.offset = q.cursor
+	}
+	if q.cursor >= q.offset+h {
+		q.offset = q.cursor - h + 1
+	}
+	q.offset = max(0, min(q.offset, len(q.view)-h))
+}
+
+// listHeight is the rows left after the tab bar, filter line and header.
+func (q *queuePage) listHeight() int { return max(1, q.height-3) }
+
+func (q *queuePage) SetSize(w, h int) {
+	q.width, q.height = w, h
+	q.filter.SetWidth(max(10, w-4))
+	q.clamp()
+}
+
+func (q *queuePage) Capturing() bool { return q.filtering }
+
+// Counts returns how many documents (text filter applied) each tab holds.
+func (q *queuePage) Counts() [len(tabNames)]int { return q.counts }
+
+func (q *queuePage) setTab(t Tab) {
+	if t == q.tab {
+		return
+	}
+	q.tab = t
+	q.cursor, q.offset = 0, 0
+	q.Refilter()
+}
+
+func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
+	if q.filtering {
+		return q.updateFilter(msg)
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	km := q.svc.keys
+	for i, b := range km.Tabs {
+		if key.Matches(k, b) {
+			q.setTab(Tab(i))
+			return nil
+		}
+	}
+	switch {
+	case key.Matches(k, km.Down):
+		q.cursor++
+	case key.Matches(k, km.Up):
+		q.cursor--
+	case key.Matches(k, km.PageDown):
+		q.cursor += q.listHeight()
+	case key.Matches(k, km.PageUp):
+		q.cursor -= q.listHeight()
+	case key.Matches(k, km.Top):
+		q.cursor = 0
+	case key.Matches(k, km.Bottom):
+		q.cursor = len(q.view) - 1
+	case key.Matches(k, km.NextTab):
+		q.setTab((q.tab + 1) % Tab(len(tabNames)))
+	case key.Matches(k, km.PrevTab):
+		q.setTab((q.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+	case key.Matches(k, km.Filter):
+		q.filtering = true
+		q.filter.SetValue(q.query)
+		q.filter.Focus()
+		return nil
+	case key.Matches(k, km.Open):
+		if id, ok := q.Selected(); ok {
+			return func() tea.Msg { return OpenDocMsg{DocID: id} }
+		}
+	}
+	q.clamp()
+	return nil
+}
+
+// ClearFilter drops the text filter; it reports whether there was one.
+func (q *queuePage) ClearFilter() bool {
+	if q.query == "" {
+		return false
+	}
+	q.query = ""
+	q.filter.SetValue("")
+	q.Refilter()
+	return true
+}
+
+func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, q.svc.keys.Submit):
+			q.filtering = false
+			q.filter.Blur()
+			return nil
+		case key.Matches(k, q.svc.keys.Cancel):
+			q.filtering = false
+			q.filter.Blur()
+			q.ClearFilter()
+			return nil
+		}
+	}
+	q.filter.Update(msg)
+	if v := q.filter.Value(); v != q.query {
+		q.query = v
+		q.cursor, q.offset = 0, 0
+		q.Refilter()
+	}
+	return nil
+}
+
+func (q *queuePage) ShortHelp() []key.Binding {
+	km := q.svc.keys
+	return []key.Binding{km.Open, km.MoveHelp, km.TabsHelp, km.Filter, km.Stats}
+}
+
+func (q *queuePage) FullHelp() [][]key.Binding {
+	km := q.svc.keys
+	return [][]key.Binding{
+		{km.Open, km.Down, km.Up, km.PageDown, km.PageUp, km.Top, km.Bottom},
+		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter}, km.Tabs[:]...),
+	}
+}

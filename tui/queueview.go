@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// View draws only the visible window of rows, so its cost does not grow with
+// the corpus.
+func (q *queuePage) View() string {
+	st := q.svc.styles
+	var b strings.Builder
+	b.WriteString(q.tabBar())
+	b.WriteByte('\n')
+	switch {
+	case q.filtering:
+		b.WriteString(q.filter.View())
+	case q.query != "":
+		b.WriteString(st.Info.Render(fmt.Sprintf("filter: %q  (/ to edit, esc to clear)", q.query)))
+	default:
+		b.WriteString(st.Muted.Render(fmt.Sprintf("%d documents", len(q.rows))))
+	}
+	b.WriteByte('\n')
+	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", idWidth)+"  CONF FLAG REV  TEXT", q.width)))
+	h := q.listHeight()
+	for line := 0; line < h; line++ {
+		b.WriteByte('\n')
+		vi := q.offset + line
+		if vi >= len(q.view) {
+			if line == 0 {
+				b.WriteString(st.Muted.Render(q.emptyText()))
+			}
+			continue
+		}
+		b.WriteString(q.row(&q.rows[q.view[vi]], vi == q.cursor))
+	}
+	return b.String()
+}
+
+func (q *queuePage) emptyText() string {
+	switch {
+	case !q.loaded:
+		return "  loading…"
+	case q.query != "":
+		return "  no document matches the filter"
+	default:
+		return fmt.Sprintf("  nothing in %q", q.tab.String())
+	}
+}
+
+func (q *queuePage) tabBar() string {
+	st := q.svc.styles
+	parts := make([]string, len(tabNames))
+	for i, name := range tabNames {
+		label := fmt.Sprintf(" %d %s %d ", i+1, name, q.counts[i])
+		if Tab(i) == q.tab {
+			parts[i] = st.TabActive.Render("[" + label + "]")
+		} else {
+			parts[i] = st.TabInactive.Render(" " + label + " ")
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, ""), q.width, "…")
+}
+
+const idWidth = 18
+
+func statusLabel(s *store.Summary) string {
+	switch s.Status {
+	case pipeline.StatusNeedsReview:
+		return "review"
+	case pipeline.StatusOK:
+		return "ok"
+	case pipeline.StatusError:
+		return "error"
+	default:
+		return "…"
+	}
+}
+
+func (q *queuePage) statusStyle(s *store.Summary) string {
+	st := q.svc.styles
+	label := pad(statusLabel(s), 6)
+	switch s.Status {
+	case pipeline.StatusNeedsReview:
+		return st.StatusReview.Render(label)
+	case pipeline.StatusOK:
+		return st.StatusOK.Render(label)
+	case pipeline.StatusError:
+		return st.StatusError.Render(label)
+	default:
+		return st.StatusPending.Render(label)
+	}
+}
+
+func (q *queuePage) row(s *store.Summary, selected bool) string {
+	marker := "  "
+	if selected {
+		marker = "▶ "
+	}
+	conf, flags := "    ", "    "
+	if s.Status != "" && s.Status != pipeline.StatusError {
+		conf = fmt.Sprintf("%4.2f", s.Confidence)
+		flags = fmt.Sprintf("%4d", s.Flagged)
+		if s.Flagged > 0 {
+			flags = fmt.Sprintf("%3d!", s.Flagged)
+		}
+	}
+	rev := "   "
+	if s.Reviewed {
+		rev = " ✓ "
+	} else if s.Decisions > 0 {
+		rev = " ~ "
+	}
+	text := s.Snippet
+	if s.Status == pipeline.StatusError && s.Error != "" {
+		text = s.Error
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if selected {
+		line := marker + pad(statusLabel(s), 6) + "  " + pad(s.DocID, idWidth) + "  " + conf + " " + flags + rev + " " + text
+		return q.svc.styles.RowSelected.Render(fitWidth(line, q.width))
+	}
+	line := marker + q.statusStyle(s) + "  " + pad(s.DocID, idWidth) + "  " + conf + " " + flags + rev + " " + text
+	return ansi.Truncate(line, q.width, "…")
+}
+
+// pad truncates or right-pads s to exactly w cells.
+func pad(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// fitWidth pads or truncates a line to the full width, so reverse video
+// covers the whole row.
+func fitWidth(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return pad(s, w)
+}

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// statsPanel is the modal `s` panel showing store.Stats for the corpus.
+type statsPanel struct {
+	svc           *services
+	loading       bool
+	stats         store.Stats
+	err           error
+	width, height int
+}
+
+func (p *statsPanel) Loaded(m StatsMsg) {
+	p.loading, p.stats, p.err = false, m.Stats, m.Err
+}
+
+func (p *statsPanel) SetSize(w, h int)       { p.width, p.height = w, h }
+func (p *statsPanel) Capturing() bool        { return false }
+func (p *statsPanel) Update(tea.Msg) tea.Cmd { return nil }
+func (p *statsPanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.svc.keys.Stats, p.svc.keys.Back}
+}
+func (p *statsPanel) FullHelp() [][]key.Binding {
+	return [][]key.Binding{p.ShortHelp()}
+}
+
+func (p *statsPanel) View() string {
+	st := p.svc.styles
+	var body string
+	switch {
+	case p.loading:
+		body = "loading statistics…"
+	case p.err != nil:
+		body = st.Error.Render(p.err.Error())
+	default:
+		s := p.stats
+		rows := [][2]string{
+			{"documents", fmt.Sprint(s.Documents)},
+			{"with a result", fmt.Sprint(s.WithResult)},
+			{"reviewed", fmt.Sprint(s.Reviewed)},
+			{"auto-accepted (ok)", fmt.Sprint(s.AutoAccepted)},
+			{"needs review (pending)", fmt.Sprint(s.NeedsReview)},
+			{"errors", fmt.Sprint(s.Errors)},
+			{"decided fields", fmt.Sprint(s.DecidedFields)},
+			{"corrected fields", fmt.Sprint(s.CorrectedFields)},
+			{"flagged fields", fmt.Sprint(s.FlaggedFields)},
+			{"wrong & flagged (caught)", fmt.Sprint(s.CaughtWrong)},
+			{"wrong & not flagged (silent)", fmt.Sprint(s.SilentWrong)},
+			{"catch rate", fmt.Sprintf("%.1f%%", s.CatchRate*100)},
+		}
+		var b strings.Builder
+		for i, r := range rows {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(pad(r[0], 30) + " " + r[1])
+		}
+		body = b.String()
+	}
+	title := st.Title.Render("statistics · " + p.svc.corpus.Name)
+	panel := st.Panel.Render(title + "\n\n" + body)
+	return lipgloss.Place(max(1, p.width), max(1, p.height), lipgloss.Center, lipgloss.Center, panel)
+}

@@ -1,0 +1,314 @@
+// Package tui is reflect's review workstation: a Bubble Tea program that runs
+// a corpus through the pipeline in the background and lets a reviewer settle
+// every flagged field, writing each decision to the store.
+//
+// One root Model routes messages to two pages (queue, document) and a stats
+// panel. Update never does IO: store reads and writes and pipeline runs are
+// tea.Cmds, and the background run reaches the program through Program.Send.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// Runner runs one document through the pipeline; *pipeline.Pipeline
+// satisfies it.
+type Runner interface {
+	Extract(ctx context.Context, doc pipeline.Document) (pipeline.Result, error)
+}
+
+// Config is everything the workstation needs.
+type Config struct {
+	Store  *store.Store
+	Corpus store.Corpus
+	Schema *pipeline.Schema
+	// Runner runs documents that have no result yet; nil reviews only what is
+	// stored.
+	Runner          Runner
+	PipelineVersion string
+	Reviewer        string
+	Concurrency     int
+	// ExportPath is where E writes the golden file; default
+	// "<corpus name>.golden.jsonl".
+	ExportPath string
+	NoColor    bool
+}
+
+func (c Config) withDefaults() Config {
+	if c.Schema == nil {
+		c.Schema = pipeline.Invoice()
+		if s, ok := pipeline.BuiltinSchema(c.Corpus.Schema); ok {
+			c.Schema = s
+		}
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	if c.Reviewer == "" {
+		c.Reviewer = "reviewer"
+	}
+	if c.PipelineVersion == "" {
+		c.PipelineVersion = "dev"
+	}
+	if c.ExportPath == "" {
+		name := c.Corpus.Name
+		if name == "" {
+			name = "corpus"
+		}
+		c.ExportPath = name + ".golden.jsonl"
+	}
+	return c
+}
+
+type pageID int
+
+const (
+	pageQueue pageID = iota
+	pageDoc
+)
+
+// resortMsg rebuilds the queue order after a burst of results.
+type resortMsg struct{}
+
+// resortDelay bounds how often streaming results re-sort the queue.
+const resortDelay = 250 * time.Millisecond
+
+// Model is the root of the workstation.
+type Model struct {
+	svc      *services
+	help     help.Model
+	queue    *queuePage
+	doc      *docPage
+	stats    *statsPanel
+	progress *runProgress
+
+	page          pageID
+	showStats     bool
+	status        string
+	statusErr     bool
+	width, height int
+	bodyH         int // lines left for the active component, set by layout
+	resortPending bool
+}
+
+// New builds the model; Init loads the queue from the store.
+func New(cfg Config) Model { return newModel(context.Background(), cfg) }
+
+func newModel(ctx context.Context, cfg Config) Model {
+	cfg = cfg.withDefaults()
+	if os.Getenv("NO_COLOR") != "" {
+		cfg.NoColor = true
+	}
+	st := NewStyles(cfg.NoColor)
+	km := DefaultKeyMap()
+	svc := &services{
+		ctx: ctx, store: cfg.Store, corpus: cfg.Corpus, schema: cfg.Schema, runner: cfg.Runner,
+		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, styles: &st, keys: &km,
+	}
+	h := help.New()
+	if cfg.NoColor {
+		h.Styles = help.Styles{}
+	}
+	m := Model{
+		svc: svc, help: h, queue: newQueuePage(svc), doc: newDocPage(svc),
+		stats: &statsPanel{svc: svc}, progress: newRunProgress(&st),
+		width: 80, height: 24,
+	}
+	m.layout()
+	return m
+}
+
+// Run opens the workstation on the terminal and blocks until the reviewer
+// quits. The background run (when cfg.Runner is set) is cancelled and waited
+// for before Run returns.
+func Run(ctx context.Context, cfg Config) error {
+	if cfg.Store == nil {
+		return errors.New("review: no store")
+	}
+	cfg = cfg.withDefaults()
+	if cfg.Reviewer == "reviewer" {
+		if u := os.Getenv("USER"); u != "" {
+			cfg.Reviewer = u
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if cfg.NoColor || os.Getenv("NO_COLOR") != "" {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	p := tea.NewProgram(newModel(ctx, cfg), opts...)
+	var done <-chan struct{}
+	if cfg.Runner != nil {
+		done = StartRun(ctx, cfg, p.Send)
+	}
+	_, err := p.Run()
+	cancel()
+	if done != nil {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			// A Runner that ignores cancellation must not keep the terminal.
+		}
+	}
+	if errors.Is(err, tea.ErrInterrupted) {
+		// SIGINT: the run is already cancelled and waited for; a clean exit.
+		return nil
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return fmt.Errorf("review: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
+}
+
+func (m Model) Init() tea.Cmd { return m.svc.loadSummariesCmd() }
+
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.KeyPressMsg:
+		cmd := m.handleKey(msg)
+		return m, cmd
+	}
+	if cmd, ok := m.handleData(msg); ok {
+		return m, cmd
+	}
+	return m, m.active().Update(msg)
+}
+
+func (m *Model) active() Component {
+	switch {
+	case m.showStats:
+		return m.stats
+	case m.page == pageDoc:
+		return m.doc
+	default:
+		return m.queue
+	}
+}
+
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+
+func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.svc.keys
+	if key.Matches(k, km.Quit) {
+		return tea.Quit
+	}
+	cur := m.active()
+	if cur.Capturing() {
+		return cur.Update(k)
+	}
+	m.setStatus("", false)
+	switch {
+	case m.showStats:
+		if key.Matches(k, km.Stats, km.Back) {
+			m.showStats = false
+			m.layout()
+		}
+		return nil
+	case key.Matches(k, km.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.layout()
+	case key.Matches(k, km.Back):
+		return m.back()
+	case key.Matches(k, km.Stats):
+		m.showStats, m.stats.loading = true, true
+		m.layout()
+		return m.svc.statsCmd()
+	case key.Matches(k, km.Undo):
+		m.setStatus("undoing…", false)
+		return m.svc.undoCmd()
+	case key.Matches(k, km.Export):
+		m.setStatus("exporting to "+m.svc.export+"…", false)
+		return m.svc.exportCmd()
+	default:
+		return cur.Update(k)
+	}
+	return nil
+}
+
+// back leaves the document, then clears a queue filter, then quits.
+func (m *Model) back() tea.Cmd {
+	switch {
+	case m.page == pageDoc:
+		m.page = pageQueue
+		m.layout()
+	case m.queue.ClearFilter():
+	default:
+		return tea.Quit
+	}
+	return nil
+}
+
+func (m *Model) openDoc(id string) tea.Cmd {
+	m.page = pageDoc
+	m.queue.Select(id)
+	m.layout()
+	return m.doc.Open(id)
+}
+
+func (m *Model) scheduleResort() tea.Cmd {
+	if m.resortPending {
+		return nil
+	}
+	m.resortPending = true
+	return tea.Tick(resortDelay, func(time.Time) tea.Msg { return resortMsg{} })
+}
+
+// refreshRow recomputes one queue row from a document's result and decisions.
+func (m *Model) refreshRow(docID string, res *pipeline.Result, decs map[string]store.Decision) {
+	prev, _ := m.queue.Row(docID)
+	m.queue.Upsert(summarize(prev, docID, res, decs))
+}
+
+func (m *Model) layout() {
+	m.help.SetWidth(m.width)
+	helpH := strings.Count(m.help.View(m.helpKeys()), "\n") + 1
+	body := max(3, m.height-3-helpH)
+	m.bodyH = body
+	m.queue.SetSize(m.width, body)
+	m.doc.SetSize(m.width, body)
+	m.stats.SetSize(m.width, body)
+	m.progress.SetWidth(m.width)
+}
+
+// helpKeys is the active component's bindings plus the global ones.
+func (m *Model) helpKeys() help.KeyMap {
+	return rootKeys{page: m.active(), km: m.svc.keys}
+}
+
+type rootKeys struct {
+	page Component
+	km   *KeyMap
+}
+
+func (r rootKeys) ShortHelp() []key.Binding {
+	back := r.km.Back
+	if _, onQueue := r.page.(*queuePage); onQueue {
+		back = r.km.QuitHelp
+	}
+	return append(r.page.ShortHelp(), r.km.Help, back)
+}
+
+func (r rootKeys) FullHelp() [][]key.Binding {
+	return append(r.page.FullHelp(), append(r.km.globalHelp(), r.km.Quit))
+}
