@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Clients PrintConfig knows.
+const (
+	ClientClaudeDesktop = "claude-desktop"
+	ClientClaudeCode    = "claude-code"
+	ClientCursor        = "cursor"
+)
+
+// PrintConfig writes the configuration that registers reflect with an MCP
+// client, ready to paste: an mcpServers JSON block for Claude Desktop
+// (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json), and for Claude
+// Code the `claude mcp add` command followed by the project .mcp.json block.
+// The env values are placeholders for the operator to fill in.
+func PrintConfig(w io.Writer, client string, binaryPath string) error {
+	abs, err := filepath.Abs(binaryPath)
+	if err != nil {
+		return fmt.Errorf("config: binary path: %w", err)
+	}
+	entry := serverEntry{Command: abs, Args: []string{"mcp"}, Env: placeholderEnv()}
+	switch client {
+	case ClientClaudeDesktop, ClientCursor:
+		return writeJSON(w, mcpServers{Servers: map[string]serverEntry{"reflect": entry}})
+	case ClientClaudeCode:
+		if _, err := fmt.Fprintf(w, "claude mcp add reflect -- %s mcp\n\n", shellQuote(abs)); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+		entry.Type = "stdio"
+		return writeJSON(w, mcpServers{Servers: map[string]serverEntry{"reflect": entry}})
+	}
+	return fmt.Errorf("config: unknown client %q (want %s, %s or %s)", client, ClientClaudeDesktop, ClientClaudeCode, ClientCursor)
+}
+
+type mcpServers struct {
+	Servers map[string]serverEntry `json:"mcpServers"`
+}
+
+type serverEntry struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+}
+
+func placeholderEnv() map[string]string {
+	return map[string]string{
+		"REFLECT_PROVIDER":        "anthropic",
+		"ANTHROPIC_API_KEY":       "sk-ant-...",
+		"REFLECT_GENERATOR_MODEL": "claude-sonnet-4-5",
+		"REFLECT_CRITIC_MODEL":    "claude-haiku-4-5",
+		EnvFieldThreshold:         "0.70",
+		EnvOverallThreshold:       "0.75",
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
