@@ -1,0 +1,49 @@
+# reflect — see README.md. `make run` and `make test` set up everything they need.
+GO      ?= go
+BIN     := bin/reflect
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+FUZZTIME ?= 10s
+SAMPLE  := examples/invoices.jsonl
+
+.PHONY: build run test test-deps lint bench eval fuzz clean
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/reflect
+
+# The main job on a fresh machine, no API key: the keyless local extractor over
+# the bundled sample corpus.
+run: build
+	./$(BIN) extract --batch --file $(SAMPLE) --provider local --log-level warn; test $$? -le 1
+
+# Tests need tmux for the end-to-end terminal test; install it when missing
+# (CI runs as root on Debian).
+test-deps:
+	@command -v tmux >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) || echo "tmux not installed: the tmux end-to-end test will skip"; }
+
+test: test-deps
+	$(GO) test -count=1 ./...
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) tool staticcheck ./...
+
+eval: build
+	./$(BIN) eval
+
+# Go benchmarks; each prints the figures the issues name (docs/s, ratios, p99).
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ 2>/dev/null | grep -E '^(Benchmark|ok|FAIL)' || true
+	$(GO) test -run '^$$' -bench . -count 1 ./pipeline/ ./providers/... ./mcp/ ./cmd/... | grep -E '^(Benchmark|ok|FAIL|---)'
+
+fuzz:
+	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzParseAmount$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzParseDate$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzExtractJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./golden/ -run '^$$' -fuzz '^FuzzReadLines$$' -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf bin

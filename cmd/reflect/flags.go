@@ -1,0 +1,60 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// pipelineFlags are the flags every verb that runs the pipeline shares.
+type pipelineFlags struct {
+	schema           string
+	provider         string
+	criticProvider   string
+	generatorModel   string
+	criticModel      string
+	heuristicsOnly   bool
+	fieldThreshold   float64
+	overallThreshold float64
+	logLevel         string
+	replay           string
+	record           string
+	cache            string
+	noCache          bool
+	maxTextBytes     int
+	retries          int
+	prices           string
+	maxTokensPerDoc  int
+	maxCost          float64
+}
+
+func (p *pipelineFlags) register(fs *flag.FlagSet) {
+	g := pipeline.DefaultGate()
+	fs.StringVar(&p.schema, "schema", "invoice", "schema: a built-in name (invoice) or a YAML/JSON schema file")
+	fs.StringVar(&p.provider, "provider", "", "model provider: local, replay, openai, anthropic, bedrock (env REFLECT_PROVIDER; default local)")
+	fs.StringVar(&p.criticProvider, "critic-provider", "", "provider of the Critic when it differs from the Generator's (env REFLECT_CRITIC_PROVIDER)")
+	fs.StringVar(&p.generatorModel, "generator-model", "", "Generator model (env REFLECT_GENERATOR_MODEL)")
+	fs.StringVar(&p.criticModel, "critic-model", "", "Critic model (env REFLECT_CRITIC_MODEL)")
+	fs.BoolVar(&p.heuristicsOnly, "heuristics-only", false, "skip the Critic model call; verify with deterministic checks only")
+	fs.Float64Var(&p.fieldThreshold, "field-threshold", g.FieldThreshold, "flag a field whose confidence is below this, in [0,1]")
+	fs.Float64Var(&p.overallThreshold, "overall-threshold", g.OverallThreshold, "needs_review when overall confidence is below this, in [0,1]")
+	fs.StringVar(&p.logLevel, "log-level", "info", "structured log level on stderr: debug, info, warn, error")
+	fs.StringVar(&p.replay, "replay", "", "with --provider replay: recorded fixture file (default: the bundled golden fixtures)")
+	fs.StringVar(&p.record, "record", "", "write every model reply of this run to a replay fixture FILE")
+	fs.StringVar(&p.cache, "cache", "", "model-call cache file (default under the user cache dir; env REFLECT_CACHE)")
+	fs.BoolVar(&p.noCache, "no-cache", false, "do not read or write the model-call cache")
+	fs.IntVar(&p.maxTextBytes, "max-text-bytes", pipeline.DefaultMaxTextBytes, "reject a document larger than this many bytes")
+	fs.IntVar(&p.retries, "retries", 2, "re-ask a model this many times when its reply cannot be parsed")
+	fs.StringVar(&p.prices, "prices", "", "JSON price table overriding the built-in one (USD per million tokens)")
+	fs.IntVar(&p.maxTokensPerDoc, "max-tokens-per-doc", 0, "fail a document whose model calls would use more tokens than this (0: no limit)")
+	fs.Float64Var(&p.maxCost, "max-cost", 0, "stop spending once the run has cost this many USD (0: no limit)")
+}
+
+func (p *pipelineFlags) gate() (pipeline.GateConfig, error) {
+	g := pipeline.GateConfig{FieldThreshold: p.fieldThreshold, OverallThreshold: p.overallThreshold}
+	if err := g.Validate(); err != nil {
+		return g, usageErr(fmt.Errorf("--field-threshold/--overall-threshold: %w", err))
+	}
+	return g, nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/reflect-mcp/reflect/mcp"
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+func runMCP(ctx context.Context, args []string, stdio Stdio) error {
+	var pf pipelineFlags
+	var sf storeFlags
+	fs := newFlagSet("mcp", "[--http ADDR [--auth-token-env NAME]] [--print-config CLIENT] [flags]", stdio)
+	pf.register(fs)
+	sf.register(fs)
+	httpAddr := fs.String("http", "", "serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio")
+	tokenEnv := fs.String("auth-token-env", "", "with --http: require 'Authorization: Bearer $NAME' on every request (needed off loopback)")
+	printCfg := fs.String("print-config", "", "print the client config block for claude-desktop, claude-code or cursor, and exit")
+	noStore := fs.Bool("no-store", false, "do not queue needs_review results for human review")
+	if _, err := parseFlags(fs, args, stdio); err != nil {
+		return helpOK(err)
+	}
+	if *printCfg != "" {
+		exe, err := os.Executable()
+		if err == nil {
+			exe, err = filepath.Abs(exe)
+		}
+		if err != nil {
+			return fmt.Errorf("locate the reflect binary: %w", err)
+		}
+		if err := mcp.PrintConfig(stdio.Out, *printCfg, exe); err != nil {
+			return usageErr(err)
+		}
+		return nil
+	}
+	token := ""
+	if *tokenEnv != "" {
+		if *httpAddr == "" {
+			return usageErr(errors.New("--auth-token-env goes with --http"))
+		}
+		if token = os.Getenv(*tokenEnv); token == "" {
+			return usageErr(fmt.Errorf("--auth-token-env %s: the variable is empty", *tokenEnv))
+		}
+	}
+	if *httpAddr != "" && token == "" && !mcp.IsLoopbackAddr(*httpAddr) {
+		return usageErr(fmt.Errorf("--http %s is not a loopback address: set --auth-token-env NAME so every request must carry a bearer token", *httpAddr))
+	}
+	// stdout is the protocol on stdio: logs go to stderr only.
+	log, err := newLogger(stdio.Err, pf.logLevel)
+	if err != nil {
+		return err
+	}
+	schema, err := pipeline.LoadSchema(pf.schema)
+	if err != nil {
+		return usageErr(err)
+	}
+	var st *store.Store
+	if !*noStore {
+		if st, err = sf.open(); err != nil {
+			return err
+		}
+	}
+	envs := &envCache{pf: pf, log: log}
+	defer envs.Close()
+	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
+	if err != nil {
+		return err
+	}
+	if *httpAddr != "" {
+		log.Info("serving MCP over streamable HTTP", "addr", *httpAddr, "auth", token != "")
+		return srv.ServeHTTP(ctx, *httpAddr, token)
+	}
+	return srv.ServeStdio(ctx)
+}
+
+// envCache builds each kind of stage set once, on first use, and shares its
+// clients and cache across tool calls. A heuristics-only validate never builds
+// a provider client, so it needs no key.
+type envCache struct {
+	pf   pipelineFlags
+	log  *slog.Logger
+	mu   sync.Mutex
+	envs map[[2]bool]*runEnv
+}
+
+func (c *envCache) build(ctx context.Context, o mcp.BuildOptions) (*pipeline.Pipeline, error) {
+	key := [2]bool{o.NeedGenerator, o.HeuristicsOnly}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	env, ok := c.envs[key]
+	if !ok {
+		pf := c.pf
+		pf.heuristicsOnly = pf.heuristicsOnly || o.HeuristicsOnly
+		var err error
+		if env, err = buildEnv(ctx, &pf, o.NeedGenerator, c.log); err != nil {
+			return nil, err
+		}
+		if c.envs == nil {
+			c.envs = map[[2]bool]*runEnv{}
+		}
+		c.envs[key] = env
+	}
+	return env.pipelineFor(o.Schema, o.Gate, o.HeuristicsOnly)
+}
+
+func (c *envCache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.envs {
+		e.Close()
+	}
+}

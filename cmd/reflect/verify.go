@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+type verifyOpts struct {
+	pf          pipelineFlags
+	file        string
+	data        string
+	batch       bool
+	concurrency int
+}
+
+func runExtract(ctx context.Context, args []string, stdio Stdio) error {
+	return runVerify(ctx, "extract", args, stdio)
+}
+
+func runValidate(ctx context.Context, args []string, stdio Stdio) error {
+	return runVerify(ctx, "validate", args, stdio)
+}
+
+func runVerify(ctx context.Context, name string, args []string, stdio Stdio) error {
+	var o verifyOpts
+	usage := "[--file F | stdin] [flags]"
+	if name == "validate" {
+		usage = "--file F --data JSON [flags]   |   validate --batch [--file F.jsonl | stdin]"
+	}
+	fs := newFlagSet(name, usage, stdio)
+	o.pf.register(fs)
+	fs.StringVar(&o.file, "file", "", "read the document (or, with --batch, JSONL) from this file instead of stdin")
+	if name == "validate" {
+		fs.StringVar(&o.data, "data", "", "the record to verify, as JSON (or @FILE to read it from a file)")
+	}
+	fs.BoolVar(&o.batch, "batch", false, `JSONL in, one JSON result per line out, in order: {"id"?,"text"`+map[bool]string{true: `,"data"|"expected"}`, false: "}"}[name == "validate"])
+	fs.IntVar(&o.concurrency, "batch-concurrency", 1, "with --batch: documents verified at once")
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) > 0 {
+		return usageErr(fmt.Errorf("unexpected argument %q (use --file)", pos[0]))
+	}
+	if o.concurrency < 1 {
+		return usageErr(fmt.Errorf("--batch-concurrency must be at least 1, got %d", o.concurrency))
+	}
+	if name == "validate" && !o.batch && o.data == "" {
+		return usageErr(errors.New("validate needs --data JSON (or --batch)"))
+	}
+	if name == "validate" && o.batch && o.data != "" {
+		return usageErr(errors.New("--data does not go with --batch: each line carries its own data"))
+	}
+	log, err := newLogger(stdio.Err, o.pf.logLevel)
+	if err != nil {
+		return err
+	}
+	env, err := buildEnv(ctx, &o.pf, name == "extract", log)
+	if err != nil {
+		if o.batch {
+			writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", err))
+		}
+		if ExitCode(err) == ExitUsage {
+			return err
+		}
+		return &exitError{code: ExitPipeline, err: err, loud: true}
+	}
+	defer env.Close()
+	if o.batch {
+		return runBatch(ctx, name, env, o, stdio)
+	}
+	return runSingle(ctx, name, env, o, stdio)
+}
+
+func runSingle(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio Stdio) error {
+	text, err := readDocument(o.file, stdio.In, o.pf.maxTextBytes)
+	if err != nil {
+		return writeErrorEnvelope(stdio.Out, err)
+	}
+	doc := pipeline.Document{Text: text}
+	var res pipeline.Result
+	if name == "extract" {
+		res, err = env.p.Extract(ctx, doc)
+	} else {
+		data, derr := parseData(o.data)
+		if derr != nil {
+			return writeErrorEnvelope(stdio.Out, derr)
+		}
+		res, err = env.p.Validate(ctx, doc, data)
+	}
+	if cerr := env.finish(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if merr := encodeJSON(stdio.Out, res, true); merr != nil {
+		return fmt.Errorf("encode result: %w", merr)
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return resultErr(codeFor(res.Status, err), err)
+}
+
+func writeErrorEnvelope(w io.Writer, err error) error {
+	_ = encodeJSON(w, pipeline.ErrorResult("", "", err), true)
+	code := ExitPipeline
+	if errors.Is(err, pipeline.ErrInput) {
+		code = ExitUsage
+	}
+	return &exitError{code: code, err: err}
+}
+
+// readDocument reads one document, refusing more than max bytes without
+// reading an arbitrarily large input into memory.
+func readDocument(file string, stdin io.Reader, max int) (string, error) {
+	r := stdin
+	if file != "" && file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", pipeline.ErrInput, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(bufio.NewReader(r), int64(max)+1))
+	if err != nil {
+		return "", fmt.Errorf("%w: reading the document: %w", pipeline.ErrInput, err)
+	}
+	if len(b) > max {
+		return "", fmt.Errorf("%w: the document is over the %d-byte limit (--max-text-bytes)", pipeline.ErrInput, max)
+	}
+	return string(b), nil
+}
+
+// parseData reads --data: inline JSON, or @FILE.
+func parseData(s string) (map[string]any, error) {
+	raw := []byte(s)
+	if strings.HasPrefix(s, "@") {
+		b, err := os.ReadFile(s[1:])
+		if err != nil {
+			return nil, fmt.Errorf("%w: --data: %w", pipeline.ErrInput, err)
+		}
+		raw = b
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("%w: --data is not a JSON object: %w", pipeline.ErrInput, err)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("%w: --data must be a JSON object", pipeline.ErrInput)
+	}
+	return m, nil
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	if err := encodeJSON(w, v, false); err != nil {
+		_ = encodeJSON(w, pipeline.ErrorResult("", "", fmt.Errorf("encode result: %w", err)), false)
+	}
+}
+
+// encodeJSON writes v and a newline, without HTML escaping.
+func encodeJSON(w io.Writer, v any, indent bool) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
