@@ -353,3 +353,15 @@ func shiftDay(t *testing.T, iso string) string {
 	}
 	return d.AddDate(0, 0, 1).Format("2006-01-02")
 }
+
+// A rate written with a space before the percent sign, as German and French
+// invoices do, is not an amount: the tax is the amount after it.
+func TestSpacedPercentIsARate(t *testing.T) {
+	text := "Nettobetrag:         1.234,56 €\nMwSt. 19 %:            234,57 €\nTVA 20\u00a0% : 0,00\nGesamtbetrag:        1.469,13 €"
+	rep := RunHeuristics(text, Invoice(), Record{"subtotal": 1234.56, "tax": 234.57, "total": 1469.13})
+	for f, c := range rep {
+		if c.Factor < 0.9 {
+			t.Errorf("%s: factor %v %v", f, c.Factor, c.Reasons)
+		}
+	}
+}

@@ -388,10 +388,12 @@ func excludedAmount(rs []rune, start, end int, raw string) bool {
 	switch {
 	case prev == '/' || prev == '#' || prev == '\\':
 		return true
-	case (prev == '-' || prev == '.' || prev == ':') && isAlnum(at(start-2)):
-		return true // "538358-H"'s neighbours, "07-388", "11:05"
+	case (prev == '-' || prev == '.') && isAlnum(at(start-2)), prev == ':' && isDigit(at(start-2)):
+		return true // "PEGIV-1030765", "NO.343", the "05" of "11:05"
 	case next == '%' || next == '/' && isDigit(at(end+1)):
 		return true
+	case percentAfterSpace(rs, end):
+		return true // "MwSt. 19 %", "TVA 20 %": a rate, as written in German and French
 	case (next == '-' || next == ':') && isAlnum(at(end+1)):
 		return true
 	case next == '.' && isDigit(at(end+1)):
@@ -401,6 +403,16 @@ func excludedAmount(rs []rune, start, end int, raw string) bool {
 		return true // "07", "000000111": codes, not amounts
 	}
 	return false
+}
+
+// percentAfterSpace reports a '%' after spaces (including no-break and narrow
+// no-break spaces) following position end.
+func percentAfterSpace(rs []rune, end int) bool {
+	k := end
+	for k < len(rs) && (rs[k] == ' ' || rs[k] == '\u00a0' || rs[k] == '\u202f') {
+		k++
+	}
+	return k > end && k < len(rs) && rs[k] == '%'
 }
 
 func amountNegative(rs []rune, start, end int) bool {
@@ -415,7 +427,7 @@ func amountNegative(rs []rune, start, end int) bool {
 	if k >= 0 && rs[k] == '(' && end < n && rs[end] == ')' {
 		return true
 	}
-	return end+1 <= n && end < n && rs[end] == '-' && (end+1 == n || !isAlnum(rs[end+1]))
+	return end < n && rs[end] == '-' && (end+1 == n || !isAlnum(rs[end+1]))
 }
 
 func overlapsDate(dates []DateMatch, start, end int) bool {

@@ -90,6 +90,8 @@ func TestFindAmounts(t *testing.T) {
 		{"Ref: GLX/2026/778", []float64{}},
 		{"Billing date 2026-02-28.", []float64{}},
 		{"Price €1.234,56 (incl.)", []float64{1234.56}},
+		{"TOTAL:193.00 EV :2.10", []float64{193, 2.10}},
+		{"TIME 11:05", []float64{}},
 	}
 	for _, tc := range cases {
 		if got := values(FindAmounts(tc.text)); !reflect.DeepEqual(got, tc.want) {

@@ -42,13 +42,13 @@ const (
 func DefaultRoleLabels(r Role) []string {
 	switch r {
 	case RoleSubtotal:
-		return []string{"subtotal", "sub-total", "sub total", "net amount", "net total", "total excl", "total exclude",
+		return []string{"subtotal", "sub-total", "sub total", "net amount", "total excl", "total exclude",
 			"total excluding", "amount before tax", "before tax", "excl. tax", "excl tax", "zwischensumme", "nettobetrag", "net"}
 	case RoleTax:
 		return []string{"tax", "vat", "gst", "sst", "sales tax", "mwst", "ust", "tva", "iva", "service tax"}
 	case RoleTotal:
 		return []string{"total", "amount due", "grand total", "total due", "balance due", "total amount", "amount payable",
-			"total incl", "total inclusive", "total incl gst", "total payable", "nett total", "net total incl", "rounded total",
+			"total incl", "total inclusive", "total incl gst", "total payable", "nett total", "net total", "rounded total",
 			"gesamtbetrag", "gesamt", "summe", "total ttc", "montant total", "to pay", "please pay"}
 	}
 	return nil
