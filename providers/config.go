@@ -56,7 +56,8 @@ type Config struct {
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in
 // production, a map in tests). When REFLECT_PROVIDER is unset the provider is
-// the first of openai, anthropic, bedrock whose key is present, else openai.
+// the first of openai (a key or OPENAI_BASE_URL), anthropic, bedrock whose key
+// is present, else local.
 func ConfigFromEnv(getenv func(string) string) Config {
 	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
 	c := Config{
@@ -79,14 +80,16 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	}
 	if c.Provider == "" {
 		switch {
-		case c.OpenAIAPIKey != "":
+		case c.OpenAIAPIKey != "" || c.OpenAIBaseURL != "":
 			c.Provider = ProviderOpenAI
 		case c.AnthropicAPIKey != "":
 			c.Provider = ProviderAnthropic
 		case c.BedrockAPIKey != "":
 			c.Provider = ProviderBedrock
 		default:
-			c.Provider = ProviderOpenAI
+			// No key anywhere: the keyless rule-based extractor, so reflect
+			// works on a fresh machine.
+			c.Provider = ProviderLocal
 		}
 	}
 	if v := get("REFLECT_TIMEOUT"); v != "" {

@@ -42,22 +42,6 @@ func (e *runEnv) Close() {
 	}
 }
 
-// resolveProvider picks the provider: flag, REFLECT_PROVIDER, a vendor whose
-// key (or OpenAI-compatible base URL) is set, else the keyless local extractor.
-func resolveProvider(flagValue string) string {
-	switch {
-	case flagValue != "":
-		return flagValue
-	case os.Getenv("REFLECT_PROVIDER") != "":
-		return os.Getenv("REFLECT_PROVIDER")
-	case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
-		return providers.ProviderOpenAI
-	case os.Getenv("ANTHROPIC_API_KEY") != "":
-		return providers.ProviderAnthropic
-	}
-	return providers.ProviderLocal
-}
-
 // buildEnv assembles the pipeline the flags and environment describe. With
 // needGenerator false (validate) no Generator is built, and with
 // --heuristics-only no Critic either, so no key is needed.
@@ -70,26 +54,16 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 	if err != nil {
 		return nil, err
 	}
-	cfg := providers.ConfigFromEnv(os.Getenv)
-	cfg.Provider = resolveProvider(pf.provider)
-	for _, p := range []string{cfg.Provider, pf.criticProvider} {
+	cfg := pf.prov
+	for _, p := range []string{cfg.Provider, cfg.CriticProvider} {
 		switch p {
 		case "", providers.ProviderLocal, providers.ProviderReplay, providers.ProviderOpenAI, providers.ProviderAnthropic, providers.ProviderBedrock:
 		default:
 			return nil, usageErr(fmt.Errorf("unknown provider %q: want local, replay, openai, anthropic or bedrock", p))
 		}
 	}
-	if pf.generatorModel != "" {
-		cfg.GeneratorModel = pf.generatorModel
-	}
-	if pf.criticModel != "" {
-		cfg.CriticModel = pf.criticModel
-	}
-	if pf.criticProvider != "" {
-		cfg.CriticProvider = pf.criticProvider
-	}
-	if pf.prices != "" {
-		cfg.PricesPath = pf.prices
+	if err := cfg.Validate(); err != nil {
+		return nil, usageErr(err)
 	}
 	env := &runEnv{log: log, record: pf.record}
 	if pf.maxTokensPerDoc < 0 || pf.maxCost < 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -34,10 +35,12 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(errors.New("--max-silent-wrong must be >= 0"))
 	}
 	// Eval is offline by default: the recorded fixtures, not a live model.
-	if pf.provider == "" && os.Getenv("REFLECT_PROVIDER") == "" {
-		pf.provider = providers.ProviderReplay
+	providerSet := os.Getenv("REFLECT_PROVIDER") != ""
+	fs.Visit(func(f *flag.Flag) { providerSet = providerSet || f.Name == "provider" })
+	if !providerSet {
+		pf.prov.Provider = providers.ProviderReplay
 	}
-	if pf.provider == providers.ProviderReplay && pf.replay == "" && *dataset != "" {
+	if pf.prov.Provider == providers.ProviderReplay && pf.replay == "" && *dataset != "" {
 		return usageErr(errors.New("--provider replay with your own --dataset needs --replay FIXTURE (recorded with --record)"))
 	}
 
@@ -79,7 +82,7 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	mode := evalMode(pf.provider, env.p)
+	mode := evalMode(pf.prov.Provider, env.p)
 	if *asJSON {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {

@@ -3,17 +3,20 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/providers"
 )
 
 // pipelineFlags are the flags every verb that runs the pipeline shares.
 type pipelineFlags struct {
-	schema           string
-	provider         string
-	criticProvider   string
-	generatorModel   string
-	criticModel      string
+	schema string
+	// prov is the provider setup: environment first, then its flags
+	// (--provider, --generator-model, --critic-model, --critic-provider,
+	// --openai-base-url, --openai-response-format, --timeout, --max-retries,
+	// --prices).
+	prov             providers.Config
 	heuristicsOnly   bool
 	fieldThreshold   float64
 	overallThreshold float64
@@ -24,7 +27,6 @@ type pipelineFlags struct {
 	noCache          bool
 	maxTextBytes     int
 	retries          int
-	prices           string
 	maxTokensPerDoc  int
 	maxCost          float64
 }
@@ -32,10 +34,8 @@ type pipelineFlags struct {
 func (p *pipelineFlags) register(fs *flag.FlagSet) {
 	g := pipeline.DefaultGate()
 	fs.StringVar(&p.schema, "schema", "invoice", "schema: a built-in name (invoice) or a YAML/JSON schema file")
-	fs.StringVar(&p.provider, "provider", "", "model provider: local, replay, openai, anthropic, bedrock (env REFLECT_PROVIDER; default local)")
-	fs.StringVar(&p.criticProvider, "critic-provider", "", "provider of the Critic when it differs from the Generator's (env REFLECT_CRITIC_PROVIDER)")
-	fs.StringVar(&p.generatorModel, "generator-model", "", "Generator model (env REFLECT_GENERATOR_MODEL)")
-	fs.StringVar(&p.criticModel, "critic-model", "", "Critic model (env REFLECT_CRITIC_MODEL)")
+	p.prov = providers.ConfigFromEnv(os.Getenv)
+	p.prov.RegisterFlags(fs)
 	fs.BoolVar(&p.heuristicsOnly, "heuristics-only", false, "skip the Critic model call; verify with deterministic checks only")
 	fs.Float64Var(&p.fieldThreshold, "field-threshold", g.FieldThreshold, "flag a field whose confidence is below this, in [0,1]")
 	fs.Float64Var(&p.overallThreshold, "overall-threshold", g.OverallThreshold, "needs_review when overall confidence is below this, in [0,1]")
@@ -46,7 +46,6 @@ func (p *pipelineFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.noCache, "no-cache", false, "do not read or write the model-call cache")
 	fs.IntVar(&p.maxTextBytes, "max-text-bytes", pipeline.DefaultMaxTextBytes, "reject a document larger than this many bytes")
 	fs.IntVar(&p.retries, "retries", 2, "re-ask a model this many times when its reply cannot be parsed")
-	fs.StringVar(&p.prices, "prices", "", "JSON price table overriding the built-in one (USD per million tokens)")
 	fs.IntVar(&p.maxTokensPerDoc, "max-tokens-per-doc", 0, "fail a document whose model calls would use more tokens than this (0: no limit)")
 	fs.Float64Var(&p.maxCost, "max-cost", 0, "stop spending once the run has cost this many USD (0: no limit)")
 }
