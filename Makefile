@@ -16,11 +16,15 @@ build:
 run: build
 	./$(BIN) extract --batch --file $(SAMPLE) --provider local --log-level warn; test $$? -le 1
 
-# Tests need tmux for the end-to-end terminal test; install it when missing
-# (CI runs as root on Debian).
+# Tests need tmux for the terminal end-to-end test and the MCP Inspector (a
+# client nobody on the team wrote) for the MCP tests; install them when missing
+# (CI runs as root on Debian). Inspector 0.15.0 is the last that runs on Node 20.
+INSPECTOR := @modelcontextprotocol/inspector@0.15.0
 test-deps:
 	@command -v tmux >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) || echo "tmux not installed: the tmux end-to-end test will skip"; }
+	@command -v mcp-inspector >/dev/null 2>&1 || { command -v npm >/dev/null 2>&1 && \
+	  npm install -g --silent $(INSPECTOR) >/dev/null 2>&1 || echo "MCP Inspector not installed: the inspector tests will skip"; }
 
 test: test-deps
 	$(GO) test -count=1 ./...

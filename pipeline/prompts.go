@@ -30,14 +30,28 @@ type promptData struct {
 	Candidate  string
 }
 
-func renderPrompt(version string, d promptData) (string, error) {
-	src, err := promptFS.ReadFile("prompts/" + version + ".txt")
+// promptTemplates holds every embedded prompt, parsed once: parsing per call
+// cost more than the rest of a cached pipeline run. Read-only after init.
+var promptTemplates = parsePrompts()
+
+func parsePrompts() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	entries, err := promptFS.ReadDir("prompts")
 	if err != nil {
-		return "", fmt.Errorf("prompt %s: %w", version, err)
+		panic(err) // embedded at build time: cannot fail
 	}
-	t, err := template.New(version).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return "", fmt.Errorf("prompt %s: %w", version, err)
+	for _, e := range entries {
+		version := strings.TrimSuffix(e.Name(), ".txt")
+		src, _ := promptFS.ReadFile("prompts/" + e.Name())
+		out[version] = template.Must(template.New(version).Option("missingkey=error").Parse(string(src)))
+	}
+	return out
+}
+
+func renderPrompt(version string, d promptData) (string, error) {
+	t, ok := promptTemplates[version]
+	if !ok {
+		return "", fmt.Errorf("prompt %s: no such prompt", version)
 	}
 	// The document closes with a marker; a document that contains the marker
 	// itself must not be able to end the data section early.
