@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 )
+
+// inFlightGrace bounds how long an interrupted batch waits for the documents
+// already being verified.
+const inFlightGrace = 2 * time.Minute
 
 type batchJob struct {
 	seq  int
@@ -35,8 +40,25 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		defer f.Close()
 		in = f
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	// On Ctrl-C the reader stops at once, but documents already in flight
+	// finish on a context the interrupt does not cancel: their model calls
+	// are paid for either way, so they must reach the cache and the output.
+	// A second Ctrl-C kills the process (main restores the default handler).
+	interrupted := ctx
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	go func() {
+		select {
+		case <-interrupted.Done():
+			fmt.Fprintln(stdio.Err, "reflect: interrupted: finishing the documents in flight (Ctrl-C again to abort)")
+			select {
+			case <-time.After(inFlightGrace):
+				cancel()
+			case <-work.Done():
+			}
+		case <-work.Done():
+		}
+	}()
 
 	// window bounds lines read but not yet written, so one slow document cannot
 	// make the reorder buffer grow without limit.
@@ -55,7 +77,7 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 				outs <- struct {
 					seq int
 					out batchOut
-				}{j.seq, verifyLine(ctx, name, env.p, j.line)}
+				}{j.seq, verifyLine(work, name, env.p, j.line)}
 			}
 		}()
 	}
@@ -66,13 +88,16 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		readErr <- golden.ReadLines(in, func(l golden.Line) error {
 			select {
 			case window <- struct{}{}:
-			case <-ctx.Done():
-				return ctx.Err()
+			case <-interrupted.Done():
+				return interrupted.Err()
+			}
+			if interrupted.Err() != nil {
+				return interrupted.Err()
 			}
 			select {
 			case jobs <- batchJob{seq: seq, line: l}:
-			case <-ctx.Done():
-				return ctx.Err()
+			case <-interrupted.Done():
+				return interrupted.Err()
 			}
 			seq++
 			return nil
@@ -93,8 +118,8 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			delete(pending, next)
 			next++
 			<-window
-			if errors.Is(ctx.Err(), context.Canceled) && out.res.Status == pipeline.StatusError {
-				continue // interrupted mid-call: the line was not verified, so print nothing for it
+			if work.Err() != nil && out.res.Status == pipeline.StatusError {
+				continue // aborted mid-call: the line was not verified, so print nothing for it
 			}
 			writeJSONLine(stdio.Out, out.res)
 			if severity(out.code) > severity(worst) {
@@ -109,8 +134,8 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 	if err := env.finish(); err != nil {
 		return err
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if interrupted.Err() != nil {
+		return interrupted.Err()
 	}
 	if worst == ExitUsage {
 		worst = ExitPipeline // a batch reports any failed line as 3, like the seed

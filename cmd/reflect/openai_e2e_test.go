@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,4 +64,70 @@ func TestBatchBudgetsFailOnlyTheDocument(t *testing.T) {
 			t.Fatalf("each document should fail its token budget clearly: %+v", res)
 		}
 	}
+}
+
+// Ctrl-C mid-batch stops cleanly, and a rerun pays for no call twice: the
+// calls made before the interrupt come from the cache.
+func TestInterruptedBatchResumesFromCache(t *testing.T) {
+	srv := newFakeOpenAI(t, 20*time.Millisecond)
+	cache := filepath.Join(t.TempDir(), "calls.db")
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "sk-x"}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	t.Setenv("REFLECT_PROVIDER", "")
+	corpus := fakeCorpus(40)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.requests.Load() < 20 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	err := Run(ctx, []string{"extract", "--batch", "--batch-concurrency", "4", "--cache", cache, "--log-level", "error"},
+		Stdio{In: strings.NewReader(corpus), Out: &out, Err: &errb})
+	if ExitCode(err) != ExitInterrupted {
+		t.Fatalf("interrupted batch: exit %d (%v)", ExitCode(err), err)
+	}
+	first := srv.requests.Load()
+	for _, res := range decodeLines(t, out.String()) {
+		if res.Status == pipeline.StatusError {
+			t.Fatalf("an interrupted document must not be printed as an error line: %+v", res)
+		}
+	}
+	r := runWith(t, env, corpus, "extract", "--batch", "--batch-concurrency", "4", "--cache", cache, "--log-level", "error")
+	if r.code != ExitOK || len(decodeLines(t, r.out)) != 40 {
+		t.Fatalf("rerun: exit %d, %d lines\n%s", r.code, len(decodeLines(t, r.out)), r.err)
+	}
+	if total := srv.requests.Load(); total > 80 {
+		t.Fatalf("calls made before the interrupt were paid again: %d requests in all for 80 calls (first run %d)", total, first)
+	}
+}
+
+// --record keeps every reply; replaying the fixture gives the same result
+// with no server at all.
+func TestRecordThenReplay(t *testing.T) {
+	srv := newFakeOpenAI(t, 0)
+	fixture := filepath.Join(t.TempDir(), "rec.json")
+	text := "From: Acme Ltd\nInvoice #A-9\nTotal: 19.50 USD"
+	r := runWith(t, map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1"}, text, "extract", "--no-cache", "--record", fixture)
+	if r.code != ExitOK {
+		t.Fatalf("live run: exit %d %s", r.code, r.err)
+	}
+	live := decodeResult(t, r.out)
+	srv.Close()
+	r = run(t, text, "extract", "--provider", "replay", "--replay", fixture)
+	if r.code != ExitOK {
+		t.Fatalf("replay: exit %d %s", r.code, r.err)
+	}
+	replayed := decodeResult(t, r.out)
+	if mustJSON(live.Data) != mustJSON(replayed.Data) || live.CriticSummary != replayed.CriticSummary {
+		t.Fatalf("replay differs from the recorded run:\n%+v\n%+v", live, replayed)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
