@@ -11,10 +11,13 @@ SAMPLE  := examples/invoices.jsonl
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/reflect
 
-# The main job on a fresh machine, no API key: the keyless local extractor over
-# the bundled sample corpus.
+# The main job on a fresh machine, no API key: the review workstation on the
+# bundled sample corpus with the keyless local extractor (decisions persist in
+# the default store, so a second `make run` resumes). Without a terminal (CI,
+# a pipe) it runs the same corpus as a batch and prints the results.
 run: build
-	./$(BIN) extract --batch --file $(SAMPLE) --provider local --log-level warn; test $$? -le 1
+	@if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) review $(SAMPLE) --provider local; \
+	else ./$(BIN) extract --batch --file $(SAMPLE) --provider local --log-level warn; test $$? -le 1; fi
 
 # Tests need tmux for the terminal end-to-end test and the MCP Inspector (a
 # client nobody on the team wrote) for the MCP tests; install them when missing
