@@ -46,11 +46,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ 2>/dev/null | grep -E '^(Benchmark|ok|FAIL)' || true
 	$(GO) test -run '^$$' -bench . -count 1 ./pipeline/ ./providers/... ./mcp/ ./cmd/... | grep -E '^(Benchmark|ok|FAIL|---)'
 
+# Each fuzz target briefly (FUZZTIME each): number, date and JSON parsing, the
+# JSONL reader, span finding and the whole heuristics pass.
+PIPELINE_FUZZ := FuzzParseAmount FuzzFindAmounts FuzzParseDate FuzzFindDates FuzzFindSpans FuzzRunHeuristics FuzzExtractJSON
 fuzz:
-	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzParseAmount$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzParseDate$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./pipeline/ -run '^$$' -fuzz '^FuzzExtractJSON$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./golden/ -run '^$$' -fuzz '^FuzzReadLines$$' -fuzztime $(FUZZTIME)
+	@set -e; for f in $(PIPELINE_FUZZ); do echo "== $$f"; $(GO) test ./pipeline/ -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME); done
+	@echo "== FuzzReadLines"; $(GO) test ./golden/ -run '^$$' -fuzz '^FuzzReadLines$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin
