@@ -157,7 +157,7 @@ func (d *docPage) SetSize(w, h int) {
 	d.width, d.height = w, h
 	d.text.SetWidth(w)
 	if d.edit != nil {
-		d.edit.input.SetWidth(w)
+		setInputWidth(&d.edit.input, w)
 	}
 	d.refresh()
 }
@@ -298,7 +298,7 @@ func (d *docPage) decide(ds ...store.Decision) tea.Cmd {
 }
 
 func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
-	act, v := d.edit.Update(msg)
+	act, v, cmd := d.edit.Update(msg)
 	switch act {
 	case EditCancel:
 		d.edit = nil
@@ -307,7 +307,7 @@ func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
 		d.edit = nil
 		return d.decide(d.decision(f.Name, store.ActionCorrect, v))
 	}
-	return nil
+	return cmd
 }
 
 // refresh recomputes highlights for the selection and scrolls to it.

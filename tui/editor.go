@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -25,19 +26,18 @@ const (
 // validation so the document page only ever sees a value of the field's kind.
 type editor struct {
 	field pipeline.Field
-	input lineInput
+	input textinput.Model
 	err   string
 	keys  *KeyMap
 }
 
 func newEditor(f pipeline.Field, current any, st *Styles, keys *KeyMap, width int) *editor {
-	ti := newLineInput(st)
-	ti.Prompt = fmt.Sprintf("correct %s (%s): ", f.Name, f.Kind)
+	ti := newTextInput(st, fmt.Sprintf("correct %s (%s): ", f.Name, f.Kind), placeholder(f.Kind))
 	if current != nil {
 		ti.SetValue(editText(current))
 	}
-	ti.Placeholder = placeholder(f.Kind)
-	ti.SetWidth(width)
+	setInputWidth(&ti, width)
+	// A static cursor: Focus returns no blink command.
 	ti.Focus()
 	return &editor{field: f, input: ti, keys: keys}
 }
@@ -64,25 +64,32 @@ func editText(v any) string {
 	return pipeline.FormatValue(v)
 }
 
-// Update returns the action and, on EditSubmit, the normalized value.
-func (e *editor) Update(msg tea.Msg) (EditAction, any) {
+// Update returns the action and, on EditSubmit, the normalized value; cmd is
+// the text input's own follow-up (a clipboard read on ctrl+v).
+func (e *editor) Update(msg tea.Msg) (act EditAction, value any, cmd tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, e.keys.Cancel):
-			return EditCancel, nil
+			return EditCancel, nil, nil
 		case key.Matches(k, e.keys.Submit):
 			v, err := parseCorrection(e.field, e.input.Value())
 			if err != nil {
 				e.err = err.Error()
-				return EditNone, nil
+				return EditNone, nil, nil
 			}
-			return EditSubmit, v
+			return EditSubmit, v, nil
 		}
 	}
-	if e.input.Update(msg) {
+	changed, cmd := updateInput(&e.input, msg)
+	if changed {
 		e.err = ""
 	}
-	return EditNone, nil
+	if e.input.Err != nil {
+		// A failed clipboard read is the only error the input reports itself.
+		e.err = "paste: " + e.input.Err.Error()
+		e.input.Err = nil
+	}
+	return EditNone, nil, cmd
 }
 
 func (e *editor) View() string { return e.input.View() }

@@ -1,143 +1,43 @@
 package tui
 
 import (
-	"strings"
-	"unicode"
-
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// lineInput is a one-line text field. bubbles/textinput would do, but it pulls
-// in a clipboard module this build does not carry; the review screen needs
-// only typing, cursor movement and deletion.
-type lineInput struct {
-	Prompt      string
-	Placeholder string
-	value       []rune
-	pos         int
-	width       int
-	focused     bool
-	cursor      lipgloss.Style
-	muted       lipgloss.Style
+// newTextInput is the one-line field of the correction editor and the queue
+// filter. The cursor does not blink: a blink is a timer message every half
+// second, which would redraw an idle screen and make views depend on time.
+// The virtual cursor renders in reverse video, so it stays visible without
+// colour.
+func newTextInput(st *Styles, prompt, placeholder string) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
+	s := textinput.DefaultDarkStyles()
+	s.Cursor.Blink = false
+	if st.NoColor {
+		plain := textinput.StyleState{}
+		s.Focused, s.Blurred = plain, plain
+		s.Cursor.Color = lipgloss.NoColor{}
+	} else {
+		s.Focused.Placeholder, s.Blurred.Placeholder = st.Muted, st.Muted
+	}
+	ti.SetStyles(s)
+	return ti
 }
 
-func newLineInput(st *Styles) lineInput {
-	return lineInput{cursor: lipgloss.NewStyle().Reverse(true), muted: st.Muted}
+// setInputWidth fits prompt, value and the cursor cell into total columns;
+// textinput's own width counts only the value.
+func setInputWidth(ti *textinput.Model, total int) {
+	ti.SetWidth(max(4, total-ansi.StringWidth(ti.Prompt)-1))
 }
 
-func (in *lineInput) Value() string { return string(in.value) }
-
-func (in *lineInput) SetValue(s string) {
-	in.value = []rune(s)
-	in.pos = len(in.value)
-}
-
-func (in *lineInput) SetWidth(w int) { in.width = w }
-func (in *lineInput) Focus()         { in.focused = true }
-func (in *lineInput) Blur()          { in.focused = false }
-
-func (in *lineInput) insert(s string) {
-	rs := []rune(strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
-			return ' '
-		}
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, s))
-	v := make([]rune, 0, len(in.value)+len(rs))
-	v = append(v, in.value[:in.pos]...)
-	v = append(v, rs...)
-	in.value = append(v, in.value[in.pos:]...)
-	in.pos += len(rs)
-}
-
-// Update edits the value; it reports whether the message was an edit key.
-func (in *lineInput) Update(msg tea.Msg) bool {
-	if !in.focused {
-		return false
-	}
-	switch msg := msg.(type) {
-	case tea.PasteMsg:
-		in.insert(msg.Content)
-		return true
-	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "backspace", "ctrl+h":
-			if in.pos > 0 {
-				in.value = append(in.value[:in.pos-1], in.value[in.pos:]...)
-				in.pos--
-			}
-		case "delete", "ctrl+d":
-			if in.pos < len(in.value) {
-				in.value = append(in.value[:in.pos], in.value[in.pos+1:]...)
-			}
-		case "left", "ctrl+b":
-			in.pos = max(0, in.pos-1)
-		case "right", "ctrl+f":
-			in.pos = min(len(in.value), in.pos+1)
-		case "home", "ctrl+a":
-			in.pos = 0
-		case "end", "ctrl+e":
-			in.pos = len(in.value)
-		case "ctrl+u":
-			in.value, in.pos = in.value[in.pos:], 0
-		case "ctrl+k":
-			in.value = in.value[:in.pos]
-		case "ctrl+w":
-			i := in.pos
-			for i > 0 && in.value[i-1] == ' ' {
-				i--
-			}
-			for i > 0 && in.value[i-1] != ' ' {
-				i--
-			}
-			in.value = append(in.value[:i], in.value[in.pos:]...)
-			in.pos = i
-		default:
-			if msg.Text == "" || msg.Mod.Contains(tea.ModCtrl) || msg.Mod.Contains(tea.ModAlt) {
-				return false
-			}
-			in.insert(msg.Text)
-		}
-		return true
-	}
-	return false
-}
-
-// View draws prompt, value and a reverse-video cursor cell, keeping the cursor
-// visible when the value is wider than the field.
-func (in *lineInput) View() string {
-	avail := max(4, in.width-ansi.StringWidth(in.Prompt)-1)
-	if len(in.value) == 0 && !in.focused {
-		return in.Prompt + in.muted.Render(ansi.Truncate(in.Placeholder, avail, "…"))
-	}
-	if len(in.value) == 0 && in.Placeholder != "" {
-		ph := []rune(in.Placeholder)
-		return in.Prompt + in.cursor.Render(string(ph[0])) + in.muted.Render(ansi.Truncate(string(ph[1:]), avail-1, "…"))
-	}
-	start := 0
-	if in.pos >= avail {
-		start = in.pos - avail + 1
-	}
-	end := min(len(in.value), start+avail)
-	var b strings.Builder
-	b.WriteString(in.Prompt)
-	b.WriteString(string(in.value[start:min(in.pos, end)]))
-	if in.focused {
-		c := " "
-		if in.pos < len(in.value) {
-			c = string(in.value[in.pos])
-		}
-		b.WriteString(in.cursor.Render(c))
-		if in.pos+1 < end {
-			b.WriteString(string(in.value[in.pos+1 : end]))
-		}
-	} else if in.pos < end {
-		b.WriteString(string(in.value[in.pos:end]))
-	}
-	return b.String()
+// updateInput feeds msg to ti and reports whether the value changed.
+func updateInput(ti *textinput.Model, msg tea.Msg) (changed bool, cmd tea.Cmd) {
+	before := ti.Value()
+	*ti, cmd = ti.Update(msg)
+	return ti.Value() != before, cmd
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -61,7 +62,7 @@ type queuePage struct {
 	hay     []string        // lower-cased "id snippet", built on first filter
 
 	tab       Tab
-	filter    lineInput
+	filter    textinput.Model
 	filtering bool
 	query     string
 
@@ -70,9 +71,7 @@ type queuePage struct {
 }
 
 func newQueuePage(svc *services) *queuePage {
-	ti := newLineInput(svc.styles)
-	ti.Prompt = "/"
-	ti.Placeholder = "filter by id or text"
+	ti := newTextInput(svc.styles, "/", "filter by id or text")
 	return &queuePage{svc: svc, byID: map[string]int{}, filter: ti}
 }
 
@@ -255,7 +254,7 @@ func (q *queuePage) listHeight() int { return max(1, q.height-3) }
 
 func (q *queuePage) SetSize(w, h int) {
 	q.width, q.height = w, h
-	q.filter.SetWidth(max(10, w-4))
+	setInputWidth(&q.filter, max(10, w-4))
 	q.clamp()
 }
 
@@ -344,13 +343,13 @@ func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 	}
-	q.filter.Update(msg)
-	if v := q.filter.Value(); v != q.query {
-		q.query = v
+	changed, cmd := updateInput(&q.filter, msg)
+	if changed {
+		q.query = q.filter.Value()
 		q.cursor, q.offset = 0, 0
 		q.Refilter()
 	}
-	return nil
+	return cmd
 }
 
 func (q *queuePage) ShortHelp() []key.Binding {

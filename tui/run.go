@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
@@ -118,10 +120,21 @@ type runProgress struct {
 	err                error
 	width              int
 	styles             *Styles
+	// bar is drawn statically with ViewAs: results arrive in bursts, and a
+	// spring animation would only add frame messages to the program.
+	bar progress.Model
 }
 
 func newRunProgress(st *Styles) *runProgress {
-	return &runProgress{styles: st}
+	// Full blocks rather than the default half blocks: a half block needs a
+	// background colour to read as filled, and without colour the filled and
+	// empty cells must still differ by shape.
+	bar := progress.New(progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'))
+	bar.FullColor, bar.EmptyColor = lipgloss.Green, lipgloss.BrightBlack
+	if st.NoColor {
+		bar.FullColor, bar.EmptyColor = lipgloss.NoColor{}, lipgloss.NoColor{}
+	}
+	return &runProgress{styles: st, bar: bar}
 }
 
 func (p *runProgress) Started(m RunStartedMsg) {
@@ -185,7 +198,8 @@ func (p *runProgress) View(idle string) string {
 	if p.total > 0 {
 		pct = float64(p.done) / float64(p.total)
 	}
-	return st.Bar.Render(confBar(pct, barW)) + pad(counts+tail, max(0, p.width-barW))
+	p.bar.SetWidth(barW)
+	return p.bar.ViewAs(pct) + pad(counts+tail, max(0, p.width-barW))
 }
 
 func fmtETA(d time.Duration) string {

@@ -36,8 +36,6 @@ type Styles struct {
 	Saved   lipgloss.Style
 	Panel   lipgloss.Style
 	Divider lipgloss.Style
-
-	Bar lipgloss.Style
 }
 
 // NewStyles builds the styles; with noColor no style sets a colour at all.
@@ -74,6 +72,5 @@ func NewStyles(noColor bool) Styles {
 		Panel:   n().Border(lipgloss.NormalBorder()).Padding(0, 1),
 		Divider: fg(n(), lipgloss.BrightBlack),
 	}
-	s.Bar = fg(n(), lipgloss.Green)
 	return s
 }

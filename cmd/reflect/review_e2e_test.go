@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// e2eCorpus is four invoices of golden/dataset.jsonl that the keyless local
+// extractor reads cleanly, and one (odd-9) where an item line carries a second
+// total-like amount, so the gate flags total and the document needs review.
+var e2eCorpus = []struct{ id, text string }{
+	{"inv-001", "From: billing@acme-supplies.com\nSubject: Invoice INV-1001 for March\n\nHello,\n\nPlease find our invoice below.\n\nACME Supplies Inc.\nInvoice #: INV-1001\nInvoice date: March 3, 2026\n\nBill to: Initech LLC, 4120 Freidrich Lane, Austin TX\n\n2 x Printer toner            $120.00\n1 x Copy paper (10 reams)     $45.50\n\nSubtotal: $165.50\nSales tax (8.25%): $13.65\nTotal due: $179.15 USD\n\nThanks,\nAccounts Receivable"},
+	{"inv-002", "Müller & Söhne GmbH\nHauptstraße 12, 80331 München\nUSt-IdNr.: DE123456789\n\nRECHNUNG\nRechnungsnummer: RE-2026-0415\nRechnungsdatum: 15.04.2026\n\nKunde: Beispiel AG, Berlin\n\nPos.  Menge  Bezeichnung              Betrag\n1     3      Beratung (Std.)        1.050,00 €\n2     1      Reisekosten              184,56 €\n\nNettobetrag:         1.234,56 €\nMwSt. 19 %:            234,57 €\nGesamtbetrag:        1.469,13 €\n\nZahlbar innerhalb von 14 Tagen ohne Abzug."},
+	{"odd-9", "Northwind Traders\nInvoice NW-96\nDate: 2026-01-16\n1 x Service total 99.00\nTotal 32.40 USD"},
+	{"inv-004", "Hi team, forwarding the bill from Globex Ltd below.\nRef: GLX/2026/778\nBilling date 2026-02-28.\nItems came to 540.00 before tax, tax was 43.20, and the amount due is 583.20. Please pay in GBP. Thanks!"},
+	{"inv-005", "KEDAI RUNCIT MAJU JAYA SDN BHD\n(CO. NO. 123456-X)\nLOT 5, JALAN BESAR, 43000 KAJANG, SELANGOR\nTEL: 03-8736 1234\nTAX INVOICE\nINVOICE NO: CS00012345\nDATE: 21/03/2026 14:32\nCASHIER: AMINAH\n-----------------------------\nMILO 1KG           1 x 18.90\nGARDENIA BREAD     2 x  4.20\nTELUR GRED A       1 x 12.50\n-----------------------------\nSUBTOTAL (EXCL SST):  RM 39.80\nSST 6%:               RM  2.39\nTOTAL (INCL SST):     RM 42.19\nCASH                  RM 50.00\nCHANGE                RM  7.81\nTHANK YOU. PLEASE COME AGAIN."},
+}
+
+// tmuxTerm drives one tmux server on a private socket.
+type tmuxTerm struct {
+	t    *testing.T
+	sock string
+	env  []string
+}
+
+func (tm *tmuxTerm) run(args ...string) (string, error) {
+	cmd := exec.Command("tmux", append([]string{"-S", tm.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = tm.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), nil
+}
+
+func (tm *tmuxTerm) must(args ...string) string {
+	tm.t.Helper()
+	out, err := tm.run(args...)
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	return out
+}
+
+// keys sends tmux key names (Enter, C-u, q) one by one.
+func (tm *tmuxTerm) keys(session string, keys ...string) {
+	tm.t.Helper()
+	for _, k := range keys {
+		tm.must("send-keys", "-t", session, k)
+	}
+}
+
+// typeText sends s literally, as typed characters.
+func (tm *tmuxTerm) typeText(session, s string) {
+	tm.t.Helper()
+	tm.must("send-keys", "-t", session, "-l", s)
+}
+
+func (tm *tmuxTerm) screen(session string) string {
+	out, err := tm.run("capture-pane", "-p", "-t", session)
+	if err != nil {
+		return "(capture failed: " + err.Error() + ")"
+	}
+	return out
+}
+
+// waitFor polls the screen until ok accepts it, failing after a bounded wait
+// with the last screen in the message.
+func (tm *tmuxTerm) waitFor(session, what string, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := tm.screen(session)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (tm *tmuxTerm) waitText(session string, subs ...string) string {
+	tm.t.Helper()
+	return tm.waitFor(session, fmt.Sprintf("%q", subs), func(s string) bool {
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitExit waits for the review process to write its exit code.
+func waitExit(t *testing.T, tm *tmuxTerm, session, rcFile string) int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, err := os.ReadFile(rcFile); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			rc, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatalf("exit code file: %v", err)
+			}
+			return rc
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reflect review did not exit; screen:\n%s", tm.screen(session))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// fieldRow returns the document screen's table row of a field: a selection
+// marker, a flag column, then the name.
+func fieldRow(screen, field string) string {
+	re := regexp.MustCompile(`^[ ▶][ !]` + regexp.QuoteMeta(field) + ` `)
+	for _, l := range strings.Split(screen, "\n") {
+		if re.MatchString(l) {
+			return l
+		}
+	}
+	return ""
+}
+
+var sgrRE = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// colourSGR returns the first SGR sequence in s that sets a foreground or
+// background colour, "" when none does.
+func colourSGR(s string) string {
+	for _, m := range sgrRE.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				continue
+			}
+			if (n >= 30 && n <= 49 && n != 39 && n != 49) || (n >= 90 && n <= 107) {
+				return m[0]
+			}
+		}
+	}
+	return ""
+}
+
+// lineOf returns the first screen line containing sub.
+func lineOf(screen, sub string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
+
+// cleanEnv is the environment without model keys and provider settings, so
+// the binary runs the keyless local pipeline whatever the developer has set.
+func cleanEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "REFLECT_") || strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "ANTHROPIC_") ||
+			strings.HasPrefix(k, "AWS_") || k == "TMUX" || k == "NO_COLOR" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+func buildBinary(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "reflect")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/reflect")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// traceIDs reads every stored result's trace id: the pipeline draws a fresh
+// one per run, so an unchanged id means the document was not run again.
+func traceIDs(t *testing.T, storePath string) map[string]string {
+	t.Helper()
+	st, err := store.Open(storePath, store.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cs, err := st.Corpora(ctx)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("corpora %v: %v", cs, err)
+	}
+	ids := map[string]string{}
+	for _, d := range e2eCorpus {
+		r, ok, err := st.Result(ctx, cs[0].ID, d.id)
+		if err != nil || !ok || r.TraceID == "" {
+			t.Fatalf("stored result of %s: ok=%v err=%v trace=%q", d.id, ok, err, r.TraceID)
+		}
+		ids[d.id] = r.TraceID
+	}
+	return ids
+}
+
+// The real binary in a real terminal: run a corpus in the background, correct
+// the flagged field, quit, reopen and find the correction kept with nothing
+// re-run, then export the review as a golden file and evaluate against it.
+func TestReviewE2EInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the terminal end-to-end test needs it (apt-get install tmux; `make test` does)")
+	}
+	// A short directory: tmux's socket path must fit in sun_path.
+	dir, err := os.MkdirTemp("", "rfe2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	bin := buildBinary(t, dir)
+
+	var corpus bytes.Buffer
+	for _, d := range e2eCorpus {
+		b, _ := json.Marshal(map[string]string{"id": d.id, "text": d.text})
+		corpus.Write(append(b, '\n'))
+	}
+	corpusPath := filepath.Join(dir, "invoices.jsonl")
+	storePath := filepath.Join(dir, "review.db")
+	if err := os.WriteFile(corpusPath, corpus.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := &tmuxTerm{t: t, sock: filepath.Join(dir, "tmux.sock"), env: cleanEnv("NO_COLOR=1")}
+	t.Cleanup(func() { _, _ = tm.run("kill-server") })
+
+	start := func(session, rcFile string) {
+		t.Helper()
+		review := fmt.Sprintf("%q review %q --store %q --reviewer e2e --provider local --concurrency 2; echo $? > %q",
+			bin, corpusPath, storePath, rcFile)
+		tm.must("new-session", "-d", "-s", session, "-x", "80", "-y", "24", "-e", "NO_COLOR=1", "sh", "-c", review)
+	}
+
+	// Session 1: the background run finishes; one document needs review.
+	rc1 := filepath.Join(dir, "rc1")
+	start("one", rc1)
+	s := tm.waitText("one", "5/5", "done", "▶ review  odd-9")
+	if !strings.Contains(s, "review 1") || !strings.Contains(s, "err 0") {
+		t.Fatalf("run summary:\n%s", s)
+	}
+	tm.keys("one", "Enter")
+	s = tm.waitText("one", "document odd-9", "needs_review")
+	// NO_COLOR: the cells carry attributes (reverse, bold) but no colour.
+	styled := tm.must("capture-pane", "-p", "-e", "-t", "one")
+	if c := colourSGR(styled); c != "" {
+		t.Fatalf("NO_COLOR screen sets colour %q:\n%q", c, styled)
+	}
+	if !strings.Contains(styled, "\x1b[7m") && !regexp.MustCompile(`\x1b\[[0-9;]*;7[;m]`).MatchString(styled) {
+		t.Fatalf("NO_COLOR screen has no reverse-video selection:\n%q", styled)
+	}
+	if l := fieldRow(s, "total"); !strings.Contains(l, "▶!total") || !strings.Contains(l, "flagged") {
+		t.Fatalf("the flagged total is not selected on open:\n%s", s)
+	}
+	tm.keys("one", "e")
+	tm.waitText("one", "correct total (money):")
+	tm.keys("one", "C-u")
+	tm.typeText("one", "99.00")
+	tm.waitText("one", "correct total (money): 99.00")
+	tm.keys("one", "Enter")
+	s = tm.waitText("one", "saved: odd-9 corrected [total]")
+	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") || !strings.Contains(l, "corrected") {
+		t.Fatalf("total row after saving: %q\n%s", l, s)
+	}
+	tm.keys("one", "q")
+	tm.waitText("one", "queue · needs review")
+	tm.keys("one", "q")
+	if rc := waitExit(t, tm, "one", rc1); rc != 0 {
+		t.Fatalf("first review session exited %d", rc)
+	}
+	before := traceIDs(t, storePath)
+
+	// Session 2: same corpus and store. Nothing is left to run, the correction
+	// is there, and the screen follows a resize.
+	rc2 := filepath.Join(dir, "rc2")
+	start("two", rc2)
+	s = tm.waitText("two", "5 docs · 0 need review · 4 ok · 0 errors · 1 reviewed")
+	if strings.Contains(s, "/5 ok") {
+		t.Fatalf("the reopened corpus ran documents again:\n%s", s)
+	}
+	tm.keys("two", "4")
+	tm.waitText("two", "queue · reviewed", "▶ review  odd-9")
+	tm.keys("two", "Enter")
+	s = tm.waitText("two", "document odd-9", "corrected value found in source")
+	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") || !strings.Contains(l, "corrected") {
+		t.Fatalf("correction not kept across sessions: %q\n%s", l, s)
+	}
+	if w := len([]rune(strings.TrimRight(lineOf(s, "────"), " "))); w != 80 {
+		t.Fatalf("divider is %d wide at 80 columns", w)
+	}
+	tm.must("resize-window", "-t", "two", "-x", "100", "-y", "30")
+	s = tm.waitFor("two", "a redraw at 100x30", func(s string) bool {
+		return len([]rune(strings.TrimRight(lineOf(s, "────"), " "))) == 100
+	})
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) != 30 || !strings.Contains(lines[len(lines)-1], "q back") {
+		t.Fatalf("after resize the help bar is not on the last of 30 lines (%d lines):\n%s", len(lines), s)
+	}
+	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") || !strings.Contains(l, "corrected") {
+		t.Fatalf("total row after resize: %q", l)
+	}
+	tm.keys("two", "q")
+	tm.waitText("two", "queue · reviewed")
+	tm.keys("two", "q")
+	if rc := waitExit(t, tm, "two", rc2); rc != 0 {
+		t.Fatalf("second review session exited %d", rc)
+	}
+	after := traceIDs(t, storePath)
+	for id, tr := range before {
+		if after[id] != tr {
+			t.Errorf("%s was run again on reopen (trace %s → %s)", id, tr, after[id])
+		}
+	}
+
+	// Export the review and score the local pipeline against it.
+	out := filepath.Join(dir, "out.jsonl")
+	exp := exec.Command(bin, "export", "--golden", out, "--store", storePath)
+	exp.Env = cleanEnv()
+	if b, err := exp.CombinedOutput(); err != nil {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+	rows, lineErrs, err := golden.LoadDataset(out)
+	if err != nil || len(lineErrs) > 0 {
+		t.Fatalf("exported file: %v %v", err, lineErrs)
+	}
+	if len(rows) != 1 || rows[0].ID != "odd-9" {
+		t.Fatalf("exported rows %+v, want only the reviewed odd-9", rows)
+	}
+	var row golden.ExportRow
+	raw, _ := os.ReadFile(out)
+	if err := json.Unmarshal(bytes.TrimSpace(raw), &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Expected["total"] != 99.0 || row.Review.Reviewer != "e2e" || len(row.Review.Corrected) != 1 || row.Review.Corrected[0] != "total" {
+		t.Fatalf("exported row: expected=%v review=%+v", row.Expected, row.Review)
+	}
+	if row.Review.Original["total"] != 32.4 {
+		t.Errorf("exported original total %v, want the pipeline's 32.4", row.Review.Original["total"])
+	}
+
+	ev := exec.Command(bin, "eval", "--dataset", out, "--provider", "local")
+	ev.Env = cleanEnv()
+	var evOut, evErr bytes.Buffer
+	ev.Stdout, ev.Stderr = &evOut, &evErr
+	err = ev.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != ExitOK && code != ExitNeedsReview {
+		t.Fatalf("eval exit %d\n%s\n%s", code, evOut.String(), evErr.String())
+	}
+	// The reviewed truth is what eval scores: the local extractor still says
+	// 32.40, and the report names the reviewer's 99.0 as expected.
+	rep := evOut.String()
+	if !strings.Contains(rep, "examples          : 1") || !strings.Contains(rep, "[odd-9] total: expected 99.0") {
+		t.Fatalf("eval report does not score the reviewed value:\n%s\n%s", rep, evErr.String())
+	}
+}
