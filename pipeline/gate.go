@@ -45,7 +45,8 @@ const (
 	heuristicsOnlyBase = 0.95
 )
 
-// Decide is the confidence gate. crit is nil in heuristics-only mode, where
+// Decide is the confidence gate. A null is never flagged unless the schema
+// marks the field required. crit is nil in heuristics-only mode, where
 // each field's base confidence is the Generator's own evidence (when it gave
 // any) or heuristicsOnlyBase, capped at 0.5 when the value was not found in
 // the source, exactly as a Critic's grounded:false would be.
@@ -66,7 +67,16 @@ func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[str
 		v := rec[f.Name]
 		res.Data[f.Name] = v
 		if v == nil {
-			continue // an honest null is never flagged
+			if f.Required {
+				// A required field every document states came back empty:
+				// a miss that would otherwise pass silently.
+				res.FieldConfidence[f.Name] = 0
+				res.FieldProvenance[f.Name] = []Span{}
+				n++
+				res.FlaggedFields = append(res.FlaggedFields, FlaggedField{Field: f.Name, Value: nil, Confidence: 0,
+					Reason: "required field is missing: no value was found in the source"})
+			}
+			continue // an honest null of an optional field is never flagged
 		}
 		chk, ok := h[f.Name]
 		if !ok {

@@ -87,3 +87,16 @@ func TestGateHeuristicsOnlyUsesEvidence(t *testing.T) {
 		t.Fatal("an empty record should need review")
 	}
 }
+
+func TestGateFlagsMissingRequiredField(t *testing.T) {
+	s := Invoice()
+	rec := Record{"vendor_name": "Acme", "total": nil, "tax": nil}
+	h := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}}
+	res := Decide(s, rec, nil, h, nil, DefaultGate())
+	if !res.Flagged("total") || res.Flagged("tax") || res.Status != StatusNeedsReview {
+		t.Fatalf("a missing required total is flagged, an optional null tax is not: %+v", res.FlaggedFields)
+	}
+	if res.FieldConfidence["total"] != 0 || len(res.FieldProvenance["total"]) != 0 {
+		t.Fatalf("missing field: confidence %v spans %v", res.FieldConfidence["total"], res.FieldProvenance["total"])
+	}
+}

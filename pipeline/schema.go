@@ -61,6 +61,10 @@ type Field struct {
 	Role        Role     `json:"role,omitempty" yaml:"role,omitempty"`
 	Labels      []string `json:"labels,omitempty" yaml:"labels,omitempty"`
 	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	// Required fields are ones every document of the schema states (an
+	// invoice always has a total). A null there is a miss, not an honest
+	// abstention, so the gate flags it; optional nulls are never flagged.
+	Required bool `json:"required,omitempty" yaml:"required,omitempty"`
 }
 
 // RoleLabels is the field's own labels, or the role's defaults when it lists none.
@@ -154,6 +158,7 @@ fields:
   - name: total
     kind: money
     role: total
+    required: true
     description: Final amount due, including tax.
   - name: currency
     kind: currency
@@ -203,6 +208,7 @@ type rawField struct {
 	Role        string   `yaml:"role"`
 	Labels      []string `yaml:"labels"`
 	Description string   `yaml:"description"`
+	Required    bool     `yaml:"required"`
 }
 
 type rawSchema struct {
@@ -261,7 +267,7 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 		}
 		seen[rf.Name] = true
 		kindLine, roleLine := keyLine(n, "kind"), keyLine(n, "role")
-		f := Field{Name: rf.Name, Kind: Kind(rf.Kind), Role: Role(rf.Role), Labels: rf.Labels, Description: rf.Description}
+		f := Field{Name: rf.Name, Kind: Kind(rf.Kind), Role: Role(rf.Role), Labels: rf.Labels, Description: rf.Description, Required: rf.Required}
 		switch f.Kind {
 		case KindText, KindIdentifier, KindDate, KindMoney, KindCurrency:
 		case "":
@@ -305,7 +311,7 @@ func keyLine(n *yaml.Node, key string) int {
 }
 
 var knownSchemaKeys = map[string]bool{"name": true, "version": true, "description": true, "tolerance": true, "fields": true, "relations": true}
-var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true}
+var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true, "required": true}
 
 // rejectUnknownKeys catches typos such as "feilds" or "knd", which would
 // otherwise silently produce a different schema.
