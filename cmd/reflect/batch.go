@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/tui"
 )
 
 // inFlightGrace bounds how long an interrupted batch waits for the documents
@@ -40,6 +43,15 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		defer f.Close()
 		in = f
 	}
+	var sink *resultSink
+	if o.save {
+		var err error
+		if sink, err = openSink(ctx, o, env); err != nil {
+			writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", err))
+			return err
+		}
+	}
+
 	// On Ctrl-C the reader stops at once, but documents already in flight
 	// finish on a context the interrupt does not cancel: their model calls
 	// are paid for either way, so they must reach the cache and the output.
@@ -77,7 +89,7 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 				outs <- struct {
 					seq int
 					out batchOut
-				}{j.seq, verifyLine(work, name, env.p, j.line)}
+				}{j.seq, sink.save(work, j.line, verifyLine(work, name, env.p, j.line), stdio)}
 			}
 		}()
 	}
@@ -168,4 +180,44 @@ func verifyLine(ctx context.Context, name string, p *pipeline.Pipeline, l golden
 		res.ErrorMessage = fmt.Sprintf("line %d: %s", l.No, res.ErrorMessage)
 	}
 	return batchOut{res: res, code: codeFor(res.Status, err)}
+}
+
+// resultSink stores batch results in the review store under the corpus of
+// the input file: the same corpus and document ids `reflect review FILE`
+// uses, so the workstation opens them without running anything again.
+type resultSink struct {
+	st       *store.Store
+	corpusID string
+	version  string
+}
+
+func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
+	st, err := o.sf.open()
+	if err != nil {
+		return nil, err
+	}
+	corpus, docs, _, err := tui.LoadCorpus(o.file, env.p.Schema().Name)
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("--save: %w", err))
+	}
+	if err := st.PutCorpus(ctx, corpus, docs); err != nil {
+		return nil, fmt.Errorf("--save: %w", err)
+	}
+	return &resultSink{st: st, corpusID: corpus.ID, version: env.p.Version()}, nil
+}
+
+// save stores out's result (nil sink: nothing to do). A verified document
+// whose result cannot be stored is reported on stderr; its line still prints.
+func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdio Stdio) batchOut {
+	if s == nil || l.Err != nil || ctx.Err() != nil {
+		return out
+	}
+	id := l.ID
+	if id == "" {
+		id = "line-" + strconv.Itoa(l.No)
+	}
+	if err := s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err != nil {
+		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", l.No, err)
+	}
+	return out
 }

@@ -20,6 +20,8 @@ type verifyOpts struct {
 	data        string
 	batch       bool
 	concurrency int
+	save        bool
+	sf          storeFlags
 }
 
 func runExtract(ctx context.Context, args []string, stdio Stdio) error {
@@ -44,12 +46,17 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 	}
 	fs.BoolVar(&o.batch, "batch", false, `JSONL in, one JSON result per line out, in order: {"id"?,"text"`+map[bool]string{true: `,"data"|"expected"}`, false: "}"}[name == "validate"])
 	fs.IntVar(&o.concurrency, "batch-concurrency", 1, "with --batch: documents verified at once")
+	fs.BoolVar(&o.save, "save", false, "with --batch --file: also store every result in the review store, so `reflect review FILE` opens them without re-running")
+	o.sf.register(fs)
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
 		return helpOK(err)
 	}
 	if len(pos) > 0 {
 		return usageErr(fmt.Errorf("unexpected argument %q (use --file)", pos[0]))
+	}
+	if o.save && (!o.batch || o.file == "" || o.file == "-") {
+		return usageErr(errors.New("--save goes with --batch --file FILE (the corpus is the file)"))
 	}
 	if o.concurrency < 1 {
 		return usageErr(fmt.Errorf("--batch-concurrency must be at least 1, got %d", o.concurrency))

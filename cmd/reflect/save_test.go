@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/tui"
+)
+
+// extract --batch --save stores every result under the corpus `reflect
+// review FILE` opens, for the same pipeline version: the workstation has
+// nothing left to run.
+func TestBatchSaveFeedsReview(t *testing.T) {
+	corpus := writeFile(t, "c.jsonl", fakeCorpus(6)+`{"id":"bad","text":`+"\n")
+	storePath := filepath.Join(t.TempDir(), "review.db")
+	r := run(t, "", "extract", "--batch", "--save", "--file", corpus, "--store", storePath, "--provider", "local", "--log-level", "error")
+	if r.code != ExitPipeline || len(decodeLines(t, r.out)) != 7 {
+		t.Fatalf("exit %d (the bad line makes it 3), %d lines\n%s", r.code, len(decodeLines(t, r.out)), r.err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, _, err := tui.LoadCorpus(corpus, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.Summaries(ctx, c.ID)
+	if err != nil || len(rows) != 6 {
+		t.Fatalf("summaries: %d rows, %v", len(rows), err)
+	}
+	for _, row := range rows {
+		if row.Status == "" {
+			t.Fatalf("%s has no stored result", row.DocID)
+		}
+	}
+	var pf pipelineFlags
+	fs := newFlagSet("x", "", Stdio{Out: io.Discard, Err: io.Discard})
+	pf.register(fs)
+	if err := fs.Parse([]string{"--provider", "local"}); err != nil {
+		t.Fatal(err)
+	}
+	env, err := buildEnv(ctx, &pf, true, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	missing, err := st.MissingResults(ctx, c.ID, env.p.Version())
+	if err != nil || len(missing) != 0 {
+		t.Fatalf("review would re-run %d documents (%v)", len(missing), err)
+	}
+	if r := run(t, "", "extract", "--batch", "--save"); r.code != ExitUsage {
+		t.Fatalf("--save without --file: exit %d", r.code)
+	}
+}
