@@ -42,9 +42,18 @@ eval: build
 	./$(BIN) eval
 
 # Go benchmarks; each prints the figures the issues name (docs/s, ratios, p99).
+BENCH_FILTER := grep -E '^(Benchmark|FAIL|---|panic)' || true
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ 2>/dev/null | grep -E '^(Benchmark|ok|FAIL)' || true
-	$(GO) test -run '^$$' -bench . -count 1 ./pipeline/ ./providers/... ./mcp/ ./cmd/... | grep -E '^(Benchmark|ok|FAIL|---)'
+	@echo "== verify throughput: heuristics + gate, no model, one core (docs/s)"
+	@$(GO) test -run '^$$' -bench 'Verify|Heuristics' -cpu 1 -count 1 ./pipeline/ | $(BENCH_FILTER)
+	@echo "== keyless local extractor, one core (docs/s)"
+	@$(GO) test -run '^$$' -bench . -cpu 1 -count 1 ./providers/local/ | $(BENCH_FILTER)
+	@echo "== extract --batch, 500 docs x 2 calls against a fake OpenAI server answering after 50ms"
+	@$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x -count 1 ./cmd/reflect/ | $(BENCH_FILTER)
+	@echo "== review store and workstation over 100,000 stored documents; SROIE run from an empty store"
+	@$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
+	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
+	@$(GO) test -run '^$$' -bench . -count 1 ./mcp/ | $(BENCH_FILTER)
 
 # Each fuzz target briefly (FUZZTIME each): number, date and JSON parsing, the
 # JSONL reader, span finding and the whole heuristics pass.
