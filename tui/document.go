@@ -38,7 +38,8 @@ type DecidedMsg struct {
 type CloseDocMsg struct{}
 
 // StepDocMsg asks the root to open the next (Delta 1) or previous document
-// of the queue's current view.
+// of the queue's current view. The root steps on ] and [ itself; the message
+// is for callers outside the key path.
 type StepDocMsg struct {
 	From  string
 	Delta int
@@ -59,6 +60,9 @@ type docPage struct {
 	regrounds map[string][]pipeline.Span
 	pending   map[string]bool
 	running   bool // a retry is in flight
+	// lateResult is a pipeline result that arrived while the document was
+	// loading; the load may have read the store before it was written.
+	lateResult *pipeline.Result
 
 	fields []pipeline.Field
 	sel    int
@@ -92,6 +96,10 @@ func (d *docPage) Loaded(msg DocLoadedMsg) {
 		return
 	}
 	d.doc, d.res, d.hasResult = msg.Doc, msg.Result, msg.HasResult
+	if d.lateResult != nil {
+		d.res, d.hasResult = *d.lateResult, true
+		d.lateResult = nil
+	}
 	d.decisions = msg.Decisions
 	if d.decisions == nil {
 		d.decisions = map[string]store.Decision{}
@@ -111,7 +119,11 @@ func (d *docPage) Loaded(msg DocLoadedMsg) {
 
 // SetResult shows a new pipeline result (a retry or the background run).
 func (d *docPage) SetResult(docID string, r pipeline.Result) {
-	if docID != d.docID || d.loading {
+	if docID != d.docID {
+		return
+	}
+	if d.loading {
+		d.lateResult = &r
 		return
 	}
 	d.res, d.hasResult, d.running = r, true, false
@@ -122,6 +134,9 @@ func (d *docPage) SetResult(docID string, r pipeline.Result) {
 func (d *docPage) SetDecisions(docID string, decs map[string]store.Decision) {
 	if docID != d.docID || d.loading {
 		return
+	}
+	if decs == nil {
+		decs = map[string]store.Decision{} // Decided writes into it
 	}
 	d.decisions = decs
 	for f := range d.regrounds {
@@ -224,10 +239,6 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, km.ScrollUp):
 		d.text.Scroll(-d.textHeight()/2, d.textHeight())
 		return nil
-	case key.Matches(k, km.NextDoc):
-		return stepCmd(d.docID, 1)
-	case key.Matches(k, km.PrevDoc):
-		return stepCmd(d.docID, -1)
 	case key.Matches(k, km.Retry):
 		return d.retry()
 	default:
@@ -235,10 +246,6 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 	}
 	d.refresh()
 	return nil
-}
-
-func stepCmd(from string, delta int) tea.Cmd {
-	return func() tea.Msg { return StepDocMsg{From: from, Delta: delta} }
 }
 
 func (d *docPage) retry() tea.Cmd {

@@ -81,15 +81,27 @@ func (d *docPage) tableView() string {
 		b.WriteByte('\n')
 		b.WriteString(d.fieldRow(i, f, vw))
 	}
-	b.WriteByte('\n')
-	b.WriteString(d.detailLine())
+	// Three lines follow the table: the detail, the critic and the editor.
+	// With the editor closed the detail may take its line too, so a settled
+	// field's correction note does not push the gate's reason off screen.
+	maxDetail := 2
+	if d.edit != nil {
+		maxDetail = 1
+	}
+	detail := d.detailLines(maxDetail)
+	for _, l := range detail {
+		b.WriteByte('\n')
+		b.WriteString(l)
+	}
 	b.WriteByte('\n')
 	critic := d.res.CriticSummary
 	if critic == "" {
 		critic = "(none)"
 	}
 	b.WriteString(st.Muted.Render(ansi.Truncate("critic: "+strings.Join(strings.Fields(critic), " "), d.width, "…")))
-	b.WriteByte('\n')
+	if d.edit != nil || len(detail) < maxDetail {
+		b.WriteByte('\n') // the editor's line, blank while it is closed
+	}
 	if d.edit != nil {
 		b.WriteString(ansi.Truncate(d.edit.View(), d.width, "…"))
 	}
@@ -107,13 +119,9 @@ func (d *docPage) fieldRow(i int, f pipeline.Field, vw int) string {
 	if d.res.Flagged(f.Name) {
 		flag = "!"
 	}
-	v := d.value(f.Name)
-	conf, bar := "    ", strings.Repeat(" ", confBarWidth)
-	if c, ok := d.res.FieldConfidence[f.Name]; ok && d.res.Data[f.Name] != nil {
-		conf, bar = fmt.Sprintf("%4.2f", c), confBar(c, confBarWidth)
-	}
 	status := d.fieldStatus(f.Name)
-	line := marker + flag + pad(f.Name, fieldNameWidth) + " " + pad(oneLine(pipeline.FormatValue(v)), vw) + " " + bar + " " + conf + "  " + pad(status, fieldStatusW)
+	line := marker + flag + pad(f.Name, fieldNameWidth) + " " + pad(oneLine(d.valueText(f.Name)), vw) + " " +
+		d.confidenceCell(f.Name) + "  " + pad(status, fieldStatusW)
 	if selected {
 		return st.RowSelected.Render(fitWidth(line, d.width))
 	}
@@ -123,24 +131,84 @@ func (d *docPage) fieldRow(i int, f pipeline.Field, vw int) string {
 	return ansi.Truncate(line, d.width, "…")
 }
 
-// detailLine explains the selected field: the gate's reason when flagged, and
-// whether a corrected value was found in the source.
-func (d *docPage) detailLine() string {
+// confCellWidth is the confidence column: bar, space, "0.00".
+const confCellWidth = confBarWidth + 5
+
+// confidenceCell is the pipeline's confidence as a bar until the reviewer
+// settles the field; from then on the pipeline's number no longer describes
+// the value shown, so the cell says the field is reviewed (the detail line
+// keeps what the pipeline said).
+func (d *docPage) confidenceCell(name string) string {
+	if _, decided := d.decisions[name]; decided {
+		return pad("✓ reviewed", confCellWidth)
+	}
+	c, ok := d.res.FieldConfidence[name]
+	// A null gets no bar unless it is flagged: then its confidence (0 for a
+	// missing required field) is why it is on the reviewer's screen.
+	if !ok || d.res.Data[name] == nil && !d.res.Flagged(name) {
+		return strings.Repeat(" ", confCellWidth)
+	}
+	return confBar(c, confBarWidth) + " " + fmt.Sprintf("%4.2f", c)
+}
+
+// pipelineValue is the pipeline's value of a field in words: a flagged null
+// is a required field the pipeline could not find, not an answer of null.
+func (d *docPage) pipelineValue(name string) string {
+	if v := d.res.Data[name]; v != nil || !d.res.Flagged(name) {
+		return pipeline.FormatValue(v)
+	}
+	return "missing"
+}
+
+// valueText is the value column: the pipeline's value until a decision, then
+// the settled value, followed by the pipeline's when the two differ.
+func (d *docPage) valueText(name string) string {
+	dec, ok := d.decisions[name]
+	switch {
+	case !ok && d.res.Data[name] == nil && d.res.Flagged(name):
+		return "— (missing)"
+	case !ok:
+		return pipeline.FormatValue(d.res.Data[name])
+	case store.SameValue(dec.Value, d.res.Data[name]):
+		return pipeline.FormatValue(dec.Value)
+	default:
+		return pipeline.FormatValue(dec.Value) + " (was " + d.pipelineValue(name) + ")"
+	}
+}
+
+// pipelineSaid is the pipeline's value and confidence of a settled field,
+// kept short so the gate's reason after it still fits 80 columns.
+func (d *docPage) pipelineSaid(name string) string {
+	if c, ok := d.res.FieldConfidence[name]; ok {
+		return fmt.Sprintf("pipeline: %s @ %.2f", d.pipelineValue(name), c)
+	}
+	return "pipeline: " + d.pipelineValue(name)
+}
+
+// detailLines explains the selected field in at most maxLines lines: for a
+// settled field whether a corrected value was found in the source and what
+// the pipeline said, and the gate's reason when it was flagged.
+func (d *docPage) detailLines(maxLines int) []string {
 	st := d.svc.styles
 	if e := d.editErr(); e != "" {
-		return st.Error.Render(ansi.Truncate("✗ "+oneLine(e), d.width, "…"))
+		return []string{st.Error.Render(ansi.Truncate("✗ "+oneLine(e), d.width, "…"))}
 	}
 	f := d.selected()
 	var parts []string
-	if dec, ok := d.decisions[f.Name]; ok && dec.Action == store.ActionCorrect {
-		if sp := d.regrounds[f.Name]; len(sp) > 0 {
-			parts = append(parts, fmt.Sprintf("corrected value found in source at %d–%d", sp[0].Start, sp[0].End))
-		} else {
-			parts = append(parts, "corrected value not found in source")
+	dec, decided := d.decisions[f.Name]
+	if decided {
+		if dec.Action == store.ActionCorrect {
+			if sp := d.regrounds[f.Name]; len(sp) > 0 {
+				parts = append(parts, fmt.Sprintf("corrected value found in source at %d–%d", sp[0].Start, sp[0].End))
+			} else {
+				parts = append(parts, "corrected value not found in source")
+			}
 		}
+		parts = append(parts, d.pipelineSaid(f.Name))
 	}
-	if r := d.reason(f.Name); r != "" {
-		parts = append(parts, "reason: "+r)
+	reason := d.reason(f.Name)
+	if reason != "" {
+		parts = append(parts, "reason: "+oneLine(reason))
 	}
 	if len(parts) == 0 {
 		if sp := d.spans(f.Name); len(sp) > 0 {
@@ -149,15 +217,45 @@ func (d *docPage) detailLine() string {
 			parts = append(parts, f.Name+": no source span")
 		}
 	}
-	text := ansi.Truncate(oneLine(strings.Join(parts, " · ")), d.width, "…")
-	if d.reason(f.Name) != "" {
-		return st.Flag.Render(text)
+	style := st.Info
+	switch {
+	case decided:
+		style = st.Saved
+	case reason != "":
+		style = st.Flag
 	}
-	return st.Info.Render(text)
+	lines := packParts(parts, " · ", d.width, maxLines)
+	for i, l := range lines {
+		lines[i] = style.Render(ansi.Truncate(l, d.width, "…"))
+	}
+	return lines
+}
+
+// packParts joins parts with sep into at most maxLines lines of width cells,
+// starting a new line between parts rather than inside one; what does not
+// fit goes on the last line, to be truncated there.
+func packParts(parts []string, sep string, width, maxLines int) []string {
+	lines := []string{""}
+	for _, p := range parts {
+		cur := &lines[len(lines)-1]
+		switch {
+		case *cur == "":
+			*cur = p
+		case width <= 0 || ansi.StringWidth(*cur+sep+p) <= width || len(lines) == maxLines:
+			*cur += sep + p
+		default:
+			lines = append(lines, p)
+		}
+	}
+	return lines
 }
 
 // confBar draws confidence as filled cells, readable without colour.
 func confBar(c float64, w int) string {
+	if math.IsNaN(c) {
+		// int(NaN) is not a number of cells: Repeat would panic on it.
+		c = 0
+	}
 	c = math.Max(0, math.Min(1, c))
 	n := int(math.Round(c * float64(w)))
 	return strings.Repeat("█", n) + strings.Repeat("░", w-n)

@@ -16,11 +16,13 @@ import (
 func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SummariesMsg:
+		m.summariesDone = true
 		if msg.Err != nil {
 			m.setStatus("cannot load the queue: "+msg.Err.Error(), true)
 		} else {
 			m.queue.SetRows(msg.Rows)
 		}
+		return m.replayTypeahead(), true
 	case RunStartedMsg:
 		m.progress.Started(msg)
 	case ResultMsg:
@@ -36,16 +38,14 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		return m.openDoc(msg.DocID), true
 	case DocLoadedMsg:
 		m.doc.Loaded(msg)
+		return m.replayTypeahead(), true
 	case DecidedMsg:
 		m.onDecided(msg)
 	case CloseDocMsg:
 		m.page = pageQueue
 		m.layout()
 	case StepDocMsg:
-		if id, ok := m.queue.Step(msg.From, msg.Delta); ok {
-			return m.openDoc(id), true
-		}
-		m.setStatus("no more documents in "+m.queue.tab.String(), false)
+		return m.stepDoc(msg.From, msg.Delta), true
 	case UndoneMsg:
 		m.onUndone(msg)
 	case ExportedMsg:

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -145,6 +146,10 @@ func keyMsg(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
 	case "ctrl+c", "ctrl+u":
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
 	}
@@ -174,9 +179,29 @@ func runCmd(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 		}
 		return m
 	default:
+		// tea.Sequence's message type is unexported: it is a []tea.Cmd the
+		// program runs in order, which is what this does.
+		if cmds, ok := sequenceCmds(msg); ok {
+			for _, c := range cmds {
+				m = runCmd(t, m, c, depth+1)
+			}
+			return m
+		}
 		nm, next := m.Update(msg)
 		return runCmd(t, nm.(Model), next, depth+1)
 	}
+}
+
+func sequenceCmds(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
 }
 
 // press sends key names (each a key) through apply.

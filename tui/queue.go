@@ -42,7 +42,9 @@ func (t Tab) match(s *store.Summary) bool {
 	}
 }
 
-// OpenDocMsg asks the root to open a document.
+// OpenDocMsg asks the root to open a document. Enter on the queue opens the
+// selected one directly (see Model.handleKey); the message is for callers
+// outside the key path.
 type OpenDocMsg struct{ DocID string }
 
 // queuePage lists the corpus. It keeps three layers so a keypress costs only
@@ -309,10 +311,6 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 		q.filter.SetValue(q.query)
 		q.filter.Focus()
 		return nil
-	case key.Matches(k, km.Open):
-		if id, ok := q.Selected(); ok {
-			return func() tea.Msg { return OpenDocMsg{DocID: id} }
-		}
 	}
 	q.clamp()
 	return nil

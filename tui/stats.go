@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -41,7 +42,7 @@ func (p *statsPanel) View() string {
 	case p.loading:
 		body = "loading statistics…"
 	case p.err != nil:
-		body = st.Error.Render(p.err.Error())
+		body = st.Error.Render(ansi.Truncate(oneLine(p.err.Error()), max(10, p.width-4), "…"))
 	default:
 		s := p.stats
 		rows := [][2]string{
@@ -69,5 +70,7 @@ func (p *statsPanel) View() string {
 	}
 	title := st.Title.Render("statistics · " + p.svc.corpus.Name)
 	panel := st.Panel.Render(title + "\n\n" + body)
-	return lipgloss.Place(max(1, p.width), max(1, p.height), lipgloss.Center, lipgloss.Center, panel)
+	// Place centres but never shrinks: a panel wider than the window would
+	// wrap in the terminal, so it is cut instead.
+	return clipWidth(lipgloss.Place(max(1, p.width), max(1, p.height), lipgloss.Center, lipgloss.Center, panel), p.width)
 }

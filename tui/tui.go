@@ -86,6 +86,11 @@ type resortMsg struct{}
 // resortDelay bounds how often streaming results re-sort the queue.
 const resortDelay = 250 * time.Millisecond
 
+// maxTypeahead bounds the keys held while a page loads: enough for a fast
+// "open, then act" burst, small enough that a load that never finishes
+// cannot make a stream of held keys replay long after the reviewer gave up.
+const maxTypeahead = 16
+
 // Model is the root of the workstation.
 type Model struct {
 	svc      *services
@@ -102,6 +107,12 @@ type Model struct {
 	width, height int
 	bodyH         int // lines left for the active component, set by layout
 	resortPending bool
+	// summariesDone is set by the first SummariesMsg, loaded or failed.
+	summariesDone bool
+	// typeahead holds keys pressed while the page they are meant for is
+	// loading; they are replayed in order once it has loaded, so "enter e"
+	// typed at once opens the document and then the editor.
+	typeahead []tea.KeyPressMsg
 }
 
 // New builds the model; Init loads the queue from the store.
@@ -213,6 +224,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, km.Quit) {
 		return tea.Quit
 	}
+	if m.awaitingLoad() {
+		return m.holdKey(k)
+	}
 	cur := m.active()
 	if cur.Capturing() {
 		return cur.Update(k)
@@ -240,6 +254,19 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Export):
 		m.setStatus("exporting to "+m.svc.export+"…", false)
 		return m.svc.exportCmd()
+	// Opening and stepping documents change the page here, not through a
+	// message round trip, so a key replayed right after them already reaches
+	// the page it was typed for.
+	case m.page == pageQueue && key.Matches(k, km.Open):
+		if id, ok := m.queue.Selected(); ok {
+			return m.openDoc(id)
+		}
+	case m.page == pageDoc && key.Matches(k, km.NextDoc, km.PrevDoc):
+		delta := 1
+		if key.Matches(k, km.PrevDoc) {
+			delta = -1
+		}
+		return m.stepDoc(m.doc.DocID(), delta)
 	default:
 		return cur.Update(k)
 	}
@@ -256,6 +283,62 @@ func (m *Model) back() tea.Cmd {
 	default:
 		return tea.Quit
 	}
+	return nil
+}
+
+// awaitingLoad reports whether the page keys are meant for is still loading.
+func (m *Model) awaitingLoad() bool {
+	switch {
+	case m.showStats:
+		return false
+	case m.page == pageDoc:
+		return m.doc.loading
+	default:
+		return !m.summariesDone
+	}
+}
+
+// holdKey queues a key for replayTypeahead. Past the bound a key is dropped
+// and the reviewer told so, except Back, which always leaves a document that
+// does not finish loading.
+func (m *Model) holdKey(k tea.KeyPressMsg) tea.Cmd {
+	if len(m.typeahead) < maxTypeahead {
+		m.typeahead = append(m.typeahead, k)
+		return nil
+	}
+	if m.page == pageDoc && key.Matches(k, m.svc.keys.Back) {
+		m.typeahead = nil
+		m.page = pageQueue
+		m.layout()
+		m.setStatus("left "+m.doc.DocID()+" before it loaded; keys typed meanwhile dropped", true)
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("still loading: only the first %d keys are kept", maxTypeahead), true)
+	return nil
+}
+
+// replayTypeahead applies held keys in order until one of them opens a page
+// that must load first; the rest wait for that load. Their commands run in
+// sequence, so decisions and undos reach the store in the order typed.
+func (m *Model) replayTypeahead() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.typeahead) > 0 && !m.awaitingLoad() {
+		k := m.typeahead[0]
+		m.typeahead = m.typeahead[1:]
+		cmds = append(cmds, m.handleKey(k))
+	}
+	if len(m.typeahead) == 0 {
+		m.typeahead = nil
+	}
+	return tea.Sequence(cmds...)
+}
+
+// stepDoc opens the next (delta 1) or previous document of the queue's view.
+func (m *Model) stepDoc(from string, delta int) tea.Cmd {
+	if id, ok := m.queue.Step(from, delta); ok {
+		return m.openDoc(id)
+	}
+	m.setStatus("no more documents in "+m.queue.tab.String(), false)
 	return nil
 }
 
@@ -283,7 +366,9 @@ func (m *Model) refreshRow(docID string, res *pipeline.Result, decs map[string]s
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 	helpH := strings.Count(m.help.View(m.helpKeys()), "\n") + 1
-	body := max(3, m.height-3-helpH)
+	// The body shrinks to one line before the chrome around it does, so a
+	// tiny window still shows the status and help lines.
+	body := max(1, m.height-3-helpH)
 	m.bodyH = body
 	m.queue.SetSize(m.width, body)
 	m.doc.SetSize(m.width, body)

@@ -20,19 +20,31 @@ func (m Model) View() tea.View {
 	b.WriteByte('\n')
 	b.WriteString(m.progress.View(idleLine(m.queue.Counts(), m.svc.runner != nil)))
 	b.WriteByte('\n')
-	status := ansi.Truncate(m.status, m.width, "…")
 	if m.statusErr {
-		status = st.Error.Render("! " + status)
+		b.WriteString(st.Error.Render(ansi.Truncate("! "+oneLine(m.status), m.width, "…")))
 	} else {
-		status = st.Info.Render(status)
+		b.WriteString(st.Info.Render(ansi.Truncate(oneLine(m.status), m.width, "…")))
 	}
-	b.WriteString(status)
 	b.WriteByte('\n')
-	b.WriteString(m.help.View(m.helpKeys()))
+	b.WriteString(clipWidth(m.help.View(m.helpKeys()), m.width))
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	v.WindowTitle = "reflect review · " + m.svc.corpus.Name
 	return v
+}
+
+// clipWidth cuts every line of s to w cells. The help bar needs it: bubbles'
+// help adds the next binding anyway when its "…" would not fit, so a narrow
+// window gets the whole bar.
+func clipWidth(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fitHeight cuts or pads s to exactly h lines, so the chrome below the body
