@@ -108,11 +108,7 @@ func NewTraceID() string {
 // the error envelope and err says why (ErrInput, *GeneratorError, *CriticError
 // or the context's error).
 func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
-	doc = p.prepare(doc)
-	log := p.log.With("trace_id", doc.TraceID)
-	if doc.ID != "" {
-		log = log.With("doc_id", doc.ID)
-	}
+	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)
 	}
@@ -134,11 +130,7 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 // gate, no Generator. data must fit the schema: unknown fields and values of
 // the wrong type are input errors.
 func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]any) (Result, error) {
-	doc = p.prepare(doc)
-	log := p.log.With("trace_id", doc.TraceID)
-	if doc.ID != "" {
-		log = log.With("doc_id", doc.ID)
-	}
+	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)
 	}
@@ -152,11 +144,17 @@ func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]a
 	return p.verify(ctx, log, doc, Extraction{Record: rec})
 }
 
-func (p *Pipeline) prepare(doc Document) Document {
+// begin gives doc a trace id and returns the logger every stage line of it
+// carries.
+func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 	if doc.TraceID == "" {
 		doc.TraceID = NewTraceID()
 	}
-	return doc
+	log := p.log.With("trace_id", doc.TraceID)
+	if doc.ID != "" {
+		log = log.With("doc_id", doc.ID)
+	}
+	return doc, log
 }
 
 func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction) (Result, error) {
