@@ -63,6 +63,7 @@ func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[str
 	verdicts := mergeVerdicts(crit)
 	var sum float64
 	var n int
+	var asides []string // reasons on fields that passed: worth a look, not a flag
 	for _, f := range s.Fields {
 		v := rec[f.Name]
 		res.Data[f.Name] = v
@@ -128,6 +129,8 @@ func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[str
 				reason = "confidence below threshold"
 			}
 			res.FlaggedFields = append(res.FlaggedFields, FlaggedField{Field: f.Name, Value: v, Confidence: combined, Reason: reason})
+		} else if len(chk.Reasons) > 0 {
+			asides = append(asides, f.Name+": "+strings.Join(chk.Reasons, "; "))
 		}
 	}
 	switch {
@@ -154,6 +157,9 @@ func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[str
 		res.Status = StatusNeedsReview
 	} else {
 		notes = append(notes, fmt.Sprintf("All fields passed the %s confidence threshold.", pct(cfg.FieldThreshold)))
+	}
+	if len(asides) > 0 {
+		notes = append(notes, "Passed with a note: "+strings.Join(asides, " | ")+".")
 	}
 	res.Notes = strings.Join(notes, " ")
 	return res

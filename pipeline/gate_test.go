@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -98,5 +99,20 @@ func TestGateFlagsMissingRequiredField(t *testing.T) {
 	}
 	if res.FieldConfidence["total"] != 0 || len(res.FieldProvenance["total"]) != 0 {
 		t.Fatalf("missing field: confidence %v spans %v", res.FieldConfidence["total"], res.FieldProvenance["total"])
+	}
+}
+
+// A reason on a field that passes (an ambiguous day/month order) is reported
+// in notes, not lost and not flagged.
+func TestGateReportsReasonsOfPassingFields(t *testing.T) {
+	s := Invoice()
+	rec := Record{"invoice_date": "2026-03-04", "total": 5.0}
+	h := HeuristicReport{
+		"invoice_date": {Factor: 0.85, Grounded: true, Reasons: []string{`ambiguous day/month order in "03/04/2026"`}},
+		"total":        {Factor: 1, Grounded: true},
+	}
+	res := Decide(s, rec, nil, h, nil, DefaultGate())
+	if res.Flagged("invoice_date") || !strings.Contains(res.Notes, `invoice_date: ambiguous day/month order in "03/04/2026"`) {
+		t.Fatalf("notes %q, flags %+v", res.Notes, res.FlaggedFields)
 	}
 }
