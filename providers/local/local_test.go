@@ -285,3 +285,21 @@ func TestGateFlagsGuesses(t *testing.T) {
 		t.Errorf("status %s, want needs_review", res.Status)
 	}
 }
+
+// The seed's one-line example: the vendor is the text before the first comma.
+func TestOneLineDocumentVendor(t *testing.T) {
+	ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: "ACME CORP, Invoice #INV-1001, Total: $108.50"}, pipeline.Invoice())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Record["vendor_name"] != "ACME CORP" || ext.Record["total"] != 108.5 || ext.Record["invoice_number"] != "INV-1001" {
+		t.Fatalf("got %v", ext.Record)
+	}
+	if ev := ext.Evidence["vendor_name"]; ev.Confidence < 0.7 {
+		t.Fatalf("a legal suffix before the first comma is decent evidence: %+v", ev)
+	}
+	ext, _ = local.New().Generate(context.Background(), pipeline.Document{Text: "Hello there, please pay 20.00 EUR"}, pipeline.Invoice())
+	if v := ext.Record["vendor_name"]; v != nil && ext.Evidence["vendor_name"].Confidence >= 0.7 {
+		t.Fatalf("a greeting is not a confident vendor: %v %+v", v, ext.Evidence["vendor_name"])
+	}
+}

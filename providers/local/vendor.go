@@ -175,7 +175,27 @@ func (d *doc) letterhead() found {
 	if len(cs) > 0 {
 		return found{cleanName(cs[0].text), 0.55, "first name-like line of the document (no label)"}
 	}
-	return found{}
+	return d.openingSegment()
+}
+
+// openingSegment reads a one-line document ("ACME CORP, Invoice #INV-1001,
+// Total: $108.50"), where the letterhead is the text before the first comma.
+func (d *doc) openingSegment() found {
+	if len(d.lines) == 0 {
+		return found{}
+	}
+	first, _, ok := strings.Cut(strings.TrimSpace(d.lines[0].text), ",")
+	if !ok || customerLabelRE.MatchString(first) || headerRE.MatchString(first) || !nameLike(first) {
+		return found{}
+	}
+	name := cleanName(first)
+	if name == "" {
+		return found{}
+	}
+	if _, suffix := suffixLen(tokens(name)); suffix && len(tokens(name)) > 1 {
+		return found{name, 0.75, "opening words before the first comma, with a legal suffix"}
+	}
+	return found{name, 0.55, "opening words before the first comma (no label)"}
 }
 
 // headerEnd is the index of the first line past the letterhead: the first
