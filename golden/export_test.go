@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 )
 
@@ -122,5 +123,60 @@ func TestExportReviewedRows(t *testing.T) {
 
 	if _, err := Export(ctx, st, &buf, ExportOptions{CorpusID: "missing"}); err == nil {
 		t.Error("Export of an unknown corpus succeeded")
+	}
+}
+
+// TestExportRequiredNullCorrected: the pipeline left a required total null
+// (flagged), the reviewer typed it in. The golden row must carry the typed
+// value, list total as corrected with its original null, and keep no spans
+// for it.
+func TestExportRequiredNullCorrected(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Globex Ltd\nAmount due 583.20"
+	if err := st.PutCorpus(ctx, store.Corpus{ID: "c", Kind: "file"}, []store.Document{{ID: "d", Text: text}}); err != nil {
+		t.Fatal(err)
+	}
+	res := pipeline.Result{Status: pipeline.StatusNeedsReview, TraceID: "t-1",
+		Data:            pipeline.Record{"vendor_name": "Globex Ltd", "total": nil},
+		FlaggedFields:   []pipeline.FlaggedField{{Field: "total", Reason: "required field is null"}},
+		FieldProvenance: map[string][]pipeline.Span{"vendor_name": {{Start: 0, End: 10}}, "total": {}},
+		FieldOrder:      []string{"vendor_name", "total"}}
+	if err := st.PutResult(ctx, "c", "d", "v1", res); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if n, err := Export(ctx, st, &buf, ExportOptions{CorpusID: "c", OnlyCorrected: true}); err != nil || n != 1 {
+		t.Fatalf("Export = %d, %v", n, err)
+	}
+	rows, lineErrs, err := ReadDataset(bytes.NewReader(buf.Bytes()))
+	if err != nil || len(lineErrs) > 0 || len(rows) != 1 {
+		t.Fatalf("ReadDataset: %v %v %d rows", err, lineErrs, len(rows))
+	}
+	if got := rows[0].Expected; got["total"] != 583.2 || got["vendor_name"] != "Globex Ltd" || rows[0].Text != text {
+		t.Errorf("row = %+v", rows[0])
+	}
+	var line struct {
+		Review struct {
+			Corrected []string                   `json:"corrected"`
+			Original  map[string]json.RawMessage `json:"original"`
+			Spans     map[string][]pipeline.Span `json:"spans"`
+		} `json:"review"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatal(err)
+	}
+	rv := line.Review
+	if !slices.Equal(rv.Corrected, []string{"total"}) || string(rv.Original["total"]) != "null" {
+		t.Errorf("review corrected %v original %s, want [total] and null", rv.Corrected, rv.Original["total"])
+	}
+	if _, ok := rv.Spans["total"]; ok || len(rv.Spans["vendor_name"]) != 1 {
+		t.Errorf("spans = %v, want vendor_name's only", rv.Spans)
 	}
 }

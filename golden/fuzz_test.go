@@ -26,7 +26,7 @@ func FuzzReadLines(f *testing.F) {
 		var want []int
 		body := bytes.TrimPrefix(data, utf8BOM)
 		for i, raw := range bytes.Split(body, []byte("\n")) {
-			if len(raw) > limit || len(bytes.TrimSpace(raw)) > 0 {
+			if len(bytes.TrimSuffix(raw, []byte("\r"))) > limit || len(bytes.TrimSpace(raw)) > 0 {
 				want = append(want, i+1)
 			}
 		}

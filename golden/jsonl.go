@@ -15,7 +15,7 @@ import (
 )
 
 // MaxLineBytes is the longest JSONL line the reader accepts (excluding the
-// newline). A longer line is reported as an error line and skipped, so one
+// newline, LF or CRLF). A longer line is reported as an error line and skipped, so one
 // runaway record cannot exhaust memory or stop a batch.
 const MaxLineBytes = 8 << 20
 
@@ -74,7 +74,7 @@ func readLines(r io.Reader, maxBytes int, fn func(Line) error) error {
 		for {
 			chunk, err := br.ReadSlice('\n')
 			if !tooLong {
-				if len(buf)+len(chunk) > maxBytes+1 { // +1: the newline is not content
+				if len(buf)+len(chunk) > maxBytes+2 { // +2: a CRLF newline is not content
 					tooLong = true
 					buf = buf[:0]
 				} else {
@@ -93,7 +93,9 @@ func readLines(r io.Reader, maxBytes int, fn func(Line) error) error {
 			}
 			return fmt.Errorf("jsonl: reading line %d: %w", no, err)
 		}
-		content := bytes.TrimSuffix(buf, []byte("\n"))
+		// A CRLF file is the same data as its LF twin: the \r belongs to the
+		// newline, not to the line's length.
+		content := bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
 		if !tooLong && len(content) > maxBytes {
 			tooLong = true
 		}
@@ -107,7 +109,7 @@ func readLines(r io.Reader, maxBytes int, fn func(Line) error) error {
 			}
 			continue
 		default:
-			line = parseLine(no, bytes.TrimSuffix(content, []byte("\r")))
+			line = parseLine(no, content)
 		}
 		if err := fn(line); err != nil {
 			return err

@@ -143,7 +143,9 @@ func TestReadLinesExactlyAtLimit(t *testing.T) {
 		ok    bool
 	}{
 		{line + "\n", len(line), true},
-		{line + "\r\n", len(line), false}, // the \r is content until it is trimmed
+		{line + "\r\n", len(line), true}, // CRLF is a newline, as LF is
+		{line + "\r\n", len(line) - 1, false},
+		{line + "\r", len(line), true}, // a CRLF file whose last newline lost its LF
 		{line, len(line), true},
 		{line, len(line) - 1, false},
 	} {

@@ -111,7 +111,7 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 // nextSeq is one past the corpus's last document.
 func nextSeq(docs *bbolt.Bucket, corpusID string) int {
 	next := 0
-	_ = scanPrefixReverse(docs, prefix(corpusID), func(k, _ []byte) (bool, error) {
+	_ = scanPrefixReverse(docs, prefix(corpusID), nil, func(k, _ []byte) (bool, error) {
 		next = int(binary.BigEndian.Uint64(k[len(k)-8:])) + 1
 		return false, nil
 	})

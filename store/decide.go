@@ -11,12 +11,12 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// step is one Decide as Undo sees it: the decision made, the one it replaced
-// and whether it has been undone.
+// step is one Decide as Undo sees it: the decision made and whether it has
+// been undone. What a field goes back to is derived from the steps before it,
+// so an undone decision can never come back.
 type step struct {
-	Decision Decision  `json:"decision"`
-	Prev     *Decision `json:"prev,omitempty"`
-	Undone   bool      `json:"undone,omitempty"`
+	Decision Decision `json:"decision"`
+	Undone   bool     `json:"undone,omitempty"`
 }
 
 // Decide records reviewer decisions, their audit entries and the affected
@@ -128,13 +128,14 @@ func decide(tx *bbolt.Tx, d Decision) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d, Prev: prev})
+	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d})
 }
 
 // Undo reverts the reviewer's most recent not-yet-undone decision in the
-// corpus: the field goes back to the decision it replaced, or to undecided.
-// If someone has decided that field again since, their decision stands and
-// only the step is marked undone. Repeated calls walk further back.
+// corpus: the field goes back to the latest earlier decision on it that still
+// stands, or to undecided. If someone has decided that field again since,
+// their decision stands and only the step is marked undone. Repeated calls
+// walk further back.
 func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, bool, error) {
 	var undone Decision
 	var found bool
@@ -143,46 +144,41 @@ func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, 
 		if err != nil {
 			return err
 		}
-		var key []byte
-		var st step
-		err = scanPrefixReverse(bs[0], prefix(corpusID), func(k, v []byte) (bool, error) {
-			var cand step
-			if err := json.Unmarshal(v, &cand); err != nil {
-				return false, fmt.Errorf("decode history: %w", err)
-			}
-			if cand.Undone || cand.Decision.Reviewer != reviewer {
-				return true, nil
-			}
-			key, st, found = append([]byte(nil), k...), cand, true
-			return false, nil
-		})
-		if err != nil || !found {
+		history, decisions := bs[0], bs[1]
+		key, st, err := lastStep(history, corpusID, nil, func(st step) bool { return st.Decision.Reviewer == reviewer })
+		if err != nil || key == nil {
 			return err
 		}
+		found = true
 		st.Undone = true
-		if err := putJSON(bs[0], key, st); err != nil {
+		if err := putJSON(history, key, st); err != nil {
 			return err
 		}
 		d := st.Decision
 		dkey := subKey(d.CorpusID, d.DocID, d.Field)
-		cur, err := getDecision(bs[1], dkey)
+		cur, err := getDecision(decisions, dkey)
 		if err != nil {
 			return err
 		}
-		after := d.Value
-		if cur != nil && sameDecision(*cur, d) {
-			after = d.Original
-			if st.Prev != nil {
-				after = st.Prev.Value
-				err = putJSON(bs[1], dkey, *st.Prev)
+		after := d.Original
+		switch {
+		case cur != nil && !sameDecision(*cur, d):
+			after = cur.Value
+		case cur != nil:
+			sameField := func(o step) bool { return o.Decision.DocID == d.DocID && o.Decision.Field == d.Field }
+			pkey, prev, err := lastStep(history, corpusID, key, sameField)
+			if err != nil {
+				return err
+			}
+			if pkey != nil {
+				after = prev.Decision.Value
+				err = putJSON(decisions, dkey, prev.Decision)
 			} else {
-				err = bs[1].Delete(dkey)
+				err = decisions.Delete(dkey)
 			}
 			if err != nil {
 				return err
 			}
-		} else if cur != nil {
-			after = cur.Value
 		}
 		if _, err := appendAudit(tx, AuditEntry{At: time.Now().UTC(), Who: reviewer, CorpusID: d.CorpusID,
 			DocID: d.DocID, Field: d.Field, Action: ActionUndo, Before: d.Value, After: after}); err != nil {
@@ -195,6 +191,25 @@ func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, 
 		return Decision{}, false, fmt.Errorf("undo in %q: %w", corpusID, err)
 	}
 	return undone, found, nil
+}
+
+// lastStep finds the corpus's latest not-undone step before key (nil: the
+// end) that match accepts; a nil key means there is none.
+func lastStep(history *bbolt.Bucket, corpusID string, before []byte, match func(step) bool) ([]byte, step, error) {
+	var key []byte
+	var found step
+	err := scanPrefixReverse(history, prefix(corpusID), before, func(k, v []byte) (bool, error) {
+		var st step
+		if err := json.Unmarshal(v, &st); err != nil {
+			return false, fmt.Errorf("decode history: %w", err)
+		}
+		if st.Undone || !match(st) {
+			return true, nil
+		}
+		key, found = append([]byte(nil), k...), st
+		return false, nil
+	})
+	return key, found, err
 }
 
 func sameDecision(a, b Decision) bool {

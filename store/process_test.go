@@ -101,6 +101,17 @@ func runHelper(ctx context.Context, mode, path, arg string) error {
 			}
 		}
 		return nil
+	case "hold-read-lock":
+		db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		fmt.Println("locked")
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		return nil
+	case "check-read-only":
+		return checkReadOnly(path)
 	case "hold-lock":
 		// Hold the write lock until stdin closes.
 		db, err := bbolt.Open(path, 0o600, nil)

@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +44,9 @@ type Store struct {
 	// mu serialises this process's own operations so they queue here instead
 	// of polling the flock against each other.
 	mu sync.RWMutex
+	// broken is set, under mu, when bbolt panicked while opening the file
+	// for writing: the half-open file still holds this process's lock.
+	broken error
 }
 
 // Bucket names. docs and summaries share the key corpusID\x00seq(8 bytes BE)
@@ -101,8 +106,17 @@ func DefaultPath() string {
 	return filepath.Join(home, ".local", "share", "reflect", "reflect.db")
 }
 
+// ErrCorrupt is wrapped when the file is damaged or is not a bbolt file at
+// all: bbolt panics on pages it cannot parse, and a reviewer should read "the
+// store is damaged", not a stack trace.
+var ErrCorrupt = errors.New("damaged or not a reflect store")
+
 // Open creates the file (and its directory) if needed and migrates it to the
 // current schema version. The file is closed again before Open returns.
+//
+// A file already at the current version is only read, under a shared lock:
+// a store on a read-only file or mount still serves stats and export, and
+// opening never waits behind another process's write.
 func Open(path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty path")
@@ -111,26 +125,36 @@ func Open(path string, opts Options) (*Store, error) {
 	if t <= 0 {
 		t = DefaultTimeout
 	}
+	s := &Store{path: path, timeout: t}
+	ctx := context.Background()
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		var have uint64
+		err := s.run(ctx, false, func(tx *bbolt.Tx) error {
+			var err error
+			have, err = fileVersion(tx)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if have == SchemaVersion() {
+			return s, nil
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store: create directory for %s: %w", path, err)
 	}
-	s := &Store{path: path, timeout: t}
-	err := s.update(context.Background(), func(tx *bbolt.Tx) error {
+	_, statErr := os.Stat(path)
+	err := s.run(ctx, true, func(tx *bbolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(bktMeta)
 		if err != nil {
 			return fmt.Errorf("create meta bucket: %w", err)
 		}
-		var have uint64
-		if v := meta.Get(keyVersion); v != nil {
-			if len(v) != 8 {
-				return fmt.Errorf("schema version is %d bytes, want 8", len(v))
-			}
-			have = binary.BigEndian.Uint64(v)
+		have, err := fileVersion(tx)
+		if err != nil {
+			return err
 		}
 		ms := migrations()
-		if have > uint64(len(ms)) {
-			return fmt.Errorf("schema version %d is newer than this reflect understands (%d): upgrade reflect", have, len(ms))
-		}
 		for i := have; i < uint64(len(ms)); i++ {
 			if err := ms[i](tx); err != nil {
 				return fmt.Errorf("migration %d: %w", i+1, err)
@@ -144,60 +168,154 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// bbolt fsyncs the file but not its directory: without this a power
+		// cut could lose a brand-new store, decisions and all.
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
+	}
 	return s, nil
+}
+
+// fileVersion reads the file's schema version (0 for a bare bbolt file) and
+// refuses one written by a newer reflect, whose layout this build would
+// misread or damage.
+func fileVersion(tx *bbolt.Tx) (uint64, error) {
+	meta := tx.Bucket(bktMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	v := meta.Get(keyVersion)
+	if v == nil {
+		return 0, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("schema version is %d bytes, want 8: %w", len(v), ErrCorrupt)
+	}
+	have := binary.BigEndian.Uint64(v)
+	if want := SchemaVersion(); have > want {
+		return 0, fmt.Errorf("schema version %d is newer than this reflect understands (%d): upgrade reflect", have, want)
+	}
+	return have, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync directory: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
 }
 
 // Path is the file this store uses.
 func (s *Store) Path() string { return s.path }
 
-// open opens the file for exactly one transaction. A lock wait longer than the
-// timeout becomes ErrLocked so the caller can say which process is in the way.
-func (s *Store) open(ctx context.Context, readOnly bool) (*bbolt.DB, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.path, err)
-	}
-	if readOnly {
-		// bbolt cannot open a missing file read-only; a deleted store should
-		// say so plainly.
-		if _, err := os.Stat(s.path); err != nil {
-			return nil, fmt.Errorf("store %s: %w", s.path, err)
-		}
-	}
-	db, err := bbolt.Open(s.path, 0o600, &bbolt.Options{Timeout: s.timeout, ReadOnly: readOnly})
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, fmt.Errorf("store %s is busy (%w)", s.path, ErrLocked)
-		}
-		return nil, fmt.Errorf("store %s: open: %w", s.path, err)
-	}
-	return db, nil
-}
-
 // update runs fn in one write transaction; bbolt fsyncs on commit, so when
 // update returns nil the change is on disk.
 func (s *Store) update(ctx context.Context, fn func(tx *bbolt.Tx) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	db, err := s.open(ctx, false)
-	if err != nil {
-		return err
-	}
-	err = db.Update(fn)
-	if cerr := db.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("store %s: close: %w", s.path, cerr)
-	}
-	return err
+	return s.run(ctx, true, current(fn))
 }
 
 // view runs fn in one read transaction under a shared lock.
 func (s *Store) view(ctx context.Context, fn func(tx *bbolt.Tx) error) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	db, err := s.open(ctx, true)
-	if err != nil {
-		return err
+	return s.run(ctx, false, current(fn))
+}
+
+// current guards fn with a version check. Processes keep no file open, so a
+// newer reflect may migrate the file under a long-running older one (a TUI
+// left open); the older one must stop rather than write the old layout.
+func current(fn func(tx *bbolt.Tx) error) func(tx *bbolt.Tx) error {
+	return func(tx *bbolt.Tx) error {
+		have, err := fileVersion(tx)
+		if err != nil {
+			return err
+		}
+		if want := SchemaVersion(); have != want {
+			return fmt.Errorf("schema version %d, want %d (not opened with store.Open?)", have, want)
+		}
+		return fn(tx)
 	}
-	err = db.View(fn)
+}
+
+// run opens the file for exactly one transaction and closes it again. A lock
+// wait longer than the timeout becomes ErrLocked so the caller can say which
+// process is in the way; a panic from bbolt on a damaged page, or a fault
+// reading past the end of a truncated file, becomes ErrCorrupt.
+func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error) (err error) {
+	if write {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store %s: %w", s.path, err)
+	}
+	if !write {
+		// bbolt cannot open a missing file read-only; a deleted store should
+		// say so plainly.
+		if _, err := os.Stat(s.path); err != nil {
+			return fmt.Errorf("store %s: %w", s.path, err)
+		}
+	}
+	// A file shorter than its pages say (a cut-short copy) faults inside
+	// the mmap; this turns the fault into a panic the recover below sees.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var file *os.File
+	var db *bbolt.DB
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		err = fmt.Errorf("store %s: %w: %v", s.path, ErrCorrupt, p)
+		if db != nil {
+			// The transaction has been rolled back by bbolt's own defer,
+			// so closing unmaps the file and drops the flock.
+			_ = db.Close()
+			return
+		}
+		// bbolt.Open itself failed half way and its mapping, which pins
+		// the flock, cannot be reached: later calls repeat this error
+		// rather than blame "another process" for the lock. Only a write
+		// open loads the freelist, so only it gets here, under mu.Lock.
+		if file != nil {
+			_ = file.Close()
+		}
+		if write {
+			s.broken = err
+		}
+	}()
+	if s.broken != nil {
+		return s.broken
+	}
+	db, err = bbolt.Open(s.path, 0o600, &bbolt.Options{Timeout: s.timeout, ReadOnly: !write,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		}})
+	if err != nil {
+		db = nil
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return fmt.Errorf("store %s is busy (%w)", s.path, ErrLocked)
+		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
+			return fmt.Errorf("store %s: %w (%w)", s.path, ErrCorrupt, err)
+		}
+		return fmt.Errorf("store %s: open: %w", s.path, err)
+	}
+	if write {
+		err = db.Update(fn)
+	} else {
+		err = db.View(fn)
+	}
 	if cerr := db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("store %s: close: %w", s.path, cerr)
 	}
@@ -273,13 +391,16 @@ func scanPrefix(b *bbolt.Bucket, p []byte, fn func(k, v []byte) error) error {
 	return nil
 }
 
-// scanPrefixReverse is scanPrefix from the last key backwards.
-func scanPrefixReverse(b *bbolt.Bucket, p []byte, fn func(k, v []byte) (bool, error)) error {
-	upper := append([]byte(nil), p...)
-	upper[len(upper)-1]++ // p always ends in \x00, so this cannot overflow
+// scanPrefixReverse is scanPrefix from the last key backwards, or from the
+// last key before `before` when that is not nil.
+func scanPrefixReverse(b *bbolt.Bucket, p, before []byte, fn func(k, v []byte) (bool, error)) error {
+	if before == nil {
+		before = append([]byte(nil), p...)
+		before[len(before)-1]++ // p always ends in \x00, so this cannot overflow
+	}
 	c := b.Cursor()
 	var k, v []byte
-	if k, _ = c.Seek(upper); k == nil {
+	if k, _ = c.Seek(before); k == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()

@@ -348,6 +348,8 @@ func TestStoreSameValue(t *testing.T) {
 		want bool
 	}{
 		{nil, nil, true}, {nil, "", false}, {1.0, 1.004, true}, {1.0, 1.01, false},
+		// Exactly half a cent agrees, as golden.FieldCorrect scores it.
+		{10.0, 10.005, true}, {0.0, 0.005, true}, {583.2, 583.2051, false},
 		{"abc ", "abc", true}, {"abc", "abd", false}, {3, 3.0, true}, {"1", 1.0, true},
 	}
 	for _, c := range cases {

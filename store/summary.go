@@ -212,6 +212,10 @@ func pipelineValue(res *pipeline.Result, d Decision) any {
 	return d.Original
 }
 
+// moneyTolerance is half a cent, inclusive, as golden.MoneyTolerance: a value
+// eval scores right must not count as a correction in review statistics.
+const moneyTolerance = 0.005
+
 // SameValue compares two field values the way review statistics do: numbers
 // within half a cent (money), strings after trimming, nil only equal to nil.
 func SameValue(a, b any) bool {
@@ -221,7 +225,7 @@ func SameValue(a, b any) bool {
 	fa, aNum := toFloat(a)
 	fb, bNum := toFloat(b)
 	if aNum && bNum {
-		return math.Abs(fa-fb) < 0.005
+		return math.Abs(fa-fb) <= moneyTolerance+1e-9
 	}
 	sa, aStr := a.(string)
 	sb, bStr := b.(string)

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+)
+
+// TestStoreUndoNeverRestoresAnUndoneDecision: ann decides, bob overrides,
+// ann undoes (bob's stands), bob undoes. ann's decision was withdrawn, so the
+// field must end undecided, not with ann's value back.
+func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
+	ctx := context.Background()
+	s := populated(t, 5)
+	const doc = "doc-000004"
+	pipe, _, err := s.Result(ctx, "c", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decide := func(who string, v float64) {
+		t.Helper()
+		if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionCorrect, Value: v, Reviewer: who}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := func() (any, bool) {
+		t.Helper()
+		decs, err := s.Decisions(ctx, "c", doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := decs["total"]
+		return d.Value, ok
+	}
+	decide("ann", 1)
+	decide("bob", 5)
+	if u, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok || u.Value != 1.0 {
+		t.Fatalf("ann's undo = %+v %v %v", u, ok, err)
+	}
+	if v, ok := total(); !ok || v != 5.0 {
+		t.Fatalf("after ann's undo total = %v (decided %v), want bob's 5 to stand", v, ok)
+	}
+	if u, ok, err := s.Undo(ctx, "c", "bob"); err != nil || !ok || u.Value != 5.0 {
+		t.Fatalf("bob's undo = %+v %v %v", u, ok, err)
+	}
+	if v, ok := total(); ok {
+		t.Fatalf("after both undos total is decided as %v; ann's undone decision came back", v)
+	}
+	audit, err := s.Audit(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(audit) != 4 {
+		t.Fatalf("audit has %d entries, want 4", len(audit))
+	}
+	if e := audit[2]; e.Action != ActionUndo || e.Before != 1.0 || e.After != 5.0 {
+		t.Errorf("ann's undo audited as %+v, want 1 -> 5 (bob's value stands)", e)
+	}
+	if e := audit[3]; e.Action != ActionUndo || e.Before != 5.0 || e.After != pipe.Data["total"] {
+		t.Errorf("bob's undo audited as %+v, want 5 -> the pipeline's %v", e, pipe.Data["total"])
+	}
+	sums, _ := s.Summaries(ctx, "c")
+	if sums[4].Decisions != 0 || sums[4].Reviewed {
+		t.Errorf("summary after the undos = %+v", sums[4])
+	}
+	// With both steps undone there is nothing left for either to undo.
+	for _, who := range []string{"ann", "bob"} {
+		if _, ok, err := s.Undo(ctx, "c", who); ok || err != nil {
+			t.Errorf("%s: another undo = %v %v", who, ok, err)
+		}
+	}
+}
+
+// TestStoreRequiredNullCorrected follows a required field the pipeline left
+// null (so the gate flagged it) through a correction: the settled record,
+// the queue row and the statistics must all see the reviewer's value.
+func TestStoreRequiredNullCorrected(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Globex Ltd, amount due 583.20"}}); err != nil {
+		t.Fatal(err)
+	}
+	res := pipeline.Result{Status: pipeline.StatusNeedsReview, OverallConfidence: 0.6,
+		Data:          pipeline.Record{"vendor_name": "Globex Ltd", "total": nil},
+		FlaggedFields: []pipeline.FlaggedField{{Field: "total", Reason: "required field is null"}},
+		FieldOrder:    []string{"vendor_name", "total"}}
+	if err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	rec, reviewed, err := s.Settled(ctx, "c", "d")
+	if err != nil || !reviewed || rec["total"] != 583.2 || rec["vendor_name"] != "Globex Ltd" {
+		t.Fatalf("Settled = %v reviewed=%v err=%v", rec, reviewed, err)
+	}
+	decs, _ := s.Decisions(ctx, "c", "d")
+	if d := decs["total"]; d.Original != nil {
+		t.Errorf("Original = %v, want the pipeline's null", d.Original)
+	}
+	st, err := s.Stats(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Stats{Documents: 1, WithResult: 1, Reviewed: 1, DecidedFields: 1, CorrectedFields: 1,
+		FlaggedFields: 1, CaughtWrong: 1, CatchRate: 1}
+	if st != want {
+		t.Errorf("stats = %+v\nwant    %+v", st, want)
+	}
+	// Undoing the correction puts the null back and the document back in the queue.
+	if _, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	rec, reviewed, _ = s.Settled(ctx, "c", "d")
+	if v, present := rec["total"]; reviewed || !present || v != nil {
+		t.Errorf("after undo Settled = %v reviewed=%v, want total null and not reviewed", rec, reviewed)
+	}
+}
