@@ -92,10 +92,13 @@ func exportRow(corpusID string, rv store.Review) ExportRow {
 		Corrected: []string{},
 		Original:  map[string]any{},
 		Spans:     map[string][]pipeline.Span{},
-		TraceID:   rv.Document.TraceID,
+		// The latest result's trace id: a document re-queued by an MCP
+		// client keeps its first trace id, but the reviewed result is the
+		// latest one.
+		TraceID: res.TraceID,
 	}
 	if review.TraceID == "" {
-		review.TraceID = res.TraceID
+		review.TraceID = rv.Document.TraceID
 	}
 	for _, f := range fieldOrder(res, rv.Decisions) {
 		d, decided := rv.Decisions[f]

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -115,5 +116,28 @@ func TestStoreRequiredNullCorrected(t *testing.T) {
 	rec, reviewed, _ = s.Settled(ctx, "c", "d")
 	if v, present := rec["total"]; reviewed || !present || v != nil {
 		t.Errorf("after undo Settled = %v reviewed=%v, want total null and not reviewed", rec, reviewed)
+	}
+}
+
+// Values a reviewer types into a document whose run failed are neither caught
+// nor silent-wrong: the gate returned no value as if it were fine.
+func TestStatsIgnoreCorrectionsOfFailedRuns(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutResult(ctx, "c", "d", "v1", pipeline.ErrorResult("d", "t", errors.New("HTTP 503"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionCorrect, Value: 5.0, Reviewer: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stats(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SilentWrong != 0 || st.CaughtWrong != 0 || st.Errors != 1 {
+		t.Fatalf("stats = %+v", st)
 	}
 }

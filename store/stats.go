@@ -44,8 +44,13 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 			switch {
 			case r.Reviewed:
 				st.Reviewed++
-				st.CaughtWrong += r.Caught
-				st.SilentWrong += r.Silent
+				// A failed run returned no value as if it were fine, so
+				// what the reviewer typed in is neither caught nor silent
+				// (eval counts error rows the same way).
+				if r.Status != pipeline.StatusError {
+					st.CaughtWrong += r.Caught
+					st.SilentWrong += r.Silent
+				}
 			case r.Status == pipeline.StatusOK:
 				st.AutoAccepted++
 			case r.Status == pipeline.StatusNeedsReview:
