@@ -116,3 +116,28 @@ func TestGateReportsReasonsOfPassingFields(t *testing.T) {
 		t.Fatalf("notes %q, flags %+v", res.Notes, res.FlaggedFields)
 	}
 }
+
+// A flag's reason joins, in order, the Critic's reason, the grounded:false
+// note and every heuristic's reason; the confidence is the capped Critic
+// confidence times the heuristic factor.
+func TestGateFlagReasonJoinsCriticAndHeuristics(t *testing.T) {
+	s := Invoice()
+	rec := Record{"total": 683.2}
+	h := HeuristicReport{"total": {Factor: 0.3 * 0.3, Reasons: []string{"amount 683.2 not found in source text", "subtotal(540.0) + tax(43.2) != total(683.2)"}}}
+	crit := &Critique{OverallConfidence: 0.7, Summary: "Total appears hallucinated; escalate.", FieldVerdicts: []Verdict{
+		{Field: "total", Confidence: 0.9, Grounded: false, Reason: "683.20 is not in the source"},
+	}}
+	res := Decide(s, rec, crit, h, nil, DefaultGate())
+	if len(res.FlaggedFields) != 1 {
+		t.Fatalf("flags %+v", res.FlaggedFields)
+	}
+	f := res.FlaggedFields[0]
+	want := "683.20 is not in the source; critic marked the value not grounded in the source; " +
+		"amount 683.2 not found in source text; subtotal(540.0) + tax(43.2) != total(683.2)"
+	if f.Reason != want || f.Confidence != 0.045 || f.Value != 683.2 {
+		t.Fatalf("flag %+v\nwant reason %q, confidence 0.5 x 0.09 = 0.045", f, want)
+	}
+	if res.CriticSummary != crit.Summary || res.OverallConfidence != 0.045 {
+		t.Fatalf("summary %q overall %v", res.CriticSummary, res.OverallConfidence)
+	}
+}

@@ -28,7 +28,9 @@ func keepRune(r rune, mode foldMode) bool {
 	case foldCompact:
 		return !unicode.IsSpace(r) && !isHyphen(r)
 	case foldAlnum:
-		return isAlnum(r)
+		// Combining marks stay: "Re\u0301sume\u0301" is "Résumé", not "Resume",
+		// exactly as its precomposed spelling is.
+		return isAlnum(r) || unicode.Is(unicode.M, r)
 	}
 	return true
 }
@@ -107,28 +109,26 @@ func FindSpans(text, needle string) []Span {
 // bounded keeps the spans that do not start or end inside a word: "ACME"
 // must not ground in "ACMEX", nor "12" in "X12".
 func bounded(rs []rune, spans []Span) []Span {
-	var out []Span
-	for _, s := range spans {
-		if s.Start > 0 && isAlnum(rs[s.Start]) && isAlnum(rs[s.Start-1]) {
-			continue
-		}
-		if s.End < len(rs) && isAlnum(rs[s.End-1]) && isAlnum(rs[s.End]) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
+	return keepBounded(rs, spans, isAlnum)
 }
 
 // letterBounded keeps spans not glued to letters on either side; digits may
 // touch ("RM12.00").
 func letterBounded(rs []rune, spans []Span) []Span {
+	return keepBounded(rs, spans, unicode.IsLetter)
+}
+
+// keepBounded drops spans whose edge runes and their outer neighbours are both
+// word runes, and spans that end before a combining mark: "Cafe" is not in
+// "Cafe\u0301" (é written as e and an accent), and a span must not cut a
+// character in two.
+func keepBounded(rs []rune, spans []Span, word func(rune) bool) []Span {
 	var out []Span
 	for _, s := range spans {
-		if s.Start > 0 && unicode.IsLetter(rs[s.Start]) && unicode.IsLetter(rs[s.Start-1]) {
+		if s.Start > 0 && word(rs[s.Start]) && word(rs[s.Start-1]) {
 			continue
 		}
-		if s.End < len(rs) && unicode.IsLetter(rs[s.End-1]) && unicode.IsLetter(rs[s.End]) {
+		if s.End < len(rs) && (word(rs[s.End-1]) && word(rs[s.End]) || unicode.Is(unicode.M, rs[s.End])) {
 			continue
 		}
 		out = append(out, s)

@@ -24,3 +24,47 @@ func TestFindSpans(t *testing.T) {
 		}
 	}
 }
+
+// Provenance spans are code-point offsets into the text as received, whatever
+// it holds: emoji (one and several code points), combining marks, CRLF line
+// ends, no-break spaces.
+func TestSpansAreCodePointOffsets(t *testing.T) {
+	text := "🧾👩‍💻 Re\u0301sume\u0301 d'achat\r\nFrom: Café Zoë GmbH\r\nInvoice # INV-77\r\nDate: 14 März 2026\r\n" +
+		"Subtotal: €1.234,56\r\nMwSt 19 %: 234,57\r\nGesamtbetrag:\u00a01.469,13 EUR\r\n"
+	s := Invoice()
+	rec := Record{"vendor_name": "Café Zoë GmbH", "invoice_number": "INV-77", "invoice_date": "2026-03-14",
+		"subtotal": 1234.56, "tax": 234.57, "total": 1469.13, "currency": "EUR"}
+	want := map[string]string{"vendor_name": "Café Zoë GmbH", "invoice_number": "INV-77", "invoice_date": "14 März 2026",
+		"subtotal": "1.234,56", "tax": "234,57", "total": "1.469,13", "currency": "EUR"}
+	rs := []rune(text)
+	rep := RunHeuristics(text, s, rec)
+	for name, w := range want {
+		c := rep[name]
+		if len(c.Spans) != 1 || c.Factor != 1 {
+			t.Errorf("%s: spans %v factor %v %v", name, c.Spans, c.Factor, c.Reasons)
+			continue
+		}
+		if got := string(rs[c.Spans[0].Start:c.Spans[0].End]); got != w {
+			t.Errorf("%s: span %v holds %q, want %q", name, c.Spans[0], got, w)
+		}
+	}
+	if got := rep["vendor_name"].Spans[0]; got != (Span{29, 42}) {
+		t.Errorf("vendor span %v, want {29 42}: code points, not bytes or UTF-16 units", got)
+	}
+}
+
+// A span never cuts a character in two: "Resume" is not grounded by the
+// decomposed "Résumé" (e + U+0301), and a base letter alone never matches.
+func TestSpansDoNotSplitCombiningMarks(t *testing.T) {
+	text := "Re\u0301sume\u0301 Services\nTotal 5.00"
+	s := Invoice()
+	for _, v := range []string{"Resume Services", "Re"} {
+		if c := RunHeuristics(text, s, Record{"vendor_name": v})["vendor_name"]; c.Grounded || len(c.Spans) != 0 {
+			t.Errorf("%q grounded in %q at %v", v, text, c.Spans)
+		}
+	}
+	c := RunHeuristics(text, s, Record{"vendor_name": "Re\u0301sume\u0301 Services"})["vendor_name"]
+	if len(c.Spans) != 1 || c.Spans[0] != (Span{0, 17}) {
+		t.Errorf("decomposed value as written: spans %v, want [{0 17}]", c.Spans)
+	}
+}

@@ -39,7 +39,8 @@ func NewLLMGenerator(client providers.Client, opts LLMOptions) *LLMGenerator {
 	return &LLMGenerator{client: client, opts: opts}
 }
 
-// Generate implements Generator.
+// Generate implements Generator. On failure the Extraction still carries the
+// usage of every call made, so a failed document reports what it cost.
 func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (Extraction, error) {
 	prompt, err := renderPrompt(GeneratorPrompt, promptData{Schema: s, JSONSchema: string(s.JSONSchema()), Text: doc.Text})
 	if err != nil {
@@ -57,7 +58,7 @@ func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (E
 		return nil
 	})
 	if err != nil {
-		return Extraction{}, &GeneratorError{Err: err}
+		return Extraction{Usage: ext.Usage}, &GeneratorError{Err: err}
 	}
 	return ext, nil
 }
@@ -76,27 +77,33 @@ func NewLLMCritic(client providers.Client, opts LLMOptions) *LLMCritic {
 // critiqueSchema is the JSON Schema the Critic's reply must match.
 const critiqueSchema = `{"type":"object","properties":{"field_verdicts":{"type":"array","items":{"type":"object","properties":{"field":{"type":"string"},"confidence":{"type":"number"},"grounded":{"type":"boolean"},"reason":{"type":"string"}},"required":["field","confidence","grounded","reason"],"additionalProperties":false}},"overall_confidence":{"type":"number"},"summary":{"type":"string"}},"required":["field_verdicts","overall_confidence","summary"],"additionalProperties":false}`
 
-// Critique implements Critic.
+// Critique implements Critic. On failure the Critique still carries the usage
+// of every call made.
 func (c *LLMCritic) Critique(ctx context.Context, doc Document, s *Schema, rec Record) (Critique, error) {
-	prompt, err := renderPrompt(CriticPrompt, promptData{Schema: s, Text: doc.Text, Candidate: candidateJSON(s, rec)})
+	candidate, err := candidateJSON(s, rec)
+	if err != nil {
+		return Critique{}, &CriticError{Err: err}
+	}
+	prompt, err := renderPrompt(CriticPrompt, promptData{Schema: s, Text: doc.Text, Candidate: candidate})
 	if err != nil {
 		return Critique{}, &CriticError{Err: err}
 	}
 	var out Critique
+	var usage Usage
 	err = converse(ctx, c.client, c.opts, providers.Request{
 		Purpose: "critic", PromptVersion: CriticPrompt, JSONSchema: []byte(critiqueSchema), SchemaName: "critique", Source: doc.Text,
-	}, prompt, &out.Usage, func(m map[string]any) error {
+	}, prompt, &usage, func(m map[string]any) error {
 		crit, err := parseCritique(m)
 		if err != nil {
 			return err
 		}
-		crit.Usage = out.Usage
 		out = crit
 		return nil
 	})
 	if err != nil {
-		return Critique{}, &CriticError{Err: err}
+		return Critique{Usage: usage}, &CriticError{Err: err}
 	}
+	out.Usage = usage
 	return out, nil
 }
 
@@ -138,13 +145,22 @@ func parseCritique(m map[string]any) (Critique, error) {
 
 // converse makes the call and, while the reply cannot be used, asks again with
 // the error fed back. Transport failures are not retried here: the provider
-// clients already retry what is worth retrying.
+// clients already retry what is worth retrying. usage counts every call that
+// answered, including the unusable ones: they were paid for. A cancelled
+// context stops the retries even when the client would answer anyway (a cache
+// hit does not look at the context).
 func converse(ctx context.Context, client providers.Client, opts LLMOptions, req providers.Request, prompt string, usage *Usage, accept func(map[string]any) error) error {
 	req.Model = opts.Model
 	req.MaxTokens = opts.MaxTokens
 	req.Messages = []providers.Message{{Role: "user", Content: prompt}}
 	var lastErr error
 	for attempt := 0; attempt <= opts.retries(); attempt++ {
+		if err := ctx.Err(); err != nil {
+			if lastErr != nil {
+				return fmt.Errorf("stopped before attempt %d: %w (the last reply was unusable: %w)", attempt+1, err, lastErr)
+			}
+			return err
+		}
 		resp, err := client.Complete(ctx, req)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -17,11 +18,6 @@ const (
 	GeneratorPrompt = "generator.v1"
 	CriticPrompt    = "critic.v1"
 )
-
-// PromptVersions names the prompts a result was produced with.
-func PromptVersions() map[string]string {
-	return map[string]string{"generator": GeneratorPrompt, "critic": CriticPrompt}
-}
 
 type promptData struct {
 	Schema     *Schema
@@ -63,7 +59,16 @@ func renderPrompt(version string, d promptData) (string, error) {
 	return b.String(), nil
 }
 
-func candidateJSON(s *Schema, rec Record) string {
-	b, _ := json.MarshalIndent(orderedMap(map[string]any(rec), s.FieldNames()), "", "  ")
-	return string(b)
+// candidateJSON shows the Critic the record as JSON without HTML escaping: a
+// vendor "A&B Ltd" shown as "A\u0026B Ltd" is not the text in the document.
+func candidateJSON(s *Schema, rec Record) (string, error) {
+	b, err := marshalNoEscape(orderedMap(map[string]any(rec), s.FieldNames()))
+	if err != nil {
+		return "", fmt.Errorf("candidate record: %w", err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return "", fmt.Errorf("candidate record: %w", err)
+	}
+	return out.String(), nil
 }

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -35,15 +37,27 @@ const (
 )
 
 // NormalizeRecord turns decoded JSON into a Record of this schema: every schema
-// field present (nil when absent), money as float64, text trimmed. It returns
-// an error naming the field when a value has the wrong type.
+// field present (nil when absent), money as a finite float64, text trimmed. It
+// returns an error naming the field when a value has the wrong type.
 func (s *Schema) NormalizeRecord(raw map[string]any, mode NormalizeMode) (Record, error) {
-	rec := make(Record, len(s.Fields))
-	for k := range raw {
-		if _, ok := s.Field(k); !ok && mode == Strict {
-			return nil, fmt.Errorf("field %q is not in schema %q (fields: %s)", k, s.Name, strings.Join(s.FieldNames(), ", "))
+	if mode == Strict {
+		var unknown []string
+		for k := range raw {
+			if _, ok := s.Field(k); !ok {
+				unknown = append(unknown, strconv.Quote(k))
+			}
+		}
+		if len(unknown) > 0 {
+			// Sorted, so the same bad input always gets the same message.
+			sort.Strings(unknown)
+			what := "field " + unknown[0] + " is"
+			if len(unknown) > 1 {
+				what = "fields " + strings.Join(unknown, ", ") + " are"
+			}
+			return nil, fmt.Errorf("%s not in schema %q (fields: %s)", what, s.Name, strings.Join(s.FieldNames(), ", "))
 		}
 	}
+	rec := make(Record, len(s.Fields))
 	for _, f := range s.Fields {
 		v, err := normalizeValue(f, raw[f.Name])
 		if err != nil {
@@ -58,62 +72,101 @@ func normalizeValue(f Field, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	switch f.Kind {
-	case KindMoney:
-		switch x := v.(type) {
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("amount must be finite")
-			}
-			return x, nil
-		case json.Number:
-			n, err := x.Float64()
-			if err != nil {
-				return nil, fmt.Errorf("amount %q: %w", x, err)
-			}
-			return n, nil
-		case int:
-			return float64(x), nil
-		case string:
-			if strings.TrimSpace(x) == "" {
-				return nil, nil
-			}
-			n, ok := ParseAmount(x)
-			if !ok {
-				return nil, fmt.Errorf("%q is not an amount", x)
-			}
-			return n, nil
-		default:
-			return nil, fmt.Errorf("want a number, got %T", v)
-		}
-	default:
-		switch x := v.(type) {
-		case string:
-			x = strings.TrimSpace(x)
-			if x == "" {
-				return nil, nil
-			}
-			if f.Kind == KindCurrency {
-				x = strings.ToUpper(x)
-			}
-			return x, nil
-		case float64:
-			// Identifiers such as invoice numbers are often emitted as bare numbers.
-			if f.Kind == KindIdentifier || f.Kind == KindText {
-				return formatNumber(x), nil
-			}
-			return nil, fmt.Errorf("want a string, got a number")
-		default:
-			return nil, fmt.Errorf("want a string, got %T", v)
-		}
+	x, isNum, err := number(v)
+	if err != nil {
+		return nil, err
 	}
+	if f.Kind == KindMoney {
+		switch {
+		case isNum:
+			return x, nil
+		case isString(v):
+			str := strings.TrimSpace(v.(string))
+			if str == "" {
+				return nil, nil
+			}
+			n, ok := ParseAmount(str)
+			if !ok {
+				return nil, fmt.Errorf("%q is not an amount", str)
+			}
+			return n + 0, nil
+		}
+		return nil, fmt.Errorf("want a number, got %s", jsonType(v))
+	}
+	switch {
+	case isString(v):
+		str := strings.TrimSpace(v.(string))
+		if str == "" {
+			return nil, nil
+		}
+		if f.Kind == KindCurrency {
+			str = strings.ToUpper(str)
+		}
+		return str, nil
+	case isNum && (f.Kind == KindIdentifier || f.Kind == KindText):
+		// Identifiers such as invoice numbers are often emitted as bare numbers.
+		return formatNumber(x), nil
+	}
+	return nil, fmt.Errorf("want a string, got %s", jsonType(v))
 }
 
-func formatNumber(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return fmt.Sprintf("%.0f", x)
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// number reads the numeric types JSON decoding and Go callers produce. A
+// number that is not finite is an error, and -0 becomes 0 so that no
+// "-0.00" reaches a reason or a printed record.
+func number(v any) (x float64, ok bool, err error) {
+	switch n := v.(type) {
+	case float64:
+		x = n
+	case float32:
+		x = float64(n)
+	case int:
+		x = float64(n)
+	case int32:
+		x = float64(n)
+	case int64:
+		x = float64(n)
+	case json.Number:
+		f, perr := strconv.ParseFloat(string(n), 64)
+		if perr != nil && !errors.Is(perr, strconv.ErrRange) {
+			return 0, false, fmt.Errorf("number %q: %w", string(n), perr)
+		}
+		x = f
+	default:
+		return 0, false, nil
 	}
-	return fmt.Sprintf("%g", x)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, false, fmt.Errorf("number %v is not finite", v)
+	}
+	return x + 0, true, nil
+}
+
+// jsonType names v's JSON type for error messages: callers wrote JSON, not Go.
+func jsonType(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	}
+	if _, ok, _ := number(v); ok {
+		return "a number"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// formatNumber writes a number as an identifier would be printed: all its
+// digits, never an exponent ("1e+20" is no invoice number).
+func formatNumber(x float64) string {
+	return strconv.FormatFloat(x+0, 'f', -1, 64)
 }
 
 // FormatValue renders a field value the way reasons and the UI show it.
@@ -212,82 +265,47 @@ func ErrorResult(id, traceID string, err error) Result {
 }
 
 // MarshalJSON writes the result with map keys in schema order, so the output
-// reads like the record it describes.
+// reads like the record it describes. An error result is only the envelope:
+// id, status, error_message, and trace_id and usage when known.
 func (r Result) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	first := true
-	put := func(key string, v any) error {
-		raw, err := marshalNoEscape(v)
-		if err != nil {
-			return fmt.Errorf("result %s: %w", key, err)
-		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		k, _ := json.Marshal(key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(raw)
-		return nil
-	}
+	var o ordered
 	if r.ID != "" {
-		if err := put("id", r.ID); err != nil {
-			return nil, err
-		}
+		o.add("id", r.ID)
 	}
-	if err := put("status", r.Status); err != nil {
-		return nil, err
-	}
+	o.add("status", r.Status)
 	if r.Status == StatusError {
-		if err := put("error_message", r.ErrorMessage); err != nil {
-			return nil, err
-		}
+		o.add("error_message", r.ErrorMessage)
 		if r.TraceID != "" {
-			if err := put("trace_id", r.TraceID); err != nil {
-				return nil, err
-			}
+			o.add("trace_id", r.TraceID)
 		}
-		if r.Usage != nil {
-			if err := put("usage", r.Usage); err != nil {
-				return nil, err
-			}
+	} else {
+		flags := r.FlaggedFields
+		if flags == nil {
+			flags = []FlaggedField{}
 		}
-		b.WriteByte('}')
-		return []byte(b.String()), nil
-	}
-	flags := r.FlaggedFields
-	if flags == nil {
-		flags = []FlaggedField{}
-	}
-	parts := []struct {
-		k string
-		v any
-	}{
-		{"data", orderedMap(r.Data, r.FieldOrder)},
-		{"field_confidence", orderedMap(r.FieldConfidence, r.FieldOrder)},
-		{"overall_confidence", r.OverallConfidence},
-		{"flagged_fields", flags},
-		{"field_provenance", orderedMap(r.FieldProvenance, r.FieldOrder)},
-		{"trace_id", r.TraceID},
-		{"critic_summary", r.CriticSummary},
-		{"notes", r.Notes},
-		{"schema", r.Schema},
-		{"prompt_versions", r.PromptVersions},
-	}
-	for _, p := range parts {
-		if err := put(p.k, p.v); err != nil {
-			return nil, err
+		pv := r.PromptVersions
+		if pv == nil {
+			pv = map[string]string{}
 		}
+		o.add("data", orderedMap(r.Data, r.FieldOrder))
+		o.add("field_confidence", orderedMap(r.FieldConfidence, r.FieldOrder))
+		o.add("overall_confidence", r.OverallConfidence)
+		o.add("flagged_fields", flags)
+		o.add("field_provenance", orderedMap(r.FieldProvenance, r.FieldOrder))
+		o.add("trace_id", r.TraceID)
+		o.add("critic_summary", r.CriticSummary)
+		o.add("notes", r.Notes)
+		o.add("schema", r.Schema)
+		o.add("prompt_versions", pv)
 	}
 	if r.Usage != nil {
-		if err := put("usage", r.Usage); err != nil {
-			return nil, err
-		}
+		o.add("usage", r.Usage)
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	b, err := o.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
+	}
+	return b, nil
 }
 
 // marshalNoEscape is json.Marshal without HTML escaping: results are read by
@@ -308,24 +326,32 @@ type ordered struct {
 	vals []any
 }
 
+func (o *ordered) add(k string, v any) {
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+}
+
 func (o ordered) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, k := range o.keys {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		kb, _ := json.Marshal(k)
+		kb, err := marshalNoEscape(k)
+		if err != nil {
+			return nil, err
+		}
 		b.Write(kb)
 		b.WriteByte(':')
 		vb, err := marshalNoEscape(o.vals[i])
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", k, err)
 		}
 		b.Write(vb)
 	}
 	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
 }
 
 // orderedMap lists m's keys in order first, then any others sorted.
@@ -333,12 +359,11 @@ func orderedMap[V any](m map[string]V, order []string) any {
 	if m == nil {
 		return map[string]V{}
 	}
-	o := ordered{}
+	var o ordered
 	seen := make(map[string]bool, len(m))
 	for _, k := range order {
 		if v, ok := m[k]; ok {
-			o.keys = append(o.keys, k)
-			o.vals = append(o.vals, v)
+			o.add(k, v)
 			seen[k] = true
 		}
 	}
@@ -350,8 +375,7 @@ func orderedMap[V any](m map[string]V, order []string) any {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		o.keys = append(o.keys, k)
-		o.vals = append(o.vals, m[k])
+		o.add(k, m[k])
 	}
 	return o
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -232,32 +233,40 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &SchemaError{File: file, Line: yamlErrLine(err), Msg: cleanYAMLErr(err)}
 	}
+	// Shape first: a decode error about Go types ("[]yaml.Node") helps nobody.
+	if err := checkShape(&doc, file); err != nil {
+		return nil, err
+	}
+	top := doc.Content[0]
 	var raw rawSchema
 	if err := doc.Decode(&raw); err != nil {
 		return nil, &SchemaError{File: file, Line: yamlErrLine(err), Msg: cleanYAMLErr(err)}
 	}
-	if err := rejectUnknownKeys(&doc, file); err != nil {
-		return nil, err
-	}
 	s := &Schema{Name: raw.Name, Version: raw.Version, Description: raw.Description, Tolerance: DefaultTolerance}
 	if s.Name == "" {
-		return nil, &SchemaError{File: file, Line: 1, Msg: "missing \"name\""}
+		return nil, &SchemaError{File: file, Line: keyLine(top, "name"), Msg: "missing \"name\""}
 	}
 	if raw.Tolerance != nil {
-		if *raw.Tolerance < 0 || *raw.Tolerance != *raw.Tolerance {
-			return nil, &SchemaError{File: file, Msg: "tolerance must be a number >= 0"}
+		t := *raw.Tolerance
+		// An infinite tolerance would make every relation hold.
+		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, &SchemaError{File: file, Line: keyLine(top, "tolerance"), Msg: fmt.Sprintf("tolerance must be a finite number >= 0, got %v", t)}
 		}
-		s.Tolerance = *raw.Tolerance
+		s.Tolerance = t
 	}
 	if len(raw.Fields) == 0 {
-		return nil, &SchemaError{File: file, Line: 1, Msg: "schema declares no fields"}
+		return nil, &SchemaError{File: file, Line: keyLine(top, "fields"), Msg: "schema declares no fields"}
 	}
 	seen := map[string]bool{}
 	for i := range raw.Fields {
 		n := &raw.Fields[i]
 		var rf rawField
 		if err := n.Decode(&rf); err != nil {
-			return nil, &SchemaError{File: file, Line: n.Line, Msg: cleanYAMLErr(err)}
+			line := yamlErrLine(err)
+			if line == 0 {
+				line = n.Line
+			}
+			return nil, &SchemaError{File: file, Line: line, Msg: cleanYAMLErr(err)}
 		}
 		if !fieldNameRE.MatchString(rf.Name) {
 			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %d: name %q must be letters, digits and _", i+1, rf.Name)}
@@ -313,27 +322,45 @@ func keyLine(n *yaml.Node, key string) int {
 var knownSchemaKeys = map[string]bool{"name": true, "version": true, "description": true, "tolerance": true, "fields": true, "relations": true}
 var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true, "required": true}
 
-// rejectUnknownKeys catches typos such as "feilds" or "knd", which would
+// checkShape checks the document's structure before decoding: a mapping of
+// known keys, fields and relations as lists, each field a mapping of known
+// keys. Unknown keys are typos such as "feilds" or "knd", which would
 // otherwise silently produce a different schema.
-func rejectUnknownKeys(doc *yaml.Node, file string) error {
+func checkShape(doc *yaml.Node, file string) error {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return &SchemaError{File: file, Line: 1, Msg: "a schema must be a mapping with name, fields and relations"}
+		line := 1
+		if len(doc.Content) > 0 {
+			line = doc.Content[0].Line
+		}
+		return &SchemaError{File: file, Line: line, Msg: "a schema must be a mapping with name, fields and relations"}
 	}
 	top := doc.Content[0]
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		k := top.Content[i]
+		k, v := top.Content[i], top.Content[i+1]
 		if !knownSchemaKeys[k.Value] {
 			return &SchemaError{File: file, Line: k.Line, Msg: fmt.Sprintf("unknown key %q", k.Value)}
 		}
-		if k.Value == "fields" {
-			for _, f := range top.Content[i+1].Content {
-				if f.Kind != yaml.MappingNode {
-					return &SchemaError{File: file, Line: f.Line, Msg: "each field must be a mapping with name and kind"}
+		if k.Value != "fields" && k.Value != "relations" {
+			continue
+		}
+		if v.Kind != yaml.SequenceNode && !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+			return &SchemaError{File: file, Line: v.Line, Msg: fmt.Sprintf("%q must be a list", k.Value)}
+		}
+		if k.Value == "relations" {
+			for _, r := range v.Content {
+				if r.Kind != yaml.ScalarNode {
+					return &SchemaError{File: file, Line: r.Line, Msg: "each relation must be a string such as \"subtotal + tax = total\""}
 				}
-				for j := 0; j+1 < len(f.Content); j += 2 {
-					if fk := f.Content[j]; !knownFieldKeys[fk.Value] {
-						return &SchemaError{File: file, Line: fk.Line, Msg: fmt.Sprintf("unknown field key %q", fk.Value)}
-					}
+			}
+			continue
+		}
+		for _, f := range v.Content {
+			if f.Kind != yaml.MappingNode {
+				return &SchemaError{File: file, Line: f.Line, Msg: "each field must be a mapping with name and kind"}
+			}
+			for j := 0; j+1 < len(f.Content); j += 2 {
+				if fk := f.Content[j]; !knownFieldKeys[fk.Value] {
+					return &SchemaError{File: file, Line: fk.Line, Msg: fmt.Sprintf("unknown field key %q", fk.Value)}
 				}
 			}
 		}
@@ -358,10 +385,10 @@ func yamlErrLine(err error) int {
 
 var yamlPrefixRE = regexp.MustCompile(`^yaml: (unmarshal errors:\s*)?(line \d+: )?`)
 
+// cleanYAMLErr drops the "yaml: line N:" prefix, which SchemaError states
+// itself; other line numbers in the message ("already defined at line 1") stay.
 func cleanYAMLErr(err error) string {
-	msg := strings.TrimSpace(err.Error())
-	msg = yamlPrefixRE.ReplaceAllString(msg, "")
-	return strings.TrimSpace(yamlLineRE.ReplaceAllString(msg, ""))
+	return strings.TrimSpace(yamlPrefixRE.ReplaceAllString(strings.TrimSpace(err.Error()), ""))
 }
 
 // parseRelation reads "a + b - c = d". Every operand must be a money field.
@@ -375,22 +402,35 @@ func parseRelation(expr string, s *Schema) (Relation, error) {
 		return Relation{}, err
 	}
 	sign := 1
+	// Operands and operators must alternate, so "a b = c" and "a + + b = c"
+	// are errors rather than relations that silently mean something else.
+	afterOp := false
 	for _, tok := range strings.Fields(strings.NewReplacer("+", " + ", "-", " - ").Replace(lhs)) {
 		switch tok {
-		case "+":
-			sign = 1
-		case "-":
-			sign = -1
+		case "+", "-":
+			if afterOp {
+				return Relation{}, fmt.Errorf("relation %q: two operators in a row", expr)
+			}
+			sign, afterOp = 1, true
+			if tok == "-" {
+				sign = -1
+			}
 		default:
+			if len(rel.Terms) > 0 && !afterOp {
+				return Relation{}, fmt.Errorf("relation %q: missing '+' or '-' before %q", expr, tok)
+			}
 			if err := checkMoney(tok, s, expr); err != nil {
 				return Relation{}, err
 			}
 			rel.Terms = append(rel.Terms, Term{Field: tok, Sign: sign})
-			sign = 1
+			sign, afterOp = 1, false
 		}
 	}
 	if len(rel.Terms) == 0 {
 		return Relation{}, fmt.Errorf("relation %q: no operands left of '='", expr)
+	}
+	if afterOp {
+		return Relation{}, fmt.Errorf("relation %q: ends with an operator", expr)
 	}
 	return rel, nil
 }
