@@ -376,3 +376,26 @@ func TestPrintConfig(t *testing.T) {
 		t.Error("unknown client accepted")
 	}
 }
+
+// The text size limit is the built pipeline's (the operator's
+// --max-text-bytes), not a constant of the server: a text over the default
+// passes when the operator raised the limit, and one under it fails when the
+// operator lowered it.
+func TestTextLimitIsTheOperators(t *testing.T) {
+	limited := func(max int) Builder {
+		return func(_ context.Context, o BuildOptions) (*pipeline.Pipeline, error) {
+			return pipeline.New(pipeline.Config{Schema: o.Schema, Gate: o.Gate, MaxTextBytes: max})
+		}
+	}
+	big := demoText + strings.Repeat(" ", pipeline.DefaultMaxTextBytes)
+	args := map[string]any{"text": big, "data": demoData(583.2), "heuristics_only": true}
+	cs := connect(t, newTestServer(t, Config{Build: limited(2 * pipeline.DefaultMaxTextBytes)}), "test")
+	if env := call(t, cs, "validate", args); env["status"] == "error" {
+		t.Fatalf("a text under the operator's raised limit was refused: %v", env["error_message"])
+	}
+	cs = connect(t, newTestServer(t, Config{Build: limited(100)}), "test")
+	env := call(t, cs, "validate", map[string]any{"text": demoText, "data": demoData(583.2), "heuristics_only": true})
+	if msg, _ := env["error_message"].(string); env["status"] != "error" || !strings.Contains(msg, "100-byte limit") {
+		t.Fatalf("a text over the operator's lowered limit: %v", env)
+	}
+}

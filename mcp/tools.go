@@ -98,7 +98,9 @@ func (s *Server) run(ctx context.Context, tool, client string, raw json.RawMessa
 	if !generate && !args.HasData {
 		return pipeline.ErrorResult("", traceID, fmt.Errorf("%w: data is required", pipeline.ErrInput))
 	}
-	if err := pipeline.CheckText(args.Text, pipeline.DefaultMaxTextBytes); err != nil {
+	// No size limit here: the built pipeline enforces the operator's
+	// (--max-text-bytes), which may be above or below the default.
+	if err := pipeline.CheckText(args.Text, 0); err != nil {
 		return pipeline.ErrorResult("", traceID, err)
 	}
 	gate, notes := applyFloor(s.floor, args.Field, args.Overall)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"strconv"
@@ -93,27 +93,47 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			}
 		}()
 	}
+	// The reader may sit in a Read of stdin that an interrupt cannot wake (a
+	// producer that has not closed the pipe): it hands lines to the
+	// dispatcher, which alone feeds the workers and stops at the interrupt,
+	// so the batch never waits for input it no longer wants.
+	lines := make(chan golden.Line)
 	readErr := make(chan error, 1)
 	go func() {
-		defer close(jobs)
-		seq := 0
+		defer close(lines)
 		readErr <- golden.ReadLines(in, func(l golden.Line) error {
 			select {
-			case window <- struct{}{}:
+			case lines <- l:
+				return nil
 			case <-interrupted.Done():
 				return interrupted.Err()
 			}
-			if interrupted.Err() != nil {
-				return interrupted.Err()
+		})
+	}()
+	go func() {
+		defer close(jobs)
+		for seq := 0; ; seq++ {
+			var l golden.Line
+			var ok bool
+			select {
+			case l, ok = <-lines:
+			case <-interrupted.Done():
+				return
+			}
+			if !ok || interrupted.Err() != nil {
+				return
+			}
+			select {
+			case window <- struct{}{}:
+			case <-interrupted.Done():
+				return
 			}
 			select {
 			case jobs <- batchJob{seq: seq, line: l}:
 			case <-interrupted.Done():
-				return interrupted.Err()
+				return
 			}
-			seq++
-			return nil
-		})
+		}
 	}()
 	go func() { wg.Wait(); close(outs) }()
 
@@ -139,15 +159,18 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			}
 		}
 	}
-	if err := <-readErr; err != nil && !errors.Is(err, context.Canceled) {
+	if interrupted.Err() != nil {
+		if err := env.finish(); err != nil {
+			return err
+		}
+		return interrupted.Err()
+	}
+	if err := <-readErr; err != nil {
 		writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", fmt.Errorf("reading input: %w", err)))
 		worst = ExitPipeline
 	}
 	if err := env.finish(); err != nil {
 		return err
-	}
-	if interrupted.Err() != nil {
-		return interrupted.Err()
 	}
 	if worst == ExitUsage {
 		worst = ExitPipeline // a batch reports any failed line as 3, like the seed
@@ -189,6 +212,10 @@ type resultSink struct {
 	st       *store.Store
 	corpusID string
 	version  string
+	// docs maps each stored document's id to its text's digest. A line the
+	// corpus loader rejected (empty text, a duplicate id) has no document of
+	// its own: its result must not land on another line's document.
+	docs map[string][sha256.Size]byte
 }
 
 func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
@@ -203,11 +230,16 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 	if err := st.PutCorpus(ctx, corpus, docs); err != nil {
 		return nil, fmt.Errorf("--save: %w", err)
 	}
-	return &resultSink{st: st, corpusID: corpus.ID, version: env.p.Version()}, nil
+	sums := make(map[string][sha256.Size]byte, len(docs))
+	for _, d := range docs {
+		sums[d.ID] = sha256.Sum256([]byte(d.Text))
+	}
+	return &resultSink{st: st, corpusID: corpus.ID, version: env.p.Version(), docs: sums}, nil
 }
 
 // save stores out's result (nil sink: nothing to do). A verified document
 // whose result cannot be stored is reported on stderr; its line still prints.
+// A line that is not the stored document of its id is not stored.
 func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdio Stdio) batchOut {
 	if s == nil || l.Err != nil || ctx.Err() != nil {
 		return out
@@ -215,6 +247,9 @@ func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdi
 	id := l.ID
 	if id == "" {
 		id = "line-" + strconv.Itoa(l.No)
+	}
+	if sum, ok := s.docs[id]; !ok || sum != sha256.Sum256([]byte(l.Text)) {
+		return out
 	}
 	if err := s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err != nil {
 		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", l.No, err)

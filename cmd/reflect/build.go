@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -16,19 +17,27 @@ import (
 
 // runEnv is a built pipeline and the resources behind it.
 type runEnv struct {
-	p        *pipeline.Pipeline
-	base     pipeline.Config // what p was built from; pipelineFor varies schema and gate
+	p    *pipeline.Pipeline
+	base pipeline.Config // what p was built from; pipelineFor varies schema and gate
+	*runRes
+}
+
+// runRes is what every pipeline of one run shares: one cache handle (two
+// handles on one file in one process would contend for its flock), one
+// budget (--max-cost bounds the run, not each pipeline) and one recorder
+// (--record writes every reply of the run to one fixture).
+type runRes struct {
 	cache    *providers.Cache
 	recorder *providers.Recorder
 	record   string
 	budget   *providers.Budget
-	log      *slog.Logger
+	replay   *providers.Replay
 }
 
 // finish writes what a run must leave behind (the recorded fixture).
-func (e *runEnv) finish() error {
-	if e.recorder != nil {
-		if err := e.recorder.Save(e.record); err != nil {
+func (r *runRes) finish() error {
+	if r.recorder != nil {
+		if err := r.recorder.Save(r.record); err != nil {
 			return fmt.Errorf("--record: %w", err)
 		}
 	}
@@ -36,40 +45,67 @@ func (e *runEnv) finish() error {
 }
 
 // Close releases the cache.
-func (e *runEnv) Close() {
-	if e.cache != nil {
-		_ = e.cache.Close()
+func (r *runRes) Close() {
+	if r.cache != nil {
+		_ = r.cache.Close()
 	}
+}
+
+// validate checks the flags that buildEnv would otherwise only trip over
+// later, or silently bend (a negative --retries, a NaN --max-cost).
+func (pf *pipelineFlags) validate() error {
+	if _, err := pf.gate(); err != nil {
+		return err
+	}
+	for _, p := range []string{pf.prov.Provider, pf.prov.CriticProvider} {
+		switch p {
+		case "", providers.ProviderLocal, providers.ProviderReplay, providers.ProviderOpenAI, providers.ProviderAnthropic, providers.ProviderBedrock:
+		default:
+			return usageErr(fmt.Errorf("unknown provider %q: want local, replay, openai, anthropic or bedrock", p))
+		}
+	}
+	if err := pf.prov.Validate(); err != nil {
+		return usageErr(err)
+	}
+	switch {
+	case pf.maxTextBytes < 1:
+		return usageErr(fmt.Errorf("--max-text-bytes must be at least 1, got %d", pf.maxTextBytes))
+	case pf.retries < 0:
+		return usageErr(fmt.Errorf("--retries must be >= 0, got %d", pf.retries))
+	case pf.maxTokensPerDoc < 0 || !(pf.maxCost >= 0) || math.IsInf(pf.maxCost, 0):
+		return usageErr(errors.New("--max-tokens-per-doc and --max-cost must be finite and >= 0"))
+	}
+	return nil
 }
 
 // buildEnv assembles the pipeline the flags and environment describe. With
 // needGenerator false (validate) no Generator is built, and with
 // --heuristics-only no Critic either, so no key is needed.
 func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *slog.Logger) (*runEnv, error) {
+	return buildEnvShared(ctx, pf, needGenerator, log, nil)
+}
+
+// buildEnvShared is buildEnv on resources shared with other pipelines of the
+// run (nil: fresh ones). It opens the cache into res when it needs one.
+func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *slog.Logger, res *runRes) (_ *runEnv, err error) {
+	if res == nil {
+		res = &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}
+		defer func() {
+			if err != nil {
+				res.Close()
+			}
+		}()
+	}
+	if err := pf.validate(); err != nil {
+		return nil, err
+	}
 	schema, err := pipeline.LoadSchema(pf.schema)
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	gate, err := pf.gate()
-	if err != nil {
-		return nil, err
-	}
+	gate, _ := pf.gate()
 	cfg := pf.prov
-	for _, p := range []string{cfg.Provider, cfg.CriticProvider} {
-		switch p {
-		case "", providers.ProviderLocal, providers.ProviderReplay, providers.ProviderOpenAI, providers.ProviderAnthropic, providers.ProviderBedrock:
-		default:
-			return nil, usageErr(fmt.Errorf("unknown provider %q: want local, replay, openai, anthropic or bedrock", p))
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, usageErr(err)
-	}
-	env := &runEnv{log: log, record: pf.record}
-	if pf.maxTokensPerDoc < 0 || pf.maxCost < 0 {
-		return nil, usageErr(errors.New("--max-tokens-per-doc and --max-cost must be >= 0"))
-	}
-	env.budget = providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)
+	env := &runEnv{runRes: res}
 
 	// The Critic runs unless heuristics-only was asked for, or the Generator is
 	// the keyless local extractor and no Critic provider was named.
@@ -84,7 +120,7 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 
 	needsLive := (needGenerator && cfg.Provider != providers.ProviderLocal && cfg.Provider != providers.ProviderReplay) ||
 		(wantCritic && criticProvider != providers.ProviderReplay)
-	if needsLive && !pf.noCache {
+	if needsLive && !pf.noCache && res.cache == nil {
 		path := pf.cache
 		if path == "" {
 			path = defaultCachePath()
@@ -94,37 +130,36 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		c.Logger = log
-		env.cache = c
+		res.cache = c
 	}
-	var replay *providers.Replay
 	client := func(provider string) (providers.Client, error) {
 		var c providers.Client
 		switch provider {
 		case providers.ProviderReplay:
-			if replay == nil {
+			if res.replay == nil {
 				f, err := loadReplayFixture(pf.replay)
 				if err != nil {
 					return nil, usageErr(err)
 				}
-				replay = providers.NewReplay(f)
+				res.replay = providers.NewReplay(f)
 			}
-			c = replay
+			c = res.replay
 		default:
 			live, err := cfg.NewClient(provider)
 			if err != nil {
 				return nil, err
 			}
 			c = live
-			if env.cache != nil {
-				c = env.cache.Wrap(provider, c)
+			if res.cache != nil {
+				c = res.cache.Wrap(provider, c)
 			}
 		}
-		c = env.budget.Wrap(c)
+		c = res.budget.Wrap(c)
 		if pf.record != "" {
-			if env.recorder == nil {
-				env.recorder = providers.NewRecorder()
+			if res.recorder == nil {
+				res.recorder = providers.NewRecorder()
 			}
-			c = env.recorder.Tap(c)
+			c = res.recorder.Tap(c)
 		}
 		return c, nil
 	}
@@ -138,7 +173,6 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 		} else {
 			c, err := client(cfg.Provider)
 			if err != nil {
-				env.Close()
 				return nil, err
 			}
 			_, model := cfg.Generator()
@@ -149,7 +183,6 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 	if wantCritic {
 		c, err := client(criticProvider)
 		if err != nil {
-			env.Close()
 			return nil, err
 		}
 		_, model := cfg.Critic()
@@ -162,7 +195,6 @@ func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *s
 	pc.Version = genDesc + "+" + critDesc
 	p, err := pipeline.New(pc)
 	if err != nil {
-		env.Close()
 		return nil, usageErr(err)
 	}
 	env.p, env.base = p, pc

@@ -57,3 +57,18 @@ func (p *pipelineFlags) gate() (pipeline.GateConfig, error) {
 	}
 	return g, nil
 }
+
+// setPipelineFlag names a pipeline flag given on fs's command line, if any
+// ("" when none), for verbs where a mode runs no pipeline.
+func setPipelineFlag(fs *flag.FlagSet) string {
+	var names pipelineFlags
+	all := flag.NewFlagSet("", flag.ContinueOnError)
+	names.register(all)
+	set := ""
+	fs.Visit(func(f *flag.Flag) {
+		if set == "" && all.Lookup(f.Name) != nil && f.Name != "log-level" {
+			set = f.Name
+		}
+	})
+	return set
+}

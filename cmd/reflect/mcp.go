@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,10 +12,11 @@ import (
 
 	"github.com/reflect-mcp/reflect/mcp"
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/providers"
 	"github.com/reflect-mcp/reflect/store"
 )
 
-func runMCP(ctx context.Context, args []string, stdio Stdio) error {
+func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 	var pf pipelineFlags
 	var sf storeFlags
 	fs := newFlagSet("mcp", "[--http ADDR [--auth-token-env NAME]] [--print-config CLIENT] [flags]", stdio)
@@ -26,6 +28,16 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) error {
 	noStore := fs.Bool("no-store", false, "do not queue needs_review results for human review")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
+	}
+	var setThreshold string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "field-threshold" || f.Name == "overall-threshold" {
+			setThreshold = f.Name
+		}
+	})
+	if setThreshold != "" {
+		return usageErr(fmt.Errorf("--%s does not apply to reflect mcp: the operator's floor is %s / %s, and agents may only raise it",
+			setThreshold, mcp.EnvFieldThreshold, mcp.EnvOverallThreshold))
 	}
 	if *printCfg != "" {
 		exe, err := os.Executable()
@@ -39,6 +51,11 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) error {
 			return usageErr(err)
 		}
 		return nil
+	}
+	// Pipelines are built on the first call; a bad flag must stop the server
+	// now, not fail every call.
+	if err := pf.validate(); err != nil {
+		return err
 	}
 	token := ""
 	if *tokenEnv != "" {
@@ -67,25 +84,29 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) error {
 			return err
 		}
 	}
-	envs := &envCache{pf: pf, log: log}
-	defer envs.Close()
+	envs := &envCache{pf: pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
+	defer func() {
+		if ferr := envs.Close(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
 	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
 	if err != nil {
 		return err
 	}
 	if *httpAddr != "" {
-		log.Info("serving MCP over streamable HTTP", "addr", *httpAddr, "auth", token != "")
 		return srv.ServeHTTP(ctx, *httpAddr, token)
 	}
 	return srv.ServeStdio(ctx)
 }
 
 // envCache builds each kind of stage set once, on first use, and shares its
-// clients and cache across tool calls. A heuristics-only validate never builds
-// a provider client, so it needs no key.
+// clients, cache, budget and recorder across tool calls. A heuristics-only
+// validate never builds a provider client, so it needs no key.
 type envCache struct {
 	pf   pipelineFlags
 	log  *slog.Logger
+	res  *runRes
 	mu   sync.Mutex
 	envs map[[2]bool]*runEnv
 }
@@ -99,7 +120,7 @@ func (c *envCache) build(ctx context.Context, o mcp.BuildOptions) (*pipeline.Pip
 		pf := c.pf
 		pf.heuristicsOnly = pf.heuristicsOnly || o.HeuristicsOnly
 		var err error
-		if env, err = buildEnv(ctx, &pf, o.NeedGenerator, c.log); err != nil {
+		if env, err = buildEnvShared(ctx, &pf, o.NeedGenerator, c.log, c.res); err != nil {
 			return nil, err
 		}
 		if c.envs == nil {
@@ -110,10 +131,10 @@ func (c *envCache) build(ctx context.Context, o mcp.BuildOptions) (*pipeline.Pip
 	return env.pipelineFor(o.Schema, o.Gate, o.HeuristicsOnly)
 }
 
-func (c *envCache) Close() {
+// Close writes the --record fixture and releases the cache.
+func (c *envCache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, e := range c.envs {
-		e.Close()
-	}
+	defer c.res.Close()
+	return c.res.finish()
 }

@@ -33,11 +33,7 @@ func (s *storeFlags) open() (*store.Store, error) {
 	if path == "" {
 		path = store.DefaultPath()
 	}
-	st, err := store.Open(path, store.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	return st, nil
+	return store.Open(path, store.Options{}) // its errors already name the store
 }
 
 func (s *storeFlags) reviewerName() string {
@@ -72,6 +68,12 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	if *conc < 1 {
 		return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", *conc))
 	}
+	if *queue != "" || *noRun {
+		// Nothing runs, so a pipeline flag would be silently ignored.
+		if name := setPipelineFlag(fs); name != "" {
+			return usageErr(fmt.Errorf("--%s does nothing with --queue or --no-run: no pipeline runs", name))
+		}
+	}
 	st, err := sf.open()
 	if err != nil {
 		return err
@@ -79,6 +81,9 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	var corpus store.Corpus
 	if *queue != "" {
 		corpus, err = st.Corpus(ctx, "mcp:"+*queue)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
 		if err != nil {
 			return usageErr(fmt.Errorf("queue %q: %w (an MCP client's needs_review results appear here once `reflect mcp` has served one)", *queue, err))
 		}
@@ -109,15 +114,20 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
-	if !*noRun {
-		env, err := buildEnv(ctx, &pf, true, log)
-		if err != nil {
-			return err
-		}
-		defer env.Close()
-		cfg.Runner, cfg.Schema, cfg.PipelineVersion = env.p, env.p.Schema(), env.p.Version()
+	if *noRun {
+		return tui.Run(ctx, cfg)
 	}
-	return tui.Run(ctx, cfg)
+	env, err := buildEnv(ctx, &pf, true, log)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	cfg.Runner, cfg.Schema, cfg.PipelineVersion = env.p, env.p.Schema(), env.p.Version()
+	err = tui.Run(ctx, cfg)
+	if ferr := env.finish(); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
 }
 
 func runExport(ctx context.Context, args []string, stdio Stdio) error {
@@ -188,6 +198,9 @@ func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, erro
 			return []string{c.ID}, nil
 		}
 	}
+	if len(all) == 0 {
+		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
+	}
 	names := make([]string, len(all))
 	for i, c := range all {
 		names[i] = c.ID
@@ -221,7 +234,10 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	if *asJSON {
-		b, _ := json.MarshalIndent(s, "", "  ")
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode stats: %w", err)
+		}
 		fmt.Fprintln(stdio.Out, string(b))
 		return nil
 	}
@@ -230,6 +246,12 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
 	fmt.Fprintf(stdio.Out, "awaiting review   : %d\n", s.NeedsReview)
 	fmt.Fprintf(stdio.Out, "decided fields    : %d (%d corrected)\n", s.DecidedFields, s.CorrectedFields)
-	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %.1f%% (%d caught), silent-wrong %d\n", s.CatchRate*100, s.CaughtWrong, s.SilentWrong)
+	// With no wrong value found by a reviewer yet there is nothing the gate
+	// could have caught: a rate would claim a success that was never tested.
+	catch := "n/a (no reviewer has corrected a value yet)"
+	if s.CaughtWrong+s.SilentWrong > 0 {
+		catch = fmt.Sprintf("%.1f%% (%d of %d wrong values flagged)", s.CatchRate*100, s.CaughtWrong, s.CaughtWrong+s.SilentWrong)
+	}
+	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
 	return nil
 }

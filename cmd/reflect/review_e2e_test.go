@@ -251,6 +251,10 @@ func TestReviewE2EInTmux(t *testing.T) {
 
 	tm := &tmuxTerm{t: t, sock: filepath.Join(dir, "tmux.sock"), env: cleanEnv("NO_COLOR=1")}
 	t.Cleanup(func() { _, _ = tm.run("kill-server") })
+	// A session that outlives the review sessions keeps the server up: when
+	// the last session ends the server exits, and the next new-session on the
+	// socket would race its shutdown ("server exited unexpectedly").
+	tm.must("new-session", "-d", "-s", "keep", "sh", "-c", "sleep 600")
 
 	start := func(session, rcFile string) {
 		t.Helper()
