@@ -18,9 +18,18 @@ import (
 // flagged them; CatchRate is CaughtWrong/(CaughtWrong+SilentWrong), 1 when
 // no reviewed field was wrong.
 type Stats struct {
-	Documents, WithResult, Reviewed, AutoAccepted, NeedsReview, Errors      int
-	DecidedFields, CorrectedFields, FlaggedFields, CaughtWrong, SilentWrong int
-	CatchRate                                                               float64
+	Documents       int     `json:"documents"`
+	WithResult      int     `json:"with_result"`
+	Reviewed        int     `json:"reviewed"`
+	AutoAccepted    int     `json:"auto_accepted"`
+	NeedsReview     int     `json:"needs_review"`
+	Errors          int     `json:"errors"`
+	DecidedFields   int     `json:"decided_fields"`
+	CorrectedFields int     `json:"corrected_fields"`
+	FlaggedFields   int     `json:"flagged_fields"`
+	CaughtWrong     int     `json:"caught_wrong"`
+	SilentWrong     int     `json:"silent_wrong"`
+	CatchRate       float64 `json:"catch_rate"`
 }
 
 // Stats totals the queue rows of a corpus, or of every corpus when corpusID
