@@ -45,7 +45,7 @@ type AnthropicConfig struct {
 type Anthropic struct {
 	client anthropic.Client
 	prices Prices
-	key    string
+	scrub  scrubber
 	vendor string
 }
 
@@ -60,10 +60,10 @@ func NewAnthropic(cfg AnthropicConfig) (*Anthropic, error) {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	return newAnthropic("anthropic", cfg, cfg.APIKey, opts), nil
+	return newAnthropic("anthropic", cfg, newScrubber(cfg.APIKey), opts), nil
 }
 
-func newAnthropic(vendor string, cfg AnthropicConfig, key string, auth []option.RequestOption) *Anthropic {
+func newAnthropic(vendor string, cfg AnthropicConfig, scrub scrubber, auth []option.RequestOption) *Anthropic {
 	opts := slices.Concat(auth, []option.RequestOption{
 		option.WithRequestTimeout(orDefault(cfg.Timeout, DefaultTimeout)),
 		option.WithMaxRetries(retries(cfg.MaxRetries)),
@@ -73,7 +73,7 @@ func newAnthropic(vendor string, cfg AnthropicConfig, key string, auth []option.
 	if prices == nil {
 		prices = DefaultPrices()
 	}
-	return &Anthropic{client: anthropic.NewClient(opts...), prices: prices, key: key, vendor: vendor}
+	return &Anthropic{client: anthropic.NewClient(opts...), prices: prices, scrub: scrub, vendor: vendor}
 }
 
 // capRetryAfter marks a retryable response whose Retry-After exceeds limit as
@@ -111,7 +111,8 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 	return 0, false
 }
 
-// Complete sends one Messages request.
+// Complete sends one Messages request. As with OpenAI, an error after the
+// server answered carries the call's Model and Usage.
 func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
 	params, tool, err := anthropicParams(req)
 	if err != nil {
@@ -121,7 +122,7 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	msg, err := c.client.Messages.New(ctx, params)
 	latency := time.Since(start)
 	if err != nil {
-		return Response{}, vendorError(ctx, c.vendor, req.Model, c.key, err)
+		return Response{}, vendorError(ctx, c.vendor, req.Model, c.scrub, err)
 	}
 	model := string(msg.Model)
 	if model == "" {
@@ -133,13 +134,15 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		Latency:      latency,
 	}
 	usage.CostUSD, _ = c.prices.Cost(model, usage.InputTokens, usage.OutputTokens)
+	// The call was billed: failures from here on carry its usage.
+	billed := Response{Model: model, Usage: usage}
 	switch msg.StopReason {
 	case anthropic.StopReasonRefusal:
-		return Response{}, fmt.Errorf("%s %s: %w", c.vendor, req.Model, ErrRefused)
+		return billed, fmt.Errorf("%s %s: %w", c.vendor, req.Model, ErrRefused)
 	case anthropic.StopReasonMaxTokens:
-		return Response{}, fmt.Errorf("%s %s: reply cut off at max_tokens %d: raise max tokens", c.vendor, req.Model, maxTokens(req))
+		return billed, fmt.Errorf("%s %s: reply cut off at max_tokens %d: raise max tokens", c.vendor, req.Model, maxTokens(req))
 	case anthropic.StopReasonModelContextWindowExceeded:
-		return Response{}, fmt.Errorf("%s %s: document too long for the model's context window", c.vendor, req.Model)
+		return billed, fmt.Errorf("%s %s: document too long for the model's context window", c.vendor, req.Model)
 	}
 	var text strings.Builder
 	for _, block := range msg.Content {
@@ -147,21 +150,23 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		case "tool_use":
 			if tool != "" && block.Name == tool {
 				if len(block.Input) == 0 || !json.Valid(block.Input) {
-					return Response{}, fmt.Errorf("%s %s: tool_use block has no valid JSON input", c.vendor, req.Model)
+					return billed, fmt.Errorf("%s %s: tool_use block has no valid JSON input", c.vendor, req.Model)
 				}
-				return Response{Text: string(block.Input), Model: model, Usage: usage}, nil
+				billed.Text = string(block.Input)
+				return billed, nil
 			}
 		case "text":
 			text.WriteString(block.Text)
 		}
 	}
 	if tool != "" {
-		return Response{}, fmt.Errorf("%s %s: reply has no %s tool call (stop_reason %q, %d content blocks)", c.vendor, req.Model, tool, msg.StopReason, len(msg.Content))
+		return billed, fmt.Errorf("%s %s: reply has no %s tool call (stop_reason %q, %d content blocks)", c.vendor, req.Model, tool, msg.StopReason, len(msg.Content))
 	}
 	if strings.TrimSpace(text.String()) == "" {
-		return Response{}, fmt.Errorf("%s %s: reply has no text (stop_reason %q)", c.vendor, req.Model, msg.StopReason)
+		return billed, fmt.Errorf("%s %s: reply has no text (stop_reason %q)", c.vendor, req.Model, msg.StopReason)
 	}
-	return Response{Text: text.String(), Model: model, Usage: usage}, nil
+	billed.Text = text.String()
+	return billed, nil
 }
 
 // anthropicParams maps a Request; tool is the forced tool's name, or "" when

@@ -111,11 +111,7 @@ func TestAnthropicPlainText(t *testing.T) {
 }
 
 func TestAnthropicRetriedToSuccess(t *testing.T) {
-	cases := []struct {
-		name  string
-		steps []http.HandlerFunc
-		calls int
-	}{
+	cases := []retryCase{
 		{"429 with Retry-After", []http.HandlerFunc{reply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}`, "Retry-After", "0"), reply(200, anthropicToolOK)}, 2},
 		// The SDK's own backoff applies here (about half a second).
 		{"429 without Retry-After", []http.HandlerFunc{reply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}`), reply(200, anthropicToolOK)}, 2},
@@ -123,33 +119,13 @@ func TestAnthropicRetriedToSuccess(t *testing.T) {
 		{"503 then success", []http.HandlerFunc{reply(503, `{"type":"error","error":{"type":"api_error","message":"busy"}}`, "Retry-After", "0"), reply(200, anthropicToolOK)}, 2},
 		{"connection reset", []http.HandlerFunc{hangUp, reply(200, anthropicToolOK)}, 2},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := newFakeServer(t, tc.steps...)
-			c := newTestAnthropic(t, srv.URL, nil)
-			resp, err := c.Complete(context.Background(), anthropicRequest())
-			if err != nil {
-				t.Fatalf("not retried to success: %v", err)
-			}
-			if resp.Text != `{"total":12.5}` {
-				t.Errorf("text = %q", resp.Text)
-			}
-			if srv.count() != tc.calls {
-				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
-			}
-		})
-	}
+	runRetried(t, cases, func(t *testing.T, url string) (Response, error) {
+		return newTestAnthropic(t, url, nil).Complete(context.Background(), anthropicRequest())
+	})
 }
 
 func TestAnthropicFailures(t *testing.T) {
-	cases := []struct {
-		name    string
-		steps   []http.HandlerFunc
-		mod     func(*AnthropicConfig)
-		want    string
-		refused bool
-		calls   int
-	}{
+	cases := []failureCase[AnthropicConfig]{
 		{name: "529 until retries run out", steps: []http.HandlerFunc{reply(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "Retry-After", "0")},
 			want: "HTTP 529", calls: 3},
 		{name: "Retry-After beyond the cap", steps: []http.HandlerFunc{reply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"quota"}}`, "Retry-After", "3600"), reply(200, anthropicToolOK)},
@@ -172,27 +148,10 @@ func TestAnthropicFailures(t *testing.T) {
 			reply(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key `+r.Header.Get("Authorization")+r.Header.Get("X-Api-Key")+`"}}`)(w, r)
 		}}, want: "check the API key", calls: 1},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := newFakeServer(t, tc.steps...)
-			c := newTestAnthropic(t, srv.URL, tc.mod)
-			_, err := c.Complete(context.Background(), anthropicRequest())
-			if err == nil {
-				t.Fatal("no error")
-			}
-			t.Logf("error: %v", err)
-			noSecret(t, err)
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not mention %q", err, tc.want)
-			}
-			if errors.Is(err, ErrRefused) != tc.refused {
-				t.Errorf("errors.Is(err, ErrRefused) = %v, want %v", !tc.refused, tc.refused)
-			}
-			if srv.count() != tc.calls {
-				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
-			}
-		})
-	}
+	runFailures(t, cases, func(t *testing.T, url string, mod func(*AnthropicConfig)) error {
+		_, err := newTestAnthropic(t, url, mod).Complete(context.Background(), anthropicRequest())
+		return err
+	})
 }
 
 func TestAnthropicTimeoutRetried(t *testing.T) {
@@ -256,5 +215,16 @@ func TestBedrock(t *testing.T) {
 	}
 	if _, err := NewBedrock(BedrockConfig{APIKey: testKey, Region: "us-east-1"}); err != nil {
 		t.Errorf("valid region: %v", err)
+	}
+}
+
+func TestAnthropicBilledFailureCarriesUsage(t *testing.T) {
+	srv := newFakeServer(t, reply(200, anthropicReply("max_tokens", `[{"type":"text","text":"{\"tot"}]`)))
+	resp, err := newTestAnthropic(t, srv.URL, nil).Complete(context.Background(), anthropicRequest())
+	if err == nil {
+		t.Fatal("cut-off reply accepted")
+	}
+	if resp.Usage.InputTokens != 10 || resp.Usage.OutputTokens != 5 || resp.Usage.CostUSD == 0 || resp.Text != "" {
+		t.Errorf("resp = %+v, want no text but the billed usage", resp)
 	}
 }

@@ -61,5 +61,5 @@ func NewBedrock(cfg BedrockConfig) (*Anthropic, error) {
 		Prices:        cfg.Prices,
 	}
 	auth := []option.RequestOption{option.WithAuthToken(cfg.APIKey), option.WithBaseURL(base)}
-	return newAnthropic("bedrock", acfg, cfg.APIKey, auth), nil
+	return newAnthropic("bedrock", acfg, newScrubber(cfg.APIKey), auth), nil
 }

@@ -5,50 +5,102 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrBudget marks a call refused because it would exceed a budget.
 var ErrBudget = errors.New("budget exceeded")
 
-// Budget caps what model calls may spend: tokens per document (keyed by the
-// document text, so retries count against it) and dollars per run.
+// Budget caps what model calls may spend: tokens per document, retries
+// included, and dollars per run.
+//
+// Wrap the live client with it and put the cache outside
+// (cache.Wrap(p, budget.Wrap(live))): a cache hit then never meets the
+// budget, so a run that has spent its --max-cost still answers every call it
+// has already paid for. The budget also charges nothing for a Response marked
+// Cached, for callers that stack it the other way round.
+//
+// The cost limit is checked before each call and charged after it, since a
+// call's price is known only from its reply: calls already in flight when the
+// limit is reached finish, so a run overshoots it by at most one call per
+// concurrent document.
 type Budget struct {
-	MaxTokensPerDoc int
-	MaxCostUSD      float64
+	maxTokensPerDoc int
+	maxCostUSD      float64
 
-	mu     sync.Mutex
-	tokens map[string]int
-	cost   float64
+	mu       sync.Mutex
+	bySource map[string]*docTally // documents not scoped with WithDocument
+	cost     float64
 }
 
-// NewBudget returns nil when neither limit is set.
+// docTally counts the tokens one document has used. It is shared by every
+// Budget that sees the document, hence its own atomic counter.
+type docTally struct{ tokens atomic.Int64 }
+
+type docTallyKey struct{}
+
+// WithDocument starts the token count of one document: every call made with
+// the returned context counts against the same per-document limit, and no
+// call made with another context does. Without it a Budget counts by the
+// document's text, which lumps together identical documents of a batch and
+// repeated requests to a long-running server.
+func WithDocument(ctx context.Context) context.Context {
+	return context.WithValue(ctx, docTallyKey{}, &docTally{})
+}
+
+// NewBudget returns nil when neither limit is set. Limits that are not
+// positive numbers (zero, negative, NaN) are off.
 func NewBudget(maxTokensPerDoc int, maxCostUSD float64) *Budget {
-	if maxTokensPerDoc <= 0 && maxCostUSD <= 0 {
+	if !(maxCostUSD > 0) {
+		maxCostUSD = 0
+	}
+	if maxTokensPerDoc <= 0 && maxCostUSD == 0 {
 		return nil
 	}
-	return &Budget{MaxTokensPerDoc: maxTokensPerDoc, MaxCostUSD: maxCostUSD, tokens: map[string]int{}}
+	return &Budget{maxTokensPerDoc: maxTokensPerDoc, maxCostUSD: maxCostUSD, bySource: map[string]*docTally{}}
 }
 
 // Wrap returns next limited by the budget (next itself for a nil budget).
+// A call that fails after the server answered is charged too: its usage
+// comes back with the error, and the vendor bills it.
 func (b *Budget) Wrap(next Client) Client {
 	if b == nil {
 		return next
 	}
 	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
-		key := SourceKey(req.Source)
-		if err := b.admit(key, req); err != nil {
+		doc := b.tally(ctx, req)
+		if err := b.admit(doc, req); err != nil {
 			return Response{}, err
 		}
 		resp, err := next.Complete(ctx, req)
-		if err == nil && !resp.Cached {
-			b.charge(key, resp.Usage)
+		if !resp.Cached {
+			b.charge(doc, resp.Usage)
 		}
 		return resp, err
 	})
 }
 
-// estimateInput is a conservative token count for the prompt: about four
-// bytes a token for English and numbers.
+func (b *Budget) tally(ctx context.Context, req Request) *docTally {
+	if t, ok := ctx.Value(docTallyKey{}).(*docTally); ok {
+		return t
+	}
+	if b.maxTokensPerDoc <= 0 {
+		return nil // nothing to count, and nothing to keep per text
+	}
+	key := SourceKey(req.Source)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.bySource[key]
+	if t == nil {
+		t = &docTally{}
+		b.bySource[key] = t
+	}
+	return t
+}
+
+// estimateInput is a rough token count of the prompt (about four bytes a
+// token), used only to refuse a call that plainly cannot fit; the real count
+// is charged after the call.
 func estimateInput(req Request) int {
 	n := 0
 	for _, m := range req.Messages {
@@ -57,26 +109,29 @@ func estimateInput(req Request) int {
 	return n/4 + 1
 }
 
-func (b *Budget) admit(key string, req Request) error {
+func (b *Budget) admit(doc *docTally, req Request) error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.MaxCostUSD > 0 && b.cost >= b.MaxCostUSD {
-		return fmt.Errorf("%w: the run has spent $%.4f of its $%.4f limit (--max-cost)", ErrBudget, b.cost, b.MaxCostUSD)
+	cost := b.cost
+	b.mu.Unlock()
+	if b.maxCostUSD > 0 && cost >= b.maxCostUSD {
+		return fmt.Errorf("%w: the run has spent $%.4f of its $%.4f limit (--max-cost)", ErrBudget, cost, b.maxCostUSD)
 	}
-	if b.MaxTokensPerDoc > 0 {
-		used := b.tokens[key]
-		if need := used + estimateInput(req); need > b.MaxTokensPerDoc {
+	if b.maxTokensPerDoc > 0 && doc != nil {
+		used := int(doc.tokens.Load())
+		if need := estimateInput(req); used+need > b.maxTokensPerDoc {
 			return fmt.Errorf("%w: this document has used %d tokens and the next %s call needs about %d more, over the %d-token limit (--max-tokens-per-doc)",
-				ErrBudget, used, req.Purpose, need-used, b.MaxTokensPerDoc)
+				ErrBudget, used, req.Purpose, need, b.maxTokensPerDoc)
 		}
 	}
 	return nil
 }
 
-func (b *Budget) charge(key string, u Usage) {
+func (b *Budget) charge(doc *docTally, u Usage) {
+	if doc != nil {
+		doc.tokens.Add(int64(u.InputTokens + u.OutputTokens))
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.tokens[key] += u.InputTokens + u.OutputTokens
 	b.cost += u.CostUSD
 }
 

@@ -20,6 +20,9 @@ import (
 
 var callsBucket = []byte("calls")
 
+// ErrCacheCorrupt marks a cache file bbolt could not read.
+var ErrCacheCorrupt = errors.New("cache file is corrupt")
+
 // DefaultCacheLockTimeout is how long one cache operation waits for the file
 // lock another process holds before giving up (a miss, or a skipped write).
 const DefaultCacheLockTimeout = time.Second
@@ -41,7 +44,9 @@ type Cache struct {
 	mu      sync.Mutex // held while a batch runs
 	qmu     sync.Mutex // guards queue
 	queue   []*cacheOp
-	closed  atomic.Bool
+	// closed (by Close) and broken (the file turned out damaged) send calls
+	// straight to the model; a broken file is not touched again at all.
+	closed, broken atomic.Bool
 
 	// Logger receives cache faults (lock timeouts, unreadable entries); nil
 	// discards them. Set it before use.
@@ -71,7 +76,12 @@ func OpenCache(path string) (*Cache, error) {
 	}
 	c := &Cache{path: path, timeout: DefaultCacheLockTimeout}
 	err := c.update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(callsBucket)
+		b, err := tx.CreateBucketIfNotExists(callsBucket)
+		if err == nil {
+			// Reading the first entry reaches the bucket's pages, so a file
+			// damaged there is reported now rather than at the first lookup.
+			b.Cursor().First()
+		}
 		return err
 	})
 	// Another process writing right now proves the file is a usable cache.
@@ -83,7 +93,8 @@ func OpenCache(path string) (*Cache, error) {
 
 // Close ends use of the cache; later calls through wrapped clients go
 // straight to the model. No file handle is held between operations, so
-// there is nothing else to release.
+// there is nothing else to release. A call already past its lookup still
+// stores its reply: it was paid for.
 func (c *Cache) Close() error {
 	c.closed.Store(true)
 	return nil
@@ -99,7 +110,7 @@ func (c *Cache) Stats() CacheStats {
 // the same model name at two vendors never shares entries.
 func (c *Cache) Wrap(provider string, next Client) Client {
 	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
-		if c.closed.Load() {
+		if c.closed.Load() || c.broken.Load() {
 			return next.Complete(ctx, req)
 		}
 		start := time.Now()
@@ -183,6 +194,9 @@ func (c *Cache) get(key []byte) (cacheEntry, bool) {
 }
 
 func (c *Cache) put(key []byte, e cacheEntry) {
+	if c.broken.Load() {
+		return
+	}
 	v, err := json.Marshal(e)
 	if err == nil {
 		op := &cacheOp{key: key, val: v}
@@ -203,8 +217,9 @@ type cacheOp struct {
 
 // do runs op in the next batch. Opening the file costs far more than a
 // lookup, so concurrent callers share one open and one transaction: whoever
-// holds the batch lock takes every queued op (group commit). A write is on
-// disk before do returns, so a crash right after a paid call does not lose it.
+// holds the batch lock takes every queued op (group commit). A write is
+// committed to the file before do returns, so a process killed right after a
+// paid call does not lose it.
 func (c *Cache) do(op *cacheOp) {
 	c.qmu.Lock()
 	c.queue = append(c.queue, op)
@@ -218,6 +233,15 @@ func (c *Cache) do(op *cacheOp) {
 	if len(batch) == 0 {
 		return // an earlier batch already ran op
 	}
+	if err := c.guarded(func() error { return c.runBatch(batch) }); err != nil {
+		for _, o := range batch {
+			o.err = err
+		}
+	}
+}
+
+// runBatch runs a batch in one transaction.
+func (c *Cache) runBatch(batch []*cacheOp) error {
 	writes := false
 	for _, o := range batch {
 		writes = writes || o.val != nil
@@ -238,22 +262,37 @@ func (c *Cache) do(op *cacheOp) {
 		}
 		return nil
 	}
-	var err error
 	if writes {
-		err = c.updateLocked(func(tx *bolt.Tx) error {
+		return c.updateLocked(func(tx *bolt.Tx) error {
 			if _, err := tx.CreateBucketIfNotExists(callsBucket); err != nil {
 				return err
 			}
 			return run(tx)
 		})
-	} else {
-		err = c.viewLocked(run)
 	}
-	if err != nil {
-		for _, o := range batch {
-			o.err = err
+	return c.viewLocked(run)
+}
+
+// guarded runs fn, an operation on the file. bbolt panics on a damaged file
+// (a page that is not what its parent says) rather than returning an error;
+// the panic becomes ErrCacheCorrupt and switches the cache off, so a corrupt
+// cache file costs repeated model calls, never a crash.
+func (c *Cache) guarded(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: %v (delete the file to start a fresh cache)", ErrCacheCorrupt, p)
+			if !c.broken.Swap(true) && c.Logger != nil {
+				c.Logger.Error("model call cache off for the rest of the run", "path", c.path, "err", err)
+			}
 		}
-	}
+	}()
+	return fn()
+}
+
+func (c *Cache) update(fn func(*bolt.Tx) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.guarded(func() error { return c.updateLocked(fn) })
 }
 
 func (c *Cache) fault(op string, err error) {
@@ -264,7 +303,7 @@ func (c *Cache) fault(op string, err error) {
 }
 
 func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
-	db, err := bolt.Open(c.path, 0o600, &bolt.Options{Timeout: c.timeout, ReadOnly: true})
+	db, err := c.open(true)
 	if err != nil {
 		return err
 	}
@@ -272,25 +311,52 @@ func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
 	return db.View(fn)
 }
 
-func (c *Cache) update(fn func(*bolt.Tx) error) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.updateLocked(fn)
-}
-
-func (c *Cache) updateLocked(fn func(*bolt.Tx) error) error {
+func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
 	// NoSync: an entry reaches the OS page cache on commit, so it survives the
 	// process being killed (the case a resumed run cares about); only a machine
 	// crash could lose the newest entries, which costs a repeated call, never a
 	// wrong answer. An fsync per model call would cost more than many calls.
-	db, err := bolt.Open(c.path, 0o600, &bolt.Options{Timeout: c.timeout, NoFreelistSync: true})
+	//
+	// The freelist is synced (no NoFreelistSync): without it every read-write
+	// open rebuilds the freelist by walking every page of the file, so each
+	// write would cost time in proportion to the whole cache, and the walk
+	// panics on a damaged page in a goroutine where no recover can reach it.
+	db, err := c.open(false)
 	if err != nil {
 		return err
 	}
+	// Deferred so that a panic inside the transaction (a damaged file) still
+	// releases the flock other processes are waiting for.
+	defer func() {
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	db.NoSync = true
-	err = db.Update(fn)
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return db.Update(fn)
+}
+
+// open opens the file for one operation. bbolt can panic inside Open (a
+// damaged freelist page) after taking the flock and before it could hand back
+// a DB to close; the lock other processes wait for is then dropped here, and
+// the panic goes on to guarded. (The memory map bbolt made stays until the
+// process ends; the cache is off from then on, so that happens once.)
+func (c *Cache) open(readOnly bool) (*bolt.DB, error) {
+	var f *os.File
+	opts := &bolt.Options{Timeout: c.timeout, ReadOnly: readOnly,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			var err error
+			f, err = os.OpenFile(name, flag, perm)
+			return f, err
+		}}
+	defer func() {
+		if p := recover(); p != nil {
+			if f != nil {
+				unlockFile(f)
+				f.Close()
+			}
+			panic(p)
+		}
+	}()
+	return bolt.Open(c.path, 0o600, opts)
 }

@@ -1,13 +1,16 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -281,5 +284,149 @@ func TestCacheLockTimeoutDegradesToMiss(t *testing.T) {
 	}
 	if !errors.Is(c.update(func(*bolt.Tx) error { return nil }), berrors.ErrTimeout) {
 		t.Error("expected the lock to be held")
+	}
+}
+
+// fillCache stores n distinct replies through c.
+func fillCache(t *testing.T, c *Cache, n int) {
+	t.Helper()
+	if got := exercise(t, c, "fill", n); got != int64(n) {
+		t.Fatalf("%d inner calls filling the cache, want %d", got, n)
+	}
+}
+
+// damage overwrites every page of the bbolt file after the two meta pages.
+func damage(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pageSize = 4096
+	for i := 2 * pageSize; i < len(b); i++ {
+		b[i] = 0xA5
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCacheDamagedFileIsNotACrash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	c.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	fillCache(t, c, 200)
+	damage(t, path)
+
+	// A cache opened before the damage: the lookup fails, the model answers,
+	// and the cache is off for the rest of the run.
+	if got := exercise(t, c, "fill", 3); got != 3 {
+		t.Errorf("%d of 3 calls reached the model, want all", got)
+	}
+	if st := c.Stats(); st.Faults != 1 || st.Hits != 0 {
+		t.Errorf("stats = %+v, want one fault and no hit", st)
+	}
+	if !strings.Contains(logged.String(), "corrupt") {
+		t.Errorf("damage not logged: %s", logged.String())
+	}
+	assertUnlocked(t, path)
+	// Opening it anew (a write) reports the damage, and lets go of the lock.
+	if _, err := OpenCache(path); !errors.Is(err, ErrCacheCorrupt) {
+		t.Errorf("OpenCache on a damaged file: err = %v, want ErrCacheCorrupt", err)
+	}
+	assertUnlocked(t, path)
+}
+
+// assertUnlocked fails if another opener would wait for path's file lock.
+func assertUnlocked(t *testing.T, path string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 100 * time.Millisecond, ReadOnly: true})
+	if errors.Is(err, berrors.ErrTimeout) {
+		t.Fatal("the damaged file is still locked after a panic inside bbolt")
+	}
+	if db != nil {
+		db.Close()
+	}
+}
+
+// txID is the id of the file's last committed transaction.
+func txID(t *testing.T, path string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	return tx.ID()
+}
+
+func TestCacheKeepsTheFreelist(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillCache(t, c, 5)
+	// bbolt commits once on a plain read-write open only to write out a
+	// freelist the file lacks; a file without one makes every write open walk
+	// the whole file, so each cache write would cost in proportion to the
+	// cache's size.
+	before := txID(t, path)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if after := txID(t, path); after != before {
+		t.Errorf("opening the cache committed (tx %d -> %d): the cache wrote it without a freelist", before, after)
+	}
+}
+
+func TestCacheManyGoroutinesOneInstance(t *testing.T) {
+	c, err := OpenCache(filepath.Join(t.TempDir(), "calls.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	w := c.Wrap("p", ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+		calls.Add(1)
+		return Response{Text: "reply to " + req.Messages[0].Content}, nil
+	}))
+	const goroutines, perG, keys = 32, 20, 10
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range perG {
+				content := fmt.Sprint("doc ", (g+i)%keys)
+				resp, err := w.Complete(context.Background(), Request{Messages: []Message{{Role: "user", Content: content}}})
+				if err != nil || resp.Text != "reply to "+content {
+					t.Errorf("goroutine %d call %d: %q, %v", g, i, resp.Text, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := c.Stats()
+	if st.Faults != 0 || st.Hits+st.Misses != goroutines*perG || st.Misses != calls.Load() {
+		t.Errorf("stats = %+v with %d inner calls, want no faults and every call a hit or a miss", st, calls.Load())
+	}
+	if calls.Load() < keys {
+		t.Errorf("%d inner calls for %d distinct keys", calls.Load(), keys)
+	}
+	// Every key is stored: a second pass is all hits.
+	for k := range keys {
+		resp, err := w.Complete(context.Background(), Request{Messages: []Message{{Role: "user", Content: fmt.Sprint("doc ", k)}}})
+		if err != nil || !resp.Cached {
+			t.Errorf("key %d not stored: cached=%v err=%v", k, resp.Cached, err)
+		}
 	}
 }

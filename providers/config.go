@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -109,17 +110,21 @@ func ConfigFromEnv(getenv func(string) string) Config {
 	return c
 }
 
-// parseSeconds reads "30", "2.5" (seconds) or a Go duration ("90s", "2m").
+// parseSeconds reads "30", "2.5" (seconds) or a Go duration ("90s", "2m"),
+// either way at most an hour.
 func parseSeconds(v string) (time.Duration, error) {
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		if f <= 0 || f > 3600 || f != f {
+	d, err := time.ParseDuration(v)
+	if f, ferr := strconv.ParseFloat(v, 64); ferr == nil {
+		if !(f > 0 && f <= 3600) {
 			return 0, errors.New("want seconds in (0, 3600]")
 		}
-		return time.Duration(f * float64(time.Second)), nil
+		d, err = time.Duration(f*float64(time.Second)), nil
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
+	if err != nil {
 		return 0, errors.New("want a number of seconds")
+	}
+	if d <= 0 || d > time.Hour {
+		return 0, errors.New("want seconds in (0, 3600]")
 	}
 	return d, nil
 }
@@ -275,7 +280,7 @@ func (c Config) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generator=%s/%s critic=%s/%s", gp, gm, cp, cm)
 	fmt.Fprintf(&b, " openai_key=%s anthropic_key=%s bedrock_key=%s", secretState(c.OpenAIAPIKey), secretState(c.AnthropicAPIKey), secretState(c.BedrockAPIKey))
-	for _, kv := range [][2]string{{"openai_base_url", c.OpenAIBaseURL}, {"anthropic_base_url", c.AnthropicBaseURL}, {"openai_response_format", c.OpenAIResponseFormat}, {"aws_region", c.AWSRegion}, {"prices", c.PricesPath}} {
+	for _, kv := range [][2]string{{"openai_base_url", displayURL(c.OpenAIBaseURL)}, {"anthropic_base_url", displayURL(c.AnthropicBaseURL)}, {"bedrock_base_url", displayURL(c.BedrockBaseURL)}, {"openai_response_format", c.OpenAIResponseFormat}, {"aws_region", c.AWSRegion}, {"prices", c.PricesPath}} {
 		if kv[1] != "" {
 			fmt.Fprintf(&b, " %s=%s", kv[0], kv[1])
 		}
@@ -299,8 +304,9 @@ func (c Config) LogValue() slog.Value {
 		slog.String("openai_key", secretState(c.OpenAIAPIKey)),
 		slog.String("anthropic_key", secretState(c.AnthropicAPIKey)),
 		slog.String("bedrock_key", secretState(c.BedrockAPIKey)),
-		slog.String("openai_base_url", c.OpenAIBaseURL),
-		slog.String("anthropic_base_url", c.AnthropicBaseURL),
+		slog.String("openai_base_url", displayURL(c.OpenAIBaseURL)),
+		slog.String("anthropic_base_url", displayURL(c.AnthropicBaseURL)),
+		slog.String("bedrock_base_url", displayURL(c.BedrockBaseURL)),
 		slog.Duration("timeout", c.Timeout),
 	)
 }
@@ -323,8 +329,8 @@ func (e *safeError) Error() string { return e.msg }
 func (e *safeError) Unwrap() error { return e.err }
 
 // vendorError turns an SDK failure into a short message naming the vendor,
-// model and cause, with the API key scrubbed should a server echo it back.
-func vendorError(ctx context.Context, vendor, model, key string, err error) error {
+// model and cause, with the secrets scrubbed should a server echo them back.
+func vendorError(ctx context.Context, vendor, model string, scrub scrubber, err error) error {
 	var (
 		oe  *openai.Error
 		ae  *anthropic.Error
@@ -342,7 +348,7 @@ func vendorError(ctx context.Context, vendor, model, key string, err error) erro
 	default:
 		msg = fmt.Sprintf("%s %s: %v", vendor, model, err)
 	}
-	return &safeError{msg: redact(msg, key), err: err}
+	return &safeError{msg: scrub(msg), err: err}
 }
 
 func httpFailure(vendor, model string, status int, detail string, res *http.Response) string {
@@ -366,11 +372,37 @@ func httpFailure(vendor, model string, status int, detail string, res *http.Resp
 	return msg
 }
 
-// redact removes key from s. Very short keys are left alone: they are not
-// real secrets and replacing them would mangle ordinary words.
-func redact(s, key string) string {
-	if len(key) < 8 {
-		return s
+// scrubber removes a client's secrets from a message. It is a function rather
+// than a stored key so that printing a client (%+v, slog.Any) shows nothing
+// secret: fmt prints a func field as an address.
+type scrubber func(string) string
+
+// newScrubber hides key. A key under 8 bytes is left alone: it is not a
+// real secret and replacing it would mangle ordinary words. (Credentials in a
+// base URL need no scrubbing here: Go's HTTP client masks the password in
+// its errors, and the SDKs drop the query string.)
+func newScrubber(key string) scrubber {
+	return func(s string) string {
+		if len(key) < 8 {
+			return s
+		}
+		return strings.ReplaceAll(s, key, "[redacted]")
 	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// displayURL is a base URL fit for logs: scheme, host and path, without the
+// user info and query that may carry a credential.
+func displayURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "[unparseable URL]"
+	}
+	if u.User == nil && u.RawQuery == "" && u.Fragment == "" {
+		return raw
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String() + " (credentials hidden)"
 }

@@ -51,6 +51,8 @@ func TestConfigValidate(t *testing.T) {
 	for env, want := range map[string]string{
 		"REFLECT_TIMEOUT=soon":               "REFLECT_TIMEOUT",
 		"REFLECT_TIMEOUT=-3":                 "REFLECT_TIMEOUT",
+		"REFLECT_TIMEOUT=NaN":                "REFLECT_TIMEOUT",
+		"REFLECT_TIMEOUT=2h":                 "REFLECT_TIMEOUT",
 		"REFLECT_MAX_RETRIES=many":           "REFLECT_MAX_RETRIES",
 		"REFLECT_PROVIDER=gemini":            "REFLECT_PROVIDER",
 		"REFLECT_CRITIC_PROVIDER=gemini":     "REFLECT_CRITIC_PROVIDER",
@@ -173,5 +175,57 @@ func TestConfigNeverPrintsKeys(t *testing.T) {
 	}
 	if !strings.Contains(c.String(), "openai_key=set") || !strings.Contains(logged.String(), "anthropic_key=set") {
 		t.Errorf("redacted form should still say a key is set: %s / %s", c.String(), logged.String())
+	}
+}
+
+func TestClientsPrintNoKey(t *testing.T) {
+	o, err := NewOpenAI(OpenAIConfig{APIKey: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAnthropic(AnthropicConfig{APIKey: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBedrock(BedrockConfig{APIKey: testKey, Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logged, nil))
+	// A client ends up in a log line or a debug print through whatever holds
+	// it (a Generator, a Critic).
+	for _, v := range []any{o, a, b, *o, *a} {
+		log.Info("client", "c", v)
+		for _, f := range []string{"%v", "%+v", "%#v"} {
+			if s := fmt.Sprintf(f, v); strings.Contains(s, testKey) {
+				t.Errorf("%s of %T prints the key", f, v)
+			}
+		}
+	}
+	if strings.Contains(logged.String(), testKey) {
+		t.Error("logging a client prints the key")
+	}
+}
+
+func TestConfigHidesBaseURLCredentials(t *testing.T) {
+	const pw, q = "hunter2-password-xyz", "query-secret-0987654321"
+	c := ConfigFromEnv(envOf(map[string]string{
+		"OPENAI_BASE_URL":                   "https://me:" + pw + "@gateway.example/v1",
+		"ANTHROPIC_BASE_URL":                "https://proxy.example/anthropic?key=" + q,
+		"ANTHROPIC_BEDROCK_MANTLE_BASE_URL": "https://gw.example/b?token=" + q,
+	}))
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "cfg", c)
+	for _, out := range []string{c.String(), fmt.Sprintf("%#v", c), logged.String()} {
+		if strings.Contains(out, pw) || strings.Contains(out, q) {
+			t.Errorf("credential printed: %s", out)
+		}
+		if !strings.Contains(out, "gateway.example/v1") || !strings.Contains(out, "proxy.example/anthropic") {
+			t.Errorf("hosts should still show: %s", out)
+		}
+	}
+	if got := displayURL("http://127.0.0.1:11434/v1"); got != "http://127.0.0.1:11434/v1" {
+		t.Errorf("plain URL changed: %q", got)
 	}
 }

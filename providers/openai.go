@@ -62,7 +62,7 @@ type OpenAI struct {
 	client openai.Client
 	format string
 	prices Prices
-	key    string
+	scrub  scrubber
 }
 
 // NewOpenAI builds an OpenAI Chat Completions client. The SDK does the
@@ -102,10 +102,12 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if prices == nil {
 		prices = DefaultPrices()
 	}
-	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, key: cfg.APIKey}, nil
+	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, scrub: newScrubber(cfg.APIKey)}, nil
 }
 
 // Complete sends one chat completion and returns the first choice's content.
+// An error after the server answered comes with the Response's Model and
+// Usage filled in, since that call was paid for.
 func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	params, err := c.params(req)
 	if err != nil {
@@ -115,12 +117,8 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	comp, err := c.client.Chat.Completions.New(ctx, params)
 	latency := time.Since(start)
 	if err != nil {
-		return Response{}, vendorError(ctx, "openai", req.Model, c.key, err)
+		return Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
 	}
-	if len(comp.Choices) == 0 {
-		return Response{}, fmt.Errorf("openai %s: reply has no choices (is the server OpenAI-compatible?)", req.Model)
-	}
-	choice := comp.Choices[0]
 	model := comp.Model
 	if model == "" {
 		model = req.Model
@@ -131,19 +129,27 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		Latency:      latency,
 	}
 	usage.CostUSD, _ = c.prices.Cost(model, usage.InputTokens, usage.OutputTokens)
+	// From here on the server answered and billed the call, so a failure
+	// still carries its usage: a budget must count what an unusable reply cost.
+	billed := Response{Model: model, Usage: usage}
+	if len(comp.Choices) == 0 {
+		return billed, fmt.Errorf("openai %s: reply has no choices (is the server OpenAI-compatible?)", req.Model)
+	}
+	choice := comp.Choices[0]
 	if r := strings.TrimSpace(choice.Message.Refusal); r != "" {
-		return Response{}, fmt.Errorf("openai %s: %w: %s", req.Model, ErrRefused, truncate(r, 200))
+		return billed, fmt.Errorf("openai %s: %w: %s", req.Model, ErrRefused, truncate(r, 200))
 	}
 	switch choice.FinishReason {
 	case "length":
-		return Response{}, fmt.Errorf("openai %s: reply cut off at the token limit (max_tokens %d, %d output tokens): raise max tokens", req.Model, maxTokens(req), usage.OutputTokens)
+		return billed, fmt.Errorf("openai %s: reply cut off at the token limit (max_tokens %d, %d output tokens): raise max tokens", req.Model, maxTokens(req), usage.OutputTokens)
 	case "content_filter":
-		return Response{}, fmt.Errorf("openai %s: %w: reply withheld by the content filter", req.Model, ErrRefused)
+		return billed, fmt.Errorf("openai %s: %w: reply withheld by the content filter", req.Model, ErrRefused)
 	}
 	if strings.TrimSpace(choice.Message.Content) == "" {
-		return Response{}, fmt.Errorf("openai %s: reply is empty (finish_reason %q)", req.Model, choice.FinishReason)
+		return billed, fmt.Errorf("openai %s: reply is empty (finish_reason %q)", req.Model, choice.FinishReason)
 	}
-	return Response{Text: choice.Message.Content, Model: model, Usage: usage}, nil
+	billed.Text = choice.Message.Content
+	return billed, nil
 }
 
 func (c *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {

@@ -126,6 +126,69 @@ func noSecret(t *testing.T, err error) {
 	}
 }
 
+// retryCase is a fault the client must retry past: steps the server plays,
+// and how many requests it must see in all.
+type retryCase struct {
+	name  string
+	steps []http.HandlerFunc
+	calls int
+}
+
+func runRetried(t *testing.T, cases []retryCase, complete func(t *testing.T, url string) (Response, error)) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newFakeServer(t, tc.steps...)
+			resp, err := complete(t, srv.URL)
+			if err != nil {
+				t.Fatalf("not retried to success: %v", err)
+			}
+			if resp.Text != `{"total":12.5}` {
+				t.Errorf("text = %q", resp.Text)
+			}
+			if srv.count() != tc.calls {
+				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
+			}
+		})
+	}
+}
+
+// failureCase is a fault that must end in a clear error: the client config
+// change (mod) it needs, a substring of the error, whether it is a refusal,
+// and how many requests the server must see.
+type failureCase[C any] struct {
+	name    string
+	steps   []http.HandlerFunc
+	mod     func(*C)
+	want    string
+	refused bool
+	calls   int
+}
+
+func runFailures[C any](t *testing.T, cases []failureCase[C], complete func(t *testing.T, url string, mod func(*C)) error) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newFakeServer(t, tc.steps...)
+			err := complete(t, srv.URL, tc.mod)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			t.Logf("error: %v", err)
+			noSecret(t, err)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+			if errors.Is(err, ErrRefused) != tc.refused {
+				t.Errorf("errors.Is(err, ErrRefused) = %v, want %v", !tc.refused, tc.refused)
+			}
+			if srv.count() != tc.calls {
+				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
+			}
+		})
+	}
+}
+
 func TestOpenAISuccessRequestShape(t *testing.T) {
 	srv := newFakeServer(t, reply(200, openAIOK))
 	c := newTestOpenAI(t, srv.URL, nil)
@@ -202,44 +265,20 @@ func TestOpenAIResponseFormatModes(t *testing.T) {
 }
 
 func TestOpenAIRetriedToSuccess(t *testing.T) {
-	cases := []struct {
-		name  string
-		steps []http.HandlerFunc
-		calls int
-	}{
+	cases := []retryCase{
 		{"429 with Retry-After", []http.HandlerFunc{reply(429, `{"error":{"message":"slow down","type":"rate_limit"}}`, "Retry-After", "0"), reply(200, openAIOK)}, 2},
 		{"429 with Retry-After-Ms", []http.HandlerFunc{reply(429, `{"error":{"message":"slow down"}}`, "Retry-After-Ms", "5"), reply(200, openAIOK)}, 2},
 		{"429 without Retry-After", []http.HandlerFunc{reply(429, `{"error":{"message":"slow down"}}`), reply(200, openAIOK)}, 2},
 		{"500 then 503", []http.HandlerFunc{reply(500, `{"error":{"message":"boom"}}`), reply(503, `{"error":{"message":"busy"}}`), reply(200, openAIOK)}, 3},
 		{"connection reset", []http.HandlerFunc{hangUp, reply(200, openAIOK)}, 2},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := newFakeServer(t, tc.steps...)
-			c := newTestOpenAI(t, srv.URL, nil)
-			resp, err := c.Complete(context.Background(), testRequest())
-			if err != nil {
-				t.Fatalf("not retried to success: %v", err)
-			}
-			if resp.Text != `{"total":12.5}` {
-				t.Errorf("text = %q", resp.Text)
-			}
-			if srv.count() != tc.calls {
-				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
-			}
-		})
-	}
+	runRetried(t, cases, func(t *testing.T, url string) (Response, error) {
+		return newTestOpenAI(t, url, nil).Complete(context.Background(), testRequest())
+	})
 }
 
 func TestOpenAIFailures(t *testing.T) {
-	cases := []struct {
-		name    string
-		steps   []http.HandlerFunc
-		mod     func(*OpenAIConfig)
-		want    string // substring of the error
-		refused bool
-		calls   int
-	}{
+	cases := []failureCase[OpenAIConfig]{
 		{name: "503 until retries run out", steps: []http.HandlerFunc{reply(503, `{"error":{"message":"overloaded"}}`)},
 			want: "HTTP 503", calls: 3},
 		{name: "Retry-After beyond the cap", steps: []http.HandlerFunc{reply(429, `{"error":{"message":"quota"}}`, "Retry-After", "3600"), reply(200, openAIOK)},
@@ -264,27 +303,10 @@ func TestOpenAIFailures(t *testing.T) {
 			reply(401, `{"error":{"message":"Incorrect API key provided: `+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+`","type":"invalid_request_error"}}`)(w, r)
 		}}, want: "check the API key", calls: 1},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := newFakeServer(t, tc.steps...)
-			c := newTestOpenAI(t, srv.URL, tc.mod)
-			_, err := c.Complete(context.Background(), testRequest())
-			if err == nil {
-				t.Fatal("no error")
-			}
-			t.Logf("error: %v", err)
-			noSecret(t, err)
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not mention %q", err, tc.want)
-			}
-			if errors.Is(err, ErrRefused) != tc.refused {
-				t.Errorf("errors.Is(err, ErrRefused) = %v, want %v", !tc.refused, tc.refused)
-			}
-			if srv.count() != tc.calls {
-				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
-			}
-		})
-	}
+	runFailures(t, cases, func(t *testing.T, url string, mod func(*OpenAIConfig)) error {
+		_, err := newTestOpenAI(t, url, mod).Complete(context.Background(), testRequest())
+		return err
+	})
 }
 
 func TestOpenAICallerCancel(t *testing.T) {

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 )
@@ -47,14 +49,21 @@ func LoadFixture(path string) (*Fixture, error) {
 	return &f, nil
 }
 
-// Save writes the fixture, entries sorted for stable diffs.
+// Save writes the fixture, entries sorted for stable diffs: by ID, then
+// generator before critic, then by document hash, so a recording made by a
+// concurrent run (entries in completion order, no IDs) comes out the same
+// every time. The file is replaced atomically, so a crash mid-save leaves the
+// previous fixture, not half of one.
 func (f *Fixture) Save(path string) error {
 	sort.SliceStable(f.Entries, func(i, j int) bool {
 		a, b := f.Entries[i], f.Entries[j]
 		if a.ID != b.ID {
 			return a.ID < b.ID
 		}
-		return a.Purpose > b.Purpose // generator before critic
+		if a.Purpose != b.Purpose {
+			return a.Purpose > b.Purpose // generator before critic
+		}
+		return a.SourceSHA256 < b.SourceSHA256
 	})
 	if f.Version == 0 {
 		f.Version = 1
@@ -63,10 +72,32 @@ func (f *Fixture) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("replay fixture: %w", err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("replay fixture: %w", err)
 	}
 	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// over path.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // Replay answers from recorded outputs and never touches a network.
@@ -84,7 +115,7 @@ func NewReplay(f *Fixture) *Replay {
 }
 
 // ErrNoRecording is returned when a fixture has no output for a call.
-var ErrNoRecording = fmt.Errorf("no recorded output")
+var ErrNoRecording = errors.New("no recorded output")
 
 // Complete returns the recorded output for the request's stage and document.
 func (r *Replay) Complete(ctx context.Context, req Request) (Response, error) {
@@ -100,14 +131,18 @@ func (r *Replay) Complete(ctx context.Context, req Request) (Response, error) {
 }
 
 // Recorder keeps every successful reply of the clients it taps as fixture
-// entries, so a live run can be replayed offline later (--record FILE).
+// entries, so a live run can be replayed offline later (--record FILE). One
+// Recorder may tap the Generator's and the Critic's clients at once.
 type Recorder struct {
-	mu  sync.Mutex
-	fix Fixture
+	mu sync.Mutex
+	// byKey holds the last reply per stage and document: a retry's reply
+	// replaces the unusable one, as the replay will answer the first attempt
+	// with it.
+	byKey map[string]FixtureEntry
 }
 
 // NewRecorder returns an empty recorder.
-func NewRecorder() *Recorder { return &Recorder{fix: Fixture{Version: 1}} }
+func NewRecorder() *Recorder { return &Recorder{byKey: map[string]FixtureEntry{}} }
 
 // Tap wraps next so that its replies are recorded.
 func (r *Recorder) Tap(next Client) Client {
@@ -121,21 +156,20 @@ func (r *Recorder) Tap(next Client) Client {
 }
 
 func (r *Recorder) add(req Request, text string) {
+	key := SourceKey(req.Source)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	key := SourceKey(req.Source)
-	for i, e := range r.fix.Entries {
-		if e.Purpose == req.Purpose && e.SourceSHA256 == key {
-			r.fix.Entries[i].Output = text // a retry's reply replaces the unusable one
-			return
-		}
-	}
-	r.fix.Entries = append(r.fix.Entries, FixtureEntry{Purpose: req.Purpose, SourceSHA256: key, Output: text})
+	r.byKey[req.Purpose+"/"+key] = FixtureEntry{Purpose: req.Purpose, SourceSHA256: key, Output: text}
 }
 
-// Save writes what was recorded.
+// Save writes what was recorded so far; it may be called again later.
 func (r *Recorder) Save(path string) error {
+	// Held through the write so that two Saves cannot land out of order.
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.fix.Save(path)
+	f := Fixture{Version: 1, Entries: make([]FixtureEntry, 0, len(r.byKey))}
+	for _, e := range r.byKey {
+		f.Entries = append(f.Entries, e)
+	}
+	return f.Save(path)
 }
