@@ -143,6 +143,17 @@ func parseCritique(m map[string]any) (Critique, error) {
 	return c, nil
 }
 
+func addUsage(u *Usage, resp providers.Response) {
+	u.Calls++
+	if resp.Cached {
+		u.CachedCalls++
+	}
+	u.InputTokens += resp.Usage.InputTokens
+	u.OutputTokens += resp.Usage.OutputTokens
+	u.LatencyMS += resp.Usage.Latency.Milliseconds()
+	u.CostUSD += resp.Usage.CostUSD
+}
+
 // converse makes the call and, while the reply cannot be used, asks again with
 // the error fed back. Transport failures are not retried here: the provider
 // clients already retry what is worth retrying. usage counts every call that
@@ -163,16 +174,14 @@ func converse(ctx context.Context, client providers.Client, opts LLMOptions, req
 		}
 		resp, err := client.Complete(ctx, req)
 		if err != nil {
+			// A call that failed after the vendor billed it (cut off at the
+			// token limit, refused) still reports what it cost.
+			if resp.Usage.InputTokens+resp.Usage.OutputTokens > 0 || resp.Usage.CostUSD > 0 {
+				addUsage(usage, resp)
+			}
 			return err
 		}
-		usage.Calls++
-		if resp.Cached {
-			usage.CachedCalls++
-		}
-		usage.InputTokens += resp.Usage.InputTokens
-		usage.OutputTokens += resp.Usage.OutputTokens
-		usage.LatencyMS += resp.Usage.Latency.Milliseconds()
-		usage.CostUSD += resp.Usage.CostUSD
+		addUsage(usage, resp)
 		m, err := ExtractJSON(resp.Text)
 		if err == nil {
 			err = accept(m)

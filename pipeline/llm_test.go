@@ -99,3 +99,19 @@ func TestRetriesStopWhenTheContextIsCancelled(t *testing.T) {
 		t.Fatalf("error %q should say which attempt was not made", err)
 	}
 }
+
+// A call the vendor billed before it failed (cut off, refused) is in the
+// error result's usage.
+func TestBilledFailureCountsInUsage(t *testing.T) {
+	billed := providers.ClientFunc(func(ctx context.Context, req providers.Request) (providers.Response, error) {
+		return providers.Response{Usage: providers.Usage{InputTokens: 700, OutputTokens: 4096, CostUSD: 0.01}}, errors.New("cut off at the token limit")
+	})
+	p, err := pipeline.New(pipeline.Config{Generator: pipeline.NewLLMGenerator(billed, pipeline.LLMOptions{Model: "m"}), Gate: pipeline.DefaultGate()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Extract(context.Background(), pipeline.Document{Text: "Total 5.00"})
+	if err == nil || res.Usage == nil || res.Usage.OutputTokens != 4096 || res.Usage.CostUSD != 0.01 {
+		t.Fatalf("usage of a billed failure: %+v (err %v)", res.Usage, err)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/providers"
 )
 
 // DefaultMaxTextBytes bounds one document. Invoices are kilobytes; a megabyte
@@ -108,6 +110,9 @@ func NewTraceID() string {
 // the error envelope and err says why (ErrInput, *GeneratorError, *CriticError
 // or the context's error).
 func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
+	// Per-document budgets count this document's calls, retries included,
+	// even when another document has the same text.
+	ctx = providers.WithDocument(ctx)
 	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)
@@ -130,6 +135,9 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 // gate, no Generator. data must fit the schema: unknown fields and values of
 // the wrong type are input errors.
 func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]any) (Result, error) {
+	// Per-document budgets count this document's calls, retries included,
+	// even when another document has the same text.
+	ctx = providers.WithDocument(ctx)
 	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)

@@ -149,12 +149,13 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 			if err != nil {
 				return nil, err
 			}
-			c = live
+			// The budget sits inside the cache: a cache hit costs nothing, so
+			// it is served even after the run's money is spent.
+			c = res.budget.Wrap(live)
 			if res.cache != nil {
 				c = res.cache.Wrap(provider, c)
 			}
 		}
-		c = res.budget.Wrap(c)
 		if pf.record != "" {
 			if res.recorder == nil {
 				res.recorder = providers.NewRecorder()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,4 +131,45 @@ func TestRecordThenReplay(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// Budgets: a cache hit costs nothing, so it is served after the run's money
+// is spent; two documents with the same text each get their own token limit.
+func TestBudgetsAndTheCache(t *testing.T) {
+	srv := newFakeOpenAI(t, 0)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1"}
+	cache := filepath.Join(t.TempDir(), "calls.db")
+	a := `{"id":"a","text":"From: Acme Ltd\nInvoice #A-1\nTotal: 10.50 USD"}` + "\n"
+	b := `{"id":"b","text":"From: Acme Ltd\nInvoice #B-2\nTotal: 20.50 USD"}` + "\n"
+	if r := runWith(t, env, a, "extract", "--batch", "--cache", cache); r.code != ExitOK {
+		t.Fatalf("warming the cache: exit %d %s", r.code, r.err)
+	}
+	// b spends past the limit live; a then comes from the cache.
+	r := runWith(t, env, b+a, "extract", "--batch", "--cache", cache, "--max-cost", "0.00001")
+	rs := decodeLines(t, r.out)
+	if len(rs) != 2 || rs[1].Status != pipeline.StatusOK {
+		t.Fatalf("a cached document must be served after the budget is spent: %s", r.out)
+	}
+	if rs[0].Status != pipeline.StatusError || !strings.Contains(rs[0].ErrorMessage, "max-cost") {
+		t.Fatalf("b's critic call should be refused by --max-cost: %+v", rs[0])
+	}
+	// Same text twice, no cache: each document has its own token budget. The
+	// limit is the smallest that lets one document through, so a budget shared
+	// by text would refuse the second.
+	limit := 0
+	for l := 200; l <= 4000 && limit == 0; l += 25 {
+		r := runWith(t, env, a, "extract", "--batch", "--no-cache", "--max-tokens-per-doc", fmt.Sprint(l))
+		if r.code == ExitOK {
+			limit = l
+		}
+	}
+	if limit == 0 {
+		t.Fatal("no token limit lets one document through")
+	}
+	r = runWith(t, env, a+strings.Replace(a, `"id":"a"`, `"id":"a2"`, 1), "extract", "--batch", "--no-cache", "--max-tokens-per-doc", fmt.Sprint(limit))
+	for _, res := range decodeLines(t, r.out) {
+		if res.Status != pipeline.StatusOK {
+			t.Fatalf("identical texts must not share a per-document budget: %+v", res)
+		}
+	}
 }
