@@ -424,8 +424,17 @@ func amountNegative(rs []rune, start, end int) bool {
 	if k >= 0 && (rs[k] == '-' || rs[k] == '−') && (k == 0 || !isAlnum(rs[k-1])) {
 		return true
 	}
-	if k >= 0 && rs[k] == '(' && end < n && rs[end] == ')' {
-		return true
+	if end < n && rs[end] == ')' {
+		// "(68.75)" and "(£68.75)" are negative; "(VAT £68.75)" is an
+		// amount in an aside. Only spaces and currency symbols may stand
+		// between the parenthesis and the number.
+		p := start - 1
+		for p >= 0 && (rs[p] == ' ' || strings.ContainsRune("$€£¥₹₩", rs[p])) && start-p <= 3 {
+			p--
+		}
+		if p >= 0 && rs[p] == '(' {
+			return true
+		}
 	}
 	return end < n && rs[end] == '-' && (end+1 == n || !isAlnum(rs[end+1]))
 }

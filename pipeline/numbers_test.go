@@ -117,3 +117,34 @@ func TestFindAmountsOffsetsAndLines(t *testing.T) {
 		}
 	}
 }
+
+// A number in an aside is not negative; a number wrapped in parentheses is.
+func TestParenthesesNegativeOnlyWhenTight(t *testing.T) {
+	for text, want := range map[string]float64{
+		"(VAT £68.75)":               68.75,
+		"(68.75)":                    -68.75,
+		"(£68.75)":                   -68.75,
+		"refund ( 12.00 )":           -12,
+		"(incl. 19 % MwSt. 23,75 €)": 23.75,
+	} {
+		ams := FindAmounts(text)
+		if len(ams) == 0 || ams[len(ams)-1].Value != want {
+			t.Errorf("%q: amounts %+v, want last %v", text, ams, want)
+		}
+	}
+}
+
+// German, French and Japanese documents label their totals in their own words.
+func TestForeignRoleLabels(t *testing.T) {
+	text := "Summe netto:      125,00 €\nzzgl. 19 % MwSt.:  23,75 €\nRechnungsbetrag:  148,75 €"
+	rep := RunHeuristics(text, Invoice(), Record{"subtotal": 125.0, "tax": 23.75, "total": 148.75})
+	for f, c := range rep {
+		if c.Factor < 0.9 {
+			t.Errorf("%s: %v %v", f, c.Factor, c.Reasons)
+		}
+	}
+	rep = RunHeuristics(text, Invoice(), Record{"total": 125.0})
+	if c := rep["total"]; c.Factor > 0.3 {
+		t.Errorf("the net sum taken as total must be penalised: %+v", c)
+	}
+}

@@ -44,13 +44,18 @@ func DefaultRoleLabels(r Role) []string {
 	switch r {
 	case RoleSubtotal:
 		return []string{"subtotal", "sub-total", "sub total", "net amount", "total excl", "total exclude",
-			"total excluding", "amount before tax", "before tax", "excl. tax", "excl tax", "zwischensumme", "nettobetrag", "net"}
+			"total excluding", "amount before tax", "before tax", "excl. tax", "excl tax",
+			"zwischensumme", "nettobetrag", "summe netto", "nettosumme", "netto", "total ht", "montant ht", "sous-total",
+			"base imponible", "小計", "税抜", "net"}
 	case RoleTax:
-		return []string{"tax", "vat", "gst", "sst", "sales tax", "mwst", "ust", "tva", "iva", "service tax"}
+		return []string{"tax", "vat", "gst", "sst", "sales tax", "mwst", "ust", "umsatzsteuer", "tva", "iva",
+			"service tax", "消費税", "税額"}
 	case RoleTotal:
 		return []string{"total", "amount due", "grand total", "total due", "balance due", "total amount", "amount payable",
 			"total incl", "total inclusive", "total incl gst", "total payable", "nett total", "net total", "rounded total",
-			"gesamtbetrag", "gesamt", "summe", "total ttc", "montant total", "to pay", "please pay"}
+			"gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "endbetrag", "bruttobetrag", "summe brutto", "zu zahlen",
+			"gesamt", "summe", "total ttc", "montant total", "net à payer", "importe total", "合計", "合計金額",
+			"ご請求金額", "請求金額", "to pay", "please pay"}
 	}
 	return nil
 }

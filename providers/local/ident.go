@@ -10,7 +10,7 @@ import (
 
 // idStrongRE finds a reference number after a label that says it is one:
 // "Invoice #:", "Receipt No.", "Rechnungsnummer", "Facture n°", "Doc #".
-var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|check|voucher|credit\s+note)\s*(?:number|num|no|n0|nr|n°|nº|#)|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|check|voucher|credit\s+note)\s*(?:number|num|no|n0|nr|n°|nº|#)|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
 // idWeakRE is a bare "invoice X" or "receipt X" in running text.
 var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|factura|bill)\b[ \t:]*([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)

@@ -3,6 +3,7 @@ package local
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 )
@@ -125,11 +126,37 @@ func newLabelSet(s *pipeline.Schema) *labelSet {
 }
 
 // tokens lowercases s and splits it into words, dropping punctuation so
-// "TOTAL(INCL.GST)" and "total incl gst" read alike. CJK runs stay whole.
+// "TOTAL(INCL.GST)" and "total incl gst" read alike. Chinese and Japanese
+// write no spaces, so each of their characters is a token of its own and
+// "消費税" is found inside "うち消費税".
 func tokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&')
-	})
+	}) {
+		if !strings.ContainsFunc(w, isCJK) {
+			out = append(out, w)
+			continue
+		}
+		start := 0
+		for i, r := range w {
+			if isCJK(r) {
+				if start < i {
+					out = append(out, w[start:i])
+				}
+				out = append(out, string(r))
+				start = i + utf8.RuneLen(r)
+			}
+		}
+		if start < len(w) {
+			out = append(out, w[start:])
+		}
+	}
+	return out
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
 type hit struct {

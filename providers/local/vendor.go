@@ -30,7 +30,7 @@ var businessWords = map[string]bool{
 }
 
 // vendorLabels introduce the issuer's name.
-var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|merchant|payee|issued\s+by|issuer|from|émetteur|emetteur|proveedor|lieferant|verkäufer|fournisseur|own(?:ed)?\s+by)\s*[:：]\s*(.+)$`)
+var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|merchant|payee|issued\s+by|issuer|from|von|absender|émetteur|emetteur|proveedor|lieferant|verkäufer|fournisseur|own(?:ed)?\s+by)\s*[:：]\s*(.+)$`)
 
 // proseVendorRE finds the vendor in running text.
 var proseVendorRE = regexp.MustCompile(`(?i)\b(?:bill|invoice|receipt)\s+from\s+(.+)|\bvendor\s+(?:is|was)\s+(.+)|\bpaid\s+(?:at\s+)?(.+)`)
