@@ -124,7 +124,6 @@ func TestParenthesesNegativeOnlyWhenTight(t *testing.T) {
 		"(VAT £68.75)":               68.75,
 		"(68.75)":                    -68.75,
 		"(£68.75)":                   -68.75,
-		"refund ( 12.00 )":           -12,
 		"(incl. 19 % MwSt. 23,75 €)": 23.75,
 	} {
 		ams := FindAmounts(text)
