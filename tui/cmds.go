@@ -18,15 +18,43 @@ type SummariesMsg struct {
 	Err  error
 }
 
-// UndoneMsg reports store.Undo. Decisions and Result are the document's state
-// after the undo, so the queue row and an open document can be refreshed.
-type UndoneMsg struct {
-	Decision  store.Decision
-	Found     bool
+// docState is a document's decisions and latest result as stored, enough to
+// recompute its queue row.
+type docState struct {
 	Decisions map[string]store.Decision
 	Result    pipeline.Result
 	HasResult bool
-	Err       error
+}
+
+func (d *docState) result() *pipeline.Result {
+	if !d.HasResult {
+		return nil
+	}
+	return &d.Result
+}
+
+func (s *services) readState(docID string) (st docState, err error) {
+	if st.Decisions, err = s.store.Decisions(s.ctx, s.corpus.ID, docID); err != nil {
+		return st, err
+	}
+	st.Result, st.HasResult, err = s.store.Result(s.ctx, s.corpus.ID, docID)
+	return st, err
+}
+
+// UndoneMsg reports store.Undo, with the document's state after it, so the
+// queue row and an open document can be refreshed.
+type UndoneMsg struct {
+	Decision store.Decision
+	Found    bool
+	docState
+	Err error
+}
+
+// rowMsg refreshes the queue row of a document that is not open.
+type rowMsg struct {
+	DocID string
+	docState
+	Err error
 }
 
 // ExportedMsg reports a golden export.
@@ -113,11 +141,15 @@ func (s *services) undoCmd() tea.Cmd {
 		if msg.Err != nil || !msg.Found {
 			return msg
 		}
-		id := msg.Decision.DocID
-		if msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, id); msg.Err != nil {
-			return msg
-		}
-		msg.Result, msg.HasResult, msg.Err = s.store.Result(s.ctx, s.corpus.ID, id)
+		msg.docState, msg.Err = s.readState(msg.Decision.DocID)
+		return msg
+	}
+}
+
+func (s *services) rowCmd(docID string) tea.Cmd {
+	return func() tea.Msg {
+		msg := rowMsg{DocID: docID}
+		msg.docState, msg.Err = s.readState(docID)
 		return msg
 	}
 }
@@ -153,6 +185,11 @@ func (s *services) exportTo(path string) (n int, err error) {
 	}()
 	n, err = golden.Export(s.ctx, s.store, f, golden.ExportOptions{CorpusID: s.corpus.ID})
 	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	// Synced before the rename, so a crash cannot leave the final name on a
+	// file whose data never reached the disk.
+	if err = f.Sync(); err != nil {
 		return 0, fmt.Errorf("export: %w", err)
 	}
 	if err = f.Close(); err != nil {

@@ -34,17 +34,6 @@ type DecidedMsg struct {
 	Err       error
 }
 
-// CloseDocMsg asks the root to go back to the queue.
-type CloseDocMsg struct{}
-
-// StepDocMsg asks the root to open the next (Delta 1) or previous document
-// of the queue's current view. The root steps on ] and [ itself; the message
-// is for callers outside the key path.
-type StepDocMsg struct {
-	From  string
-	Delta int
-}
-
 // docPage is the document screen: source text with provenance highlights,
 // the field table, and the reviewer's actions on the selected field.
 type docPage struct {
@@ -85,6 +74,11 @@ func (d *docPage) Open(docID string) tea.Cmd {
 
 // DocID is the document shown (or loading).
 func (d *docPage) DocID() string { return d.docID }
+
+// Shows reports whether docID is open and loaded, so its decisions are known.
+func (d *docPage) Shows(docID string) bool {
+	return d.docID == docID && !d.loading && d.loadErr == nil
+}
 
 func (d *docPage) Loaded(msg DocLoadedMsg) {
 	if msg.DocID != d.docID {
@@ -127,6 +121,11 @@ func (d *docPage) SetResult(docID string, r pipeline.Result) {
 		return
 	}
 	d.res, d.hasResult, d.running = r, true, false
+	if !d.reviewable() {
+		// An error result has no field table to edit in: an editor left
+		// open would take every key while the screen no longer shows it.
+		d.edit = nil
+	}
 	d.refresh()
 }
 
@@ -178,6 +177,9 @@ func (d *docPage) SetSize(w, h int) {
 }
 
 func (d *docPage) Capturing() bool { return d.edit != nil }
+
+// saving reports whether a decision on this document is being written.
+func (d *docPage) saving() bool { return len(d.pending) > 0 }
 
 func (d *docPage) reviewable() bool {
 	return !d.loading && d.loadErr == nil && d.hasResult && d.res.Status != pipeline.StatusError
@@ -307,9 +309,9 @@ func (d *docPage) decide(ds ...store.Decision) tea.Cmd {
 func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
 	act, v, cmd := d.edit.Update(msg)
 	switch act {
-	case EditCancel:
+	case editCancel:
 		d.edit = nil
-	case EditSubmit:
+	case editSubmit:
 		f := d.edit.field
 		d.edit = nil
 		return d.decide(d.decision(f.Name, store.ActionCorrect, v))

@@ -13,13 +13,13 @@ import (
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// EditAction is what the inline correction editor asks its owner to do.
-type EditAction int
+// editAction is what the inline correction editor asks its owner to do.
+type editAction int
 
 const (
-	EditNone   EditAction = iota // keep editing
-	EditSubmit                   // Value holds the validated, normalized value
-	EditCancel                   // close without a decision
+	editNone   editAction = iota // keep editing
+	editSubmit                   // Value holds the validated, normalized value
+	editCancel                   // close without a decision
 )
 
 // editor is the modal inline textinput of the `e` (correct) action. It owns
@@ -64,20 +64,20 @@ func editText(v any) string {
 	return pipeline.FormatValue(v)
 }
 
-// Update returns the action and, on EditSubmit, the normalized value; cmd is
+// Update returns the action and, on editSubmit, the normalized value; cmd is
 // the text input's own follow-up (a clipboard read on ctrl+v).
-func (e *editor) Update(msg tea.Msg) (act EditAction, value any, cmd tea.Cmd) {
+func (e *editor) Update(msg tea.Msg) (act editAction, value any, cmd tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, e.keys.Cancel):
-			return EditCancel, nil, nil
+			return editCancel, nil, nil
 		case key.Matches(k, e.keys.Submit):
 			v, err := parseCorrection(e.field, e.input.Value())
 			if err != nil {
 				e.err = err.Error()
-				return EditNone, nil, nil
+				return editNone, nil, nil
 			}
-			return EditSubmit, v, nil
+			return editSubmit, v, nil
 		}
 	}
 	changed, cmd := updateInput(&e.input, msg)
@@ -89,7 +89,7 @@ func (e *editor) Update(msg tea.Msg) (act EditAction, value any, cmd tea.Cmd) {
 		e.err = "paste: " + e.input.Err.Error()
 		e.input.Err = nil
 	}
-	return EditNone, nil, cmd
+	return editNone, nil, cmd
 }
 
 func (e *editor) View() string { return e.input.View() }

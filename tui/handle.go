@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // handleData applies the results of commands and of the background run. It
@@ -41,13 +42,11 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		return m.replayTypeahead(), true
 	case DecidedMsg:
 		m.onDecided(msg)
-	case CloseDocMsg:
-		m.page = pageQueue
-		m.layout()
-	case StepDocMsg:
-		return m.stepDoc(msg.From, msg.Delta), true
+		return m.replayTypeahead(), true
 	case UndoneMsg:
+		m.undoing = false
 		m.onUndone(msg)
+		return m.replayTypeahead(), true
 	case ExportedMsg:
 		if msg.Err != nil {
 			m.setStatus(msg.Err.Error(), true)
@@ -56,6 +55,13 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case StatsMsg:
 		m.stats.Loaded(msg)
+	case rowMsg:
+		if msg.Err != nil {
+			m.setStatus(fmt.Sprintf("%s: cannot refresh its queue row: %v", msg.DocID, msg.Err), true)
+			return nil, true
+		}
+		m.refreshRow(msg.DocID, msg.result(), msg.Decisions)
+		return m.scheduleResort(), true
 	default:
 		return nil, false
 	}
@@ -75,10 +81,21 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 		return nil
 	}
 	res := msg.Result
-	m.refreshRow(msg.DocID, &res, nil)
 	m.doc.SetResult(msg.DocID, res)
+	var follow tea.Cmd
+	switch prev, _ := m.queue.Row(msg.DocID); {
+	case m.doc.Shows(msg.DocID):
+		m.refreshRow(msg.DocID, &res, m.doc.decisions)
+	case prev.Decisions > 0:
+		// A new result can flag a field nobody decided, so whether the
+		// document is still reviewed depends on decisions held in the store.
+		m.refreshRow(msg.DocID, &res, nil)
+		follow = m.svc.rowCmd(msg.DocID)
+	default:
+		m.refreshRow(msg.DocID, &res, map[string]store.Decision{})
+	}
 	if !msg.Retry {
-		return m.scheduleResort()
+		return tea.Batch(follow, m.scheduleResort())
 	}
 	m.queue.Resort()
 	if res.Status == pipeline.StatusError {
@@ -86,7 +103,7 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 	} else {
 		m.setStatus(fmt.Sprintf("%s: re-run → %s", msg.DocID, res.Status), false)
 	}
-	return nil
+	return follow
 }
 
 func (m *Model) onDecided(msg DecidedMsg) {
@@ -95,15 +112,12 @@ func (m *Model) onDecided(msg DecidedMsg) {
 		m.setStatus("not saved: "+msg.Err.Error(), true)
 		return
 	}
+	// Keys are held while a save is in flight (see busy), so the document
+	// it was made on is still the open one.
 	if mine {
 		m.refreshRow(msg.DocID, &m.doc.res, m.doc.decisions)
-	} else if row, ok := m.queue.Row(msg.DocID); ok {
-		// The reviewer moved on before the write finished; the row's counts
-		// are refreshed from the store the next time the queue loads.
-		row.Decisions += len(msg.Decisions)
-		m.queue.Upsert(row)
+		m.queue.Refilter()
 	}
-	m.queue.Refilter()
 	names := make([]string, 0, len(msg.Decisions))
 	for _, d := range msg.Decisions {
 		names = append(names, d.Field)
@@ -136,11 +150,7 @@ func (m *Model) onUndone(msg UndoneMsg) {
 		return
 	}
 	d := msg.Decision
-	var res *pipeline.Result
-	if msg.HasResult {
-		res = &msg.Result
-	}
-	m.refreshRow(d.DocID, res, msg.Decisions)
+	m.refreshRow(d.DocID, msg.result(), msg.Decisions)
 	m.queue.Refilter()
 	m.doc.SetDecisions(d.DocID, msg.Decisions)
 	m.setStatus(fmt.Sprintf("undone: %s %s on %s", actionWord(string(d.Action)), d.Field, d.DocID), false)

@@ -41,9 +41,13 @@ type KeyMap struct {
 	ScrollDown  key.Binding
 	ScrollUp    key.Binding
 
-	// Inline editors (correction, filter).
+	// Correction editor.
 	Submit key.Binding
 	Cancel key.Binding
+
+	// Filter line.
+	ApplyFilter key.Binding
+	ClearFilter key.Binding
 
 	// Help-only summaries of several bindings, so the one-line help bar fits
 	// 80 columns; the full help (?) lists every binding.
@@ -92,6 +96,9 @@ func DefaultKeyMap() KeyMap {
 
 		Submit: b([]string{"enter"}, "enter", "save"),
 		Cancel: b([]string{"esc"}, "esc", "cancel"),
+
+		ApplyFilter: b([]string{"enter"}, "enter", "apply"),
+		ClearFilter: b([]string{"esc"}, "esc", "clear"),
 
 		MoveHelp: b([]string{"j", "k"}, "↑↓", "move"),
 		TabsHelp: b([]string{"tab"}, "tab/1-5", "tabs"),

@@ -47,21 +47,29 @@ func (t Tab) match(s *store.Summary) bool {
 // outside the key path.
 type OpenDocMsg struct{ DocID string }
 
-// queuePage lists the corpus. It keeps three layers so a keypress costs only
-// the visible window: rows (as loaded), order (sorted indices, rebuilt when
-// data changes) and view (order filtered by tab and text, rebuilt when the
-// filter, tab or data change).
+// queuePage lists the corpus. It keeps layers so a keypress costs only the
+// visible window: rows (as loaded), order (sorted indices, rebuilt when data
+// changes), matched (order filtered by the text query) and one view per tab
+// (matched filtered by the tab). Switching tabs picks a view; typing more of
+// a query scans only what the shorter query matched.
 type queuePage struct {
 	svc *services
 
 	rows    []store.Summary
 	byID    map[string]int
 	order   []int
-	view    []int
-	counts  [len(tabNames)]int
 	loaded  bool
 	pending []store.Summary // upserts that arrived before the first load
 	hay     []string        // lower-cased "id snippet", built on first filter
+
+	// matched is order when there is no query, else matchBuf; matchedFor is
+	// the query it was built for, "" after a data change (so a longer query
+	// must rescan order).
+	matched    []int
+	matchBuf   []int
+	matchedFor string
+	views      [len(tabNames)][]int
+	view       []int // views[tab]
 
 	tab       Tab
 	filter    textinput.Model
@@ -100,6 +108,7 @@ func (q *queuePage) Upsert(s store.Summary) {
 		q.pending = append(q.pending, s)
 		return
 	}
+	q.matchedFor = ""
 	if i, ok := q.byID[s.DocID]; ok {
 		q.rows[i] = s
 		if q.hay != nil {
@@ -165,33 +174,41 @@ func haystack(s *store.Summary) string {
 	return strings.ToLower(s.DocID + " " + s.Snippet)
 }
 
-// Refilter rebuilds the view from order, keeping the selected document
-// selected when it still matches, else the same position.
+// needle is the query as matched against haystacks.
+func (q *queuePage) needle() string { return strings.ToLower(strings.TrimSpace(q.query)) }
+
+// Refilter rebuilds matched and the views from order, keeping the selected
+// document selected when it still matches, else the same position.
 func (q *queuePage) Refilter() {
+	q.matchedFor = ""
+	q.rebuild()
+}
+
+// rebuild refilters by text and tab. A query that extends the one matched
+// last can only match a subset, so only that subset is scanned.
+func (q *queuePage) rebuild() {
 	selected, hadSel := q.Selected()
-	needle := strings.ToLower(strings.TrimSpace(q.query))
-	if needle != "" && q.hay == nil {
-		q.hay = make([]string, len(q.rows))
-		for i := range q.rows {
-			q.hay[i] = haystack(&q.rows[i])
-		}
+	needle := q.needle()
+	switch {
+	case needle == "":
+		q.matched = q.order
+	case q.matchedFor != "" && strings.Contains(needle, q.matchedFor):
+		q.matched = q.match(q.matched, needle)
+	default:
+		q.matched = q.match(q.order, needle)
 	}
-	q.counts = [len(tabNames)]int{}
-	q.view = q.view[:0]
-	for _, i := range q.order {
-		s := &q.rows[i]
-		if needle != "" && !strings.Contains(q.hay[i], needle) {
-			continue
-		}
-		for t := range tabNames {
-			if Tab(t).match(s) {
-				q.counts[t]++
+	q.matchedFor = needle
+	for t := range TabAll {
+		v := q.views[t][:0]
+		for _, i := range q.matched {
+			if t.match(&q.rows[i]) {
+				v = append(v, i)
 			}
 		}
-		if q.tab.match(s) {
-			q.view = append(q.view, i)
-		}
+		q.views[t] = v
 	}
+	q.views[TabAll] = q.matched
+	q.view = q.views[q.tab]
 	if hadSel {
 		for vi, i := range q.view {
 			if q.rows[i].DocID == selected {
@@ -201,6 +218,24 @@ func (q *queuePage) Refilter() {
 		}
 	}
 	q.clamp()
+}
+
+// match filters src (order or matchBuf itself) into matchBuf.
+func (q *queuePage) match(src []int, needle string) []int {
+	if q.hay == nil {
+		q.hay = make([]string, len(q.rows))
+		for i := range q.rows {
+			q.hay[i] = haystack(&q.rows[i])
+		}
+	}
+	out := q.matchBuf[:0]
+	for _, i := range src {
+		if strings.Contains(q.hay[i], needle) {
+			out = append(out, i)
+		}
+	}
+	q.matchBuf = out
+	return out
 }
 
 // Selected is the document under the cursor.
@@ -263,15 +298,21 @@ func (q *queuePage) SetSize(w, h int) {
 func (q *queuePage) Capturing() bool { return q.filtering }
 
 // Counts returns how many documents (text filter applied) each tab holds.
-func (q *queuePage) Counts() [len(tabNames)]int { return q.counts }
+func (q *queuePage) Counts() (n [len(tabNames)]int) {
+	for t, v := range q.views {
+		n[t] = len(v)
+	}
+	return n
+}
 
 func (q *queuePage) setTab(t Tab) {
 	if t == q.tab {
 		return
 	}
 	q.tab = t
+	q.view = q.views[t]
 	q.cursor, q.offset = 0, 0
-	q.Refilter()
+	q.clamp()
 }
 
 func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
@@ -330,11 +371,11 @@ func (q *queuePage) ClearFilter() bool {
 func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, q.svc.keys.Submit):
+		case key.Matches(k, q.svc.keys.ApplyFilter):
 			q.filtering = false
 			q.filter.Blur()
 			return nil
-		case key.Matches(k, q.svc.keys.Cancel):
+		case key.Matches(k, q.svc.keys.ClearFilter):
 			q.filtering = false
 			q.filter.Blur()
 			q.ClearFilter()
@@ -345,13 +386,16 @@ func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
 	if changed {
 		q.query = q.filter.Value()
 		q.cursor, q.offset = 0, 0
-		q.Refilter()
+		q.rebuild()
 	}
 	return cmd
 }
 
 func (q *queuePage) ShortHelp() []key.Binding {
 	km := q.svc.keys
+	if q.filtering {
+		return []key.Binding{km.ApplyFilter, km.ClearFilter}
+	}
 	return []key.Binding{km.Open, km.MoveHelp, km.TabsHelp, km.Filter, km.Stats}
 }
 

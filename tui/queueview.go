@@ -57,7 +57,7 @@ func (q *queuePage) tabBar() string {
 	st := q.svc.styles
 	parts := make([]string, len(tabNames))
 	for i, name := range tabNames {
-		label := fmt.Sprintf(" %d %s %d ", i+1, name, q.counts[i])
+		label := fmt.Sprintf(" %d %s %d ", i+1, name, len(q.views[i]))
 		if Tab(i) == q.tab {
 			parts[i] = st.TabActive.Render("[" + label + "]")
 		} else {

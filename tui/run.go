@@ -147,10 +147,13 @@ func (p *runProgress) Result(m ResultMsg) {
 	}
 	p.done++
 	p.last = m.At
-	switch m.Result.Status {
-	case pipeline.StatusOK:
+	switch {
+	case m.StoreErr != nil:
+		// Not saved, so not in the queue: an error, whatever the pipeline said.
+		p.failed++
+	case m.Result.Status == pipeline.StatusOK:
 		p.ok++
-	case pipeline.StatusNeedsReview:
+	case m.Result.Status == pipeline.StatusNeedsReview:
 		p.review++
 	default:
 		p.failed++

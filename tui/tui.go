@@ -106,12 +106,15 @@ type Model struct {
 	statusErr     bool
 	width, height int
 	bodyH         int // lines left for the active component, set by layout
+	helpH         int // lines of the help bar when layout ran
 	resortPending bool
 	// summariesDone is set by the first SummariesMsg, loaded or failed.
 	summariesDone bool
-	// typeahead holds keys pressed while the page they are meant for is
-	// loading; they are replayed in order once it has loaded, so "enter e"
-	// typed at once opens the document and then the editor.
+	// undoing is set while an undo is in flight; see busy.
+	undoing bool
+	// typeahead holds keys pressed while the model is busy; they are
+	// replayed in order once it is not, so "enter e" typed at once opens the
+	// document and then the editor, and "a u" undoes that accept.
 	typeahead []tea.KeyPressMsg
 }
 
@@ -149,12 +152,10 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Store == nil {
 		return errors.New("review: no store")
 	}
-	cfg = cfg.withDefaults()
-	if cfg.Reviewer == "reviewer" {
-		if u := os.Getenv("USER"); u != "" {
-			cfg.Reviewer = u
-		}
+	if cfg.Reviewer == "" {
+		cfg.Reviewer = os.Getenv("USER")
 	}
+	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
@@ -198,12 +199,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
+		m.fitHelp()
 		return m, cmd
 	}
 	if cmd, ok := m.handleData(msg); ok {
+		m.fitHelp()
 		return m, cmd
 	}
 	return m, m.active().Update(msg)
+}
+
+// fitHelp redoes the layout when the help bar changed height: the full help
+// of a page and of its text input differ, and opening an editor or a filter
+// must not move the chrome off the screen.
+func (m *Model) fitHelp() {
+	if m.helpHeight() != m.helpH {
+		m.layout()
+	}
+}
+
+func (m *Model) helpHeight() int {
+	return strings.Count(m.help.View(m.helpKeys()), "\n") + 1
 }
 
 func (m *Model) active() Component {
@@ -224,7 +240,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, km.Quit) {
 		return tea.Quit
 	}
-	if m.awaitingLoad() {
+	if m.busy() {
 		return m.holdKey(k)
 	}
 	cur := m.active()
@@ -249,6 +265,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.layout()
 		return m.svc.statsCmd()
 	case key.Matches(k, km.Undo):
+		m.undoing = true
 		m.setStatus("undoing…", false)
 		return m.svc.undoCmd()
 	case key.Matches(k, km.Export):
@@ -286,8 +303,16 @@ func (m *Model) back() tea.Cmd {
 	return nil
 }
 
-// awaitingLoad reports whether the page keys are meant for is still loading.
-func (m *Model) awaitingLoad() bool {
+// busy reports whether a key must wait: the page it is meant for is still
+// loading, or a store write is in flight. Commands run concurrently, so
+// without the wait "a u" could undo before the accept is written (undoing an
+// older decision instead), and "A ]" could leave the document before its save
+// lands, so the queue row would never learn the document was reviewed. A
+// write takes milliseconds; a held key is replayed as soon as it lands.
+func (m *Model) busy() bool {
+	if m.undoing || m.doc.saving() {
+		return true
+	}
 	switch {
 	case m.showStats:
 		return false
@@ -313,16 +338,16 @@ func (m *Model) holdKey(k tea.KeyPressMsg) tea.Cmd {
 		m.setStatus("left "+m.doc.DocID()+" before it loaded; keys typed meanwhile dropped", true)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("still loading: only the first %d keys are kept", maxTypeahead), true)
+	m.setStatus(fmt.Sprintf("still loading or saving: only the first %d keys are kept", maxTypeahead), true)
 	return nil
 }
 
 // replayTypeahead applies held keys in order until one of them opens a page
-// that must load first; the rest wait for that load. Their commands run in
+// that must load first or starts a store write; the rest wait for that. Their commands run in
 // sequence, so decisions and undos reach the store in the order typed.
 func (m *Model) replayTypeahead() tea.Cmd {
 	var cmds []tea.Cmd
-	for len(m.typeahead) > 0 && !m.awaitingLoad() {
+	for len(m.typeahead) > 0 && !m.busy() {
 		k := m.typeahead[0]
 		m.typeahead = m.typeahead[1:]
 		cmds = append(cmds, m.handleKey(k))
@@ -365,10 +390,10 @@ func (m *Model) refreshRow(docID string, res *pipeline.Result, decs map[string]s
 
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
-	helpH := strings.Count(m.help.View(m.helpKeys()), "\n") + 1
+	m.helpH = m.helpHeight()
 	// The body shrinks to one line before the chrome around it does, so a
 	// tiny window still shows the status and help lines.
-	body := max(1, m.height-3-helpH)
+	body := max(1, m.height-3-m.helpH)
 	m.bodyH = body
 	m.queue.SetSize(m.width, body)
 	m.doc.SetSize(m.width, body)
@@ -386,7 +411,17 @@ type rootKeys struct {
 	km   *KeyMap
 }
 
+// modal reports whether the page's own keys are all that work: while it reads
+// text, ? and q are typed into it, and the stats panel takes only s and q.
+func (r rootKeys) modal() bool {
+	_, stats := r.page.(*statsPanel)
+	return stats || r.page.Capturing()
+}
+
 func (r rootKeys) ShortHelp() []key.Binding {
+	if r.modal() {
+		return r.page.ShortHelp()
+	}
 	back := r.km.Back
 	if _, onQueue := r.page.(*queuePage); onQueue {
 		back = r.km.QuitHelp
@@ -395,5 +430,8 @@ func (r rootKeys) ShortHelp() []key.Binding {
 }
 
 func (r rootKeys) FullHelp() [][]key.Binding {
+	if r.modal() {
+		return [][]key.Binding{r.page.ShortHelp()}
+	}
 	return append(r.page.FullHelp(), append(r.km.globalHelp(), r.km.Quit))
 }
