@@ -37,6 +37,10 @@ type Report struct {
 	// CatchRate is Caught/WrongFields, or null when nothing was wrong.
 	CatchRate   *float64 `json:"catch_rate"`
 	SilentWrong int      `json:"silent_wrong"`
+	// SilentNull counts the silent-wrong fields that came back null: the
+	// pipeline abstained where the label has a value. They are misses, not
+	// wrong values returned as fine, and are still part of SilentWrong.
+	SilentNull int `json:"silent_null"`
 	// FalseAlarms counts correct fields that were flagged anyway: reported,
 	// never gated on.
 	FalseAlarms   int `json:"false_alarms"`
@@ -154,6 +158,9 @@ func (r *Report) add(s *pipeline.Schema, row Row, res pipeline.Result, err error
 		} else {
 			fs.SilentWrong++
 			r.SilentWrong++
+			if got == nil {
+				r.SilentNull++
+			}
 		}
 		r.Failures = append(r.Failures, Failure{ID: row.ID, Field: f.Name, Expected: want, Got: got, Flagged: flagged})
 	}
@@ -228,7 +235,12 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 	} else {
 		line("catch rate        : n/a  (no wrong fields)")
 	}
-	line("silent-wrong      : %d", r.SilentWrong)
+	if r.SilentNull > 0 {
+		line("silent-wrong      : %d  (%d wrong value(s) returned as fine, %d null(s) where the label has a value)",
+			r.SilentWrong, r.SilentWrong-r.SilentNull, r.SilentNull)
+	} else {
+		line("silent-wrong      : %d", r.SilentWrong)
+	}
 	line("false alarms      : %d", r.FalseAlarms)
 	line("error rows        : %d", len(r.ErrorRows))
 	line("%s", lightRule)
@@ -247,8 +259,11 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 	}
 	for _, f := range r.Failures {
 		tag := "(SILENT)"
-		if f.Flagged {
+		switch {
+		case f.Flagged:
 			tag = "(flagged)"
+		case f.Got == nil:
+			tag = "(SILENT: null)"
 		}
 		line("  [%s] %s: expected %s but got %s  %s", f.ID, f.Field, reprValue(f.Expected), reprValue(f.Got), tag)
 	}

@@ -284,3 +284,25 @@ func TestEvaluateWarnsOnUnknownLabel(t *testing.T) {
 		t.Fatalf("warnings %v, scored %d", rep.Warnings, rep.FieldsScored)
 	}
 }
+
+// A null where the label has a value is silent-wrong, but the report tells it
+// apart from a wrong value returned as fine.
+func TestSilentNullIsToldApart(t *testing.T) {
+	rows := []Row{{ID: "a", Text: "t", Expected: map[string]any{"total": 5.0, "currency": "EUR"}}}
+	v := &fakeVerifier{results: map[string]pipeline.Result{
+		"a": {Status: pipeline.StatusOK, Data: pipeline.Record{"total": nil, "currency": "USD"}},
+	}}
+	rep := Evaluate(context.Background(), v, pipeline.Invoice(), rows, Options{})
+	if rep.SilentWrong != 2 || rep.SilentNull != 1 {
+		t.Fatalf("silent-wrong %d, silent null %d", rep.SilentWrong, rep.SilentNull)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b, "TEST"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(SILENT: null)", "currency: expected 'EUR' but got 'USD'  (SILENT)", "1 wrong value(s) returned as fine, 1 null(s)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

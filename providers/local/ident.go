@@ -141,9 +141,28 @@ func (d *doc) detectCurrency() (string, found) {
 		return "MYR", found{"MYR", 0.9, "ringgit marker RM"}
 	}
 	if strings.Contains(text, "$") {
-		return "USD", found{"USD", 0.8, `"$" with no other currency stated`}
+		for _, h := range dollarHints {
+			if h.re.MatchString(text) {
+				return h.code, found{h.code, 0.7, `"$" with ` + h.why}
+			}
+		}
+		// A bare "$" is most often USD, but only most often: the gate
+		// should ask unless something else confirms it.
+		return "USD", found{"USD", 0.68, `"$" with no other currency stated (could be AUD, CAD, …)`}
 	}
 	return "", found{}
+}
+
+// dollarHints name the dollar a document means when it writes only "$".
+var dollarHints = []struct {
+	re        *regexp.Regexp
+	code, why string
+}{
+	{regexp.MustCompile(`\bABN\b|\bPty\.? Ltd\b|\bAustralia\b|\b(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b`), "AUD", "Australian details (ABN, Pty Ltd, state)"},
+	{regexp.MustCompile(`\bHST\b|\bCanada\b|\b(?:ON|BC|QC|AB|MB|NS|NB|SK)\s+[A-Z]\d[A-Z]`), "CAD", "Canadian details (HST, province, postcode)"},
+	{regexp.MustCompile(`\bNew Zealand\b|\bGST\b.*\bNZ\b|\bNZBN\b`), "NZD", "New Zealand details"},
+	{regexp.MustCompile(`\bSingapore\b|\bUEN\b`), "SGD", "Singapore details"},
+	{regexp.MustCompile(`\bHong Kong\b`), "HKD", "Hong Kong details"},
 }
 
 func (d *doc) currencyValue() (found, bool) {

@@ -22,6 +22,8 @@ var otherLabels = []string{
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",
 	"total item discount", "total promotional saving",
 	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item s", "item count",
+	"hours", "hrs", "total hours", "total hrs", "total time", "units", "total units", "pcs", "total pcs", "pieces",
+	"kg", "total kg", "weight", "total weight", "pages", "total pages", "km", "total km", "miles",
 	"no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
 	"tel", "fax", "phone", "no", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
 	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned", "total sv", "total gv",

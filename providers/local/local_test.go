@@ -303,3 +303,28 @@ func TestOneLineDocumentVendor(t *testing.T) {
 		t.Fatalf("a greeting is not a confident vendor: %v %+v", v, ext.Evidence["vendor_name"])
 	}
 }
+
+// Cases a new user found returned wrong values as fine.
+func TestNewUserCases(t *testing.T) {
+	gen := func(text string) pipeline.Extraction {
+		t.Helper()
+		ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: text}, pipeline.Invoice())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ext
+	}
+	if ext := gen("Lumen Studio LLC\nInvoice 77\nTotal hours: 40\n"); ext.Record["total"] != nil {
+		t.Errorf("hours are not money: total %v", ext.Record["total"])
+	}
+	ext := gen("Harbour Tiles Pty Ltd\nABN 12 345 678 901\nInvoice 5\nGST 20.00\n$220.00 TOTAL")
+	if ext.Record["currency"] != "AUD" {
+		t.Errorf("an Australian invoice's $ is AUD, got %v", ext.Record["currency"])
+	}
+	if ev := gen("Acme LLC\nInvoice 9\nTotal: $10.00").Evidence["currency"]; ev.Confidence >= 0.7 {
+		t.Errorf("a bare $ is a guess the gate should flag: %+v", ev)
+	}
+	if v := gen("\ufeffGlobex Ltd\r\nInvoice No: G-1\r\nTotal: 10.00 EUR\r\n").Record["vendor_name"]; v != "Globex Ltd" {
+		t.Errorf("a byte-order mark leaked into the vendor: %q", v)
+	}
+}

@@ -283,7 +283,8 @@ var leadingRE = regexp.MustCompile(`^[\s*#"'.:-]+|[\s*#"':-]+$`)
 // "VIVOPAC MARKETING SDN BHD (1070687-M)", "**ROYALTEA**", and a trailing
 // alias after a complete name ("株式会社さくら商事 (Sakura Shoji Co., Ltd.)").
 func cleanName(s string) string {
-	s = strings.TrimSpace(s)
+	// A byte-order mark is not part of a name (a file saved by Notepad).
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\ufeff", ""))
 	for range 3 {
 		m := trailingRegRE.FindStringSubmatchIndex(s)
 		if m == nil {
