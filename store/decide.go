@@ -116,6 +116,11 @@ func decide(tx *bbolt.Tx, d Decision) error {
 	if err != nil {
 		return err
 	}
+	if prev != nil && prev.Action == d.Action && prev.Reviewer == d.Reviewer && SameValue(prev.Value, d.Value) {
+		// Pressing accept twice settles nothing new; recording it again
+		// would make one undo seem to do nothing.
+		return nil
+	}
 	if err := putJSON(bs[1], key, d); err != nil {
 		return err
 	}

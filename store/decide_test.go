@@ -141,3 +141,31 @@ func TestStatsIgnoreCorrectionsOfFailedRuns(t *testing.T) {
 		t.Fatalf("stats = %+v", st)
 	}
 }
+
+// The same decision twice is one decision: one undo takes it back.
+func TestRepeatedDecisionIsRecordedOnce(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
+		t.Fatal(err)
+	}
+	res := pipeline.Result{Status: pipeline.StatusNeedsReview, Data: pipeline.Record{"total": 5.0},
+		FlaggedFields: []pipeline.FlaggedField{{Field: "total"}}, FieldOrder: []string{"total"}}
+	if err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionAccept, Reviewer: "ann"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if audit, _ := s.Audit(ctx, "c"); len(audit) != 1 {
+		t.Fatalf("audit has %d entries, want 1", len(audit))
+	}
+	if _, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if decs, _ := s.Decisions(ctx, "c", "d"); len(decs) != 0 {
+		t.Fatalf("one undo should clear the accept: %v", decs)
+	}
+}
