@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -193,7 +194,7 @@ func verifyLine(ctx context.Context, name string, p *pipeline.Pipeline, l golden
 			data = l.Expected
 		}
 		if data == nil {
-			err = fmt.Errorf(`%w: line %d: validate needs "data" (or "expected")`, pipeline.ErrInput, l.No)
+			err = fmt.Errorf(`%w: validate needs "data" (or "expected")`, pipeline.ErrInput)
 			res = pipeline.ErrorResult(l.ID, "", err)
 		} else {
 			res, err = p.Validate(ctx, doc, data)
@@ -251,8 +252,26 @@ func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdi
 	if sum, ok := s.docs[id]; !ok || sum != sha256.Sum256([]byte(l.Text)) {
 		return out
 	}
-	if err := s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err != nil {
+	// Other reflect processes may hold the store for a moment at a time;
+	// a verified result is worth waiting a few seconds for.
+	var err error
+	for attempt := range saveAttempts {
+		if err = s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err == nil || !errors.Is(err, store.ErrLocked) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(attempt+1) * 100 * time.Millisecond):
+		}
+	}
+	if err != nil {
+		// The line still prints, but the batch must not exit as if every
+		// result were kept.
 		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", l.No, err)
+		out.code = ExitPipeline
 	}
 	return out
 }
+
+// saveAttempts bounds the waits for a busy store (about 5 s in all).
+const saveAttempts = 10

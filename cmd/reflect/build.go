@@ -82,7 +82,12 @@ func (pf *pipelineFlags) validate() error {
 // needGenerator false (validate) no Generator is built, and with
 // --heuristics-only no Critic either, so no key is needed.
 func buildEnv(ctx context.Context, pf *pipelineFlags, needGenerator bool, log *slog.Logger) (*runEnv, error) {
-	return buildEnvShared(ctx, pf, needGenerator, log, nil)
+	env, err := buildEnvShared(ctx, pf, needGenerator, log, nil)
+	if err == nil && pf.record != "" && env.recorder == nil {
+		env.Close()
+		return nil, usageErr(errors.New("--record keeps model replies, and this run calls no model (the local provider and --heuristics-only do not): leave --record out"))
+	}
+	return env, err
 }
 
 // buildEnvShared is buildEnv on resources shared with other pipelines of the

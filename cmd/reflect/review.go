@@ -115,6 +115,9 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
 	if *noRun {
+		if err := needTerminal(stdio); err != nil {
+			return err
+		}
 		return tui.Run(ctx, cfg)
 	}
 	env, err := buildEnv(ctx, &pf, true, log)
@@ -123,6 +126,9 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	defer env.Close()
 	cfg.Runner, cfg.Schema, cfg.PipelineVersion = env.p, env.p.Schema(), env.p.Version()
+	if err := needTerminal(stdio); err != nil {
+		return err
+	}
 	err = tui.Run(ctx, cfg)
 	if ferr := env.finish(); ferr != nil && err == nil {
 		err = ferr
@@ -254,4 +260,22 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
 	return nil
+}
+
+// needTerminal refuses to start the workstation where nobody could see it.
+func needTerminal(stdio Stdio) error {
+	if isTerminal(stdio.Out) {
+		return nil
+	}
+	return usageErr(errors.New("reflect review is interactive and needs a terminal; to run a corpus headless use 'reflect extract --batch --save --file CORPUS', then review it"))
+}
+
+// isTerminal reports whether v is a character device (a terminal).
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

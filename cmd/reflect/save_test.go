@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/store"
@@ -56,5 +57,19 @@ func TestBatchSaveFeedsReview(t *testing.T) {
 	}
 	if r := run(t, "", "extract", "--batch", "--save"); r.code != ExitUsage {
 		t.Fatalf("--save without --file: exit %d", r.code)
+	}
+}
+
+// Things a new user tripped on: --record where no model is called, and the
+// workstation started without a terminal.
+func TestUsageErrorsANewUserHit(t *testing.T) {
+	f := writeFile(t, "c.jsonl", fakeCorpus(2))
+	r := run(t, "", "extract", "--batch", "--file", f, "--provider", "local", "--record", filepath.Join(t.TempDir(), "rec.json"))
+	if r.code != ExitUsage || !strings.Contains(r.err, "--record") {
+		t.Fatalf("--record with the local provider: exit %d %s", r.code, r.err)
+	}
+	r = run(t, "", "review", f, "--provider", "local")
+	if r.code != ExitUsage || !strings.Contains(r.err, "needs a terminal") {
+		t.Fatalf("review without a terminal: exit %d %s", r.code, r.err)
 	}
 }
