@@ -53,6 +53,8 @@ type Report struct {
 	Usage     pipeline.Usage `json:"usage"`
 	Bars      Bars           `json:"bars"`
 	Warnings  []string       `json:"warnings,omitempty"`
+	// Pass is whether every bar held (what Check says), for --json readers.
+	Pass bool `json:"pass"`
 }
 
 // FieldStats is one field's share of the report.

@@ -35,6 +35,8 @@ type DateMatch struct {
 	Order DateOrder
 	// Raw is the date as written.
 	Raw string
+	// ident marks a date-shaped identifier ("No. 2026-03-14").
+	ident bool
 }
 
 var monthNames = map[string]int{
@@ -49,7 +51,51 @@ var monthNames = map[string]int{
 	"janvier": 1, "février": 2, "fevrier": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7, "août": 8,
 	"aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12, "decembre": 12,
 	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
-	"septiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+	"septiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12, "setiembre": 9,
+	// Italian, Portuguese and Dutch.
+	"gennaio": 1, "febbraio": 2, "aprile": 4, "maggio": 5, "giugno": 6, "luglio": 7, "settembre": 9,
+	"ottobre": 10, "dicembre": 12,
+	"janeiro": 1, "fevereiro": 2, "março": 3, "maio": 5, "junho": 6, "julho": 7, "setembro": 9,
+	"outubro": 10, "dezembro": 12,
+	"maart": 3, "augustus": 8,
+}
+
+// numberWords label an identifier: a date-shaped token right after one
+// ("Fattura n. 2026/05/12", "Invoice No. 2026-03-14") is a number, not a date.
+var numberWords = map[string]bool{
+	"n": true, "no": true, "nr": true, "nro": true, "num": true, "núm": true, "number": true, "nummer": true,
+	"numéro": true, "numero": true, "número": true, "nº": true, "n°": true,
+}
+
+// numberLabelBefore reports whether the nearest thing before start on its
+// line is "#" or a number word (optionally with ".", "°" and a colon).
+func numberLabelBefore(rs []rune, start int) bool {
+	k := start - 1
+	for k >= 0 && (rs[k] == ' ' || rs[k] == '\t' || rs[k] == ':') {
+		k--
+	}
+	if k < 0 {
+		return false
+	}
+	if rs[k] == '#' {
+		return true
+	}
+	if rs[k] == '.' {
+		k--
+	}
+	deg := k >= 0 && (rs[k] == '°' || rs[k] == 'º')
+	if deg {
+		k--
+	}
+	e := k + 1
+	for k >= 0 && unicode.IsLetter(rs[k]) && rs[k] != 'º' {
+		k--
+	}
+	w := strings.ToLower(string(rs[k+1 : e]))
+	if deg {
+		return w == "n" || w == "no" || w == "nr"
+	}
+	return numberWords[w] || strings.HasSuffix(w, "nummer") || strings.HasSuffix(w, "number")
 }
 
 // ValidISODate reports whether s is a real calendar date written YYYY-MM-DD.
@@ -76,17 +122,37 @@ func ParseDate(s string) ([]string, bool) {
 
 // FindDates lists every date in text, in order. Numeric dates with slashes or
 // hyphens whose day and month could be swapped are Ambiguous; dotted dates
-// (14.03.2026) are read day-first, the only convention that writes them.
+// (14.03.2026) are read day-first, the only convention that writes them. A
+// date-shaped token right after a number label ("No. 2026-03-14") is an
+// identifier and is not listed.
 func FindDates(text string) []DateMatch {
 	return findDates([]rune(text))
 }
 
-// findDates scans by hand rather than with regular expressions: it runs on
-// every document twice per verify and a month-name alternation is slow.
 func findDates(rs []rune) []DateMatch {
+	return realDates(scanDates(rs))
+}
+
+// realDates drops the date-shaped identifiers.
+func realDates(ms []DateMatch) []DateMatch {
+	out := ms[:0:0]
+	for _, m := range ms {
+		if !m.ident {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// scanDates lists every date-shaped token, identifiers included, so amount
+// scanning can skip those too. It scans by hand rather than with regular
+// expressions: it runs on every document twice per verify and a month-name
+// alternation is slow.
+func scanDates(rs []rune) []DateMatch {
 	var out []DateMatch
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
-		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: string(rs[s:e])})
+		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: string(rs[s:e]),
+			ident: numberLabelBefore(rs, s)})
 	}
 	n := len(rs)
 	at := func(i int) rune {
@@ -245,9 +311,11 @@ func monthNameDate(rs []rune, ws, we, mo int, digitsAt func(int) int) (DateMatch
 	for k > 0 && ws-k < 3 && isDateSep(rs[k-1]) {
 		k--
 	}
-	if k >= 2 && isOrdinal(rs[k-2:k]) {
-		k -= 2
+	// "3 de octubre de 2026", "20 de maio de 2026".
+	if k >= 3 && strings.EqualFold(string(rs[k-2:k]), "de") && rs[k-3] == ' ' {
+		k -= 3
 	}
+	k = skipOrdinalBack(rs, k)
 	ds := k
 	for ds > 0 && k-ds < 2 && isDigit(rs[ds-1]) {
 		ds--
@@ -256,6 +324,9 @@ func monthNameDate(rs []rune, ws, we, mo int, digitsAt func(int) int) (DateMatch
 		p := we
 		if p < n && rs[p] == '.' {
 			p++
+		}
+		if p+3 < n && rs[p] == ' ' && strings.EqualFold(string(rs[p+1:p+3]), "de") && rs[p+3] == ' ' {
+			p += 3
 		}
 		for p < n && p-we < 4 && (isDateSep(rs[p]) || rs[p] == '\'') {
 			p++
@@ -302,10 +373,22 @@ func monthNameDate(rs []rune, ws, we, mo int, digitsAt func(int) int) (DateMatch
 
 func isOrdinal(rs []rune) bool {
 	switch strings.ToLower(string(rs)) {
-	case "st", "nd", "rd", "th":
+	case "st", "nd", "rd", "th", "er":
 		return true
 	}
 	return false
+}
+
+// skipOrdinalBack steps back over an ordinal suffix ending at k: "14th",
+// "1er" (French), "1º" (Spanish, Portuguese).
+func skipOrdinalBack(rs []rune, k int) int {
+	if k >= 3 && isOrdinal(rs[k-2:k]) && isDigit(rs[k-3]) {
+		return k - 2
+	}
+	if k >= 1 && (rs[k-1] == 'º' || rs[k-1] == '°' || rs[k-1] == 'ª') {
+		return k - 1
+	}
+	return k
 }
 
 // dedupeDates orders matches and, where two overlap (found by different

@@ -34,6 +34,19 @@ func TestParseDate(t *testing.T) {
 		{"2026年4月1日", []string{"2026-04-01"}},
 		{"2026 年 4 月 1 日", []string{"2026-04-01"}},
 		{" 2026-03-14. ", []string{"2026-03-14"}},
+		{"20 maggio 2026", []string{"2026-05-20"}},
+		{"1 settembre 2026", []string{"2026-09-01"}},
+		{"14. März 2026", []string{"2026-03-14"}},
+		{"3 de octubre de 2026", []string{"2026-10-03"}},
+		{"1º de mayo de 2026", []string{"2026-05-01"}},
+		{"1er avril 2026", []string{"2026-04-01"}},
+		{"12 février 2026", []string{"2026-02-12"}},
+		{"20 de março de 2026", []string{"2026-03-20"}},
+		{"5 dezembro 2026", []string{"2026-12-05"}},
+		{"14 maart 2026", []string{"2026-03-14"}},
+		{"31 augustus 2026", []string{"2026-08-31"}},
+		{"7 oktober 2026", []string{"2026-10-07"}},
+		{"8 Dezember 2026", []string{"2026-12-08"}},
 	}
 	for _, tc := range cases {
 		got, ok := ParseDate(tc.in)
@@ -83,5 +96,31 @@ func TestFindDates(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ms[0].ISO, []string{"2016-12-06", "2016-06-12"}) {
 		t.Errorf("ambiguous readings = %v, want day-first then month-first", ms[0].ISO)
+	}
+}
+
+// A date-shaped token glued to a number label is an identifier.
+func TestFindDatesSkipsNumberedIdentifiers(t *testing.T) {
+	for _, text := range []string{
+		"Fattura n. 2026/05/12", "Invoice No. 2026-03-14", "Invoice no: 2026-03-14", "Rechnung Nr. 2026-03-14",
+		"Order #2026-03-14", "Invoice # 2026-03-14", "Facture n° 2026-03-14", "Factura número 2026-03-14",
+		"Rechnungsnummer 2026-03-14", "Invoice number: 14/03/2026", "Facture numéro 14.03.2026", "Fattura N.2026/05/12",
+	} {
+		if ms := FindDates(text); len(ms) != 0 {
+			t.Errorf("FindDates(%q) = %+v, want none", text, ms)
+		}
+	}
+	for text, want := range map[string]string{
+		"Fattura n. 2026/05/12 del 20 maggio 2026": "2026-05-20",
+		"Invoice No. 2026-0001\nDate: 2026-03-14":  "2026-03-14",
+		"Invoice No. INV-7 dated 2026-03-14":       "2026-03-14",
+	} {
+		if ms := FindDates(text); len(ms) != 1 || ms[0].ISO[0] != want {
+			t.Errorf("FindDates(%q) = %+v, want %s", text, ms, want)
+		}
+	}
+	// Nor is the identifier read as amounts.
+	if as := FindAmounts("Invoice No. 2026-03-14"); len(as) != 0 {
+		t.Errorf("identifier read as amounts: %+v", as)
 	}
 }

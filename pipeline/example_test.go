@@ -11,7 +11,7 @@ import (
 // Build a pipeline, extract, and read the flags. A scripted client stands in
 // for the models here; providers.Config.NewClient gives a real one.
 func Example() {
-	text := "ACME Corp, Invoice #A-99, total $250.00"
+	text := "ACME Corp, Invoice #A-99, total $250.00 USD"
 	generator := providers.NewScripted(`{"vendor_name":"ACME Corp","invoice_number":"A-99","total":520.0,"currency":"USD"}`)
 	critic := providers.NewScripted(`{"field_verdicts":[
 		{"field":"vendor_name","confidence":0.95,"grounded":true},

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -148,7 +150,8 @@ type currencyMarker struct {
 // currencyMarkers maps ISO 4217 codes to how documents write them. The code
 // itself always counts too.
 var currencyMarkers = map[string][]currencyMarker{
-	"USD": {{text: "US$"}, {text: "U.S. dollars"}, {text: "$", shared: true, primary: true}, {text: "dollars", shared: true, primary: true}, {text: "dollar", shared: true, primary: true}},
+	// A bare "$" is USD only by habit: it is the symbol of a dozen dollars.
+	"USD": {{text: "US$"}, {text: "U.S. dollars"}, {text: "U.S."}, {text: "$", shared: true}, {text: "dollars", shared: true}, {text: "dollar", shared: true}},
 	"EUR": {{text: "€"}, {text: "euros"}, {text: "euro"}},
 	"GBP": {{text: "£"}, {text: "pounds sterling"}, {text: "pound sterling"}, {text: "sterling"}, {text: "pounds", shared: true, primary: true}},
 	"JPY": {{text: "円"}, {text: "yen"}, {text: "¥", shared: true}, {text: "￥", shared: true}},
@@ -240,5 +243,191 @@ func currencyEvidence(rs []rune, f folded, code string) (spans []Span, factor fl
 	if primary {
 		return sharedSpans, 1, ""
 	}
+	if code == "USD" {
+		if other, hint := dollarHint(rs, f); other != "" {
+			return sharedSpans, 0.3, fmt.Sprintf(`a bare %q with "%s" in the document points to %s, not USD`, sharedMarker, hint, other)
+		}
+		return sharedSpans, 0.85, fmt.Sprintf(`a bare %q could be USD, AUD, CAD, …; USD is not stated`, sharedMarker)
+	}
 	return sharedSpans, 0.85, `"` + sharedMarker + `" is shared by several currencies; ` + code + " is not stated"
+}
+
+// dollarHints are words that place a "$" document outside the US, checked in
+// order: a stated code or prefixed symbol first, then tax and company forms.
+var dollarHints = []struct{ code, text string }{
+	{"AUD", "AUD"}, {"AUD", "A$"}, {"AUD", "AU$"},
+	{"CAD", "CAD"}, {"CAD", "C$"}, {"CAD", "CA$"},
+	{"NZD", "NZD"}, {"NZD", "NZ$"},
+	{"SGD", "SGD"}, {"SGD", "S$"}, {"SGD", "SG$"},
+	{"HKD", "HKD"}, {"HKD", "HK$"},
+	{"CAD", "HST"},
+	{"AUD", "ABN"}, {"AUD", "Pty Ltd"}, {"AUD", "Pty. Ltd"}, {"AUD", "Pty. Ltd."},
+}
+
+// provinces name Canada's provinces: with "GST" they make a "$" Canadian.
+var provinces = []string{"Ontario", "Quebec", "Québec", "British Columbia", "Alberta", "Manitoba",
+	"Saskatchewan", "Nova Scotia", "New Brunswick", "Newfoundland", "Prince Edward Island"}
+
+// provinceCodes must be written in capitals: "on" and "ab" are words.
+var provinceCodes = []string{"ON", "QC", "BC", "AB", "MB", "SK", "NS", "NB", "NL", "PE"}
+
+// dollarHint names the non-US dollar a document points to and the words that
+// say so, or "" when nothing does.
+func dollarHint(rs []rune, f folded) (code, hint string) {
+	has := func(t string) bool { return len(letterBounded(rs, f.find(foldNeedle(t, foldSpaces)))) > 0 }
+	for _, h := range dollarHints {
+		if has(h.text) {
+			return h.code, h.text
+		}
+	}
+	if !has("GST") {
+		return "", ""
+	}
+	for _, p := range provinces {
+		if has(p) {
+			return "CAD", "GST" + `" and "` + p
+		}
+	}
+	for _, p := range provinceCodes {
+		for _, sp := range bounded(rs, f.find(foldNeedle(p, foldSpaces))) {
+			if string(rs[sp.Start:sp.End]) == p {
+				return "CAD", "GST" + `" and "` + p
+			}
+		}
+	}
+	return "AUD", "GST"
+}
+
+// otherFieldLabels are built-in labels that name a value of a kind no schema
+// field takes: a due date is a date, but not the invoice date. They compete
+// with the fields' own labels, longest match first, as money roles do.
+var otherFieldLabels = map[Kind][]string{
+	KindDate: {"due", "due date", "due on", "payment due", "pay by", "payable by", "fällig", "fällig am", "fälligkeit",
+		"zahlbar bis", "échéance", "date d'échéance", "date limite", "vencimiento", "fecha de vencimiento", "scadenza",
+		"data di scadenza", "delivery", "delivery date", "delivered", "ship", "ship date", "shipped", "shipping date",
+		"dispatch date", "order date", "ordered", "valid until", "valid thru", "expiry", "expiry date", "expires", "exp",
+		"period", "billing period", "service period", "lieferdatum", "leistungsdatum", "支払期限", "お支払期限"},
+	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
+		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
+		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
+		"vat id", "tax id", "gst reg", "gst reg no", "gst id", "tel", "phone", "fax", "kundennummer", "kunden-nr",
+		"ust-idnr", "bestellnummer", "auftragsnummer", "siret", "n° tva", "nif", "cif", "partita iva", "p.iva"},
+}
+
+// fieldLabelOwner keys a label to the field that owns it; built-in
+// competitors are owned by no field. Labels of different owners are kept
+// in one set, so the longest match decides between "invoice" and "invoice
+// date".
+func fieldLabelOwner(name string) Role { return Role("field:" + name) }
+
+const builtinLabelOwner Role = "field:"
+
+// fieldLabelSet is every non-money field's own labels and the built-in
+// competitors, or nil when no such field lists labels.
+func fieldLabelSet(s *Schema) []roleLabel {
+	var out []roleLabel
+	for _, f := range s.Fields {
+		if f.Kind == KindMoney || f.Kind == KindCurrency {
+			continue
+		}
+		for _, l := range f.Labels {
+			out = append(out, roleLabel{folded: foldLabel(l), role: fieldLabelOwner(f.Name)})
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	for _, k := range []Kind{KindDate, KindIdentifier} {
+		for _, l := range otherFieldLabels[k] {
+			out = append(out, roleLabel{folded: foldLabel(l), role: builtinLabelOwner})
+		}
+	}
+	return out
+}
+
+// labelBefore is the nearest label ending at or before p on p's line.
+func labelBefore(rs []rune, hits []labelHit, p int) (labelHit, bool) {
+	ls := p
+	for ls > 0 && rs[ls-1] != '\n' {
+		ls--
+	}
+	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= p })
+	for k--; k >= 0 && hits[k].start >= ls; k-- {
+		if hits[k].end <= p {
+			return hits[k], true
+		}
+	}
+	return labelHit{}, false
+}
+
+// tokenAfter is the value a label names on its own line: the next run of
+// non-space characters after separators, if it holds a digit.
+func tokenAfter(rs []rune, end int) (Span, bool) {
+	p := end
+	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '#' || rs[p] == '.') {
+		p++
+	}
+	q := p
+	for q < len(rs) && !unicode.IsSpace(rs[q]) {
+		q++
+	}
+	for q > p && strings.ContainsRune(",;.:)", rs[q-1]) {
+		q--
+	}
+	if q == p || !strings.ContainsFunc(string(rs[p:q]), unicode.IsDigit) {
+		return Span{}, false
+	}
+	return Span{Start: p, End: q}, true
+}
+
+// checkLabelled penalizes a grounded date, identifier or text value that the
+// source labels as something else (a due date, a PO number) while it labels
+// another value with the field's own labels. With no own-labelled value
+// elsewhere there is nothing to go on, and no penalty.
+func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
+	own := fieldLabelOwner(f.Name)
+	var other labelHit
+	for _, sp := range c.Spans {
+		h, ok := labelBefore(d.rs, d.fieldHits, sp.Start)
+		switch {
+		case !ok:
+		case h.role == own:
+			return
+		case other.text == "":
+			other = h
+		}
+	}
+	if other.text == "" {
+		return
+	}
+	var labelled string
+	if f.Kind == KindDate {
+		for _, m := range d.dates {
+			if h, ok := labelBefore(d.rs, d.fieldHits, m.Start); ok && h.role == own && !slices.Contains(m.ISO, val) {
+				labelled = m.ISO[0]
+				if m.Ambiguous {
+					labelled = m.Raw
+				}
+				break
+			}
+		}
+	} else {
+		want := string(foldNeedle(val, foldCompact))
+		for _, h := range d.fieldHits {
+			if h.role != own {
+				continue
+			}
+			if sp, ok := tokenAfter(d.rs, h.end); ok {
+				if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want {
+					labelled = tok
+					break
+				}
+			}
+		}
+	}
+	if labelled == "" {
+		return
+	}
+	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
+		strings.Join(strings.Fields(other.text), " "), strings.ReplaceAll(f.Name, "_", " "), labelled))
 }

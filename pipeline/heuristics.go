@@ -17,6 +17,8 @@ const (
 	factorInvalidDate   = 0.1  // not a real YYYY-MM-DD date
 	factorAmbiguousDate = 0.85 // only an ambiguous day/month reading supports the date
 	factorWrongOrder    = 0.25 // date reads against the document's own day/month convention
+	factorDotThousands  = 0.6  // only "1.500" (1.5 or 1,500) supports the amount
+	factorWrongLabel    = 0.25 // value is labelled as another thing; the field's own label names another value
 	amountEpsilon       = 0.005
 )
 
@@ -27,15 +29,22 @@ type doc struct {
 	amounts []labelledAmount
 	dates   []DateMatch
 	order   DateOrder // the numeric date convention the document proves
+	// fieldHits are the labels of non-money fields and their competitors.
+	fieldHits []labelHit
 }
 
 func analyze(text string, s *Schema) *doc {
 	rs := []rune(text)
 	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces)}
-	d.dates = findDates(rs)
-	amounts := findAmounts(rs, d.dates)
+	all := scanDates(rs)
+	d.dates = realDates(all)
+	// Date-shaped identifiers are no amounts either.
+	amounts := findAmounts(rs, all)
 	d.amounts = labelAmounts(rs, amounts, findLabels(rs, d.fold, labelSet(s)))
 	d.order = documentOrder(d.dates)
+	if ls := fieldLabelSet(s); ls != nil {
+		d.fieldHits = findLabels(rs, d.fold, ls)
+	}
 	return d
 }
 
@@ -82,6 +91,9 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 		default:
 			d.checkText(&c, f.Kind, valueString(v))
 		}
+		if c.Grounded && len(f.Labels) > 0 && f.Kind != KindMoney && f.Kind != KindCurrency {
+			d.checkLabelled(&c, f, valueString(v))
+		}
 		rep[f.Name] = c
 	}
 	for _, rel := range s.Relations {
@@ -111,6 +123,28 @@ func moneyValue(v any) (float64, bool) {
 		return ParseAmount(x)
 	}
 	return 0, false
+}
+
+// dotThousands reports a number whose one dot has exactly three digits after
+// it and a non-zero integer part of at most three digits: "1.500" is 1.5 in
+// English and 1500 in German, and nothing in the token says which.
+func dotThousands(raw string) bool {
+	i := strings.IndexByte(raw, '.')
+	if i < 1 || i > 3 || len(raw)-i-1 != 3 || raw[0] == '0' {
+		return false
+	}
+	for k := 0; k < len(raw); k++ {
+		if k != i && !isDigit(rune(raw[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// mustAmount parses a token findAmounts already accepted.
+func mustAmount(raw string) float64 {
+	v, _ := parseNumberCore(raw)
+	return v
 }
 
 func (c *FieldCheck) penalize(factor float64, reason string) {
@@ -164,8 +198,16 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		return false
 	}
 	var matches []labelledAmount
+	var dotted string // the ambiguous token, while every match is one
 	for _, a := range d.amounts {
-		if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon {
+		amb := dotThousands(a.Raw)
+		if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
+			amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon {
+			if len(matches) == 0 && amb {
+				dotted = a.Raw
+			} else if !amb {
+				dotted = ""
+			}
 			matches = append(matches, a)
 			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 		}
@@ -173,6 +215,10 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	c.Grounded = len(matches) > 0
 	if !c.Grounded {
 		c.penalize(factorNotFound, "amount "+pyFloat(x)+" not found in source text")
+	}
+	if dotted != "" {
+		c.penalize(factorDotThousands, fmt.Sprintf("%q may be %s or %s", dotted,
+			strconv.FormatFloat(mustAmount(dotted), 'f', -1, 64), strings.Replace(dotted, ".", ",", 1)))
 	}
 	if f.Role == RoleNone {
 		return c.Grounded

@@ -222,8 +222,13 @@ func TestHeuristicsGroundingText(t *testing.T) {
 		t.Errorf("ungrounded vendor: %+v", c)
 	}
 	rep = RunHeuristics("Total $12.00", s, Record{"currency": "USD"})
-	if c := rep["currency"]; c.Factor != 1 || !c.Grounded {
-		t.Errorf("$ for USD: %+v", c)
+	if c := rep["currency"]; c.Factor != 0.85 || !c.Grounded || !strings.HasPrefix(c.Reasons[0], `a bare "$" could be USD, AUD, CAD, …`) {
+		t.Errorf("bare $ for USD should be grounded but noted: %+v", c)
+	}
+	for _, text := range []string{"Total USD 12.00", "Total US$12.00", "Amount in U.S. dollars: $12.00"} {
+		if c := RunHeuristics(text, s, Record{"currency": "USD"})["currency"]; c.Factor != 1 {
+			t.Errorf("%q states USD: %+v", text, c)
+		}
 	}
 	rep = RunHeuristics("Total $12.00", s, Record{"currency": "CAD"})
 	if c := rep["currency"]; c.Factor >= 1 || c.Factor < 0.7 || !c.Grounded {
@@ -363,5 +368,112 @@ func TestSpacedPercentIsARate(t *testing.T) {
 		if c.Factor < 0.9 {
 			t.Errorf("%s: factor %v %v", f, c.Factor, c.Reasons)
 		}
+	}
+}
+
+// A total label followed by a unit word totals that unit: "Total hours: 40"
+// is no money total, so 40 as the total must lose to the labelled amount.
+func TestHeuristicsUnitTotalsAreNotMoney(t *testing.T) {
+	for _, text := range []string{
+		"Consulting, March\nTotal hours: 40\nRate: 50.00\nAmount due: 2,000.00",
+		"Order\nTotal qty: 40\nTotal: 2000.00",
+		"Shipment\nTotal items 40\nTotal pcs 40\nTotal kg: 40\nTotal weight: 40\nBalance due 2000.00",
+		"Timesheet\nTotal: 40 hours\nAmount due: 2000.00",
+		"Print job\nTotal pages: 40\nTotal units: 40\nGrand total: 2000.00",
+	} {
+		rep := RunHeuristics(text, Invoice(), Record{"total": 40.0})
+		if c := rep["total"]; c.Factor > factorWrongRole {
+			t.Errorf("%q: total 40 passes with factor %v (%v)", text, c.Factor, c.Reasons)
+		}
+		rep = RunHeuristics(text, Invoice(), Record{"total": 2000.0})
+		if c := rep["total"]; c.Factor != 1 {
+			t.Errorf("%q: right total 2000 penalized: %v", text, c.Reasons)
+		}
+	}
+}
+
+// "1.500" reads 1.5 in English and 1500 in German: an amount grounded only
+// through such a token is doubtful either way.
+func TestHeuristicsDotThousandsIsAmbiguous(t *testing.T) {
+	text := "Rechnung\nTotal: 1.500 EUR"
+	for _, v := range []float64{1.5, 1500} {
+		c := RunHeuristics(text, Invoice(), Record{"total": v})["total"]
+		if c.Factor > 0.6 || !c.Grounded || len(c.Reasons) == 0 || c.Reasons[0] != `"1.500" may be 1.5 or 1,500` {
+			t.Errorf("total %v: %+v", v, c)
+		}
+	}
+	// A token that settles the reading is not ambiguous.
+	for text, v := range map[string]float64{"Total: 1.500,00 EUR": 1500, "Total: 1.50 EUR": 1.5, "Total: 0.500": 0.5} {
+		if c := RunHeuristics(text, Invoice(), Record{"total": v})["total"]; c.Factor != 1 {
+			t.Errorf("%q: %v penalized: %v", text, v, c.Reasons)
+		}
+	}
+	// A second, unambiguous occurrence grounds the value on its own.
+	if c := RunHeuristics("Subtotal 1.500\nTotal: 1.50", Invoice(), Record{"total": 1.5})["total"]; c.Factor != 1 {
+		t.Errorf("unambiguous occurrence: %v", c.Reasons)
+	}
+}
+
+// A "$" document with a clear non-US hint is not in USD.
+func TestHeuristicsDollarHints(t *testing.T) {
+	s := Invoice()
+	for text, hint := range map[string]string{
+		"Koala Supplies Pty Ltd\nABN 12 345 678 901\nTotal $110.00 incl. GST": "ABN",
+		"Koala Supplies Pty Ltd\nTotal $110.00":                               "Pty Ltd",
+		"Maple Co\nToronto, Ontario\nGST/HST 13%\nTotal $113.00":              "HST",
+		"Maple Co\n12 King St, Toronto ON M5H 1A1\nGST 5%\nTotal $105.00":     `GST" and "ON`,
+		"Kiwi Ltd\nTotal NZ$50.00 ($50)":                                      "NZ$",
+		"Lion Pte Ltd\nTotal S$50.00":                                         "S$",
+		"Harbour Ltd\nAmounts in HKD\nTotal $50.00":                           "HKD",
+		"Bondi Cafe\nTotal $11.00\nGST included $1.00":                        "GST",
+	} {
+		c := RunHeuristics(text, s, Record{"currency": "USD"})["currency"]
+		if c.Factor > 0.3 || len(c.Reasons) != 1 || !strings.Contains(c.Reasons[0], `"`+hint+`"`) {
+			t.Errorf("%q: USD %+v, want a 0.3 penalty naming %q", text, c, hint)
+		}
+	}
+	if c := RunHeuristics("Acme Inc, Austin TX\nSales tax $8.25\nTotal $108.25", s, Record{"currency": "USD"})["currency"]; c.Factor != 0.85 {
+		t.Errorf("no hint: %+v", c)
+	}
+}
+
+// The user's case: the PO number as the invoice number and the due date as the
+// invoice date are in the source, but under another field's label.
+func TestHeuristicsLabelledFields(t *testing.T) {
+	text := "Harbor Consulting\nInvoice: HC-1001\nPO: PO-5521\nDate: 2026-04-01\nDue date: 2026-04-30\nTotal: 500.00 USD"
+	s := Invoice()
+	rep := RunHeuristics(text, s, Record{"invoice_number": "PO-5521", "invoice_date": "2026-04-30"})
+	wantReasons := map[string]string{
+		"invoice_number": `PO-5521 is labelled "PO"; the document's invoice number is HC-1001`,
+		"invoice_date":   `2026-04-30 is labelled "Due date"; the document's invoice date is 2026-04-01`,
+	}
+	for name, want := range wantReasons {
+		c := rep[name]
+		if c.Factor != factorWrongLabel || !c.Grounded || len(c.Reasons) != 1 || c.Reasons[0] != want {
+			t.Errorf("%s: %+v, want factor %v and %q", name, c, factorWrongLabel, want)
+		}
+	}
+	rep = RunHeuristics(text, s, Record{"invoice_number": "HC-1001", "invoice_date": "2026-04-01"})
+	for _, name := range []string{"invoice_number", "invoice_date"} {
+		if c := rep[name]; c.Factor != 1 || !c.Grounded {
+			t.Errorf("right %s penalized: %+v", name, c)
+		}
+	}
+	// Nothing to go on: the source labels no invoice date, so a due date
+	// there is not contradicted.
+	rep = RunHeuristics("ACME\nDue date: 2026-04-30\nPO: PO-5521", s, Record{"invoice_number": "PO-5521", "invoice_date": "2026-04-30"})
+	for _, name := range []string{"invoice_number", "invoice_date"} {
+		if c := rep[name]; c.Factor != 1 {
+			t.Errorf("%s with nothing to go on penalized: %+v", name, c)
+		}
+	}
+	// "Invoice date" is the longer label: it names the date, not the number.
+	rep = RunHeuristics("Invoice date: 2026-04-01 Order date: 2026-03-28\nInvoice no: 77-100", s,
+		Record{"invoice_number": "77-100", "invoice_date": "2026-03-28"})
+	if c := rep["invoice_date"]; c.Factor != factorWrongLabel {
+		t.Errorf("order date as invoice date: %+v", c)
+	}
+	if c := rep["invoice_number"]; c.Factor != 1 {
+		t.Errorf("invoice no: %+v", c)
 	}
 }

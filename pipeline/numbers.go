@@ -275,7 +275,7 @@ var taxCodeSuffixes = map[string]bool{"SR": true, "ZR": true, "ZRL": true, "S": 
 // a leading zero.
 func FindAmounts(text string) []AmountMatch {
 	rs := []rune(text)
-	return findAmounts(rs, findDates(rs))
+	return findAmounts(rs, scanDates(rs))
 }
 
 func findAmounts(rs []rune, dates []DateMatch) []AmountMatch {

@@ -49,14 +49,73 @@ func foldLabel(l string) []rune {
 	return foldNeedle(l, foldSpaces)
 }
 
-// otherLabelSet is otherLabels folded once; it never changes.
+// unitWords count things other than money. A total label followed by one
+// ("total hours", "gesamt stunden") totals that unit, not an amount, and an
+// amount followed by one ("40 hours") is a quantity.
+var unitWords = []string{
+	"hours", "hour", "hrs", "hr", "h", "minutes", "mins", "min", "days", "day", "weeks", "months",
+	"qty", "qnty", "quantity", "quantities", "items", "item", "item(s)", "pcs", "pc", "pieces", "piece",
+	"units", "unit", "kg", "kgs", "g", "gm", "lb", "lbs", "oz", "l", "ltr", "litres", "liters", "ml",
+	"km", "miles", "mi", "m", "pages", "page", "weight", "net weight", "gross weight", "volume",
+	"boxes", "box", "cartons", "ctns", "pallets", "packages", "pkgs", "parcels", "sheets", "lines",
+	"count", "no. of items", "points", "pax", "persons", "people", "guests", "nights", "words",
+	"stunden", "std", "stück", "stk", "menge", "gewicht", "heures", "quantité", "poids", "pièces",
+	"horas", "cantidad", "peso", "ore", "quantità", "pezzi",
+}
+
+// unitTotalWords are labels that, followed by a unit word, total the unit.
+var unitTotalWords = []string{"total", "totals", "sum", "grand total", "subtotal", "sub total", "sub-total",
+	"gesamt", "summe", "montant", "importe", "totale"}
+
+// otherLabelSet is otherLabels, and every total label followed by a unit
+// word, folded once; it never changes. Longest match wins, so "total hours"
+// beats "total".
 var otherLabelSet = func() []roleLabel {
-	out := make([]roleLabel, len(otherLabels))
-	for i, l := range otherLabels {
-		out[i] = roleLabel{folded: foldLabel(l), role: roleOther}
+	out := make([]roleLabel, 0, len(otherLabels)+len(unitWords)*len(unitTotalWords))
+	for _, l := range otherLabels {
+		out = append(out, roleLabel{folded: foldLabel(l), role: roleOther})
+	}
+	for _, t := range unitTotalWords {
+		for _, u := range unitWords {
+			if len([]rune(u)) < 2 {
+				continue // "total h" would read OCR noise as a unit
+			}
+			out = append(out, roleLabel{folded: foldLabel(t + " " + u), role: roleOther})
+			out = append(out, roleLabel{folded: foldLabel(t + " no. of " + u), role: roleOther})
+		}
 	}
 	return out
 }()
+
+// unitSet is unitWords for lookup of a single word after an amount.
+var unitSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range unitWords {
+		if !strings.ContainsAny(u, " .()") {
+			m[u] = true
+		}
+	}
+	return m
+}()
+
+// followedByUnit reports whether the amount ending at end is followed, after
+// spaces only, by a unit word ("40 hours", "12 pcs"): a quantity, not money.
+// Single letters are left out: receipts print tax codes ("12.50 S") there.
+func followedByUnit(rs []rune, end int) bool {
+	k := end
+	for k < len(rs) && (rs[k] == ' ' || rs[k] == '\t') {
+		k++
+	}
+	j := k
+	for j < len(rs) && unicode.IsLetter(rs[j]) {
+		j++
+	}
+	if j == k || (j < len(rs) && isAlnum(rs[j])) {
+		return false
+	}
+	w := strings.ToLower(string(rs[k:j]))
+	return unitSet[w] && len([]rune(w)) > 1
+}
 
 // labelSet is every label that can claim a number, with its role, the
 // schema's own first: findLabels keeps the first of identical hits, so a
@@ -295,6 +354,10 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 		if h, ok := choose(segStart, a.Start); ok {
 			if !tableRow(amounts, i, hits) {
 				out[i].role, out[i].label = h.role, h.text
+				if h.role != roleOther && followedByUnit(rs, a.End) {
+					// "Total: 40 hours" totals hours, not money.
+					out[i].role = roleOther
+				}
 			}
 			continue
 		}

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -150,9 +149,16 @@ fields:
   - name: invoice_number
     kind: identifier
     description: The invoice or receipt number/reference as printed.
+    labels: [invoice no, invoice no., invoice number, "invoice #", invoice id, invoice, inv no, "inv #", bill no, "bill #",
+      receipt no, "receipt #", receipt number, ref, reference, document no, doc no, rechnungsnummer, rechnung nr,
+      rechnungs-nr, rechnung, re-nr, facture n°, facture no, facture, numéro de facture, n° de facture, factura,
+      factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
+    labels: [invoice date, date, dated, issued, issued on, issue date, date of issue, billing date, bill date,
+      receipt date, datum, rechnungsdatum, date de facture, date d'émission, fecha, fecha de factura,
+      fecha de emisión, data, data fattura, data emissione, factuurdatum, 発行日, 日付, 請求日]
   - name: subtotal
     kind: money
     role: subtotal
@@ -298,8 +304,9 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 		default:
 			return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: unknown role %q (want subtotal, tax, total)", f.Name, rf.Role)}
 		}
-		if len(f.Labels) > 0 && f.Role == RoleNone {
-			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %q: labels name a role's source labels, so the field needs a role", f.Name)}
+		// A money field without a role and a currency have no labelled grounding.
+		if len(f.Labels) > 0 && (f.Kind == KindMoney && f.Role == RoleNone || f.Kind == KindCurrency) {
+			return nil, &SchemaError{File: file, Line: n.Line, Msg: fmt.Sprintf("field %q: labels on a %s field need a role (labels name a money role's or a date, identifier or text field's source labels)", f.Name, f.Kind)}
 		}
 		s.Fields = append(s.Fields, f)
 	}
@@ -394,100 +401,4 @@ var yamlPrefixRE = regexp.MustCompile(`^yaml: (unmarshal errors:\s*)?(line \d+: 
 // itself; other line numbers in the message ("already defined at line 1") stay.
 func cleanYAMLErr(err error) string {
 	return strings.TrimSpace(yamlPrefixRE.ReplaceAllString(strings.TrimSpace(err.Error()), ""))
-}
-
-// parseRelation reads "a + b - c = d". Every operand must be a money field.
-func parseRelation(expr string, s *Schema) (Relation, error) {
-	lhs, rhs, ok := strings.Cut(expr, "=")
-	if !ok || strings.Contains(rhs, "=") {
-		return Relation{}, fmt.Errorf("relation %q: want the form \"a + b = c\"", expr)
-	}
-	rel := Relation{Expr: strings.TrimSpace(expr), Result: strings.TrimSpace(rhs)}
-	if err := checkMoney(rel.Result, s, expr); err != nil {
-		return Relation{}, err
-	}
-	sign := 1
-	// Operands and operators must alternate, so "a b = c" and "a + + b = c"
-	// are errors rather than relations that silently mean something else.
-	afterOp := false
-	for _, tok := range strings.Fields(strings.NewReplacer("+", " + ", "-", " - ").Replace(lhs)) {
-		switch tok {
-		case "+", "-":
-			if afterOp {
-				return Relation{}, fmt.Errorf("relation %q: two operators in a row", expr)
-			}
-			sign, afterOp = 1, true
-			if tok == "-" {
-				sign = -1
-			}
-		default:
-			if len(rel.Terms) > 0 && !afterOp {
-				return Relation{}, fmt.Errorf("relation %q: missing '+' or '-' before %q", expr, tok)
-			}
-			if err := checkMoney(tok, s, expr); err != nil {
-				return Relation{}, err
-			}
-			rel.Terms = append(rel.Terms, Term{Field: tok, Sign: sign})
-			sign, afterOp = 1, false
-		}
-	}
-	if len(rel.Terms) == 0 {
-		return Relation{}, fmt.Errorf("relation %q: no operands left of '='", expr)
-	}
-	if afterOp {
-		return Relation{}, fmt.Errorf("relation %q: ends with an operator", expr)
-	}
-	return rel, nil
-}
-
-func checkMoney(name string, s *Schema, expr string) error {
-	f, ok := s.Field(name)
-	if !ok {
-		return fmt.Errorf("relation %q: unknown field %q", expr, name)
-	}
-	if f.Kind != KindMoney {
-		return fmt.Errorf("relation %q: field %q is %s, relations take money fields", expr, name, f.Kind)
-	}
-	return nil
-}
-
-// JSONSchema is the JSON Schema of a record of this schema. Every field is
-// required and nullable, which is what strict structured outputs demand and what
-// "absent fields are null" means.
-func (s *Schema) JSONSchema() json.RawMessage {
-	props := map[string]any{}
-	for _, f := range s.Fields {
-		p := map[string]any{}
-		desc := f.Description
-		switch f.Kind {
-		case KindMoney:
-			p["type"] = []string{"number", "null"}
-			if desc == "" {
-				desc = "An amount of money as a plain number."
-			}
-		case KindDate:
-			p["type"] = []string{"string", "null"}
-			desc = strings.TrimSpace(desc + " Format YYYY-MM-DD.")
-		case KindCurrency:
-			p["type"] = []string{"string", "null"}
-			desc = strings.TrimSpace(desc + " ISO 4217 code.")
-		default:
-			p["type"] = []string{"string", "null"}
-		}
-		if desc != "" {
-			p["description"] = desc
-		}
-		props[f.Name] = p
-	}
-	out := map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             s.FieldNames(),
-		"additionalProperties": false,
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		panic(err) // only maps of strings: cannot fail
-	}
-	return b
 }

@@ -72,3 +72,29 @@ func TestParseSchemaRelations(t *testing.T) {
 		t.Fatalf("tolerance %v, want the default", s.Tolerance)
 	}
 }
+
+// Labels on a date, identifier or text field name its source labels; on a
+// money field they name a role's, so they need one.
+func TestSchemaFieldLabels(t *testing.T) {
+	s, err := ParseSchema([]byte("name: x\nfields:\n  - name: d\n    kind: date\n    labels: [issued]\n  - name: n\n    kind: identifier\n    labels: [ref]\n"), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := s.Field("d"); len(f.Labels) != 1 || f.Labels[0] != "issued" {
+		t.Errorf("date labels = %v", f.Labels)
+	}
+	for _, bad := range []string{
+		"name: x\nfields:\n  - name: a\n    kind: money\n    labels: [paid]\n",
+		"name: x\nfields:\n  - name: c\n    kind: currency\n    labels: [cur]\n",
+	} {
+		if _, err := ParseSchema([]byte(bad), "x.yaml"); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	inv := Invoice()
+	for _, name := range []string{"invoice_number", "invoice_date"} {
+		if f, _ := inv.Field(name); len(f.Labels) == 0 {
+			t.Errorf("built-in %s has no labels", name)
+		}
+	}
+}

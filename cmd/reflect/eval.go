@@ -82,6 +82,8 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	checkErr := rep.Check(*minAcc, *maxSilent)
+	rep.Pass = checkErr == nil
 	mode := evalMode(pf.prov.Provider, env.p)
 	if *asJSON {
 		b, err := json.MarshalIndent(rep, "", "  ")
@@ -95,8 +97,8 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 		}
 		fmt.Fprintf(stdio.Out, "(%d rows in %s)\n", len(rows), time.Since(start).Round(time.Millisecond))
 	}
-	if err := rep.Check(*minAcc, *maxSilent); err != nil {
-		return &exitError{code: ExitNeedsReview, err: err, loud: !*asJSON}
+	if checkErr != nil {
+		return &exitError{code: ExitNeedsReview, err: checkErr, loud: !*asJSON}
 	}
 	return nil
 }

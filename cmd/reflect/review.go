@@ -96,7 +96,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 			return usageErr(err)
 		}
 		for _, le := range lineErrs {
-			fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le)
+			fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
 		}
 		if err := st.PutCorpus(ctx, corpus, docs); err != nil {
 			return err

@@ -107,6 +107,10 @@ func newFlagSet(name, usage string, stdio Stdio) *flag.FlagSet {
 // ("reflect review corpus.jsonl --reviewer ana") and returns the positionals.
 func parseFlags(fs *flag.FlagSet, args []string, stdio Stdio) ([]string, error) {
 	var pos []string
+	// The flag package prints its own error and usage on a bad flag; say it
+	// once instead: --help to stdout, a mistake's usage to stderr (main prints
+	// the error itself).
+	fs.SetOutput(io.Discard)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -114,6 +118,8 @@ func parseFlags(fs *flag.FlagSet, args []string, stdio Stdio) ([]string, error) 
 				fs.Usage()
 				return nil, flag.ErrHelp
 			}
+			fs.SetOutput(stdio.Err)
+			fs.Usage()
 			return nil, usageErr(err)
 		}
 		args = fs.Args()

@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -50,6 +52,10 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 	o.sf.register(fs)
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && slices.ContainsFunc(args, func(a string) bool { return a == "--batch" || a == "-batch" }) {
+			// A batch reader expects one JSON line per outcome, even this one.
+			writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", err))
+		}
 		return helpOK(err)
 	}
 	if len(pos) > 0 {
