@@ -20,7 +20,6 @@ func repoPath(t testing.TB, rel string) string {
 	return filepath.Join(filepath.Dir(file), "..", "..", rel)
 }
 
-
 func loadRows(t testing.TB, path string) []golden.Row {
 	rows, lineErrs, err := golden.LoadDataset(path)
 	if err != nil {
