@@ -40,11 +40,10 @@ func analyze(text string, s *Schema) *doc {
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
 	amounts := findAmounts(rs, all)
-	d.amounts = labelAmounts(rs, amounts, findLabels(rs, d.fold, labelSet(s)))
+	money, fields := s.labelIndexes()
+	d.amounts = labelAmounts(rs, amounts, findLabels(rs, d.fold, money))
 	d.order = documentOrder(d.dates)
-	if ls := fieldLabelSet(s); ls != nil {
-		d.fieldHits = findLabels(rs, d.fold, ls)
-	}
+	d.fieldHits = findLabels(rs, d.fold, fields)
 	return d
 }
 

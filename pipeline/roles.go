@@ -3,6 +3,7 @@ package pipeline
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -159,15 +160,11 @@ type labelledAmount struct {
 
 // findLabels lists label occurrences at word boundaries, dropping any that a
 // longer label covers ("total" inside "total incl gst").
-func findLabels(rs []rune, f folded, labels []roleLabel) []labelHit {
-	byFirst := map[rune][]roleLabel{}
-	maxLen := 0
-	for _, l := range labels {
-		maxLen = max(maxLen, len(l.folded))
-		if len(l.folded) > 0 {
-			byFirst[l.folded[0]] = append(byFirst[l.folded[0]], l)
-		}
+func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
+	if idx == nil {
+		return nil
 	}
+	byFirst, maxLen := idx.byFirst, idx.maxLen
 	var hits []labelHit
 	for k, r := range f.r {
 		// Labels start at word starts only; this also keeps the scan to one
@@ -444,4 +441,42 @@ func tableRow(amounts []AmountMatch, i int, hits []labelHit) bool {
 	}
 	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a.End })
 	return k == len(hits) || hits[k].start >= b.Start
+}
+
+// labelIndex is a label set ready for findLabels: indexed by first rune so a
+// document is scanned once, not once per label.
+type labelIndex struct {
+	byFirst map[rune][]roleLabel
+	maxLen  int
+}
+
+func newLabelIndex(labels []roleLabel) *labelIndex {
+	if len(labels) == 0 {
+		return nil
+	}
+	idx := &labelIndex{byFirst: map[rune][]roleLabel{}}
+	for _, l := range labels {
+		idx.maxLen = max(idx.maxLen, len(l.folded))
+		if len(l.folded) > 0 {
+			idx.byFirst[l.folded[0]] = append(idx.byFirst[l.folded[0]], l)
+		}
+	}
+	return idx
+}
+
+// labelCache holds a schema's label indexes, built on first use: building
+// them per document was most of the heuristics' allocations.
+type labelCache struct {
+	once          sync.Once
+	money, fields *labelIndex
+}
+
+// labelIndexes returns the indexes of the money-role labels and of the
+// labelled non-money fields (nil when the schema has none).
+func (s *Schema) labelIndexes() (money, fields *labelIndex) {
+	s.labels.once.Do(func() {
+		s.labels.money = newLabelIndex(labelSet(s))
+		s.labels.fields = newLabelIndex(fieldLabelSet(s))
+	})
+	return s.labels.money, s.labels.fields
 }

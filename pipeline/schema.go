@@ -105,6 +105,10 @@ type Schema struct {
 	Relations   []Relation
 	// Tolerance is the absolute difference allowed when reconciling a relation.
 	Tolerance float64
+
+	// labels caches label indexes for the heuristics: a Schema must not
+	// change once it has been used.
+	labels labelCache
 }
 
 // DefaultTolerance absorbs rounding to the cent when relations are reconciled.
