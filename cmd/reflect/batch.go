@@ -224,7 +224,7 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 	if err != nil {
 		return nil, err
 	}
-	corpus, docs, _, err := tui.LoadCorpus(o.file, env.p.Schema().Name)
+	corpus, docs, _, err := tui.LoadCorpus(o.file, schemaRef(o.pf.schema))
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("--save: %w", err))
 	}

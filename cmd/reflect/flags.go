@@ -66,7 +66,8 @@ func setPipelineFlag(fs *flag.FlagSet) string {
 	names.register(all)
 	set := ""
 	fs.Visit(func(f *flag.Flag) {
-		if set == "" && all.Lookup(f.Name) != nil && f.Name != "log-level" {
+		// --schema still matters: corrections are checked against its kinds.
+		if set == "" && all.Lookup(f.Name) != nil && f.Name != "log-level" && f.Name != "schema" {
 			set = f.Name
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/tui"
 )
@@ -91,7 +92,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	} else {
 		var lineErrs []tui.LineError
 		var docs []store.Document
-		corpus, docs, lineErrs, err = tui.LoadCorpus(pos[0], pf.schema)
+		corpus, docs, lineErrs, err = tui.LoadCorpus(pos[0], schemaRef(pf.schema))
 		if err != nil {
 			return usageErr(err)
 		}
@@ -115,6 +116,15 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
 	if *noRun {
+		// Nothing runs, but corrections are still checked against the
+		// fields' kinds: --schema, else the schema the corpus was opened with.
+		ref := pf.schema
+		if !flagWasSet(fs, "schema") && corpus.Schema != "" {
+			ref = corpus.Schema
+		}
+		if cfg.Schema, err = pipeline.LoadSchema(ref); err != nil {
+			return usageErr(err)
+		}
 		if err := needTerminal(stdio); err != nil {
 			return err
 		}
@@ -260,6 +270,24 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
 	return nil
+}
+
+// schemaRef is how a corpus remembers its schema: a built-in name, or the
+// absolute path of a schema file, so reopening from another directory works.
+func schemaRef(ref string) string {
+	if _, ok := pipeline.BuiltinSchema(ref); ok {
+		return ref
+	}
+	if abs, err := filepath.Abs(ref); err == nil {
+		return abs
+	}
+	return ref
+}
+
+func flagWasSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // needTerminal refuses to start the workstation where nobody could see it.

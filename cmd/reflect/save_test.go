@@ -73,3 +73,24 @@ func TestUsageErrorsANewUserHit(t *testing.T) {
 		t.Fatalf("review without a terminal: exit %d %s", r.code, r.err)
 	}
 }
+
+// review --no-run checks corrections against the corpus's own schema, which
+// a --save batch recorded as an absolute path.
+func TestNoRunReviewUsesTheCorpusSchema(t *testing.T) {
+	schema, _ := filepath.Abs(filepath.Join("..", "..", "golden", "testdata", "purchase_order.yaml"))
+	data, _ := filepath.Abs(filepath.Join("..", "..", "golden", "testdata", "purchase_orders.jsonl"))
+	storePath := filepath.Join(t.TempDir(), "s.db")
+	r := run(t, "", "validate", "--batch", "--heuristics-only", "--save", "--file", data, "--schema", schema, "--store", storePath)
+	if r.code == ExitUsage || r.code == ExitPipeline {
+		t.Fatalf("save: exit %d %s", r.code, r.err)
+	}
+	t.Chdir(t.TempDir()) // the schema must be found from anywhere
+	r = run(t, "", "review", data, "--no-run", "--store", storePath)
+	if r.code != ExitUsage || !strings.Contains(r.err, "needs a terminal") {
+		t.Fatalf("review --no-run should get as far as the terminal check: exit %d %s", r.code, r.err)
+	}
+	r = run(t, "", "review", data, "--no-run", "--store", storePath, "--schema", "nope.yaml")
+	if r.code != ExitUsage || !strings.Contains(r.err, "nope.yaml") {
+		t.Fatalf("a bad --schema: exit %d %s", r.code, r.err)
+	}
+}
