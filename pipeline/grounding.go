@@ -397,9 +397,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			other = h
 		}
 	}
-	if other.text == "" {
-		return
-	}
+	// No occurrence carries the field's own label. If the document labels a
+	// different value with it, this one is not the field's, whatever label
+	// (or none) stands before it.
 	var labelled string
 	if f.Kind == KindDate {
 		for _, m := range d.dates {
@@ -428,6 +428,11 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	if labelled == "" {
 		return
 	}
+	name := strings.ReplaceAll(f.Name, "_", " ")
+	if other.text == "" {
+		c.penalize(factorWrongLabel, fmt.Sprintf("%s is not the %s the document labels (%s)", val, name, labelled))
+		return
+	}
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
-		strings.Join(strings.Fields(other.text), " "), strings.ReplaceAll(f.Name, "_", " "), labelled))
+		strings.Join(strings.Fields(other.text), " "), name, labelled))
 }

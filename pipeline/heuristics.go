@@ -168,11 +168,29 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 			spans = bounded(d.rs, foldRunes(d.rs, mode).find(n))
 		}
 	}
+	if kind == KindIdentifier {
+		spans = wholeIdentifiers(d.rs, spans)
+	}
 	if len(spans) == 0 {
 		c.penalize(factorNotFound, fmt.Sprintf("%q not found in source text", val))
 		return
 	}
 	c.Spans, c.Grounded = spans, true
+}
+
+// wholeIdentifiers drops matches that are only part of a longer identifier:
+// "KM/55" inside "KM/55/2026", "SCH-88-2231" inside "SCH-88-2231-DE".
+func wholeIdentifiers(rs []rune, spans []Span) []Span {
+	joiner := func(r rune) bool { return strings.ContainsRune("/-._", r) }
+	var out []Span
+	for _, sp := range spans {
+		after := sp.End+1 < len(rs) && joiner(rs[sp.End]) && isAlnum(rs[sp.End+1])
+		before := sp.Start >= 2 && joiner(rs[sp.Start-1]) && isAlnum(rs[sp.Start-2])
+		if !after && !before {
+			out = append(out, sp)
+		}
+	}
+	return out
 }
 
 func (d *doc) checkCurrency(c *FieldCheck, code string) {

@@ -477,3 +477,26 @@ func TestHeuristicsLabelledFields(t *testing.T) {
 		t.Errorf("invoice no: %+v", c)
 	}
 }
+
+// From a black-box run on a custom schema: a date the document does not label
+// for the field is flagged when it labels another one, whatever label stands
+// before the wrong one; a truncated identifier is not the identifier.
+func TestLabelledDateAndWholeIdentifier(t *testing.T) {
+	s, err := ParseSchema([]byte("name: lab\nfields:\n  - {name: specimen_id, kind: identifier, labels: [specimen]}\n  - {name: collected_date, kind: date, labels: [collected]}\n"), "lab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Printed 2026-04-20\nCollected: 2026-04-18\nSpecimen: KM/55/2026\nRef SCH-88-2231-DE"
+	rep := RunHeuristics(text, s, Record{"collected_date": "2026-04-20", "specimen_id": "KM/55"})
+	for _, f := range []string{"collected_date", "specimen_id"} {
+		if c := rep[f]; c.Factor > 0.3 {
+			t.Errorf("%s should be penalised: %+v", f, c)
+		}
+	}
+	rep = RunHeuristics(text, s, Record{"collected_date": "2026-04-18", "specimen_id": "KM/55/2026"})
+	for f, c := range rep {
+		if c.Factor < 0.9 {
+			t.Errorf("right %s penalised: %+v", f, c)
+		}
+	}
+}
