@@ -380,6 +380,20 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	return Span{Start: p, End: q}, true
 }
 
+// lineAfter is the text a label names when the value is a name: the rest of
+// its line after separators, trimmed.
+func lineAfter(rs []rune, end int) string {
+	p := end
+	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '-') {
+		p++
+	}
+	q := p
+	for q < len(rs) && rs[q] != '\n' && rs[q] != '\r' {
+		q++
+	}
+	return strings.TrimSpace(string(rs[p:q]))
+}
+
 // checkLabelled penalizes a grounded date, identifier or text value that the
 // source labels as something else (a due date, a PO number) while it labels
 // another value with the field's own labels. With no own-labelled value
@@ -408,6 +422,18 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				if m.Ambiguous {
 					labelled = m.Raw
 				}
+				break
+			}
+		}
+	} else if f.Kind == KindText {
+		// A name runs to the end of its line: "Patient: Maria Gonzalez".
+		want := string(foldNeedle(val, foldAlnum))
+		for _, h := range d.fieldHits {
+			if h.role != own {
+				continue
+			}
+			if rest := lineAfter(d.rs, h.end); rest != "" && string(foldNeedle(rest, foldAlnum)) != want {
+				labelled = rest
 				break
 			}
 		}

@@ -500,3 +500,18 @@ func TestLabelledDateAndWholeIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// Labels on a text field are checked like those on dates and identifiers.
+func TestLabelledTextField(t *testing.T) {
+	s, err := ParseSchema([]byte("name: lab\nfields:\n  - {name: patient_name, kind: text, labels: [patient]}\n"), "lab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "CITY GENERAL HOSPITAL\nPatient: Maria Gonzalez\nTest: Blood Count"
+	if c := RunHeuristics(text, s, Record{"patient_name": "CITY GENERAL HOSPITAL"})["patient_name"]; c.Factor > 0.3 {
+		t.Errorf("the hospital is not the patient: %+v", c)
+	}
+	if c := RunHeuristics(text, s, Record{"patient_name": "Maria Gonzalez"})["patient_name"]; c.Factor < 0.9 {
+		t.Errorf("the labelled name must pass: %+v", c)
+	}
+}
