@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -249,7 +250,34 @@ func currencyEvidence(rs []rune, f folded, code string) (spans []Span, factor fl
 		}
 		return sharedSpans, 0.85, fmt.Sprintf(`a bare %q could be USD, AUD, CAD, …; USD is not stated`, sharedMarker)
 	}
+	// A shared sign ("$") while the document states another currency's code
+	// ("USD") names that currency, not this one.
+	if other := statedCode(rs, f, code); other != "" {
+		return sharedSpans, 0.3, fmt.Sprintf(`%q is shared, and the document states %s, not %s`, sharedMarker, other, code)
+	}
 	return sharedSpans, 0.85, `"` + sharedMarker + `" is shared by several currencies; ` + code + " is not stated"
+}
+
+// statedCode is another currency's ISO code that the document writes out and
+// whose markers include one of code's shared signs.
+func statedCode(rs []rune, f folded, code string) string {
+	shared := map[string]bool{}
+	for _, m := range currencyMarkers[code] {
+		if m.shared {
+			shared[m.text] = true
+		}
+	}
+	for _, other := range slices.Sorted(maps.Keys(currencyMarkers)) {
+		if other == code {
+			continue
+		}
+		for _, m := range currencyMarkers[other] {
+			if shared[m.text] && len(bounded(rs, f.find(foldNeedle(other, foldSpaces)))) > 0 {
+				return other
+			}
+		}
+	}
+	return ""
 }
 
 // dollarHints are words that place a "$" document outside the US, checked in

@@ -515,3 +515,14 @@ func TestLabelledTextField(t *testing.T) {
 		t.Errorf("the labelled name must pass: %+v", c)
 	}
 }
+
+// "$880.00 USD" is not CAD, although CAD also writes "$".
+func TestSharedSignWithAnotherCodeStated(t *testing.T) {
+	text := "customs value $880.00 USD, freight charge $32.10"
+	if c := RunHeuristics(text, Invoice(), Record{"currency": "CAD"})["currency"]; c.Factor > 0.3 {
+		t.Errorf("CAD should be penalised when USD is stated: %+v", c)
+	}
+	if c := RunHeuristics(text, Invoice(), Record{"currency": "USD"})["currency"]; c.Factor < 0.9 {
+		t.Errorf("USD is stated: %+v", c)
+	}
+}
