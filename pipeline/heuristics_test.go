@@ -526,3 +526,19 @@ func TestSharedSignWithAnotherCodeStated(t *testing.T) {
 		t.Errorf("USD is stated: %+v", c)
 	}
 }
+
+// Two labelled amounts in one sentence are not a table row: the first keeps
+// its label even when the schema does not know the second's.
+func TestLabelledAmountsInOneSentence(t *testing.T) {
+	s, err := ParseSchema([]byte("name: ship\nfields:\n  - {name: declared_value, kind: money, role: total, labels: [declared value]}\n  - {name: freight, kind: money}\n"), "ship.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Declared value: 1,250.00 EUR. Freight: 45.50 EUR."
+	if c := RunHeuristics(text, s, Record{"declared_value": 45.5})["declared_value"]; c.Factor > 0.3 {
+		t.Errorf("the freight is not the declared value: %+v", c)
+	}
+	if c := RunHeuristics(text, s, Record{"declared_value": 1250.0})["declared_value"]; c.Factor < 0.9 {
+		t.Errorf("the declared value must pass: %+v", c)
+	}
+}

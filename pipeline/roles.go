@@ -349,7 +349,7 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 			}
 		}
 		if h, ok := choose(segStart, a.Start); ok {
-			if !tableRow(amounts, i, hits) {
+			if !tableRow(rs, amounts, i, hits) {
 				out[i].role, out[i].label = h.role, h.text
 				if h.role != roleOther && followedByUnit(rs, a.End) {
 					// "Total: 40 hours" totals hours, not money.
@@ -431,7 +431,7 @@ func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
 // tableRow reports whether amount i is the first of several decimal amounts
 // after one label on a line ("TOTAL : 14.53 0.87" in a GST summary): the
 // label heads a table's columns, so no single amount is the labelled one.
-func tableRow(amounts []AmountMatch, i int, hits []labelHit) bool {
+func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
 	if i+1 >= len(amounts) {
 		return false
 	}
@@ -440,7 +440,13 @@ func tableRow(amounts []AmountMatch, i int, hits []labelHit) bool {
 		return false
 	}
 	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a.End })
-	return k == len(hits) || hits[k].start >= b.Start
+	if k < len(hits) && hits[k].start < b.Start {
+		return false
+	}
+	// "Declared value: 1,250.00 EUR. Freight: 45.50": a colon between the
+	// numbers means the second has a label of its own (one the schema does
+	// not know), so this is prose, not a row of a table.
+	return !strings.ContainsRune(string(rs[a.End:b.Start]), ':')
 }
 
 // labelIndex is a label set ready for findLabels: indexed by first rune so a
