@@ -29,9 +29,10 @@ type found struct {
 }
 
 // Generate extracts a record of s from doc.Text. Fields it cannot find are
-// null. Only the first field of each kind other than money is filled (the
-// rules find one vendor, one date, one reference, one currency per
-// document); money fields are filled by role.
+// null. The rules find one vendor, one date, one reference and one currency
+// per document, for the first field of each kind; a date, identifier or text
+// field they leave empty is read after one of its schema labels. Money
+// fields are filled by role.
 func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipeline.Schema) (pipeline.Extraction, error) {
 	if err := ctx.Err(); err != nil {
 		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
@@ -66,9 +67,15 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 			fv, ok = money[f.Role]
 			ok = ok && f.Role != pipeline.RoleNone
 		default:
+			// The kind's own rules serve the first field of a kind; the
+			// schema's labels serve the rest, and the first when the rules
+			// find nothing (a custom schema's "Collected:", "Carrier:").
 			if !used[f.Kind] {
 				fv, ok = values[f.Kind]
 				used[f.Kind] = true
+			}
+			if !ok || fv.value == nil {
+				fv, ok = d.byFieldLabels(f)
 			}
 		}
 		if !ok || fv.value == nil {

@@ -328,3 +328,29 @@ func TestNewUserCases(t *testing.T) {
 		t.Errorf("a byte-order mark leaked into the vendor: %q", v)
 	}
 }
+
+// A custom schema's labels fill fields the invoice rules know nothing of.
+func TestCustomSchemaFieldsByLabel(t *testing.T) {
+	s, err := pipeline.ParseSchema([]byte(`name: lab
+fields:
+  - {name: lab_name, kind: text}
+  - {name: patient, kind: text, labels: [patient]}
+  - {name: specimen_id, kind: identifier, labels: [specimen]}
+  - {name: printed, kind: date, labels: [printed]}
+  - {name: collected, kind: date, labels: [collected]}
+`), "lab.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "CITY GENERAL LAB LTD\nPatient: Maria Gonzalez\nSpecimen: KM/55/2026\nDue date: 2026-05-01\nPrinted 2026-04-20\nCollected: 2026-04-18\n"
+	ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: text}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"patient": "Maria Gonzalez", "specimen_id": "KM/55/2026", "collected": "2026-04-18"}
+	for f, v := range want {
+		if ext.Record[f] != v {
+			t.Errorf("%s = %v, want %v (%+v)", f, ext.Record[f], v, ext.Evidence[f])
+		}
+	}
+}
