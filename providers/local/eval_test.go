@@ -177,8 +177,24 @@ func TestGoldenInvoicesThroughGate(t *testing.T) {
 // Invoices written after the rules were, in formats they were not tuned on:
 // the extractor may abstain (a null), but a wrong value must be flagged.
 func TestUnseenInvoicesNoSilentWrongValue(t *testing.T) {
-	rows := loadRows(t, repoPath(t, "golden/testdata/unseen_invoices.jsonl"))
-	s := pipeline.Invoice()
+	noSilentWrongValue(t, "golden/testdata/unseen_invoices.jsonl", pipeline.Invoice())
+}
+
+// Two schemas that are not invoices (a shipping notice, a lab report), with
+// documents a black-box tester wrote: same rule.
+func TestCustomSchemasNoSilentWrongValue(t *testing.T) {
+	for _, name := range []string{"ship", "lab"} {
+		s, err := pipeline.LoadSchema(repoPath(t, "golden/testdata/custom/"+name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		noSilentWrongValue(t, "golden/testdata/custom/"+name+".jsonl", s)
+	}
+}
+
+func noSilentWrongValue(t *testing.T, dataset string, s *pipeline.Schema) {
+	t.Helper()
+	rows := loadRows(t, repoPath(t, dataset))
 	p, err := pipeline.New(pipeline.Config{Schema: s, Generator: local.New(), Gate: pipeline.DefaultGate()})
 	if err != nil {
 		t.Fatal(err)
