@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -264,22 +265,7 @@ func TestStoreLockedByOtherProcess(t *testing.T) {
 	if err := Populate(ctx, s, "c", 1); err != nil {
 		t.Fatal(err)
 	}
-	cmd := helperCmd(t, "hold-lock", path, "")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("holder said %q, %v", line, err)
-	}
+	cmd, stdin := startLockHolder(t, "hold-lock", path)
 
 	done := make(chan error, 1)
 	go func() {
@@ -305,4 +291,28 @@ func TestStoreLockedByOtherProcess(t *testing.T) {
 	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000000", Field: "total", Action: ActionAccept, Reviewer: "r"}); err != nil {
 		t.Fatalf("Decide after release: %v", err)
 	}
+}
+
+// startLockHolder runs a helper process that takes the store's lock (mode
+// "hold-lock" or "hold-read-lock") and keeps it until the returned stdin is
+// closed. It returns once the lock is held; the process is killed at cleanup.
+func startLockHolder(t *testing.T, mode, path string) (*exec.Cmd, io.WriteCloser) {
+	t.Helper()
+	cmd := helperCmd(t, mode, path, "")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("holder said %q, %v", line, err)
+	}
+	return cmd, stdin
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -142,22 +141,7 @@ func TestStoreOpenOnlyReadsACurrentFile(t *testing.T) {
 		t.Skip("starts subprocesses")
 	}
 	s := populated(t, 3)
-	cmd := helperCmd(t, "hold-read-lock", s.Path(), "")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("holder said %q, %v", line, err)
-	}
+	_, stdin := startLockHolder(t, "hold-read-lock", s.Path())
 	if _, err := Open(s.Path(), Options{Timeout: 200 * time.Millisecond}); err != nil {
 		t.Errorf("Open while another process reads: %v", err)
 	}

@@ -97,18 +97,7 @@ func BenchmarkQueueKey100k(b *testing.B) {
 	if len(m.queue.view) != benchDocs {
 		b.Fatalf("queue holds %d rows", len(m.queue.view))
 	}
-	keys := []tea.KeyPressMsg{keyMsg("j"), keyMsg("j"), keyMsg("pgdown"), keyMsg("k"), keyMsg("j"), keyMsg("pgup"), keyMsg("j")}
-	keys[2] = tea.KeyPressMsg{Code: tea.KeyPgDown}
-	keys[5] = tea.KeyPressMsg{Code: tea.KeyPgUp}
-	var ds []time.Duration
-	i := 0
-	for b.Loop() {
-		start := time.Now()
-		m = keystroke(m, keys[i%len(keys)])
-		ds = append(ds, time.Since(start))
-		i++
-	}
-	reportP99(b, ds)
+	benchKeys(b, m, keyMsg("j"), keyMsg("j"), keyMsg("pgdown"), keyMsg("k"), keyMsg("j"), keyMsg("pgup"), keyMsg("j"))
 }
 
 func BenchmarkDocumentKey(b *testing.B) {
@@ -118,7 +107,12 @@ func BenchmarkDocumentKey(b *testing.B) {
 	if m.page != pageDoc || m.doc.loading || m.doc.loadErr != nil {
 		b.Fatalf("document %s not open: %v", id, m.doc.loadErr)
 	}
-	keys := []tea.KeyPressMsg{keyMsg("j"), keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("N"), keyMsg("down"), keyMsg("up")}
+	benchKeys(b, m, keyMsg("j"), keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("N"), keyMsg("down"), keyMsg("up"))
+}
+
+// benchKeys presses keys in turn, one per iteration, timing Update + View of
+// each, and reports the p99.
+func benchKeys(b *testing.B, m Model, keys ...tea.KeyPressMsg) {
 	var ds []time.Duration
 	i := 0
 	for b.Loop() {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -35,9 +34,7 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(errors.New("--max-silent-wrong must be >= 0"))
 	}
 	// Eval is offline by default: the recorded fixtures, not a live model.
-	providerSet := os.Getenv("REFLECT_PROVIDER") != ""
-	fs.Visit(func(f *flag.Flag) { providerSet = providerSet || f.Name == "provider" })
-	if !providerSet {
+	if os.Getenv("REFLECT_PROVIDER") == "" && !flagWasSet(fs, "provider") {
 		pf.prov.Provider = providers.ProviderReplay
 	}
 	if pf.prov.Provider == providers.ProviderReplay && pf.replay == "" && *dataset != "" {
