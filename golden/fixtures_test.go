@@ -34,7 +34,7 @@ type fixtureSpec struct {
 	// base is the Critic's confidence for fields it has no opinion on.
 	base float64
 	// verdicts overrides the Critic's verdict for named fields.
-	verdicts map[string]pipeline.Verdict
+	verdicts map[string]pipeline.FieldVerdict
 	overall  float64
 	summary  string
 }
@@ -52,7 +52,7 @@ func fixtureSets() []fixtureSet {
 				"inv-002": {style: "fenced"},
 				"inv-004": {
 					generator: map[string]any{"total": 683.2},
-					verdicts: map[string]pipeline.Verdict{"total": {Confidence: 0.12, Grounded: false,
+					verdicts: map[string]pipeline.FieldVerdict{"total": {Confidence: 0.12, Grounded: false,
 						Reason: "683.20 does not reconcile with 540.00 + 43.20 and is not in the source"}},
 					overall: 0.7, summary: "Total appears hallucinated; escalate.",
 				},
@@ -61,14 +61,14 @@ func fixtureSets() []fixtureSet {
 				// notices that 2026-04-14 appears nowhere in the source.
 				"inv-006": {
 					generator: map[string]any{"invoice_date": "2026-04-14"},
-					verdicts: map[string]pipeline.Verdict{"invoice_date": {Confidence: 0.9, Grounded: true,
+					verdicts: map[string]pipeline.FieldVerdict{"invoice_date": {Confidence: 0.9, Grounded: true,
 						Reason: "issue date is stated in the invoice header"}},
 				},
 				// The name is in the source, so grounding passes; only the
 				// Critic knows a bill-to customer is not the vendor.
 				"inv-007": {
 					generator: map[string]any{"vendor_name": "Contoso Ltd"},
-					verdicts: map[string]pipeline.Verdict{"vendor_name": {Confidence: 0.2, Grounded: false,
+					verdicts: map[string]pipeline.FieldVerdict{"vendor_name": {Confidence: 0.2, Grounded: false,
 						Reason: "Contoso Ltd is the bill-to customer; the invoice is issued by NORTHWIND TRADERS"}},
 					overall: 0.6, summary: "Vendor looks like the bill-to customer, not the issuer; escalate.",
 				},
@@ -76,7 +76,7 @@ func fixtureSets() []fixtureSet {
 				// grounding sees that the source labels 75.00 as the total.
 				"inv-008": {
 					generator: map[string]any{"total": 45.0},
-					verdicts: map[string]pipeline.Verdict{"total": {Confidence: 0.93, Grounded: true,
+					verdicts: map[string]pipeline.FieldVerdict{"total": {Confidence: 0.93, Grounded: true,
 						Reason: "45.00 appears in the source"}},
 				},
 				"inv-009": {style: "fenced-bare", base: 0.93},
@@ -95,7 +95,7 @@ func fixtureSets() []fixtureSet {
 				// it; reconciliation and amount-role grounding catch it.
 				"po-004": {
 					generator: map[string]any{"gross": 1000.0},
-					verdicts: map[string]pipeline.Verdict{"gross": {Confidence: 0.92, Grounded: true,
+					verdicts: map[string]pipeline.FieldVerdict{"gross": {Confidence: 0.92, Grounded: true,
 						Reason: "1,000.00 appears in the source"}},
 				},
 			},
@@ -215,7 +215,7 @@ func criticOutput(s *pipeline.Schema, row Row, spec fixtureSpec) (string, error)
 	for _, f := range s.Fields {
 		v, ok := spec.verdicts[f.Name]
 		if !ok {
-			v = pipeline.Verdict{Confidence: base, Grounded: true, Reason: "value is stated in the source"}
+			v = pipeline.FieldVerdict{Confidence: base, Grounded: true, Reason: "value is stated in the source"}
 			if row.Expected[f.Name] == nil {
 				v.Reason = "not stated in the source; null is correct"
 			}
@@ -365,7 +365,7 @@ func TestFixturesCoverDataset(t *testing.T) {
 	}
 }
 
-// TestDemoRow pins inv-004 to the seed's demo, byte for byte.
+// TestDemoRow pins inv-004 to the README's demo, byte for byte.
 func TestDemoRow(t *testing.T) {
 	rows, _, err := LoadDataset("dataset.jsonl")
 	if err != nil {
@@ -378,7 +378,7 @@ func TestDemoRow(t *testing.T) {
 	for _, r := range rows {
 		if r.ID == "inv-004" {
 			if r.Text != demo {
-				t.Fatalf("inv-004 text differs from the seed demo:\n%q", r.Text)
+				t.Fatalf("inv-004 text differs from the README demo:\n%q", r.Text)
 			}
 			if r.Expected["total"] != 583.2 || r.Expected["vendor_name"] != "Globex Ltd" {
 				t.Fatalf("inv-004 labels: %v", r.Expected)

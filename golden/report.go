@@ -218,7 +218,7 @@ const (
 	lightRule = "--------------------------------------------------------------"
 )
 
-// WriteText prints the report in the seed's layout: the banner, one line per
+// WriteText prints the report in the layout eval has always printed: the banner, one line per
 // metric, per-field accuracy, each failure tagged (flagged) or (SILENT), then
 // a PASS or FAIL line for each of r.Bars.
 func (r Report) WriteText(w io.Writer, mode string) error {
@@ -292,7 +292,7 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 
 func pct(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }
 
-// reprValue shows a value the way the seed's report does: numbers as 583.2 or
+// reprValue shows a value the way eval's report prints it: numbers as 583.2 or
 // 540.0, strings quoted, null as null.
 func reprValue(v any) string {
 	switch x := v.(type) {

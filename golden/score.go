@@ -39,7 +39,7 @@ type Bars struct {
 	MaxSilentWrong int     `json:"max_silent_wrong"`
 }
 
-// DefaultBars are the seed's CI gate: 90% field accuracy, no silent-wrong field.
+// DefaultBars are the eval gate CI applies: 90% field accuracy, no silent-wrong field.
 func DefaultBars() Bars { return Bars{MinAccuracy: 0.90, MaxSilentWrong: 0} }
 
 // Evaluate runs every row through v and scores the results against the

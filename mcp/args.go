@@ -295,7 +295,7 @@ func applyFloor(floor pipeline.GateConfig, field, overall *float64) (pipeline.Ga
 			return
 		}
 		if *arg < min {
-			notes = append(notes, fmt.Sprintf("%s raised from %s to %s.", name, pyFloat(*arg), pyFloat(min)))
+			notes = append(notes, fmt.Sprintf("%s raised from %s to %s.", name, pipeline.FormatFloat(*arg), pipeline.FormatFloat(min)))
 			return
 		}
 		*dst = *arg
@@ -303,13 +303,4 @@ func applyFloor(floor pipeline.GateConfig, field, overall *float64) (pipeline.Ga
 	pick("field_threshold", field, &g.FieldThreshold, floor.FieldThreshold)
 	pick("overall_threshold", overall, &g.OverallThreshold, floor.OverallThreshold)
 	return g, notes
-}
-
-// pyFloat prints a float the way the seed's notes do ("0.0", "0.7").
-func pyFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/reflect-mcp/reflect/store"
 )
 
-// The seed's demo: the source states 583.20 as the amount due, the data says
+// The README's demo: the source states 583.20 as the amount due, the data says
 // 683.2.
 const demoText = "Hi team, forwarding the bill from Globex Ltd below.\nRef: GLX/2026/778\nBilling date 2026-02-28.\n" +
 	"Items came to 540.00 before tax, tax was 43.20, and the amount due is 583.20. Please pay in GBP. Thanks!"

@@ -134,7 +134,7 @@ func TestInspectorStdio(t *testing.T) {
 		"--tool-arg", "text="+demoText, "--tool-arg", "data="+demoDataJSON(683.2),
 		"--tool-arg", "heuristics_only=true", "--tool-arg", "field_threshold=0"))
 	if res["status"] != "needs_review" || !slices.Equal(flaggedNames(res), []string{"total"}) {
-		t.Fatalf("seed demo via the inspector: %v", res)
+		t.Fatalf("README demo via the inspector: %v", res)
 	}
 	if !strings.Contains(res["notes"].(string), "field_threshold raised from 0.0 to 0.7.") {
 		t.Errorf("notes: %q", res["notes"])
@@ -193,6 +193,6 @@ func TestInspectorHTTP(t *testing.T) {
 	res := toolEnvelope(t, inspect(t, insp, nil, url, "--transport", "http", "--method", "tools/call", "--tool-name", "validate",
 		"--tool-arg", "text="+demoText, "--tool-arg", "data="+demoDataJSON(683.2), "--tool-arg", "heuristics_only=true"))
 	if res["status"] != "needs_review" || !slices.Equal(flaggedNames(res), []string{"total"}) {
-		t.Fatalf("seed demo over HTTP via the inspector: %v", res)
+		t.Fatalf("README demo over HTTP via the inspector: %v", res)
 	}
 }

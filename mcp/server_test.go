@@ -272,7 +272,7 @@ func TestReviewLoop(t *testing.T) {
 
 	env := call(t, cs, "validate", map[string]any{"text": demoText, "data": demoData(683.2), "heuristics_only": true})
 	if env["status"] != "needs_review" || !slices.Equal(flaggedNames(env), []string{"total"}) {
-		t.Fatalf("seed demo: %v", env)
+		t.Fatalf("README demo: %v", env)
 	}
 	trace := env["trace_id"].(string)
 	if !strings.Contains(env["notes"].(string), `queue "claude-desktop"`) {

@@ -233,7 +233,7 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 	if !ok {
 		return ans
 	}
-	ans.Queue = strings.TrimPrefix(corpusID, "mcp:")
+	ans.Queue, _ = store.QueueName(corpusID)
 	rec, reviewed, err := s.cfg.Store.Settled(ctx, corpusID, docID)
 	if err != nil {
 		return fail(err)

@@ -42,19 +42,19 @@ func Example() {
 }
 
 // Gate-only verification of data you already have.
-func ExampleDecide() {
+func ExampleGate() {
 	s := pipeline.Invoice()
 	text := "ACME Corp, total $250.00 USD"
 	rec, err := s.NormalizeRecord(map[string]any{"vendor_name": "ACME Corp", "total": 250.0, "currency": "USD"}, pipeline.Strict)
 	if err != nil {
 		panic(err)
 	}
-	crit := &pipeline.Critique{OverallConfidence: 0.92, FieldVerdicts: []pipeline.Verdict{
+	crit := &pipeline.Critique{OverallConfidence: 0.92, FieldVerdicts: []pipeline.FieldVerdict{
 		{Field: "vendor_name", Confidence: 0.95, Grounded: true},
 		{Field: "total", Confidence: 0.95, Grounded: true},
 		{Field: "currency", Confidence: 0.95, Grounded: true},
 	}}
-	res := pipeline.Decide(s, rec, crit, pipeline.RunHeuristics(text, s, rec), nil, pipeline.DefaultGate())
+	res := pipeline.Gate(s, rec, crit, pipeline.RunHeuristics(text, s, rec), nil, pipeline.DefaultGate())
 	fmt.Println(res.Status, res.FieldProvenance["total"])
 	// Output: ok [{18 24}]
 }

@@ -15,7 +15,7 @@ type GateConfig struct {
 	OverallThreshold float64
 }
 
-// DefaultGate is the seed's gate: fields below 0.70, or overall below 0.75,
+// DefaultGate is the documented default gate: fields below 0.70, or overall below 0.75,
 // need review.
 func DefaultGate() GateConfig { return GateConfig{FieldThreshold: 0.70, OverallThreshold: 0.75} }
 
@@ -35,7 +35,7 @@ func (g GateConfig) Validate() error {
 	return CheckThreshold("overall_threshold", g.OverallThreshold)
 }
 
-// Critic confidence caps, from the seed's contract: a committed value the Critic
+// Critic confidence caps, as the README documents them: a committed value the Critic
 // does not vouch for cannot be trusted past a coin flip.
 const (
 	ungroundedCap = 0.5
@@ -45,12 +45,12 @@ const (
 	heuristicsOnlyBase = 0.95
 )
 
-// Decide is the confidence gate. A null is never flagged unless the schema
+// Gate is the confidence gate. A null is never flagged unless the schema
 // marks the field required. crit is nil in heuristics-only mode, where
 // each field's base confidence is the Generator's own evidence (when it gave
 // any) or heuristicsOnlyBase, capped at 0.5 when the value was not found in
 // the source, exactly as a Critic's grounded:false would be.
-func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig) Result {
+func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig) Result {
 	res := Result{
 		Status:          StatusOK,
 		Data:            Record{},
@@ -167,8 +167,8 @@ func Decide(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[str
 
 // mergeVerdicts keeps one verdict per field: the minimum confidence, and on a
 // tie the grounded:false one, so verdict order never matters.
-func mergeVerdicts(c *Critique) map[string]Verdict {
-	out := map[string]Verdict{}
+func mergeVerdicts(c *Critique) map[string]FieldVerdict {
+	out := map[string]FieldVerdict{}
 	if c == nil {
 		return out
 	}

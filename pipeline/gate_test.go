@@ -12,13 +12,13 @@ func TestGateContract(t *testing.T) {
 	cfg := DefaultGate()
 
 	// Duplicate verdicts take the minimum; a tie goes to grounded:false.
-	crit := &Critique{OverallConfidence: 0.9, FieldVerdicts: []Verdict{
+	crit := &Critique{OverallConfidence: 0.9, FieldVerdicts: []FieldVerdict{
 		{Field: "vendor_name", Confidence: 0.9, Grounded: true},
 		{Field: "vendor_name", Confidence: 0.6, Grounded: true},
 		{Field: "total", Confidence: 0.9, Grounded: true},
 		{Field: "total", Confidence: 0.9, Grounded: false},
 	}}
-	res := Decide(s, rec, crit, h, nil, cfg)
+	res := Gate(s, rec, crit, h, nil, cfg)
 	if got := res.FieldConfidence["vendor_name"]; got != 0.6 {
 		t.Errorf("duplicate verdicts: confidence %v, want the minimum 0.6", got)
 	}
@@ -27,19 +27,19 @@ func TestGateContract(t *testing.T) {
 	}
 	// Order does not matter.
 	crit.FieldVerdicts[2], crit.FieldVerdicts[3] = crit.FieldVerdicts[3], crit.FieldVerdicts[2]
-	if got := Decide(s, rec, crit, h, nil, cfg).FieldConfidence["total"]; got != 0.5 {
+	if got := Gate(s, rec, crit, h, nil, cfg).FieldConfidence["total"]; got != 0.5 {
 		t.Errorf("verdict order changed the result: %v", got)
 	}
 
 	// No verdict for a committed field: capped at 0.5 and flagged.
-	crit = &Critique{OverallConfidence: 0.95, FieldVerdicts: []Verdict{{Field: "vendor_name", Confidence: 0.95, Grounded: true}}}
-	res = Decide(s, rec, crit, h, nil, cfg)
+	crit = &Critique{OverallConfidence: 0.95, FieldVerdicts: []FieldVerdict{{Field: "vendor_name", Confidence: 0.95, Grounded: true}}}
+	res = Gate(s, rec, crit, h, nil, cfg)
 	if !res.Flagged("total") || res.FieldConfidence["total"] != 0.5 {
 		t.Errorf("missing verdict should cap at 0.5 and flag: %+v", res.FlaggedFields)
 	}
 	// Null fields are never flagged, even with a damning verdict.
-	crit.FieldVerdicts = append(crit.FieldVerdicts, Verdict{Field: "tax", Confidence: 0, Grounded: false}, Verdict{Field: "total", Confidence: 0.95, Grounded: true})
-	res = Decide(s, rec, crit, h, nil, cfg)
+	crit.FieldVerdicts = append(crit.FieldVerdicts, FieldVerdict{Field: "tax", Confidence: 0, Grounded: false}, FieldVerdict{Field: "total", Confidence: 0.95, Grounded: true})
+	res = Gate(s, rec, crit, h, nil, cfg)
 	if res.Flagged("tax") {
 		t.Error("a null field was flagged")
 	}
@@ -49,7 +49,7 @@ func TestGateContract(t *testing.T) {
 
 	// Multiplicative: a heuristic factor lowers a confident critic.
 	h["total"] = FieldCheck{Factor: 0.3, Grounded: false, Reasons: []string{"amount 10.00 not found in source text"}}
-	res = Decide(s, rec, crit, h, nil, cfg)
+	res = Gate(s, rec, crit, h, nil, cfg)
 	if got := res.FieldConfidence["total"]; got != 0.285 {
 		t.Errorf("combined = 0.95 x 0.3 = 0.285, got %v", got)
 	}
@@ -60,7 +60,7 @@ func TestGateContract(t *testing.T) {
 	// Overall below its threshold escalates even with no field flagged.
 	h["total"] = FieldCheck{Factor: 1, Grounded: true}
 	crit.OverallConfidence = 0.5
-	res = Decide(s, rec, crit, h, nil, cfg)
+	res = Gate(s, rec, crit, h, nil, cfg)
 	if res.Status != StatusNeedsReview || len(res.FlaggedFields) != 0 {
 		t.Errorf("low overall should give needs_review with no flags: %s %+v", res.Status, res.FlaggedFields)
 	}
@@ -71,7 +71,7 @@ func TestGateHeuristicsOnlyUsesEvidence(t *testing.T) {
 	rec := Record{"vendor_name": "Acme", "total": 10.0}
 	h := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}, "total": {Factor: 1, Grounded: true}}
 	ev := map[string]Evidence{"vendor_name": {Confidence: 0.6, Method: "first line of the document"}}
-	res := Decide(s, rec, nil, h, ev, DefaultGate())
+	res := Gate(s, rec, nil, h, ev, DefaultGate())
 	if !res.Flagged("vendor_name") || res.Flagged("total") {
 		t.Fatalf("a weakly found vendor should be flagged, the labelled total not: %+v", res.FlaggedFields)
 	}
@@ -80,11 +80,11 @@ func TestGateHeuristicsOnlyUsesEvidence(t *testing.T) {
 	}
 	// Not found in the source: capped like a critic's grounded:false.
 	h["total"] = FieldCheck{Factor: 1, Grounded: false}
-	if got := Decide(s, rec, nil, h, nil, DefaultGate()).FieldConfidence["total"]; got != 0.5 {
+	if got := Gate(s, rec, nil, h, nil, DefaultGate()).FieldConfidence["total"]; got != 0.5 {
 		t.Fatalf("ungrounded heuristics-only field should cap at 0.5, got %v", got)
 	}
 	// Nothing extracted at all is not silently ok.
-	if res := Decide(s, Record{}, nil, HeuristicReport{}, nil, DefaultGate()); res.Status != StatusNeedsReview {
+	if res := Gate(s, Record{}, nil, HeuristicReport{}, nil, DefaultGate()); res.Status != StatusNeedsReview {
 		t.Fatal("an empty record should need review")
 	}
 }
@@ -93,7 +93,7 @@ func TestGateFlagsMissingRequiredField(t *testing.T) {
 	s := Invoice()
 	rec := Record{"vendor_name": "Acme", "total": nil, "tax": nil}
 	h := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}}
-	res := Decide(s, rec, nil, h, nil, DefaultGate())
+	res := Gate(s, rec, nil, h, nil, DefaultGate())
 	if !res.Flagged("total") || res.Flagged("tax") || res.Status != StatusNeedsReview {
 		t.Fatalf("a missing required total is flagged, an optional null tax is not: %+v", res.FlaggedFields)
 	}
@@ -111,7 +111,7 @@ func TestGateReportsReasonsOfPassingFields(t *testing.T) {
 		"invoice_date": {Factor: 0.85, Grounded: true, Reasons: []string{`ambiguous day/month order in "03/04/2026"`}},
 		"total":        {Factor: 1, Grounded: true},
 	}
-	res := Decide(s, rec, nil, h, nil, DefaultGate())
+	res := Gate(s, rec, nil, h, nil, DefaultGate())
 	if res.Flagged("invoice_date") || !strings.Contains(res.Notes, `invoice_date: ambiguous day/month order in "03/04/2026"`) {
 		t.Fatalf("notes %q, flags %+v", res.Notes, res.FlaggedFields)
 	}
@@ -124,10 +124,10 @@ func TestGateFlagReasonJoinsCriticAndHeuristics(t *testing.T) {
 	s := Invoice()
 	rec := Record{"total": 683.2}
 	h := HeuristicReport{"total": {Factor: 0.3 * 0.3, Reasons: []string{"amount 683.2 not found in source text", "subtotal(540.0) + tax(43.2) != total(683.2)"}}}
-	crit := &Critique{OverallConfidence: 0.7, Summary: "Total appears hallucinated; escalate.", FieldVerdicts: []Verdict{
+	crit := &Critique{OverallConfidence: 0.7, Summary: "Total appears hallucinated; escalate.", FieldVerdicts: []FieldVerdict{
 		{Field: "total", Confidence: 0.9, Grounded: false, Reason: "683.20 is not in the source"},
 	}}
-	res := Decide(s, rec, crit, h, nil, DefaultGate())
+	res := Gate(s, rec, crit, h, nil, DefaultGate())
 	if len(res.FlaggedFields) != 1 {
 		t.Fatalf("flags %+v", res.FlaggedFields)
 	}

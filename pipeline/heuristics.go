@@ -231,7 +231,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	}
 	c.Grounded = len(matches) > 0
 	if !c.Grounded {
-		c.penalize(factorNotFound, "amount "+pyFloat(x)+" not found in source text")
+		c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
 	}
 	if dotted != "" {
 		c.penalize(factorDotThousands, fmt.Sprintf("%q may be %s or %s", dotted,
@@ -353,12 +353,12 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 		case i > 0:
 			expr.WriteString(" + ")
 		}
-		fmt.Fprintf(&expr, "%s(%s)", t.Field, pyFloat(vals[t.Field]))
+		fmt.Fprintf(&expr, "%s(%s)", t.Field, FormatFloat(vals[t.Field]))
 	}
 	if math.Abs(sum-vals[rel.Result]) <= tol+1e-9 {
 		return
 	}
-	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, pyFloat(vals[rel.Result]))
+	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, FormatFloat(vals[rel.Result]))
 	var blamed []string
 	for _, name := range append(termFields(rel), rel.Result) {
 		if !anchored[name] {
@@ -384,14 +384,4 @@ func termFields(rel Relation) []string {
 		out = append(out, t.Field)
 	}
 	return out
-}
-
-// pyFloat writes a float the way the seed's reasons do: shortest form, with
-// ".0" on whole numbers ("540.0", "43.2").
-func pyFloat(x float64) string {
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eE") {
-		s += ".0"
-	}
-	return s
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/reflect-mcp/reflect/providers"
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // LLMOptions configures a model-backed stage.
@@ -30,12 +30,12 @@ func (o LLMOptions) retries() int {
 // LLMGenerator extracts a record with one model call (plus retries on
 // unparseable output).
 type LLMGenerator struct {
-	client providers.Client
+	client llm.Client
 	opts   LLMOptions
 }
 
 // NewLLMGenerator returns a Generator backed by client.
-func NewLLMGenerator(client providers.Client, opts LLMOptions) *LLMGenerator {
+func NewLLMGenerator(client llm.Client, opts LLMOptions) *LLMGenerator {
 	return &LLMGenerator{client: client, opts: opts}
 }
 
@@ -47,7 +47,7 @@ func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (E
 		return Extraction{}, &GeneratorError{Err: err}
 	}
 	var ext Extraction
-	err = converse(ctx, g.client, g.opts, providers.Request{
+	err = converse(ctx, g.client, g.opts, llm.Request{
 		Purpose: "generator", PromptVersion: GeneratorPrompt, JSONSchema: s.JSONSchema(), SchemaName: s.Name, Source: doc.Text,
 	}, prompt, &ext.Usage, func(m map[string]any) error {
 		rec, err := s.NormalizeRecord(m, Lenient)
@@ -65,12 +65,12 @@ func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (E
 
 // LLMCritic grades a record with a (different) model.
 type LLMCritic struct {
-	client providers.Client
+	client llm.Client
 	opts   LLMOptions
 }
 
 // NewLLMCritic returns a Critic backed by client.
-func NewLLMCritic(client providers.Client, opts LLMOptions) *LLMCritic {
+func NewLLMCritic(client llm.Client, opts LLMOptions) *LLMCritic {
 	return &LLMCritic{client: client, opts: opts}
 }
 
@@ -90,7 +90,7 @@ func (c *LLMCritic) Critique(ctx context.Context, doc Document, s *Schema, rec R
 	}
 	var out Critique
 	var usage Usage
-	err = converse(ctx, c.client, c.opts, providers.Request{
+	err = converse(ctx, c.client, c.opts, llm.Request{
 		Purpose: "critic", PromptVersion: CriticPrompt, JSONSchema: []byte(critiqueSchema), SchemaName: "critique", Source: doc.Text,
 	}, prompt, &usage, func(m map[string]any) error {
 		crit, err := parseCritique(m)
@@ -127,7 +127,7 @@ func parseCritique(m map[string]any) (Critique, error) {
 		if !ok {
 			return c, fmt.Errorf("field_verdicts[%d] must be an object", i)
 		}
-		var v Verdict
+		var v FieldVerdict
 		if v.Field, ok = vm["field"].(string); !ok || v.Field == "" {
 			return c, fmt.Errorf("field_verdicts[%d].field must be a field name", i)
 		}
@@ -143,7 +143,7 @@ func parseCritique(m map[string]any) (Critique, error) {
 	return c, nil
 }
 
-func addUsage(u *Usage, resp providers.Response) {
+func addUsage(u *Usage, resp llm.Response) {
 	u.Calls++
 	if resp.Cached {
 		u.CachedCalls++
@@ -160,10 +160,10 @@ func addUsage(u *Usage, resp providers.Response) {
 // answered, including the unusable ones: they were paid for. A cancelled
 // context stops the retries even when the client would answer anyway (a cache
 // hit does not look at the context).
-func converse(ctx context.Context, client providers.Client, opts LLMOptions, req providers.Request, prompt string, usage *Usage, accept func(map[string]any) error) error {
+func converse(ctx context.Context, client llm.Client, opts LLMOptions, req llm.Request, prompt string, usage *Usage, accept func(map[string]any) error) error {
 	req.Model = opts.Model
 	req.MaxTokens = opts.MaxTokens
-	req.Messages = []providers.Message{{Role: "user", Content: prompt}}
+	req.Messages = []llm.Message{{Role: "user", Content: prompt}}
 	var lastErr error
 	for attempt := 0; attempt <= opts.retries(); attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -191,8 +191,8 @@ func converse(ctx context.Context, client providers.Client, opts LLMOptions, req
 		}
 		lastErr = err
 		req.Messages = append(req.Messages,
-			providers.Message{Role: "assistant", Content: resp.Text},
-			providers.Message{Role: "user", Content: "Your reply could not be used: " + err.Error() + ". Reply with only the corrected JSON object."})
+			llm.Message{Role: "assistant", Content: resp.Text},
+			llm.Message{Role: "user", Content: "Your reply could not be used: " + err.Error() + ". Reply with only the corrected JSON object."})
 	}
 	return fmt.Errorf("unusable output after %d attempt(s): %w", opts.retries()+1, lastErr)
 }

@@ -8,19 +8,19 @@ import (
 	"time"
 
 	"github.com/reflect-mcp/reflect/pipeline"
-	"github.com/reflect-mcp/reflect/providers"
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // paidClient answers from a script and bills every call, like a live model:
 // 100 tokens in, 10 out, a cent, 5 ms.
-func paidClient(replies ...string) (providers.Client, *int) {
+func paidClient(replies ...string) (llm.Client, *int) {
 	calls := 0
-	return providers.ClientFunc(func(ctx context.Context, req providers.Request) (providers.Response, error) {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if calls >= len(replies) {
-			return providers.Response{}, errors.New("unexpected call")
+			return llm.Response{}, errors.New("unexpected call")
 		}
 		calls++
-		return providers.Response{Text: replies[calls-1], Usage: providers.Usage{InputTokens: 100, OutputTokens: 10,
+		return llm.Response{Text: replies[calls-1], Usage: llm.Usage{InputTokens: 100, OutputTokens: 10,
 			CostUSD: 0.01, Latency: 5 * time.Millisecond}}, nil
 	}), &calls
 }
@@ -79,10 +79,10 @@ func TestRetriesStopWhenTheContextIsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls := 0
-	deaf := providers.ClientFunc(func(context.Context, providers.Request) (providers.Response, error) {
+	deaf := llm.ClientFunc(func(context.Context, llm.Request) (llm.Response, error) {
 		calls++
 		cancel() // Ctrl-C arrives while the first, unusable, reply is in flight
-		return providers.Response{Text: "not json", Cached: true}, nil
+		return llm.Response{Text: "not json", Cached: true}, nil
 	})
 	g := pipeline.NewLLMGenerator(deaf, pipeline.LLMOptions{Retries: 5})
 	ext, err := g.Generate(ctx, pipeline.Document{Text: demoText}, pipeline.Invoice())
@@ -103,8 +103,8 @@ func TestRetriesStopWhenTheContextIsCancelled(t *testing.T) {
 // A call the vendor billed before it failed (cut off, refused) is in the
 // error result's usage.
 func TestBilledFailureCountsInUsage(t *testing.T) {
-	billed := providers.ClientFunc(func(ctx context.Context, req providers.Request) (providers.Response, error) {
-		return providers.Response{Usage: providers.Usage{InputTokens: 700, OutputTokens: 4096, CostUSD: 0.01}}, errors.New("cut off at the token limit")
+	billed := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return llm.Response{Usage: llm.Usage{InputTokens: 700, OutputTokens: 4096, CostUSD: 0.01}}, errors.New("cut off at the token limit")
 	})
 	p, err := pipeline.New(pipeline.Config{Generator: pipeline.NewLLMGenerator(billed, pipeline.LLMOptions{Model: "m"}), Gate: pipeline.DefaultGate()})
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reflect-mcp/reflect/providers"
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // DefaultMaxTextBytes bounds one document. Invoices are kilobytes; a megabyte
@@ -112,7 +112,7 @@ func NewTraceID() string {
 func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 	// Per-document budgets count this document's calls, retries included,
 	// even when another document has the same text.
-	ctx = providers.WithDocument(ctx)
+	ctx = llm.WithDocument(ctx)
 	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)
@@ -137,7 +137,7 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]any) (Result, error) {
 	// Per-document budgets count this document's calls, retries included,
 	// even when another document has the same text.
-	ctx = providers.WithDocument(ctx)
+	ctx = llm.WithDocument(ctx)
 	doc, log := p.begin(doc)
 	if err := CheckText(doc.Text, p.cfg.MaxTextBytes); err != nil {
 		return p.fail(log, doc, err, nil)
@@ -191,7 +191,7 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 			"duration_ms", ms(start))
 	}
 
-	res := Decide(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate)
+	res := Gate(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate)
 	res.ID = doc.ID
 	res.TraceID = doc.TraceID
 	res.PromptVersions = p.promptVersions()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 	"github.com/reflect-mcp/reflect/providers"
 )
 
@@ -19,10 +20,10 @@ func demoData(total float64) map[string]any {
 		"subtotal": 540.0, "tax": 43.2, "total": total, "currency": "GBP"}
 }
 
-func verdicts(conf float64, overrides ...pipeline.Verdict) string {
-	var vs []pipeline.Verdict
+func verdicts(conf float64, overrides ...pipeline.FieldVerdict) string {
+	var vs []pipeline.FieldVerdict
 	for _, f := range pipeline.Invoice().Fields {
-		v := pipeline.Verdict{Field: f.Name, Confidence: conf, Grounded: true}
+		v := pipeline.FieldVerdict{Field: f.Name, Confidence: conf, Grounded: true}
 		for _, o := range overrides {
 			if o.Field == f.Name {
 				v = o
@@ -39,7 +40,7 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func newPipeline(t *testing.T, gen, crit providers.Client) *pipeline.Pipeline {
+func newPipeline(t *testing.T, gen, crit llm.Client) *pipeline.Pipeline {
 	t.Helper()
 	cfg := pipeline.Config{Schema: pipeline.Invoice(), Gate: pipeline.DefaultGate()}
 	if gen != nil {
@@ -55,7 +56,7 @@ func newPipeline(t *testing.T, gen, crit providers.Client) *pipeline.Pipeline {
 	return p
 }
 
-// The seed's demo: heuristics alone catch the invented total and nothing else,
+// The README's demo: heuristics alone catch the invented total and nothing else,
 // and provenance spans are the demo's code-point offsets.
 func TestSeedDemoHeuristicsOnly(t *testing.T) {
 	p := newPipeline(t, nil, nil)
@@ -98,7 +99,7 @@ func TestCriticCatchesWhatHeuristicsCannot(t *testing.T) {
 	text := "Invoice\nFrom: Acme Corp\nInvoice #A-99\nDate: 2026-01-05\nTotal: $250.00 USD"
 	gen := map[string]any{"vendor_name": "Invoice", "invoice_number": "A-99", "invoice_date": "2026-01-05",
 		"subtotal": nil, "tax": nil, "total": 250.0, "currency": "USD"}
-	run := func(vendorVerdict pipeline.Verdict) pipeline.Result {
+	run := func(vendorVerdict pipeline.FieldVerdict) pipeline.Result {
 		t.Helper()
 		genClient := providers.NewScripted(mustJSON(gen))
 		critClient := providers.NewScripted(verdicts(0.95, vendorVerdict))
@@ -117,11 +118,11 @@ func TestCriticCatchesWhatHeuristicsCannot(t *testing.T) {
 	if c := h["vendor_name"]; c.Factor < 0.9 || !c.Grounded {
 		t.Fatalf("precondition: heuristics should not catch vendor 'Invoice': %+v", c)
 	}
-	caught := run(pipeline.Verdict{Field: "vendor_name", Confidence: 0.2, Grounded: false, Reason: "'Invoice' is the document title, not the vendor"})
+	caught := run(pipeline.FieldVerdict{Field: "vendor_name", Confidence: 0.2, Grounded: false, Reason: "'Invoice' is the document title, not the vendor"})
 	if caught.Status != pipeline.StatusNeedsReview || !caught.Flagged("vendor_name") || len(caught.FlaggedFields) != 1 {
 		t.Fatalf("critic verdict should flag exactly vendor_name: %s %+v", caught.Status, caught.FlaggedFields)
 	}
-	passed := run(pipeline.Verdict{Field: "vendor_name", Confidence: 0.95, Grounded: true})
+	passed := run(pipeline.FieldVerdict{Field: "vendor_name", Confidence: 0.95, Grounded: true})
 	if passed.Status != pipeline.StatusOK {
 		t.Fatalf("flipping only the critic's verdict should give ok, got %s %+v", passed.Status, passed.FlaggedFields)
 	}

@@ -227,7 +227,7 @@ func (u *Usage) Add(o Usage) {
 	u.CostUSD += o.CostUSD
 }
 
-// Result is what verify returns for one document. Its JSON form is the seed's
+// Result is what verify returns for one document. Its JSON form is the documented
 // result envelope plus schema, prompt_versions and usage; an error result is
 // {"status":"error","error_message":...}.
 type Result struct {

@@ -118,7 +118,7 @@ func TestResultJSONErrorEnvelope(t *testing.T) {
 func TestResultJSONKeysInSchemaOrder(t *testing.T) {
 	s := Invoice()
 	rec := Record{"vendor_name": "Müller & Söhne <GmbH>", "total": 10.0, "currency": "EUR"}
-	res := Decide(s, rec, nil, RunHeuristics("Müller & Söhne <GmbH>\nTotal 10.00 EUR", s, rec), nil, DefaultGate())
+	res := Gate(s, rec, nil, RunHeuristics("Müller & Söhne <GmbH>\nTotal 10.00 EUR", s, rec), nil, DefaultGate())
 	res.Data["zz_extra"] = "x" // keys the schema lacks follow, sorted
 	res.Data["aa_extra"] = "y"
 	// The CLI writes results with HTML escaping off, as marshalNoEscape does.

@@ -38,7 +38,7 @@ type Evidence struct {
 }
 
 // Verdict is the Critic's judgement of one field.
-type Verdict struct {
+type FieldVerdict struct {
 	Field      string  `json:"field"`
 	Confidence float64 `json:"confidence"`
 	Grounded   bool    `json:"grounded"`
@@ -47,10 +47,10 @@ type Verdict struct {
 
 // Critique is the Critic's judgement of a whole record.
 type Critique struct {
-	FieldVerdicts     []Verdict `json:"field_verdicts"`
-	OverallConfidence float64   `json:"overall_confidence"`
-	Summary           string    `json:"summary"`
-	Usage             Usage     `json:"-"`
+	FieldVerdicts     []FieldVerdict `json:"field_verdicts"`
+	OverallConfidence float64        `json:"overall_confidence"`
+	Summary           string         `json:"summary"`
+	Usage             Usage          `json:"-"`
 }
 
 // ErrInput marks a problem with the caller's input (empty text, invalid UTF-8,

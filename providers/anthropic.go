@@ -13,6 +13,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // AnthropicConfig configures NewAnthropic.
@@ -113,32 +115,32 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 
 // Complete sends one Messages request. As with OpenAI, an error after the
 // server answered carries the call's Model and Usage.
-func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
+func (c *Anthropic) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	params, tool, err := anthropicParams(req)
 	if err != nil {
-		return Response{}, fmt.Errorf("%s: %w", c.vendor, err)
+		return llm.Response{}, fmt.Errorf("%s: %w", c.vendor, err)
 	}
 	start := time.Now()
 	msg, err := c.client.Messages.New(ctx, params)
 	latency := time.Since(start)
 	if err != nil {
-		return Response{}, vendorError(ctx, c.vendor, req.Model, c.scrub, err)
+		return llm.Response{}, vendorError(ctx, c.vendor, req.Model, c.scrub, err)
 	}
 	model := string(msg.Model)
 	if model == "" {
 		model = req.Model
 	}
-	usage := Usage{
+	usage := llm.Usage{
 		InputTokens:  int(msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens),
 		OutputTokens: int(msg.Usage.OutputTokens),
 		Latency:      latency,
 	}
 	usage.CostUSD, _ = c.prices.Cost(model, usage.InputTokens, usage.OutputTokens)
 	// The call was billed: failures from here on carry its usage.
-	billed := Response{Model: model, Usage: usage}
+	billed := llm.Response{Model: model, Usage: usage}
 	switch msg.StopReason {
 	case anthropic.StopReasonRefusal:
-		return billed, fmt.Errorf("%s %s: %w", c.vendor, req.Model, ErrRefused)
+		return billed, fmt.Errorf("%s %s: %w", c.vendor, req.Model, llm.ErrRefused)
 	case anthropic.StopReasonMaxTokens:
 		return billed, fmt.Errorf("%s %s: reply cut off at max_tokens %d: raise max tokens", c.vendor, req.Model, maxTokens(req))
 	case anthropic.StopReasonModelContextWindowExceeded:
@@ -171,7 +173,7 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 
 // anthropicParams maps a Request; tool is the forced tool's name, or "" when
 // the request has no schema.
-func anthropicParams(req Request) (anthropic.MessageNewParams, string, error) {
+func anthropicParams(req llm.Request) (anthropic.MessageNewParams, string, error) {
 	p := anthropic.MessageNewParams{
 		Model:     anthropic.Model(req.Model),
 		MaxTokens: int64(maxTokens(req)),

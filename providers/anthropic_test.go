@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 const anthropicToolOK = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",
@@ -31,7 +33,7 @@ func newTestAnthropic(t *testing.T, url string, mod func(*AnthropicConfig)) *Ant
 	return c
 }
 
-func anthropicRequest() Request {
+func anthropicRequest() llm.Request {
 	r := testRequest()
 	r.Model = "claude-sonnet-4-5"
 	return r
@@ -119,7 +121,7 @@ func TestAnthropicRetriedToSuccess(t *testing.T) {
 		{"503 then success", []http.HandlerFunc{reply(503, `{"type":"error","error":{"type":"api_error","message":"busy"}}`, "Retry-After", "0"), reply(200, anthropicToolOK)}, 2},
 		{"connection reset", []http.HandlerFunc{hangUp, reply(200, anthropicToolOK)}, 2},
 	}
-	runRetried(t, cases, func(t *testing.T, url string) (Response, error) {
+	runRetried(t, cases, func(t *testing.T, url string) (llm.Response, error) {
 		return newTestAnthropic(t, url, nil).Complete(context.Background(), anthropicRequest())
 	})
 }
@@ -171,11 +173,11 @@ func TestAnthropicBadRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, req := range map[string]Request{
-		"no user message": {Model: "m", Messages: []Message{{Role: "system", Content: "x"}}},
-		"bad role":        {Model: "m", Messages: []Message{{Role: "tool", Content: "x"}}},
-		"bad schema":      {Model: "m", Messages: []Message{{Role: "user", Content: "x"}}, JSONSchema: []byte(`{"type":`)},
-		"array schema":    {Model: "m", Messages: []Message{{Role: "user", Content: "x"}}, JSONSchema: []byte(`{"type":"array"}`)},
+	for name, req := range map[string]llm.Request{
+		"no user message": {Model: "m", Messages: []llm.Message{{Role: "system", Content: "x"}}},
+		"bad role":        {Model: "m", Messages: []llm.Message{{Role: "tool", Content: "x"}}},
+		"bad schema":      {Model: "m", Messages: []llm.Message{{Role: "user", Content: "x"}}, JSONSchema: []byte(`{"type":`)},
+		"array schema":    {Model: "m", Messages: []llm.Message{{Role: "user", Content: "x"}}, JSONSchema: []byte(`{"type":"array"}`)},
 	} {
 		if _, err := c.Complete(context.Background(), req); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // ErrBudget marks a call refused because it would exceed a budget.
@@ -29,23 +30,8 @@ type Budget struct {
 	maxCostUSD      float64
 
 	mu       sync.Mutex
-	bySource map[string]*docTally // documents not scoped with WithDocument
+	bySource map[string]*llm.DocumentTally // documents not scoped with WithDocument
 	cost     float64
-}
-
-// docTally counts the tokens one document has used. It is shared by every
-// Budget that sees the document, hence its own atomic counter.
-type docTally struct{ tokens atomic.Int64 }
-
-type docTallyKey struct{}
-
-// WithDocument starts the token count of one document: every call made with
-// the returned context counts against the same per-document limit, and no
-// call made with another context does. Without it a Budget counts by the
-// document's text, which lumps together identical documents of a batch and
-// repeated requests to a long-running server.
-func WithDocument(ctx context.Context) context.Context {
-	return context.WithValue(ctx, docTallyKey{}, &docTally{})
 }
 
 // NewBudget returns nil when neither limit is set. Limits that are not
@@ -57,20 +43,20 @@ func NewBudget(maxTokensPerDoc int, maxCostUSD float64) *Budget {
 	if maxTokensPerDoc <= 0 && maxCostUSD == 0 {
 		return nil
 	}
-	return &Budget{maxTokensPerDoc: maxTokensPerDoc, maxCostUSD: maxCostUSD, bySource: map[string]*docTally{}}
+	return &Budget{maxTokensPerDoc: maxTokensPerDoc, maxCostUSD: maxCostUSD, bySource: map[string]*llm.DocumentTally{}}
 }
 
 // Wrap returns next limited by the budget (next itself for a nil budget).
 // A call that fails after the server answered is charged too: its usage
 // comes back with the error, and the vendor bills it.
-func (b *Budget) Wrap(next Client) Client {
+func (b *Budget) Wrap(next llm.Client) llm.Client {
 	if b == nil {
 		return next
 	}
-	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		doc := b.tally(ctx, req)
 		if err := b.admit(doc, req); err != nil {
-			return Response{}, err
+			return llm.Response{}, err
 		}
 		resp, err := next.Complete(ctx, req)
 		if !resp.Cached {
@@ -80,8 +66,8 @@ func (b *Budget) Wrap(next Client) Client {
 	})
 }
 
-func (b *Budget) tally(ctx context.Context, req Request) *docTally {
-	if t, ok := ctx.Value(docTallyKey{}).(*docTally); ok {
+func (b *Budget) tally(ctx context.Context, req llm.Request) *llm.DocumentTally {
+	if t := llm.Document(ctx); t != nil {
 		return t
 	}
 	if b.maxTokensPerDoc <= 0 {
@@ -92,7 +78,7 @@ func (b *Budget) tally(ctx context.Context, req Request) *docTally {
 	defer b.mu.Unlock()
 	t := b.bySource[key]
 	if t == nil {
-		t = &docTally{}
+		t = &llm.DocumentTally{}
 		b.bySource[key] = t
 	}
 	return t
@@ -101,7 +87,7 @@ func (b *Budget) tally(ctx context.Context, req Request) *docTally {
 // estimateInput is a rough token count of the prompt (about four bytes a
 // token), used only to refuse a call that plainly cannot fit; the real count
 // is charged after the call.
-func estimateInput(req Request) int {
+func estimateInput(req llm.Request) int {
 	n := 0
 	for _, m := range req.Messages {
 		n += len(m.Content)
@@ -109,7 +95,7 @@ func estimateInput(req Request) int {
 	return n/4 + 1
 }
 
-func (b *Budget) admit(doc *docTally, req Request) error {
+func (b *Budget) admit(doc *llm.DocumentTally, req llm.Request) error {
 	b.mu.Lock()
 	cost := b.cost
 	b.mu.Unlock()
@@ -117,7 +103,7 @@ func (b *Budget) admit(doc *docTally, req Request) error {
 		return fmt.Errorf("%w: the run has spent $%.4f of its $%.4f limit (--max-cost)", ErrBudget, cost, b.maxCostUSD)
 	}
 	if b.maxTokensPerDoc > 0 && doc != nil {
-		used := int(doc.tokens.Load())
+		used := doc.Tokens()
 		if need := estimateInput(req); used+need > b.maxTokensPerDoc {
 			return fmt.Errorf("%w: this document has used %d tokens and the next %s call needs about %d more, over the %d-token limit (--max-tokens-per-doc)",
 				ErrBudget, used, req.Purpose, need, b.maxTokensPerDoc)
@@ -126,9 +112,9 @@ func (b *Budget) admit(doc *docTally, req Request) error {
 	return nil
 }
 
-func (b *Budget) charge(doc *docTally, u Usage) {
+func (b *Budget) charge(doc *llm.DocumentTally, u llm.Usage) {
 	if doc != nil {
-		doc.tokens.Add(int64(u.InputTokens + u.OutputTokens))
+		doc.Add(u.InputTokens + u.OutputTokens)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

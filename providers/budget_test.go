@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // Every openAIOK reply is 1000 prompt + 200 completion tokens of gpt-4o-mini.
@@ -20,7 +22,7 @@ const (
 func TestBudgetTokensPerDocCountRetries(t *testing.T) {
 	srv := newFakeServer(t, reply(200, openAIOK))
 	c := NewBudget(3*okTokens-100, 0).Wrap(newTestOpenAI(t, srv.URL, nil))
-	doc := WithDocument(context.Background())
+	doc := llm.WithDocument(context.Background())
 	// Attempts of one document (a retry repeats the request) share its limit:
 	// two fit, the third would start at 2400 of 3500 and is let through on the
 	// estimate of its prompt, the fourth starts over the limit.
@@ -37,7 +39,7 @@ func TestBudgetTokensPerDocCountRetries(t *testing.T) {
 		t.Errorf("server saw %d requests, want 3: a refused call must not be sent", srv.count())
 	}
 	// Another document, even one with the same text, has its own count.
-	if _, err := c.Complete(WithDocument(context.Background()), testRequest()); err != nil {
+	if _, err := c.Complete(llm.WithDocument(context.Background()), testRequest()); err != nil {
 		t.Errorf("a new document with the same text was refused: %v", err)
 	}
 }
@@ -64,7 +66,7 @@ func TestBudgetRefusesPromptLargerThanLimit(t *testing.T) {
 	c := NewBudget(100, 0).Wrap(newTestOpenAI(t, srv.URL, nil))
 	req := testRequest()
 	req.Messages[1].Content = strings.Repeat("word ", 200) // about 250 tokens
-	if _, err := c.Complete(WithDocument(context.Background()), req); !errors.Is(err, ErrBudget) {
+	if _, err := c.Complete(llm.WithDocument(context.Background()), req); !errors.Is(err, ErrBudget) {
 		t.Errorf("err = %v, want ErrBudget before any call", err)
 	}
 	if srv.count() != 0 {
@@ -78,7 +80,7 @@ func TestBudgetChargesFailedCallsThatWereBilled(t *testing.T) {
 	srv := newFakeServer(t, reply(200, cut))
 	b := NewBudget(1515, 1)
 	c := b.Wrap(newTestOpenAI(t, srv.URL, nil))
-	doc := WithDocument(context.Background())
+	doc := llm.WithDocument(context.Background())
 	resp, err := c.Complete(doc, testRequest())
 	if err == nil || !strings.Contains(err.Error(), "token limit") {
 		t.Fatalf("err = %v, want the cut-off reply reported", err)
@@ -102,11 +104,11 @@ func TestBudgetRunCost(t *testing.T) {
 	b := NewBudget(0, 1.5*okCost)
 	c := b.Wrap(newTestOpenAI(t, srv.URL, nil))
 	for i := range 2 { // the second starts under the limit and ends over it
-		if _, err := c.Complete(WithDocument(context.Background()), testRequest()); err != nil {
+		if _, err := c.Complete(llm.WithDocument(context.Background()), testRequest()); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
 	}
-	_, err := c.Complete(WithDocument(context.Background()), testRequest())
+	_, err := c.Complete(llm.WithDocument(context.Background()), testRequest())
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "--max-cost") {
 		t.Fatalf("err = %v, want ErrBudget naming --max-cost", err)
 	}
@@ -126,12 +128,12 @@ func TestBudgetCachedCallsCostNothing(t *testing.T) {
 	t.Run("budget inside the cache", func(t *testing.T) {
 		b := NewBudget(okTokens+100, okCost/2)
 		c := cache.Wrap("openai", b.Wrap(live))
-		if _, err := c.Complete(WithDocument(context.Background()), testRequest()); err != nil {
+		if _, err := c.Complete(llm.WithDocument(context.Background()), testRequest()); err != nil {
 			t.Fatal(err)
 		}
 		// Both limits are now spent, yet a call already paid for is answered.
 		for i := range 3 {
-			resp, err := c.Complete(WithDocument(context.Background()), testRequest())
+			resp, err := c.Complete(llm.WithDocument(context.Background()), testRequest())
 			if err != nil || !resp.Cached {
 				t.Fatalf("repeat %d: cached=%v err=%v, want a free cache hit", i, resp.Cached, err)
 			}
@@ -148,7 +150,7 @@ func TestBudgetCachedCallsCostNothing(t *testing.T) {
 	t.Run("budget outside the cache", func(t *testing.T) {
 		b := NewBudget(okTokens+100, 1)
 		c := b.Wrap(cache.Wrap("openai", live))
-		doc := WithDocument(context.Background())
+		doc := llm.WithDocument(context.Background())
 		for i := range 3 { // each hit would be 1200 tokens if it were charged
 			resp, err := c.Complete(doc, testRequest())
 			if err != nil || !resp.Cached {
@@ -173,7 +175,7 @@ func TestBudgetConcurrentDocuments(t *testing.T) {
 	)
 	for d := range docs {
 		wg.Go(func() {
-			ctx := WithDocument(context.Background())
+			ctx := llm.WithDocument(context.Background())
 			req := testRequest()
 			req.Source = fmt.Sprint("doc ", d)
 			for range 3 { // generator, a retry, critic: the third is over the token limit
@@ -216,7 +218,7 @@ func TestNewBudgetOff(t *testing.T) {
 	}
 	var b *Budget
 	inner := NewScripted("x")
-	if b.Wrap(inner) != Client(inner) || b.Spent() != 0 {
+	if b.Wrap(inner) != llm.Client(inner) || b.Spent() != 0 {
 		t.Error("a nil budget must pass calls straight through")
 	}
 	// A NaN cost limit beside a token limit is no cost limit, not a refusal

@@ -16,6 +16,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 var callsBucket = []byte("calls")
@@ -108,8 +110,8 @@ func (c *Cache) Stats() CacheStats {
 // Wrap returns a Client that answers from the cache when it can and otherwise
 // calls next, storing successful replies. provider is part of the key, so
 // the same model name at two vendors never shares entries.
-func (c *Cache) Wrap(provider string, next Client) Client {
-	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+func (c *Cache) Wrap(provider string, next llm.Client) llm.Client {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if c.closed.Load() || c.broken.Load() {
 			return next.Complete(ctx, req)
 		}
@@ -119,7 +121,7 @@ func (c *Cache) Wrap(provider string, next Client) Client {
 			c.hits.Add(1)
 			// A hit spent nothing: the usage of this call is zero tokens at
 			// zero cost (the stored usage stays in the file for reference).
-			return Response{Text: e.Text, Model: e.Model, Cached: true, Usage: Usage{Latency: time.Since(start)}}, nil
+			return llm.Response{Text: e.Text, Model: e.Model, Cached: true, Usage: llm.Usage{Latency: time.Since(start)}}, nil
 		}
 		c.misses.Add(1)
 		resp, err := next.Complete(ctx, req)
@@ -146,7 +148,7 @@ type cacheEntry struct {
 
 // CacheKey is the cache key of a call: the SHA-256 of everything that shapes
 // the reply. Source is left out because it is already inside Messages.
-func CacheKey(provider string, req Request) []byte {
+func CacheKey(provider string, req llm.Request) []byte {
 	schema := req.JSONSchema
 	if len(schema) > 0 {
 		var b bytes.Buffer
@@ -160,7 +162,7 @@ func CacheKey(provider string, req Request) []byte {
 		Model         string          `json:"model"`
 		PromptVersion string          `json:"prompt_version"`
 		Purpose       string          `json:"purpose"`
-		Messages      []Message       `json:"messages"`
+		Messages      []llm.Message   `json:"messages"`
 		Schema        json.RawMessage `json:"schema,omitempty"`
 		SchemaName    string          `json:"schema_name,omitempty"`
 		MaxTokens     int             `json:"max_tokens"`

@@ -18,6 +18,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 func TestCacheHitMakesNoHTTPCall(t *testing.T) {
@@ -52,13 +54,13 @@ func TestCacheHitMakesNoHTTPCall(t *testing.T) {
 	}
 
 	// Every part of the key matters.
-	variants := map[string]func(*Request){
-		"prompt version": func(r *Request) { r.PromptVersion = "generator.v2" },
-		"model":          func(r *Request) { r.Model = "gpt-4.1-mini" },
-		"purpose":        func(r *Request) { r.Purpose = "critic" },
-		"messages":       func(r *Request) { r.Messages = append(r.Messages, Message{Role: "user", Content: "again"}) },
-		"schema":         func(r *Request) { r.JSONSchema = []byte(`{"type":"object"}`) },
-		"max tokens":     func(r *Request) { r.MaxTokens = 1024 },
+	variants := map[string]func(*llm.Request){
+		"prompt version": func(r *llm.Request) { r.PromptVersion = "generator.v2" },
+		"model":          func(r *llm.Request) { r.Model = "gpt-4.1-mini" },
+		"purpose":        func(r *llm.Request) { r.Purpose = "critic" },
+		"messages":       func(r *llm.Request) { r.Messages = append(r.Messages, llm.Message{Role: "user", Content: "again"}) },
+		"schema":         func(r *llm.Request) { r.JSONSchema = []byte(`{"type":"object"}`) },
+		"max tokens":     func(r *llm.Request) { r.MaxTokens = 1024 },
 	}
 	want := 1
 	for name, change := range variants {
@@ -117,9 +119,9 @@ func TestCacheNeverStoresErrors(t *testing.T) {
 
 func TestCacheClosedPassesThrough(t *testing.T) {
 	var calls atomic.Int64
-	inner := ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+	inner := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		calls.Add(1)
-		return Response{Text: "x"}, nil
+		return llm.Response{Text: "x"}, nil
 	})
 	cache, err := OpenCache(filepath.Join(t.TempDir(), "calls.db"))
 	if err != nil {
@@ -148,13 +150,13 @@ func TestOpenCacheRejectsNonBolt(t *testing.T) {
 // many reached the inner client.
 func exercise(t testing.TB, c *Cache, who string, n int) int64 {
 	var calls atomic.Int64
-	inner := ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+	inner := llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		calls.Add(1)
-		return Response{Text: "reply to " + req.Messages[0].Content, Model: req.Model}, nil
+		return llm.Response{Text: "reply to " + req.Messages[0].Content, Model: req.Model}, nil
 	})
 	w := c.Wrap("openai", inner)
 	for i := range n {
-		req := Request{Model: "m", Purpose: "generator", Messages: []Message{{Role: "user", Content: fmt.Sprintf("%s-%d", who, i)}}}
+		req := llm.Request{Model: "m", Purpose: "generator", Messages: []llm.Message{{Role: "user", Content: fmt.Sprintf("%s-%d", who, i)}}}
 		resp, err := w.Complete(context.Background(), req)
 		if err != nil {
 			t.Errorf("%s call %d: %v", who, i, err)
@@ -271,9 +273,9 @@ func TestCacheLockTimeoutDegradesToMiss(t *testing.T) {
 	}
 	defer holder.Close()
 	calls := 0
-	w := c.Wrap("p", ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+	w := c.Wrap("p", llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		calls++
-		return Response{Text: "live"}, nil
+		return llm.Response{Text: "live"}, nil
 	}))
 	resp, err := w.Complete(context.Background(), testRequest())
 	if err != nil || resp.Text != "live" || calls != 1 {
@@ -397,9 +399,9 @@ func TestCacheManyGoroutinesOneInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	var calls atomic.Int64
-	w := c.Wrap("p", ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+	w := c.Wrap("p", llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		calls.Add(1)
-		return Response{Text: "reply to " + req.Messages[0].Content}, nil
+		return llm.Response{Text: "reply to " + req.Messages[0].Content}, nil
 	}))
 	const goroutines, perG, keys = 32, 20, 10
 	var wg sync.WaitGroup
@@ -407,7 +409,7 @@ func TestCacheManyGoroutinesOneInstance(t *testing.T) {
 		wg.Go(func() {
 			for i := range perG {
 				content := fmt.Sprint("doc ", (g+i)%keys)
-				resp, err := w.Complete(context.Background(), Request{Messages: []Message{{Role: "user", Content: content}}})
+				resp, err := w.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: content}}})
 				if err != nil || resp.Text != "reply to "+content {
 					t.Errorf("goroutine %d call %d: %q, %v", g, i, resp.Text, err)
 				}
@@ -424,7 +426,7 @@ func TestCacheManyGoroutinesOneInstance(t *testing.T) {
 	}
 	// Every key is stored: a second pass is all hits.
 	for k := range keys {
-		resp, err := w.Complete(context.Background(), Request{Messages: []Message{{Role: "user", Content: fmt.Sprint("doc ", k)}}})
+		resp, err := w.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: fmt.Sprint("doc ", k)}}})
 		if err != nil || !resp.Cached {
 			t.Errorf("key %d not stored: cached=%v err=%v", k, resp.Cached, err)
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // Provider names accepted by REFLECT_PROVIDER and Config.NewClient.
@@ -219,7 +221,7 @@ func needsModel(provider string) bool {
 
 // NewClient builds the live client for provider (openai, anthropic or
 // bedrock). A missing key is an error naming the variable to set.
-func (c Config) NewClient(provider string) (Client, error) {
+func (c Config) NewClient(provider string) (llm.Client, error) {
 	prices := DefaultPrices()
 	if c.PricesPath != "" {
 		p, err := LoadPrices(c.PricesPath)

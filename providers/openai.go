@@ -11,6 +11,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // Structured-output modes of the OpenAI client.
@@ -108,22 +110,22 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 // Complete sends one chat completion and returns the first choice's content.
 // An error after the server answered comes with the Response's Model and
 // Usage filled in, since that call was paid for.
-func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	params, err := c.params(req)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	start := time.Now()
 	comp, err := c.client.Chat.Completions.New(ctx, params)
 	latency := time.Since(start)
 	if err != nil {
-		return Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
+		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
 	}
 	model := comp.Model
 	if model == "" {
 		model = req.Model
 	}
-	usage := Usage{
+	usage := llm.Usage{
 		InputTokens:  int(comp.Usage.PromptTokens),
 		OutputTokens: int(comp.Usage.CompletionTokens),
 		Latency:      latency,
@@ -131,19 +133,19 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	usage.CostUSD, _ = c.prices.Cost(model, usage.InputTokens, usage.OutputTokens)
 	// From here on the server answered and billed the call, so a failure
 	// still carries its usage: a budget must count what an unusable reply cost.
-	billed := Response{Model: model, Usage: usage}
+	billed := llm.Response{Model: model, Usage: usage}
 	if len(comp.Choices) == 0 {
 		return billed, fmt.Errorf("openai %s: reply has no choices (is the server OpenAI-compatible?)", req.Model)
 	}
 	choice := comp.Choices[0]
 	if r := strings.TrimSpace(choice.Message.Refusal); r != "" {
-		return billed, fmt.Errorf("openai %s: %w: %s", req.Model, ErrRefused, truncate(r, 200))
+		return billed, fmt.Errorf("openai %s: %w: %s", req.Model, llm.ErrRefused, truncate(r, 200))
 	}
 	switch choice.FinishReason {
 	case "length":
 		return billed, fmt.Errorf("openai %s: reply cut off at the token limit (max_tokens %d, %d output tokens): raise max tokens", req.Model, maxTokens(req), usage.OutputTokens)
 	case "content_filter":
-		return billed, fmt.Errorf("openai %s: %w: reply withheld by the content filter", req.Model, ErrRefused)
+		return billed, fmt.Errorf("openai %s: %w: reply withheld by the content filter", req.Model, llm.ErrRefused)
 	}
 	if strings.TrimSpace(choice.Message.Content) == "" {
 		return billed, fmt.Errorf("openai %s: reply is empty (finish_reason %q)", req.Model, choice.FinishReason)
@@ -152,7 +154,7 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	return billed, nil
 }
 
-func (c *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
+func (c *OpenAI) params(req llm.Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{
 		Model: shared.ChatModel(req.Model),
 		// max_completion_tokens is the current name; OpenAI rejects max_tokens
@@ -215,7 +217,7 @@ func schemaName(name string) string {
 	return string(b)
 }
 
-func maxTokens(req Request) int {
+func maxTokens(req llm.Request) int {
 	if req.MaxTokens > 0 {
 		return req.MaxTokens
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 const testKey = "sk-test-SECRET-0123456789abcdef"
@@ -93,10 +95,10 @@ const openAIOK = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"mod
 
 const testSchema = `{"type":"object","properties":{"total":{"type":["number","null"]}},"required":["total"],"additionalProperties":false}`
 
-func testRequest() Request {
-	return Request{
+func testRequest() llm.Request {
+	return llm.Request{
 		Purpose: "generator", Model: "gpt-4o-mini", PromptVersion: "generator.v1",
-		Messages: []Message{
+		Messages: []llm.Message{
 			{Role: "system", Content: "Extract the record."},
 			{Role: "user", Content: "TOTAL 12.50"},
 		},
@@ -134,7 +136,7 @@ type retryCase struct {
 	calls int
 }
 
-func runRetried(t *testing.T, cases []retryCase, complete func(t *testing.T, url string) (Response, error)) {
+func runRetried(t *testing.T, cases []retryCase, complete func(t *testing.T, url string) (llm.Response, error)) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,8 +181,8 @@ func runFailures[C any](t *testing.T, cases []failureCase[C], complete func(t *t
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not mention %q", err, tc.want)
 			}
-			if errors.Is(err, ErrRefused) != tc.refused {
-				t.Errorf("errors.Is(err, ErrRefused) = %v, want %v", !tc.refused, tc.refused)
+			if errors.Is(err, llm.ErrRefused) != tc.refused {
+				t.Errorf("errors.Is(err, llm.ErrRefused) = %v, want %v", !tc.refused, tc.refused)
 			}
 			if srv.count() != tc.calls {
 				t.Errorf("server saw %d requests, want %d", srv.count(), tc.calls)
@@ -272,7 +274,7 @@ func TestOpenAIRetriedToSuccess(t *testing.T) {
 		{"500 then 503", []http.HandlerFunc{reply(500, `{"error":{"message":"boom"}}`), reply(503, `{"error":{"message":"busy"}}`), reply(200, openAIOK)}, 3},
 		{"connection reset", []http.HandlerFunc{hangUp, reply(200, openAIOK)}, 2},
 	}
-	runRetried(t, cases, func(t *testing.T, url string) (Response, error) {
+	runRetried(t, cases, func(t *testing.T, url string) (llm.Response, error) {
 		return newTestOpenAI(t, url, nil).Complete(context.Background(), testRequest())
 	})
 }

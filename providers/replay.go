@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // Fixture is a file of recorded model outputs. Entries are keyed by the stage
@@ -118,16 +120,16 @@ func NewReplay(f *Fixture) *Replay {
 var ErrNoRecording = errors.New("no recorded output")
 
 // Complete returns the recorded output for the request's stage and document.
-func (r *Replay) Complete(ctx context.Context, req Request) (Response, error) {
+func (r *Replay) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	key := SourceKey(req.Source)
 	out, ok := r.byKey[req.Purpose+"/"+key]
 	if !ok {
-		return Response{}, fmt.Errorf("replay: %w for %s of document sha256 %s…", ErrNoRecording, req.Purpose, key[:12])
+		return llm.Response{}, fmt.Errorf("replay: %w for %s of document sha256 %s…", ErrNoRecording, req.Purpose, key[:12])
 	}
-	return Response{Text: out, Model: "replay"}, nil
+	return llm.Response{Text: out, Model: "replay"}, nil
 }
 
 // Recorder keeps every successful reply of the clients it taps as fixture
@@ -145,8 +147,8 @@ type Recorder struct {
 func NewRecorder() *Recorder { return &Recorder{byKey: map[string]FixtureEntry{}} }
 
 // Tap wraps next so that its replies are recorded.
-func (r *Recorder) Tap(next Client) Client {
-	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+func (r *Recorder) Tap(next llm.Client) llm.Client {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		resp, err := next.Complete(ctx, req)
 		if err == nil {
 			r.add(req, resp.Text)
@@ -155,7 +157,7 @@ func (r *Recorder) Tap(next Client) Client {
 	})
 }
 
-func (r *Recorder) add(req Request, text string) {
+func (r *Recorder) add(req llm.Request, text string) {
 	key := SourceKey(req.Source)
 	r.mu.Lock()
 	defer r.mu.Unlock()

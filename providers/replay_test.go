@@ -10,16 +10,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // stage answers like a model would for one stage: a reply naming the stage,
 // the document and the attempt.
-func stage(purpose string, attempt func(src string) int) Client {
-	return ClientFunc(func(ctx context.Context, req Request) (Response, error) {
+func stage(purpose string, attempt func(src string) int) llm.Client {
+	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		if req.Purpose != purpose {
-			return Response{}, fmt.Errorf("%s client got a %s call", purpose, req.Purpose)
+			return llm.Response{}, fmt.Errorf("%s client got a %s call", purpose, req.Purpose)
 		}
-		return Response{Text: fmt.Sprintf("%s of %s #%d", purpose, req.Source, attempt(req.Source))}, nil
+		return llm.Response{Text: fmt.Sprintf("%s of %s #%d", purpose, req.Source, attempt(req.Source))}, nil
 	})
 }
 
@@ -52,7 +54,7 @@ func record(t *testing.T, rec *Recorder, docs []string) {
 				if purpose == "critic" {
 					c = crit
 				}
-				if _, err := c.Complete(context.Background(), Request{Purpose: purpose, Source: d}); err != nil {
+				if _, err := c.Complete(context.Background(), llm.Request{Purpose: purpose, Source: d}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -95,22 +97,22 @@ func TestRecorderReplayRoundTrip(t *testing.T) {
 		if i%3 == 0 {
 			want = 2 // the retry's reply replaced the first
 		}
-		got, err := replay.Complete(context.Background(), Request{Purpose: "generator", Source: d})
+		got, err := replay.Complete(context.Background(), llm.Request{Purpose: "generator", Source: d})
 		if err != nil || got.Text != fmt.Sprintf("generator of %s #%d", d, want) {
 			t.Errorf("doc %d generator: %q, %v", i, got.Text, err)
 		}
-		got, err = replay.Complete(context.Background(), Request{Purpose: "critic", Source: d})
+		got, err = replay.Complete(context.Background(), llm.Request{Purpose: "critic", Source: d})
 		if err != nil || got.Text != fmt.Sprintf("critic of %s #1", d) {
 			t.Errorf("doc %d critic: %q, %v", i, got.Text, err)
 		}
 	}
-	_, err = replay.Complete(context.Background(), Request{Purpose: "critic", Source: "never recorded"})
+	_, err = replay.Complete(context.Background(), llm.Request{Purpose: "critic", Source: "never recorded"})
 	if !errors.Is(err, ErrNoRecording) {
 		t.Errorf("unrecorded document: err = %v, want ErrNoRecording", err)
 	}
 
 	// Recording goes on after a Save, and the next Save has it.
-	if _, err := rec.Tap(stage("critic", counter())).Complete(context.Background(), Request{Purpose: "critic", Source: "late"}); err != nil {
+	if _, err := rec.Tap(stage("critic", counter())).Complete(context.Background(), llm.Request{Purpose: "critic", Source: "late"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := rec.Save(second); err != nil {
@@ -136,7 +138,7 @@ func TestRecorderFileDoesNotDependOnCallOrder(t *testing.T) {
 		}
 		for _, d := range order {
 			for _, p := range []string{"critic", "generator"} {
-				if _, err := rec.Tap(stage(p, counter())).Complete(context.Background(), Request{Purpose: p, Source: d}); err != nil {
+				if _, err := rec.Tap(stage(p, counter())).Complete(context.Background(), llm.Request{Purpose: p, Source: d}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -161,10 +163,10 @@ func TestRecorderFileDoesNotDependOnCallOrder(t *testing.T) {
 
 func TestRecorderIgnoresFailedCalls(t *testing.T) {
 	rec := NewRecorder()
-	c := rec.Tap(ClientFunc(func(ctx context.Context, req Request) (Response, error) {
-		return Response{Text: "partial"}, errors.New("cut off")
+	c := rec.Tap(llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return llm.Response{Text: "partial"}, errors.New("cut off")
 	}))
-	if _, err := c.Complete(context.Background(), Request{Purpose: "generator", Source: "x"}); err == nil {
+	if _, err := c.Complete(context.Background(), llm.Request{Purpose: "generator", Source: "x"}); err == nil {
 		t.Fatal("error swallowed")
 	}
 	path := filepath.Join(t.TempDir(), "fix.json")
@@ -217,10 +219,10 @@ func TestReplayHonoursContext(t *testing.T) {
 	r := NewReplay(&Fixture{Entries: []FixtureEntry{{Purpose: "generator", SourceSHA256: SourceKey("x"), Output: "{}"}}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.Complete(ctx, Request{Purpose: "generator", Source: "x"}); !errors.Is(err, context.Canceled) {
+	if _, err := r.Complete(ctx, llm.Request{Purpose: "generator", Source: "x"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
-	if resp, err := r.Complete(context.Background(), Request{Purpose: "generator", Source: "x"}); err != nil || resp.Text != "{}" {
+	if resp, err := r.Complete(context.Background(), llm.Request{Purpose: "generator", Source: "x"}); err != nil || resp.Text != "{}" {
 		t.Errorf("resp = %+v, err = %v", resp, err)
 	}
 }

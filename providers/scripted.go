@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
 // Scripted answers calls from a fixed script, in order, and fails if asked for
@@ -12,7 +14,7 @@ type Scripted struct {
 	mu      sync.Mutex
 	replies []ScriptedReply
 	// Requests records every call received, for assertions.
-	Requests []Request
+	Requests []llm.Request
 }
 
 // ScriptedReply is one scripted answer: Text, or Err when the call must fail.
@@ -38,22 +40,22 @@ func (s *Scripted) Push(r ...ScriptedReply) {
 }
 
 // Complete returns the next scripted reply.
-func (s *Scripted) Complete(ctx context.Context, req Request) (Response, error) {
+func (s *Scripted) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Requests = append(s.Requests, req)
 	if err := ctx.Err(); err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	if len(s.replies) == 0 {
-		return Response{}, fmt.Errorf("scripted client: unexpected call %d (%s): script exhausted", len(s.Requests), req.Purpose)
+		return llm.Response{}, fmt.Errorf("scripted client: unexpected call %d (%s): script exhausted", len(s.Requests), req.Purpose)
 	}
 	r := s.replies[0]
 	s.replies = s.replies[1:]
 	if r.Err != nil {
-		return Response{}, r.Err
+		return llm.Response{}, r.Err
 	}
-	return Response{Text: r.Text, Model: req.Model}, nil
+	return llm.Response{Text: r.Text, Model: req.Model}, nil
 }
 
 // Remaining is how many scripted replies were not used.

@@ -256,12 +256,12 @@ func (s *Store) MissingResults(ctx context.Context, corpusID, pipelineVersion st
 }
 
 // Enqueue stores a document an MCP client sent, with its result, in the
-// corpus "mcp:"+queue (created on first use). The document's TraceID is the
+// corpus QueueCorpusID(queue) (created on first use). The document's TraceID is the
 // result's, and the trace is indexed for FindTrace. A document whose ID is
 // already queued with a different text is stored under a suffixed ID rather
 // than overwriting the first.
 func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelineVersion string, r pipeline.Result) (string, error) {
-	corpusID := "mcp:" + queue
+	corpusID := QueueCorpusID(queue)
 	if err := checkID("queue", queue); err != nil {
 		return "", fmt.Errorf("enqueue: %w", err)
 	}

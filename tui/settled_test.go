@@ -101,7 +101,7 @@ func missingTotalResult(t *testing.T, id, text string) pipeline.Result {
 	t.Helper()
 	s := pipeline.Invoice()
 	rec := pipeline.Record{"vendor_name": "Corner Deli", "invoice_number": "42", "invoice_date": "2024-05-01", "total": nil}
-	res := pipeline.Decide(s, rec, nil, pipeline.RunHeuristics(text, s, rec), nil, pipeline.DefaultGate())
+	res := pipeline.Gate(s, rec, nil, pipeline.RunHeuristics(text, s, rec), nil, pipeline.DefaultGate())
 	res.ID = id
 	if !res.Flagged("total") || res.Data["total"] != nil {
 		t.Fatalf("the gate did not flag the missing total: %+v", res.FlaggedFields)

@@ -174,7 +174,7 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		return err
 	}
 	if worst == ExitUsage {
-		worst = ExitPipeline // a batch reports any failed line as 3, like the seed
+		worst = ExitPipeline // a batch reports any failed line as 3, as documented
 	}
 	return resultErr(worst, nil)
 }

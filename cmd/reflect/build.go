@@ -11,6 +11,7 @@ import (
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/pipeline/llm"
 	"github.com/reflect-mcp/reflect/providers"
 	"github.com/reflect-mcp/reflect/providers/local"
 )
@@ -137,8 +138,8 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		c.Logger = log
 		res.cache = c
 	}
-	client := func(provider string) (providers.Client, error) {
-		var c providers.Client
+	client := func(provider string) (llm.Client, error) {
+		var c llm.Client
 		switch provider {
 		case providers.ProviderReplay:
 			if res.replay == nil {

@@ -77,7 +77,7 @@ func decodeLines(t *testing.T, s string) []pipeline.Result {
 	return rs
 }
 
-// The seed's demo, as a user types it.
+// The README's demo, as a user types it.
 func TestDemoValidateHeuristicsOnly(t *testing.T) {
 	f := writeFile(t, "inv.txt", demoText)
 	r := run(t, "", "validate", "--heuristics-only", "--file", f, "--data", demoWrong)
@@ -96,7 +96,7 @@ func TestDemoValidateHeuristicsOnly(t *testing.T) {
 	if compact.String() != wantSpans {
 		t.Fatalf("provenance\n got %s\nwant %s", compact.String(), wantSpans)
 	}
-	// Keys print in schema order, as in the seed's demo.
+	// Keys print in schema order, as in the README's demo.
 	if !strings.Contains(r.out, "\"data\": {\n    \"vendor_name\"") {
 		t.Fatalf("data should list fields in schema order:\n%s", r.out)
 	}

@@ -81,7 +81,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	var corpus store.Corpus
 	if *queue != "" {
-		corpus, err = st.Corpus(ctx, "mcp:"+*queue)
+		corpus, err = st.Corpus(ctx, store.QueueCorpusID(*queue))
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
@@ -210,7 +210,7 @@ func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, erro
 	}
 	abs, _ := filepath.Abs(ref)
 	for _, c := range all {
-		if c.ID == ref || c.Name == ref || (c.Path != "" && c.Path == abs) || c.ID == "mcp:"+ref {
+		if c.ID == ref || c.Name == ref || (c.Path != "" && c.Path == abs) || c.ID == store.QueueCorpusID(ref) {
 			return []string{c.ID}, nil
 		}
 	}

@@ -286,7 +286,7 @@ func TestGateFlagsGuesses(t *testing.T) {
 	}
 }
 
-// The seed's one-line example: the vendor is the text before the first comma.
+// The README's one-line example: the vendor is the text before the first comma.
 func TestOneLineDocumentVendor(t *testing.T) {
 	ext, err := local.New().Generate(context.Background(), pipeline.Document{Text: "ACME CORP, Invoice #INV-1001, Total: $108.50"}, pipeline.Invoice())
 	if err != nil {
