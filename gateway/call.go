@@ -1,0 +1,305 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Verdicts and the hold-validation codes the gateway reads.
+const (
+	VerdictAllow    = "allow"
+	VerdictDeny     = "deny"
+	VerdictApproval = "require_approval"
+
+	ruleHoldValidation = "reeflex.core/hold_validation"
+	reasonNotApproved  = "reeflex_hold_not_approved"
+	resolveAdvice      = "Resolve via reeflex-holds (list_holds -> resolve_hold), then retry this exact call."
+)
+
+// call is every tools/call: classify, build the envelope, decide, enforce.
+func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name string) (*mcpsdk.CallToolResult, error) {
+	e := g.lookup(name)
+	var cs *mcpsdk.ClientSession
+	var err error
+	if e != nil {
+		cs, err = e.up.state()
+	}
+	if e == nil || err != nil {
+		return blocked(fmt.Sprintf("reeflex-mcp: unknown tool or upstream unavailable: '%s'", name), nil), nil
+	}
+	args := json.RawMessage(bytes.TrimSpace(req.Params.Arguments))
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	c := &callState{g: g, req: req, e: e, cs: cs, args: args, who: g.identity(req)}
+	if e.pinState == PinChanged {
+		c.class = floor(firstListLen(args), SourcePinChanged)
+	} else {
+		c.class = Classify(g.opts.Mappings[e.up.cfg.System], e.tool.Name, e.tool.Annotations, args)
+	}
+	if _, _, err := c.envelope(); err != nil {
+		return blocked("reeflex-mcp: could not normalize the call, not forwarded -- "+err.Error(), nil), nil
+	}
+	g.log.Info(fmt.Sprintf("classified '%s' via '%s' -> verb='%s'", name, c.class.Source, c.class.Verb),
+		"upstream", e.up.cfg.Name, "session_id", c.who.SessionID, "mode", string(g.opts.Mode))
+	if g.opts.Mode == ModeEnforce {
+		return c.enforce(ctx)
+	}
+	return c.observe(ctx)
+}
+
+// callState is one call in flight.
+type callState struct {
+	g     *Gateway
+	req   *mcpsdk.CallToolRequest
+	e     *entry
+	cs    *mcpsdk.ClientSession
+	args  json.RawMessage
+	who   Identity
+	class Classification
+	// approval is set on a resubmission of a tracked hold.
+	approval *PendingHold
+}
+
+// envelope builds a fresh envelope (a new nonce each time: the engine
+// refuses a repeated one) with the approval when resubmitting.
+func (c *callState) envelope() (Envelope, string, error) {
+	u := c.e.up.cfg
+	env, corr, err := buildEnvelope(callInfo{Upstream: u.Name, System: u.System, Environment: u.Environment,
+		Tool: c.e.tool.Name, Args: c.args, Class: c.class, Who: c.who, Now: c.g.opts.Now()})
+	if err != nil {
+		return nil, "", err
+	}
+	if c.approval != nil {
+		env["approval"] = map[string]any{"present": true, "hold_id": c.approval.HoldID, "parent_decision_id": c.approval.DecisionID}
+	}
+	return env, corr, nil
+}
+
+func (c *callState) observe(ctx context.Context) (*mcpsdk.CallToolResult, error) {
+	env, corr, _ := c.envelope()
+	d, err := c.g.opts.Decider.Decide(ctx, env)
+	if err != nil && d.Decision == "" {
+		c.g.log.Warn("observe mode: decision engine unreachable -- forwarding anyway (fail open)", "tool", c.e.name,
+			"gateway_correlation_id", corr, "error", err.Error())
+		return c.forward(ctx, corr, Decision{})
+	}
+	c.g.log.Info("observe: would-"+d.Decision, "tool", c.e.name, "rule", d.Rule, "reason", d.Reason,
+		"decision_id", d.DecisionID, "hold_id", d.HoldID, "gateway_correlation_id", corr)
+	if len(d.Obligations) > 0 {
+		c.g.log.Info("observe mode -- would-honor obligation(s)", "tool", c.e.name, "obligations", d.Obligations,
+			"decision_id", d.DecisionID)
+	}
+	if c.e.pinState == PinChanged {
+		c.g.log.Warn("observe: would-hold: tool definition changed since pinned", "tool", c.e.name)
+	}
+	return c.forward(ctx, corr, d)
+}
+
+func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error) {
+	g := c.g
+	key := ""
+	for attempt := 0; ; attempt++ {
+		env, corr, _ := c.envelope()
+		if key == "" {
+			key = holdKey(c.who.SessionID, env)
+			if p, ok, err := g.opts.Holds.Get(ctx, key); err != nil {
+				g.log.Warn("holds tracker unreadable: treating the call as new", "error", err.Error())
+			} else if ok && !p.expired(g.opts.Now()) {
+				c.approval = &p
+				env, corr, _ = c.envelope()
+			}
+		}
+		d, err := g.opts.Decider.Decide(ctx, env)
+		if err != nil && d.Decision == "" {
+			return blocked("reeflex-mcp: reeflex-core unreachable -- failing closed: "+err.Error(), metaIDs(corr, d)), nil
+		}
+		switch d.Decision {
+		case VerdictAllow:
+			g.forget(ctx, key)
+			if res := c.honour(env, corr, d); res != nil {
+				return res, nil
+			}
+			if res := c.override(ctx, corr, d); res != nil {
+				return res, nil
+			}
+			return c.forward(ctx, corr, d)
+		case VerdictApproval:
+			if res := c.override(ctx, corr, d); res != nil {
+				return res, nil
+			}
+			if d.HoldID == "" {
+				return blocked(heldText(d), metaIDs(corr, d)), nil
+			}
+			p := PendingHold{HoldID: d.HoldID, DecisionID: d.DecisionID, ExpiresTS: d.ExpiresTS, Rule: d.Rule, Reason: d.Reason}
+			if err := g.opts.Holds.Put(ctx, key, p); err != nil {
+				g.log.Warn("could not track the hold: its retry will mint a new one", "hold_id", d.HoldID, "error", err.Error())
+			}
+			if attempt == 0 && c.wait(ctx, p) {
+				c.approval = &p
+				continue
+			}
+			return blocked(heldText(d), metaIDs(corr, d)), nil
+		case VerdictDeny:
+			if d.Rule == ruleHoldValidation && d.Reason == reasonNotApproved && c.approval != nil {
+				// Still pending: the same hold, never a new one.
+				if attempt == 0 && c.wait(ctx, *c.approval) {
+					continue
+				}
+				return blocked(stillHeldText(*c.approval, d), metaIDs(corr, d)), nil
+			}
+			g.forget(ctx, key)
+			return blocked(fmt.Sprintf("reeflex-mcp: denied -- %s [rule=%s] decision_id=%s", d.Reason, d.Rule, d.DecisionID),
+				metaIDs(corr, d)), nil
+		default:
+			g.forget(ctx, key)
+			return blocked(fmt.Sprintf("reeflex-mcp: unknown decision '%s' -- failing closed decision_id=%s", d.Decision, d.DecisionID),
+				metaIDs(corr, d)), nil
+		}
+	}
+}
+
+func (g *Gateway) forget(ctx context.Context, key string) {
+	if err := g.opts.Holds.Delete(ctx, key); err != nil {
+		g.log.Warn("holds tracker: could not clear an entry", "error", err.Error())
+	}
+}
+
+// honour runs the obligations of an allow in order; the first unknown one
+// blocks before dispatch.
+func (c *callState) honour(env Envelope, corr string, d Decision) *mcpsdk.CallToolResult {
+	for _, o := range d.Obligations {
+		if o == "" {
+			continue
+		}
+		h, ok := c.g.opts.Obligations.lookup(o)
+		if !ok {
+			return blocked(fmt.Sprintf("reeflex-mcp: unsupported obligation '%s' -- cannot honor, failing closed decision_id=%s", o, d.DecisionID),
+				metaIDs(corr, d))
+		}
+		h(ObligationContext{Obligation: o, Envelope: env, Decision: d, CorrelationID: corr, Upstream: c.e.up.cfg.Name, Tool: c.e.tool.Name})
+	}
+	return nil
+}
+
+// override holds what policy alone would let through: a tool whose
+// definition changed since it was pinned, and a call that carries a value
+// reflect flagged for review and nobody has settled yet.
+func (c *callState) override(ctx context.Context, corr string, d Decision) *mcpsdk.CallToolResult {
+	if c.e.pinState == PinChanged {
+		return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- the definition of '%s' (description, schemas or annotations) "+
+			"changed since it was pinned, so it is classified at the floor [rule=reflect.gateway/tool_definition_changed] decision_id=%s. "+
+			"A human must accept the new definition (reflect gateway pins accept %s), then retry this exact call.",
+			c.e.name, d.DecisionID, c.e.name), metaIDs(corr, d))
+	}
+	if c.g.opts.Guard != nil {
+		reason, held, err := c.g.opts.Guard.Check(ctx, c.who, c.e.up.cfg.Name, c.e.tool.Name, c.args)
+		if err != nil {
+			// The guard could not tell: fail closed like the engine.
+			reason, held = "could not check the arguments against unreviewed values: "+err.Error(), true
+		}
+		if held {
+			return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- %s [rule=reflect.gateway/unreviewed_value] decision_id=%s. "+
+				"Settle the extraction in reflect's review queue, then retry this exact call.", reason, d.DecisionID), metaIDs(corr, d))
+		}
+	}
+	return nil
+}
+
+func heldText(d Decision) string {
+	return fmt.Sprintf("reeflex-mcp: held for approval -- %s [rule=%s] hold_id=%s expires_ts=%s decision_id=%s. %s",
+		d.Reason, d.Rule, d.HoldID, d.ExpiresTS, d.DecisionID, resolveAdvice)
+}
+
+func stillHeldText(p PendingHold, d Decision) string {
+	return fmt.Sprintf("reeflex-mcp: still held for approval (not yet resolved) -- hold_id=%s expires_ts=%s decision_id=%s (original decision_id=%s). %s",
+		p.HoldID, p.ExpiresTS, d.DecisionID, p.DecisionID, resolveAdvice)
+}
+
+// wait waits up to --hold-wait for a human, sending progress so clients
+// keep the request open. It reports whether the hold was decided (approved,
+// rejected or expired): then the call is resubmitted in the same request.
+func (c *callState) wait(ctx context.Context, p PendingHold) bool {
+	w, ok := c.g.opts.Decider.(HoldWatcher)
+	if !ok || c.g.opts.HoldWait <= 0 {
+		return false
+	}
+	start := time.Now()
+	deadline := time.NewTimer(c.g.opts.HoldWait)
+	defer deadline.Stop()
+	poll := time.NewTicker(200 * time.Millisecond)
+	defer poll.Stop()
+	token := c.req.Params.GetProgressToken()
+	lastProgress := time.Time{}
+	for {
+		st, err := w.HoldStatus(ctx, p.HoldID)
+		if err == nil && st != "pending" {
+			c.g.log.Info("hold decided while the call waited", "hold_id", p.HoldID, "status", st, "waited_ms", time.Since(start).Milliseconds())
+			return true
+		}
+		if token != nil && c.req.Session != nil && time.Since(lastProgress) >= time.Second {
+			lastProgress = time.Now()
+			left := c.g.opts.HoldWait - time.Since(start)
+			_ = c.req.Session.NotifyProgress(ctx, &mcpsdk.ProgressNotificationParams{ProgressToken: token,
+				Progress: time.Since(start).Seconds(), Total: c.g.opts.HoldWait.Seconds(),
+				Message: fmt.Sprintf("held for approval (hold_id=%s): waiting up to %s more for a human", p.HoldID, left.Round(time.Second))})
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return false
+		case <-poll.C:
+		}
+	}
+}
+
+// forward dispatches to the upstream under the per-call timeout and tags the
+// result with the decision ids; everything else in the result is the
+// upstream's.
+func (c *callState) forward(ctx context.Context, corr string, d Decision) (*mcpsdk.CallToolResult, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.g.opts.CallTimeout)
+	defer cancel()
+	res, err := c.cs.CallTool(cctx, &mcpsdk.CallToolParams{Name: c.e.tool.Name, Arguments: c.args})
+	if err != nil {
+		msg := fmt.Sprintf("reeflex-mcp: upstream '%s' failed calling '%s': %v", c.e.up.cfg.Name, c.e.tool.Name, err)
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			msg = fmt.Sprintf("reeflex-mcp: upstream '%s' timed out after %s calling '%s'", c.e.up.cfg.Name, c.g.opts.CallTimeout, c.e.tool.Name)
+		}
+		return blocked(msg, metaIDs(corr, d)), nil
+	}
+	if c.g.opts.Guard != nil {
+		c.g.opts.Guard.Observe(ctx, c.who, c.e.up.cfg.Name, c.e.tool.Name, res)
+	}
+	if res.Meta == nil {
+		res.Meta = mcpsdk.Meta{}
+	}
+	for k, v := range metaIDs(corr, d) {
+		res.Meta[k] = v
+	}
+	return res, nil
+}
+
+func metaIDs(corr string, d Decision) mcpsdk.Meta {
+	m := mcpsdk.Meta{"gateway_correlation_id": corr}
+	if d.DecisionID != "" {
+		m["decision_id"] = d.DecisionID
+	}
+	if d.ParentDecisionID != "" {
+		m["parent_decision_id"] = d.ParentDecisionID
+	}
+	if d.HoldID != "" {
+		m["hold_id"] = d.HoldID
+	}
+	return m
+}
+
+func blocked(text string, meta mcpsdk.Meta) *mcpsdk.CallToolResult {
+	return &mcpsdk.CallToolResult{Meta: meta, IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}}
+}

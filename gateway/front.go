@@ -1,0 +1,132 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const anonymousAgent = "agent:mcp-client"
+
+// identity is spec §5.4: one session per process on stdio; on HTTP a
+// configured client's bearer maps to its session id, else the MCP session.
+func (g *Gateway) identity(req *mcpsdk.CallToolRequest) Identity {
+	if req.Extra == nil || req.Extra.Header == nil {
+		return Identity{AgentID: anonymousAgent, SessionID: g.stdioSession}
+	}
+	h := req.Extra.Header
+	if tok, ok := bearerToken(h.Get("Authorization")); ok {
+		sum := sha256.Sum256([]byte(tok))
+		for _, c := range g.opts.Clients {
+			v := g.opts.Getenv(c.TokenEnv)
+			if v == "" {
+				continue
+			}
+			want := sha256.Sum256([]byte(v))
+			if subtle.ConstantTimeCompare(sum[:], want[:]) == 1 {
+				return Identity{AgentID: c.SessionID, SessionID: c.SessionID}
+			}
+		}
+	}
+	sid := h.Get("Mcp-Session-Id")
+	if sid == "" && req.Session != nil {
+		sid = req.Session.ID()
+	}
+	if sid != "" {
+		return Identity{AgentID: anonymousAgent, SessionID: "mcp-http:" + sid}
+	}
+	return Identity{AgentID: anonymousAgent, SessionID: "mcp-http:unmapped:" + newID()}
+}
+
+// ServeStdio serves one client on stdin/stdout until it leaves or ctx ends.
+func (g *Gateway) ServeStdio(ctx context.Context) error {
+	err := g.front.Run(ctx, &mcpsdk.StdioTransport{})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("gateway stdio: %w", err)
+	}
+	return nil
+}
+
+// IsLoopback reports whether host only accepts local connections.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// ServeHTTP serves streamable HTTP at /mcp on ln until ctx ends. With a
+// token every request must carry it as a bearer (a configured client's
+// token is accepted too); off loopback a token is required.
+func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, token string) error {
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	if token == "" && !IsLoopback(host) {
+		_ = ln.Close()
+		return fmt.Errorf("gateway http: refusing to listen on non-loopback %s without a bearer token", ln.Addr())
+	}
+	srv := &http.Server{Handler: g.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("gateway http: %w", err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		_ = srv.Close()
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("gateway http: %w", err)
+	}
+	return nil
+}
+
+// Handler is the streamable HTTP handler, behind the bearer check when token
+// is set.
+func (g *Gateway) Handler(token string) http.Handler {
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return g.front },
+		&mcpsdk.StreamableHTTPOptions{Logger: g.log, SessionTimeout: 30 * time.Minute})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	if token == "" {
+		return mux
+	}
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, ok := bearerToken(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
+		allowed := ok && subtle.ConstantTimeCompare(sum[:], want[:]) == 1
+		for _, c := range g.opts.Clients {
+			if v := g.opts.Getenv(c.TokenEnv); ok && !allowed && v != "" {
+				cw := sha256.Sum256([]byte(v))
+				allowed = subtle.ConstantTimeCompare(sum[:], cw[:]) == 1
+			}
+		}
+		if !allowed {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="reflect-gateway"`)
+			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+func bearerToken(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
