@@ -1,0 +1,160 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// auditLog appends JSONL lines and fsyncs each one.
+type auditLog struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func openAudit(path string) (*auditLog, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	return &auditLog{f: f}, nil
+}
+
+func (a *auditLog) write(line []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.f.Write(line); err != nil {
+		return err
+	}
+	return a.f.Sync()
+}
+
+func (a *auditLog) close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.f.Close()
+}
+
+// emit writes one audit line to the file and the State. A failure is
+// logged and never changes the decision already made.
+func (e *Engine) emit(ctx context.Context, line []byte) {
+	line = append(line, '\n')
+	if e.audit != nil {
+		if err := e.audit.write(line); err != nil {
+			e.log.Error("audit log write failed", "err", err)
+		}
+	}
+	if a, ok := e.state.(Auditor); ok {
+		if err := a.AppendAudit(ctx, line); err != nil {
+			e.log.Error("audit append to state failed", "err", err)
+		}
+	}
+}
+
+func (e *Engine) auditing() bool {
+	_, ok := e.state.(Auditor)
+	return ok || e.audit != nil
+}
+
+func appendKV(b []byte, k string, v any) []byte {
+	if len(b) > 1 {
+		b = append(b, ',')
+	}
+	b = appendPyString(b, k)
+	b = append(b, ':')
+	return appendPyJSON(b, v)
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (e *Engine) decisionLine(now time.Time, f *facts, d *Decision, hash string, cum *Cumulative) []byte {
+	b := append(make([]byte, 0, 512), '{')
+	b = appendKV(b, "ts", fmtTS(now))
+	b = appendKV(b, "session_id", f.sessionID)
+	b = appendKV(b, "agent_id", nilIfEmpty(f.agentID))
+	b = appendKV(b, "action", map[string]any{"namespace": f.action["namespace"], "verb": f.verb, "ability": f.action["ability"],
+		"environment": f.env, "target_system": f.target["system"]})
+	b = appendKV(b, "magnitude_count", f.count)
+	var ci any
+	if cum != nil {
+		ci = cum.Object()
+	}
+	b = appendKV(b, "cumulative_injected", ci)
+	b = appendKV(b, "decision", d.Decision)
+	b = appendKV(b, "rule", d.Rule)
+	b = appendKV(b, "reason", d.Reason)
+	b = appendKV(b, "decision_id", d.DecisionID)
+	b = appendKV(b, "envelope_hash", hash)
+	return b
+}
+
+func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *Decision, hash string, cum *Cumulative) {
+	if !e.auditing() {
+		return
+	}
+	b := e.decisionLine(now, f, d, hash, cum)
+	if d.HoldID != "" {
+		b = appendKV(b, "hold_id", d.HoldID)
+		b = appendKV(b, "expires_ts", d.ExpiresTS)
+	}
+	if f.traceparent != "" {
+		b = appendKV(b, "traceparent", f.traceparent)
+	}
+	e.emit(ctx, append(b, '}'))
+}
+
+func (e *Engine) auditResubmission(ctx context.Context, now time.Time, f *facts, d *Decision, hash, holdID string) {
+	if !e.auditing() {
+		return
+	}
+	b := e.decisionLine(now, f, d, hash, nil)
+	b = appendKV(b, "hold_id", holdID)
+	b = appendKV(b, "parent_decision_id", d.ParentDecisionID)
+	if f.traceparent != "" {
+		b = appendKV(b, "traceparent", f.traceparent)
+	}
+	e.emit(ctx, append(b, '}'))
+}
+
+func (e *Engine) auditResolution(ctx context.Context, now time.Time, h *Hold, resolution string, observed bool) {
+	if !e.auditing() {
+		return
+	}
+	b := append(make([]byte, 0, 256), '{')
+	b = appendKV(b, "ts", fmtTS(now))
+	b = appendKV(b, "event", "hold_resolution")
+	b = appendKV(b, "hold_id", h.ID)
+	b = appendKV(b, "resolution", resolution)
+	decidedBy, src := nilIfEmpty(h.DecidedBy), nilIfEmpty(h.PrincipalSource)
+	resolved := h.DecidedTS
+	if resolution == StatusExpired {
+		decidedBy, src, resolved = "system:reeflex-core", "system", h.ExpiresTS
+	}
+	b = appendKV(b, "decided_by", decidedBy)
+	b = appendKV(b, "decided_by_verified", h.DecidedByVerified)
+	b = appendKV(b, "principal_source", src)
+	b = appendKV(b, "decision_id", "")
+	b = appendKV(b, "resolved_ts", resolved)
+	if observed {
+		b = appendKV(b, "observed_ts", fmtTS(now))
+	}
+	e.emit(ctx, append(b, '}'))
+}
+
+func (e *Engine) auditFreeze(ctx context.Context, now time.Time, on bool) {
+	if !e.auditing() {
+		return
+	}
+	b := append(make([]byte, 0, 64), '{')
+	b = appendKV(b, "ts", fmtTS(now))
+	b = appendKV(b, "event_type", "freeze.flipped")
+	b = appendKV(b, "freeze_on", on)
+	e.emit(ctx, append(b, '}'))
+}

@@ -1,0 +1,382 @@
+package policy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrFailClosed is wrapped by Decide when the answer is a fail-closed deny
+// (HTTP 500 with a Decision body): a caller that only checks err denies.
+var ErrFailClosed = errors.New("policy: failing closed")
+
+// Decision is the wire response of POST /v1/decide (spec §2.3).
+type Decision struct {
+	Decision         string   `json:"decision"` // allow | deny | require_approval
+	Reason           string   `json:"reason"`
+	Rule             string   `json:"rule"`
+	Obligations      []string `json:"obligations"` // never nil on the wire: []
+	Modulation       any      `json:"modulation"`  // always null
+	DecisionID       string   `json:"decision_id"`
+	HoldID           string   `json:"hold_id,omitempty"`
+	ExpiresTS        string   `json:"expires_ts,omitempty"`
+	ParentDecisionID string   `json:"parent_decision_id,omitempty"`
+}
+
+// AppendJSON appends the wire form, pure ASCII, keys in the reference's order.
+func (d *Decision) AppendJSON(b []byte) []byte {
+	b = append(b, `{"decision":`...)
+	b = appendPyString(b, d.Decision)
+	b = append(b, `,"reason":`...)
+	b = appendPyString(b, d.Reason)
+	b = append(b, `,"rule":`...)
+	b = appendPyString(b, d.Rule)
+	b = append(b, `,"obligations":`...)
+	b = appendPyJSON(b, nonNil(d.Obligations))
+	b = append(b, `,"modulation":null,"decision_id":`...)
+	b = appendPyString(b, d.DecisionID)
+	if d.HoldID != "" {
+		b = append(b, `,"hold_id":`...)
+		b = appendPyString(b, d.HoldID)
+		b = append(b, `,"expires_ts":`...)
+		b = appendPyString(b, d.ExpiresTS)
+	}
+	if d.ParentDecisionID != "" {
+		b = append(b, `,"parent_decision_id":`...)
+		b = appendPyString(b, d.ParentDecisionID)
+	}
+	return append(b, '}')
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Rule ids and reasons the engine itself emits (spec §2.3).
+const (
+	RuleFrozen       = "reeflex.policy/frozen"
+	RuleApproved     = "reeflex.policy/approved_resubmission"
+	RuleHoldCheck    = "reeflex.core/hold_validation"
+	RuleFailClosed   = "reeflex.core/fail_closed"
+	RuleInternal     = "reeflex.core/internal_error"
+	RuleHoldCreation = "reeflex.core/hold_creation_failed"
+)
+
+// Options configure an Engine. Zero values take the reference's defaults.
+type Options struct {
+	Pack    *Pack    // nil: the base pack
+	Budgets *Budgets // applied over the pack's budgets (--budgets FILE)
+	State   State    // nil: a new MemState
+	Now     func() time.Time
+	Window  time.Duration // REEFLEX_WINDOW_SECONDS, default 3600 s
+	HoldTTL time.Duration // REEFLEX_HOLD_TTL_SECONDS, default 14400 s
+	// Getenv reads REEFLEX_FREEZE, REEFLEX_RESOLUTION_POLICY,
+	// REEFLEX_RESOLVER_TOKENS and REEFLEX_REQUIRE_VERIFIED_APPROVER on every
+	// request, as the reference does; nil is os.Getenv.
+	Getenv func(string) string
+	// AuditPath is REEFLEX_AUDIT_LOG: JSONL, appended and fsynced. Empty
+	// writes no file (a State that keeps audit lines still gets them).
+	AuditPath string
+	Logger    *slog.Logger
+	NewID     func() string // uuid4 hex; for tests
+}
+
+// Engine decides. Safe for concurrent use.
+type Engine struct {
+	pack    *Pack
+	budgets Budgets
+	state   State
+	now     func() time.Time
+	window  time.Duration
+	ttl     time.Duration
+	getenv  func(string) string
+	log     *slog.Logger
+	newID   func() string
+	audit   *auditLog
+
+	// sessions serialises read-ledger -> decide -> append per session, so
+	// concurrent calls cannot both spend the last unit of a budget.
+	sessions [64]sync.Mutex
+	seed     maphash.Seed
+
+	freezeSwitch atomic.Int32 // 0 unset, 1 on, 2 off
+	lastFrozen   atomic.Int32 // 0 unknown, 1 frozen, 2 not
+	pool         sync.Pool
+}
+
+type scratch struct {
+	f   facts
+	cum Cumulative
+	x   evalCtx
+}
+
+// New builds an Engine.
+func New(o Options) (*Engine, error) {
+	e := &Engine{pack: o.Pack, state: o.State, now: o.Now, window: o.Window, ttl: o.HoldTTL,
+		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed()}
+	if e.pack == nil {
+		p, err := BasePack()
+		if err != nil {
+			return nil, err
+		}
+		e.pack = p
+	}
+	e.budgets = e.pack.budgets.clone()
+	if o.Budgets != nil {
+		if err := o.Budgets.Validate(); err != nil {
+			return nil, err
+		}
+		e.budgets.Override(*o.Budgets)
+	}
+	if e.state == nil {
+		e.state = NewMemState()
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.window <= 0 {
+		e.window = 3600 * time.Second
+	}
+	if e.ttl <= 0 {
+		e.ttl = 14400 * time.Second
+	}
+	if e.getenv == nil {
+		e.getenv = os.Getenv
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if e.newID == nil {
+		e.newID = NewID
+	}
+	if o.AuditPath != "" {
+		a, err := openAudit(o.AuditPath)
+		if err != nil {
+			return nil, err
+		}
+		e.audit = a
+	}
+	e.pool.New = func() any { s := &scratch{}; s.cum.Reset(); return s }
+	return e, nil
+}
+
+// Close releases the audit file.
+func (e *Engine) Close() error {
+	if e.audit != nil {
+		return e.audit.close()
+	}
+	return nil
+}
+
+// State is the engine's state.
+func (e *Engine) State() State { return e.state }
+
+// Window is the ledger window.
+func (e *Engine) Window() time.Duration { return e.window }
+
+// NewID is a uuid4 as 32 lowercase hex characters.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var out [32]byte
+	hex.Encode(out[:], b[:])
+	return string(out[:])
+}
+
+func (e *Engine) sessionLock(s string) *sync.Mutex {
+	return &e.sessions[maphash.String(e.seed, s)%uint64(len(e.sessions))]
+}
+
+func failClosed(id, rule, reason string, cause error) (Decision, error) {
+	d := Decision{Decision: Deny, Reason: reason, Rule: rule, Obligations: []string{}, DecisionID: id}
+	if cause == nil {
+		return d, ErrFailClosed
+	}
+	return d, fmt.Errorf("%w: %w", ErrFailClosed, cause)
+}
+
+// Decide normalizes env and returns the verdict (spec §2.3). A 400-class
+// problem is an *EnvelopeError; a fail-closed outcome returns its Decision
+// and an error wrapping ErrFailClosed.
+func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err error) {
+	id := e.newID()
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("decide panicked", "decision_id", id, "panic", p, "stack", string(debug.Stack()))
+			d, err = failClosed(id, RuleInternal, "internal error - failing closed", fmt.Errorf("panic: %v", p))
+		}
+	}()
+	s := e.pool.Get().(*scratch)
+	defer func() {
+		s.f = facts{}
+		s.x = evalCtx{}
+		e.pool.Put(s)
+	}()
+	f := &s.f
+	if verr := validate(env, f); verr != nil {
+		return Decision{}, verr
+	}
+	now := e.now()
+	if f.nonce != "" {
+		seen, err := e.state.SpendNonce(ctx, f.nonce, now)
+		if err != nil {
+			return failClosed(id, RuleInternal, "internal error - failing closed", err)
+		}
+		if seen {
+			return Decision{}, badEnvelope("replay: nonce already seen")
+		}
+	}
+	if verr := normalize(f); verr != nil {
+		return Decision{}, verr
+	}
+	hash := f.hash()
+	if e.frozen(ctx, now) && f.verb != "read" {
+		d = Decision{Decision: Deny, Reason: "frozen by operator", Rule: RuleFrozen, Obligations: []string{}, DecisionID: id}
+		e.auditDecision(ctx, now, f, &d, hash, nil)
+		return d, nil
+	}
+	if f.approvalPresent {
+		return e.resubmit(ctx, id, now, f, hash)
+	}
+
+	mu := e.sessionLock(f.sessionID)
+	mu.Lock()
+	defer mu.Unlock()
+	s.cum.WindowSeconds = int64(e.window / time.Second)
+	if err := e.state.Cumulative(ctx, f.sessionID, now.Add(-e.window), &s.cum); err != nil {
+		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", err)
+	}
+	s.cum.WindowSeconds = int64(e.window / time.Second)
+	s.x = evalCtx{f: f, cum: &s.cum, bud: &e.budgets, now: now}
+	r := e.pack.evaluate(&s.x)
+	if r == nil {
+		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
+	}
+	rule, reason := r.output(&s.x)
+	d = Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}
+	if r.Verdict == RequireApproval {
+		h := &Hold{ID: e.newID(), CreatedTS: fmtTS(now), ExpiresTS: fmtTS(now.Truncate(time.Second).Add(e.ttl)),
+			Envelope: f.normalized(), EnvelopeHash: hash, Rule: rule, Status: StatusPending, DecisionID: id, Reason: reason}
+		if err := e.state.CreateHold(ctx, h); err != nil {
+			return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
+		}
+		d.HoldID, d.ExpiresTS = h.ID, h.ExpiresTS
+	}
+	if err := e.state.AppendLedger(ctx, f.sessionID, f.ledgerEntry(now)); err != nil {
+		// The verdict stands (a hold may already exist); the window
+		// under-counts this one action, so say so loudly.
+		e.log.Error("ledger append failed", "decision_id", id, "err", err)
+	}
+	e.auditDecision(ctx, now, f, &d, hash, &s.cum)
+	return d, nil
+}
+
+func (f *facts) ledgerEntry(now time.Time) LedgerEntry {
+	le := LedgerEntry{TS: now.UnixNano(), Verb: f.verb, Ability: f.ability, Externality: f.external, Count: f.count}
+	if f.hasAmount {
+		le.Currency = f.currency
+		if f.amount < 0 {
+			le.Amount = -f.amount
+		} else {
+			le.Amount = f.amount
+		}
+	}
+	return le
+}
+
+// SetFreeze flips the runtime freeze switch, which overrides REEFLEX_FREEZE
+// until ClearFreeze.
+func (e *Engine) SetFreeze(ctx context.Context, on bool) {
+	v := int32(2)
+	if on {
+		v = 1
+	}
+	e.freezeSwitch.Store(v)
+	if fs, ok := e.state.(FreezeState); ok {
+		if err := fs.SetFreeze(ctx, on); err != nil {
+			e.log.Error("persist freeze switch", "err", err)
+		}
+	}
+	e.frozen(ctx, e.now())
+}
+
+// FreezeState is implemented by a State that keeps the freeze switch.
+type FreezeState interface {
+	SetFreeze(ctx context.Context, on bool) error
+	// Freeze reports the stored switch: set false when never flipped.
+	Freeze(ctx context.Context) (on, set bool, err error)
+}
+
+// Frozen reports whether non-read actions are denied, and why: "switch"
+// (the runtime switch) or "env" (REEFLEX_FREEZE).
+func (e *Engine) Frozen(ctx context.Context) (frozen bool, source string) {
+	return e.frozenState(ctx), e.freezeSource(ctx)
+}
+
+func (e *Engine) loadSwitch(ctx context.Context) int32 {
+	v := e.freezeSwitch.Load()
+	if v == 0 {
+		if fs, ok := e.state.(FreezeState); ok {
+			if on, set, err := fs.Freeze(ctx); err == nil && set {
+				v = 2
+				if on {
+					v = 1
+				}
+				e.freezeSwitch.CompareAndSwap(0, v)
+			}
+		}
+		if v == 0 {
+			e.freezeSwitch.CompareAndSwap(0, 3) // looked: nothing stored
+			v = 3
+		}
+	}
+	return v
+}
+
+func (e *Engine) freezeSource(ctx context.Context) string {
+	if v := e.loadSwitch(ctx); v == 1 || v == 2 {
+		return "switch"
+	}
+	return "env"
+}
+
+func (e *Engine) frozenState(ctx context.Context) bool {
+	switch e.loadSwitch(ctx) {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	switch Fold(e.getenv("REEFLEX_FREEZE")) {
+	case "true", "1", "yes":
+		return true
+	}
+	return false
+}
+
+// frozen reads the freeze state and audits a flip since the last request.
+func (e *Engine) frozen(ctx context.Context, now time.Time) bool {
+	on := e.frozenState(ctx)
+	v := int32(2)
+	if on {
+		v = 1
+	}
+	if old := e.lastFrozen.Swap(v); old != 0 && old != v {
+		e.auditFreeze(ctx, now, on)
+	}
+	return on
+}
