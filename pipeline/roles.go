@@ -7,39 +7,6 @@ import (
 	"unicode"
 )
 
-// roleOther marks labels that name money which is no role of the schema:
-// cash tendered, change, rounding, discounts, quantities, reference numbers.
-// They compete with role labels so "CASH 50.00" is not read as a total.
-const roleOther Role = "other"
-
-// otherLabels are labels that take a number away from every role. "total qty"
-// and "total items" must beat "total"; "change due" must beat "due".
-var otherLabels = []string{
-	"cash", "change", "change due", "tendered", "tender", "paid", "paid amount", "payment", "received", "cash received",
-	"visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit", "voucher", "deposit",
-	"rounding", "round", "round amt", "rounding adj", "rounding adjustment", "rounding adj.",
-	"discount", "disc", "savings", "saving", "you saved", "total savings", "total discount", "total item discount",
-	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item(s)", "item count",
-	"no. of items", "points", "total points", "member points", "pax", "table",
-	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
-	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
-}
-
-// modifierWords turn a following or preceding tax label into a qualifier of
-// another label: "total incl. gst", "total (excluding gst)", "total due (gst
-// inc)", "total after rounding".
-var modifierWords = map[string]bool{
-	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true,
-	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
-	"before": true, "after": true, "with": true, "w": true, "without": true, "of": true, "plus": true, "less": true,
-}
-
-// exclusionWords make a total a pre-tax amount: "total (excluding gst)".
-var exclusionWords = map[string]bool{
-	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
-	"before": true, "without": true, "less": true,
-}
-
 type roleLabel struct {
 	folded []rune
 	role   Role
@@ -72,18 +39,9 @@ var unitTotalWords = []string{"total", "totals", "sum", "grand total", "subtotal
 // word, folded once; it never changes. Longest match wins, so "total hours"
 // beats "total".
 var otherLabelSet = func() []roleLabel {
-	out := make([]roleLabel, 0, len(otherLabels)+len(unitWords)*len(unitTotalWords))
-	for _, l := range otherLabels {
+	var out []roleLabel
+	for _, l := range append(append([]string(nil), otherLabels...), unitTotalLabels()...) {
 		out = append(out, roleLabel{folded: foldLabel(l), role: roleOther})
-	}
-	for _, t := range unitTotalWords {
-		for _, u := range unitWords {
-			if len([]rune(u)) < 2 {
-				continue // "total h" would read OCR noise as a unit
-			}
-			out = append(out, roleLabel{folded: foldLabel(t + " " + u), role: roleOther})
-			out = append(out, roleLabel{folded: foldLabel(t + " no. of " + u), role: roleOther})
-		}
 	}
 	return out
 }()
@@ -127,7 +85,7 @@ func labelSet(s *Schema) []roleLabel {
 	for _, f := range s.Fields {
 		if f.Kind == KindMoney && f.Role != RoleNone {
 			declared[f.Role] = true
-			for _, l := range f.RoleLabels() {
+			for _, l := range roleLabelsFor(f) {
 				out = append(out, roleLabel{folded: foldLabel(l), role: f.Role})
 			}
 		}
@@ -136,7 +94,7 @@ func labelSet(s *Schema) []roleLabel {
 	// even when no field takes the subtotal.
 	for _, r := range []Role{RoleSubtotal, RoleTax, RoleTotal} {
 		if !declared[r] {
-			for _, l := range DefaultRoleLabels(r) {
+			for _, l := range append(DefaultRoleLabels(r), extraRoleLabels[r]...) {
 				out = append(out, roleLabel{folded: foldLabel(l), role: r})
 			}
 		}

@@ -1,0 +1,374 @@
+package pipeline
+
+import (
+	"strings"
+	"unicode"
+)
+
+// This file is the one lexicon of label words: the heuristics and the keyless
+// local extractor (providers/local) read money labels from the same lists, so
+// a label the extractor trusts is one the checks understand the same way.
+
+// RoleOther marks labels that name money which is no role of the schema:
+// cash tendered, change, rounding, discounts, quantities, reference numbers.
+// They compete with role labels so "CASH 50.00" is not read as a total.
+const RoleOther Role = "other"
+
+// roleOther is RoleOther under the name the checks have always used.
+const roleOther = RoleOther
+
+// otherLabels are labels that take a number away from every role. "total qty"
+// and "total items" must beat "total"; "change due" must beat "due".
+var otherLabels = []string{
+	"cash", "change", "change due", "changes", "posted change", "tendered", "tender", "paid", "paid amount", "payment",
+	"received", "cash received", "visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit",
+	"voucher", "deposit", "eftpos",
+	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
+	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
+	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",
+	"total item discount", "total promotional saving",
+	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item(s)", "item count",
+	"hours", "hrs", "total time", "units", "pcs", "pieces", "kg", "weight", "pages", "km", "miles",
+	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
+	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
+	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
+	"total sv", "total gv", "total ev", "total qu",
+}
+
+// extraRoleLabels widen a role's default labels with the forms receipts and
+// invoices print. They apply only to a field that keeps the default labels.
+var extraRoleLabels = map[Role][]string{
+	RoleSubtotal: {"total sales excluding", "nett of tax", "net of tax", "montant net", "net ht",
+		"amt paid excl", "amount paid excl", "total excl of", "total excluded"},
+	RoleTax: {"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
+		"vat amount"},
+	RoleTotal: {"final total", "total after rounding", "total atter rounding", "total sales",
+		"amt paid incl", "amount paid incl", "total amt payable", "amt payable", "total amount payable", "total amount due",
+		"total rm", "total myr", "ttl", "total a pagar"},
+}
+
+// finalTotalLabels name the amount actually payable after rounding; they win
+// over a plain or tax-inclusive "total".
+var finalTotalLabels = map[string]bool{
+	"final total": true, "total after rounding": true, "total atter rounding": true, "rounded total": true,
+	"grand total": true, "nett total": true, "net total": true, "total payable": true, "amount payable": true,
+	"amt payable": true, "total amt payable": true, "total amount payable": true, "total due": true, "amount due": true,
+	"total amount due": true, "balance due": true, "total rm": true, "total myr": true, "gesamtbetrag": true,
+	"total ttc": true, "to pay": true, "please pay": true, "montant total": true,
+}
+
+// modifierWords turn a following or preceding tax label into a qualifier of
+// another label: "total incl. gst", "total (excluding gst)", "total due (gst
+// inc)", "total after rounding".
+var modifierWords = map[string]bool{
+	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true, "includes": true,
+	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
+	"before": true, "after": true, "with": true, "w": true, "without": true, "of": true, "plus": true, "less": true,
+}
+
+// exclusionWords make a total a pre-tax amount: "total (excluding gst)".
+var exclusionWords = map[string]bool{
+	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
+	"before": true, "without": true, "less": true,
+}
+
+// inclusionWords mark a total that already holds its tax.
+var inclusionWords = map[string]bool{
+	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true,
+	"includes": true, "with": true,
+}
+
+// OtherLabels are the built-in labels that take a number away from every
+// role (cash, change, rounding, quantities, reference numbers).
+func OtherLabels() []string { return append([]string(nil), otherLabels...) }
+
+// ExtraRoleLabels are the receipt and invoice forms that widen a role's
+// default labels; they apply only to a field that keeps the defaults.
+func ExtraRoleLabels(r Role) []string { return append([]string(nil), extraRoleLabels[r]...) }
+
+// IsFinalTotalLabel reports whether a label key (LabelKey form) names the
+// amount payable after rounding ("grand total", "total due").
+func IsFinalTotalLabel(key string) bool { return finalTotalLabels[key] }
+
+// IsModifierWord reports a word that makes a neighbouring label a qualifier
+// ("incl", "before", "after").
+func IsModifierWord(w string) bool { return modifierWords[w] }
+
+// IsExclusionWord reports a word that makes a total pre-tax ("excl").
+func IsExclusionWord(w string) bool { return exclusionWords[w] }
+
+// IsInclusionWord reports a word that says a total holds its tax ("incl").
+func IsInclusionWord(w string) bool { return inclusionWords[w] }
+
+// roleLabelsFor is a money field's labels: its own, or the role's defaults
+// widened by the extra forms when it lists none.
+func roleLabelsFor(f Field) []string {
+	if len(f.Labels) > 0 {
+		return f.Labels
+	}
+	return append(DefaultRoleLabels(f.Role), extraRoleLabels[f.Role]...)
+}
+
+// unitTotalLabels are every total label followed by a unit word ("total
+// hours"): they total the unit, not money.
+func unitTotalLabels() []string {
+	var out []string
+	for _, t := range unitTotalWords {
+		for _, u := range unitWords {
+			if len([]rune(u)) < 2 {
+				continue // "total h" would read OCR noise as a unit
+			}
+			out = append(out, t+" "+u, t+" no. of "+u)
+		}
+	}
+	return out
+}
+
+// LexiconLabel is one label phrase and the role it gives a number.
+type LexiconLabel struct {
+	Text string
+	Role Role
+}
+
+// Lexicon is a schema's money labels in priority order: the schema's own
+// role labels, the defaults of the roles it lacks, then the labels of other
+// quantities. Build it once per schema with NewLexicon; it is read-only.
+type Lexicon struct {
+	labels []LexiconLabel
+	byKey  map[string]int // LabelKey → index into labels (first wins)
+	// byFirst indexes label keys by their first token for Classify.
+	byFirst map[string][]lexEntry
+}
+
+type lexEntry struct {
+	tokens []string
+	key    string
+	role   Role
+}
+
+// NewLexicon builds the lexicon of s. Roles the schema lacks still compete:
+// "total excl. GST" is not a total even when no field takes the subtotal.
+func NewLexicon(s *Schema) *Lexicon {
+	lx := &Lexicon{byKey: map[string]int{}, byFirst: map[string][]lexEntry{}}
+	add := func(text string, r Role) {
+		toks := LabelTokens(text)
+		key := strings.Join(toks, " ")
+		lx.labels = append(lx.labels, LexiconLabel{Text: text, Role: r})
+		if key == "" {
+			return
+		}
+		if _, dup := lx.byKey[key]; dup {
+			return
+		}
+		lx.byKey[key] = len(lx.labels) - 1
+		lx.byFirst[toks[0]] = append(lx.byFirst[toks[0]], lexEntry{tokens: toks, key: key, role: r})
+	}
+	declared := map[Role]bool{}
+	if s != nil {
+		for _, f := range s.Fields {
+			if f.Kind == KindMoney && f.Role != RoleNone {
+				declared[f.Role] = true
+				for _, l := range roleLabelsFor(f) {
+					add(l, f.Role)
+				}
+			}
+		}
+	}
+	for _, r := range []Role{RoleSubtotal, RoleTax, RoleTotal} {
+		if !declared[r] {
+			for _, l := range append(DefaultRoleLabels(r), extraRoleLabels[r]...) {
+				add(l, r)
+			}
+		}
+	}
+	for _, l := range otherLabels {
+		add(l, RoleOther)
+	}
+	for _, l := range unitTotalLabels() {
+		add(l, RoleOther)
+	}
+	return lx
+}
+
+// Labels lists every label of the lexicon with its role, in priority order.
+func (lx *Lexicon) Labels() []LexiconLabel { return append([]LexiconLabel(nil), lx.labels...) }
+
+// Role is the role a label phrase gives the number it names, as the lexicon
+// lists it (the first listing wins); false when the phrase is no label.
+func (lx *Lexicon) Role(phrase string) (Role, bool) {
+	i, ok := lx.byKey[LabelKey(phrase)]
+	if !ok {
+		return RoleNone, false
+	}
+	return lx.labels[i].Role, true
+}
+
+// LabelVerdict is what the label segment next to a number says about it.
+type LabelVerdict struct {
+	Role  Role
+	Label string // the winning label in LabelKey form
+	// Start and End are the winning label's rune offsets in the segment.
+	Start, End int
+	Final      bool // a label of the amount payable after rounding
+	Inclusive  bool // a total that states it holds its tax
+	Excluded   bool // a qualifier made it pre-tax ("total excl. GST")
+	OK         bool
+}
+
+// LabelKey is a phrase in the lexicon's normal form: lower case, words of
+// letters and digits joined by one space, punctuation dropped.
+func LabelKey(s string) string { return strings.Join(LabelTokens(s), " ") }
+
+type token struct {
+	text       string
+	start, end int // rune offsets
+}
+
+// LabelTokens lowercases s and splits it into words, dropping punctuation so
+// "TOTAL(INCL.GST)" and "total incl gst" read alike. Chinese and Japanese
+// write no spaces, so each of their characters is a token of its own and
+// "消費税" is found inside "うち消費税".
+func LabelTokens(s string) []string {
+	toks := labelTokens(s)
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = t.text
+	}
+	return out
+}
+
+func labelTokens(s string) []token {
+	var out []token
+	var cur []rune
+	start, pos := 0, 0
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, token{text: string(cur), start: start, end: pos})
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		switch {
+		case isCJK(r):
+			flush()
+			out = append(out, token{text: string(unicode.ToLower(r)), start: pos, end: pos + 1})
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&':
+			if len(cur) == 0 {
+				start = pos
+			}
+			cur = append(cur, unicode.ToLower(r))
+		default:
+			flush()
+		}
+		pos++
+	}
+	flush()
+	return out
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+}
+
+type lexHit struct {
+	start, end int // token indexes, end exclusive
+	e          *lexEntry
+}
+
+// Classify reads the label segment next to a number (the text between it and
+// the previous number or clause break) and decides its role: the nearest
+// label that is not a qualifier of another one, with the qualifiers around
+// it ("total sales (excl. GST)" is a subtotal; "GST included in total" is a
+// total, not a tax).
+func (lx *Lexicon) Classify(seg string) LabelVerdict {
+	toks := labelTokens(seg)
+	if len(toks) == 0 {
+		return LabelVerdict{}
+	}
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.text
+	}
+	var hits []lexHit
+	for k, w := range words {
+		for i := range lx.byFirst[w] {
+			e := &lx.byFirst[w][i]
+			n := len(e.tokens)
+			if k+n <= len(words) && tokensEqual(words[k:k+n], e.tokens) {
+				hits = append(hits, lexHit{start: k, end: k + n, e: e})
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return LabelVerdict{}
+	}
+	// Drop hits covered by a longer one ("total" inside "total incl gst").
+	var kept []lexHit
+	for i, h := range hits {
+		covered := false
+		for j, o := range hits {
+			if i != j && o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, h)
+		}
+	}
+	nonTax := false
+	for _, h := range kept {
+		if h.e.role != RoleTax {
+			nonTax = true
+		}
+	}
+	excluded, included := false, false
+	var best *lexHit
+	for i := range kept {
+		h := &kept[i]
+		before := window(words, h.start-2, h.start)
+		after := window(words, h.end, h.end+1)
+		if h.e.role == RoleTax && nonTax && (anyIn(before, modifierWords) || best != nil && anyIn(after, modifierWords)) {
+			excluded = excluded || anyIn(before, exclusionWords)
+			included = included || anyIn(before, inclusionWords) || anyIn(after, inclusionWords)
+			continue
+		}
+		if h.e.role == RoleOther && best != nil && anyIn(window(words, h.start-1, h.start), modifierWords) {
+			continue // "total after rounding"
+		}
+		best = h
+	}
+	if best == nil {
+		return LabelVerdict{}
+	}
+	v := LabelVerdict{Role: best.e.role, Label: best.e.key, Start: toks[best.start].start, End: toks[best.end-1].end, OK: true}
+	if v.Role == RoleTotal {
+		if excluded || anyIn(words[best.end:], exclusionWords) {
+			v.Role, v.Excluded = RoleSubtotal, true
+		}
+		v.Final = finalTotalLabels[best.e.key]
+		v.Inclusive = included || anyIn(words[best.start:], inclusionWords)
+	}
+	return v
+}
+
+func window(toks []string, a, b int) []string {
+	a = max(a, 0)
+	b = min(b, len(toks))
+	if a >= b {
+		return nil
+	}
+	return toks[a:b]
+}
+
+func tokensEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
