@@ -12,24 +12,16 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/reflect-mcp/reflect/policy"
 )
 
 // Envelope is an action envelope as JSON would decode it (numbers are
 // json.Number), the policy engine's input.
-type Envelope = map[string]any
+type Envelope = policy.Envelope
 
 // Decision is the wire response of POST /v1/decide.
-type Decision struct {
-	Decision         string   `json:"decision"`
-	Reason           string   `json:"reason"`
-	Rule             string   `json:"rule"`
-	Obligations      []string `json:"obligations"`
-	Modulation       any      `json:"modulation"`
-	DecisionID       string   `json:"decision_id"`
-	HoldID           string   `json:"hold_id,omitempty"`
-	ExpiresTS        string   `json:"expires_ts,omitempty"`
-	ParentDecisionID string   `json:"parent_decision_id,omitempty"`
-}
+type Decision = policy.Decision
 
 // Decider decides one envelope. An error means no usable decision: the
 // gateway fails closed in enforce and open (with a warning) in observe. A
@@ -149,4 +141,19 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// InProcess is the engine in this process, the default: no service to run.
+func InProcess(e *policy.Engine) Decider { return inProcess{e} }
+
+type inProcess struct{ e *policy.Engine }
+
+func (p inProcess) Decide(ctx context.Context, env Envelope) (Decision, error) { return p.e.Decide(ctx, env) }
+
+func (p inProcess) HoldStatus(ctx context.Context, id string) (string, error) {
+	h, err := p.e.Hold(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return h.Status, nil
 }

@@ -1,0 +1,342 @@
+package clientconfig
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+)
+
+// Options are what setup and import write into a client file.
+type Options struct {
+	Exe         string // absolute path of the reflect binary
+	ConfigPath  string // absolute path of the registry
+	Environment string // target.environment of imported servers
+	// Mode is written as REEFLEX_MODE; "" keeps the gateway entry's, else
+	// the registry's, else observe.
+	Mode    string
+	CoreURL string // REEFLEX_CORE_URL, written only when set
+}
+
+// Outcome is what setup or import did to one client file.
+type Outcome struct {
+	Profile Profile
+	// Imported are the client entries now behind the gateway.
+	Imported []string
+	// Kept are entries that could not be imported and stay in the client.
+	Kept []string
+	// Warnings name the entry they are about.
+	Warnings []string
+	// Changed is true when the client file was rewritten.
+	Changed bool
+	// RegistryChanged is true when the registry was rewritten.
+	RegistryChanged bool
+	// BackupCreated is true when this run made the one backup.
+	BackupCreated bool
+}
+
+func (o *Outcome) warnf(format string, a ...any) { o.Warnings = append(o.Warnings, fmt.Sprintf(format, a...)) }
+
+// ErrNotFound is import's "no such directly registered server".
+var ErrNotFound = errors.New("not found")
+
+// Setup puts the gateway in p's path: every directly registered server that
+// can be imported goes into reg, and the client file is left launching only
+// the gateway (plus whatever could not be imported, each with a warning). A
+// second run imports only what was added since and writes nothing when there
+// is nothing new. The registry is written before the client file, and the
+// client file is backed up once before its first rewrite.
+func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
+	out := Outcome{Profile: p}
+	f, err := ReadFile(p.Path)
+	if err != nil {
+		return out, err
+	}
+	before, err := f.Bytes()
+	if err != nil {
+		return out, err
+	}
+	regBefore, err := reg.Bytes()
+	if err != nil {
+		return out, err
+	}
+	gwName, gw, hasGW := findGateway(f)
+	carry := map[string]string{}
+	if hasGW {
+		maps.Copy(carry, gw.Env)
+	}
+	for _, s := range slices.Clone(f.Servers) {
+		e, err := ParseEntry(s.Raw)
+		if err != nil {
+			out.Kept = append(out.Kept, s.Name)
+			out.warnf("%s stays in the client file, ungoverned: %v", s.Name, err)
+			continue
+		}
+		if Classify(s.Name, e) == Gateway {
+			continue
+		}
+		if IsReflectMCP(e) {
+			// Its tools are the gateway's built-in upstream; its env (the
+			// provider settings) is what they need, so it moves with them.
+			for k, v := range e.Env {
+				if _, ok := carry[k]; !ok {
+					carry[k] = v
+				}
+			}
+			f.Remove(s.Name)
+			out.Imported = append(out.Imported, s.Name)
+			out.warnf("%s is reflect's own MCP server: the gateway serves its tools as reflect__*, and its env moved to the gateway entry", s.Name)
+			continue
+		}
+		if importOne(&out, f, reg, s.Name, e, o.Environment) != nil {
+			continue
+		}
+	}
+	mode := o.Mode
+	if mode == "" {
+		mode = carry["REEFLEX_MODE"]
+	}
+	if mode == "" {
+		mode = reg.Mode()
+	}
+	if mode == "" {
+		mode = "observe"
+	}
+	if reg.Mode() == "" {
+		reg.SetMode(mode)
+	}
+	coreURL := o.CoreURL
+	if coreURL == "" {
+		coreURL = carry["REEFLEX_CORE_URL"]
+	}
+	delete(carry, "REEFLEX_MCP_CONFIG") // the --config argument says it, absolutely
+	raw, err := GatewayEntry{Exe: o.Exe, ConfigPath: o.ConfigPath, Mode: mode, CoreURL: coreURL, Env: carry, Typed: p.Typed}.Raw()
+	if err != nil {
+		return out, err
+	}
+	if hasGW && gwName != GatewayKey {
+		if isReflectBinary(gw.Command) {
+			f.Set(gwName, raw) // the user's own key for it stays
+		} else {
+			f.Remove(gwName)
+			f.Set(GatewayKey, raw)
+			out.warnf("%s (reeflex-mcp) was replaced by reflect's gateway; the original is in the backup", gwName)
+		}
+	} else {
+		f.Set(GatewayKey, raw)
+	}
+	if len(reg.Names()) == 0 && len(out.Imported) == 0 {
+		return out, fmt.Errorf("%s: no server to put behind the gateway, and the registry %s has none: add one with `reflect gateway add`", p.Path, reg.Path)
+	}
+	return out, commit(&out, f, reg, before, regBefore)
+}
+
+// importOne moves one foreign entry into reg and out of f. On an error the
+// entry stays in f and out says why.
+func importOne(out *Outcome, f *File, reg *Registry, key string, e Entry, environment string) error {
+	u, warns, err := Convert(key, e, environment)
+	if err != nil {
+		out.Kept = append(out.Kept, key)
+		out.warnf("%s stays in the client file, ungoverned: %v", key, err)
+		return err
+	}
+	if have, ok := reg.Lookup(u.Name); ok {
+		if !sameServer(have, u) {
+			out.Kept = append(out.Kept, key)
+			err := fmt.Errorf("the registry already has an upstream %q that runs something else", u.Name)
+			out.warnf("%s stays in the client file, ungoverned: %v; rename one of them, then run `reflect gateway import %s`", key, err, key)
+			return err
+		}
+		// Already governed (a rerun after a crash, or the same server added
+		// both ways): the registry's own settings win.
+		f.Remove(key)
+		out.Imported = append(out.Imported, key)
+		return nil
+	}
+	reg.Upsert(u)
+	f.Remove(key)
+	out.Imported = append(out.Imported, key)
+	for _, w := range warns {
+		out.warnf("%s: %s", key, w)
+	}
+	return nil
+}
+
+func sameServer(a, b Upstream) bool {
+	return slices.Equal(a.Command, b.Command) && a.URL == b.URL
+}
+
+func findGateway(f *File) (string, Entry, bool) {
+	for _, s := range f.Servers {
+		if e, err := ParseEntry(s.Raw); err == nil && Classify(s.Name, e) == Gateway {
+			return s.Name, e, true
+		}
+	}
+	return "", Entry{}, false
+}
+
+// commit writes what changed: the registry first (a client must never launch
+// a gateway that lacks the servers taken out of it), then the one backup,
+// then the client file.
+func commit(out *Outcome, f *File, reg *Registry, before, regBefore []byte) error {
+	after, err := f.Bytes()
+	if err != nil {
+		return err
+	}
+	regAfter, err := reg.Bytes()
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(regAfter, regBefore) || !reg.Exists {
+		if err := reg.Write(); err != nil {
+			return err
+		}
+		out.RegistryChanged = true
+	}
+	if f.Exists && bytes.Equal(after, before) {
+		return nil
+	}
+	if f.Exists {
+		made, err := EnsureBackup(f.Path)
+		if err != nil {
+			return err
+		}
+		out.BackupCreated = made
+	}
+	if err := f.Write(); err != nil {
+		return err
+	}
+	out.Changed = true
+	return nil
+}
+
+// Import moves the directly registered server name under the gateway in the
+// first of profiles that has it, leaving every other entry alone. An
+// existing gateway entry is kept as it is (its env and arguments are the
+// operator's settings); one is written only when the file has none.
+func Import(profiles []Profile, name string, reg *Registry, o Options) (Outcome, error) {
+	for _, p := range profiles {
+		f, err := ReadFile(p.Path)
+		if err != nil {
+			return Outcome{Profile: p}, err
+		}
+		s, ok := f.Lookup(name)
+		if !ok {
+			continue
+		}
+		e, err := ParseEntry(s.Raw)
+		if err != nil {
+			return Outcome{Profile: p}, fmt.Errorf("%s in %s: %w", name, p.Path, err)
+		}
+		if Classify(name, e) == Gateway {
+			continue
+		}
+		return importInto(p, f, name, e, reg, o)
+	}
+	return Outcome{}, fmt.Errorf("%w: no client file lists %q as a directly registered server", ErrNotFound, name)
+}
+
+func importInto(p Profile, f *File, name string, e Entry, reg *Registry, o Options) (Outcome, error) {
+	out := Outcome{Profile: p}
+	before, err := f.Bytes()
+	if err != nil {
+		return out, err
+	}
+	regBefore, err := reg.Bytes()
+	if err != nil {
+		return out, err
+	}
+	gwName, gw, hasGW := findGateway(f)
+	if IsReflectMCP(e) {
+		f.Remove(name)
+		out.Imported = append(out.Imported, name)
+		out.warnf("%s is reflect's own MCP server: the gateway serves its tools as reflect__*, and its env moved to the gateway entry", name)
+	} else if err := importOne(&out, f, reg, name, e, o.Environment); err != nil {
+		return out, fmt.Errorf("%s in %s: %w (nothing was written)", name, p.Path, err)
+	}
+	if !hasGW {
+		mode := o.Mode
+		if mode == "" {
+			mode = reg.Mode()
+		}
+		if mode == "" {
+			mode = "observe"
+		}
+		raw, err := GatewayEntry{Exe: o.Exe, ConfigPath: o.ConfigPath, Mode: mode, CoreURL: o.CoreURL, Env: reflectEnv(e), Typed: p.Typed}.Raw()
+		if err != nil {
+			return out, err
+		}
+		f.Set(GatewayKey, raw)
+	} else if env := reflectEnv(e); len(env) > 0 {
+		s, _ := f.Lookup(gwName)
+		raw, err := addEnv(s.Raw, env, gw.Env)
+		if err != nil {
+			return out, err
+		}
+		f.Set(gwName, raw)
+	}
+	return out, commit(&out, f, reg, before, regBefore)
+}
+
+func reflectEnv(e Entry) map[string]string {
+	if IsReflectMCP(e) {
+		return e.Env
+	}
+	return nil
+}
+
+// addEnv adds the variables the entry does not set yet to its env, touching
+// nothing else in it.
+func addEnv(raw json.RawMessage, env, have map[string]string) (json.RawMessage, error) {
+	ms, err := parseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("gateway entry: %w", err)
+	}
+	merged := map[string]string{}
+	maps.Copy(merged, have)
+	for k, v := range env {
+		if _, ok := merged[k]; !ok {
+			merged[k] = v
+		}
+	}
+	envRaw, err := json.Marshal(merged)
+	if err != nil {
+		return nil, fmt.Errorf("gateway entry: %w", err)
+	}
+	found := false
+	for i := range ms {
+		if ms[i].key == "env" {
+			ms[i].raw, found = envRaw, true
+		}
+	}
+	if !found {
+		ms = append(ms, member{key: "env", raw: envRaw})
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(quote(m.key))
+		b.WriteByte(':')
+		b.Write(m.raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Restore puts p's backup back byte for byte (the backup is kept). It
+// reports false when p has no backup.
+func Restore(p Profile) (bool, error) {
+	return RestoreBackup(p.Path)
+}
+
+// HasBackup reports whether p has a backup to restore.
+func HasBackup(p Profile) bool {
+	_, err := os.Stat(BackupPath(p.Path))
+	return err == nil
+}
