@@ -38,7 +38,9 @@ type Outcome struct {
 	BackupCreated bool
 }
 
-func (o *Outcome) warnf(format string, a ...any) { o.Warnings = append(o.Warnings, fmt.Sprintf(format, a...)) }
+func (o *Outcome) warnf(format string, a ...any) {
+	o.Warnings = append(o.Warnings, fmt.Sprintf(format, a...))
+}
 
 // ErrNotFound is import's "no such directly registered server".
 var ErrNotFound = errors.New("not found")
@@ -68,6 +70,19 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 	if hasGW {
 		maps.Copy(carry, gw.Env)
 	}
+	mode := o.Mode
+	if mode == "" {
+		mode = carry["REEFLEX_MODE"]
+	}
+	if mode == "" {
+		mode = reg.Mode()
+	}
+	if mode == "" {
+		mode = "observe"
+	}
+	if reg.Mode() == "" {
+		reg.SetMode(mode) // first, so a new registry reads top down
+	}
 	for _, s := range slices.Clone(f.Servers) {
 		e, err := ParseEntry(s.Raw)
 		if err != nil {
@@ -91,22 +106,7 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 			out.warnf("%s is reflect's own MCP server: the gateway serves its tools as reflect__*, and its env moved to the gateway entry", s.Name)
 			continue
 		}
-		if importOne(&out, f, reg, s.Name, e, o.Environment) != nil {
-			continue
-		}
-	}
-	mode := o.Mode
-	if mode == "" {
-		mode = carry["REEFLEX_MODE"]
-	}
-	if mode == "" {
-		mode = reg.Mode()
-	}
-	if mode == "" {
-		mode = "observe"
-	}
-	if reg.Mode() == "" {
-		reg.SetMode(mode)
+		_ = importOne(&out, f, reg, s.Name, e, o.Environment) // a failure is in out and the entry stays
 	}
 	coreURL := o.CoreURL
 	if coreURL == "" {
@@ -128,8 +128,10 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 	} else {
 		f.Set(GatewayKey, raw)
 	}
-	if len(reg.Names()) == 0 && len(out.Imported) == 0 {
-		return out, fmt.Errorf("%s: no server to put behind the gateway, and the registry %s has none: add one with `reflect gateway add`", p.Path, reg.Path)
+	if len(reg.Names()) == 0 {
+		// The gateway refuses a registry without upstreams; writing one would
+		// leave the client launching a server that cannot start.
+		return out, fmt.Errorf("%s: no server to put behind the gateway, and the registry %s has none: add one with `reflect gateway add` (nothing was written)", p.Path, reg.Path)
 	}
 	return out, commit(&out, f, reg, before, regBefore)
 }
