@@ -46,16 +46,15 @@ func (e *Engine) emit(ctx context.Context, line []byte) {
 			e.log.Error("audit log write failed", "err", err)
 		}
 	}
-	if a, ok := e.state.(Auditor); ok {
+	for _, a := range e.sinks {
 		if err := a.AppendAudit(ctx, line); err != nil {
-			e.log.Error("audit append to state failed", "err", err)
+			e.log.Error("audit append failed", "err", err)
 		}
 	}
 }
 
 func (e *Engine) auditing() bool {
-	_, ok := e.state.(Auditor)
-	return ok || e.audit != nil
+	return len(e.sinks) > 0 || e.audit != nil
 }
 
 func appendKV(b []byte, k string, v any) []byte {
@@ -74,7 +73,7 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-func (e *Engine) decisionLine(now time.Time, f *facts, d *Decision, hash string, cum *Cumulative) []byte {
+func (e *Engine) decisionLine(now time.Time, f *facts, d *Decision, cum *Cumulative) []byte {
 	b := append(make([]byte, 0, 512), '{')
 	b = appendKV(b, "ts", fmtTS(now))
 	b = appendKV(b, "session_id", f.sessionID)
@@ -91,15 +90,15 @@ func (e *Engine) decisionLine(now time.Time, f *facts, d *Decision, hash string,
 	b = appendKV(b, "rule", d.Rule)
 	b = appendKV(b, "reason", d.Reason)
 	b = appendKV(b, "decision_id", d.DecisionID)
-	b = appendKV(b, "envelope_hash", hash)
+	b = appendKV(b, "envelope_hash", f.envHash())
 	return b
 }
 
-func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *Decision, hash string, cum *Cumulative) {
+func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *Decision, cum *Cumulative) {
 	if !e.auditing() {
 		return
 	}
-	b := e.decisionLine(now, f, d, hash, cum)
+	b := e.decisionLine(now, f, d, cum)
 	if d.HoldID != "" {
 		b = appendKV(b, "hold_id", d.HoldID)
 		b = appendKV(b, "expires_ts", d.ExpiresTS)
@@ -110,11 +109,11 @@ func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *
 	e.emit(ctx, append(b, '}'))
 }
 
-func (e *Engine) auditResubmission(ctx context.Context, now time.Time, f *facts, d *Decision, hash, holdID string) {
+func (e *Engine) auditResubmission(ctx context.Context, now time.Time, f *facts, d *Decision, holdID string) {
 	if !e.auditing() {
 		return
 	}
-	b := e.decisionLine(now, f, d, hash, nil)
+	b := e.decisionLine(now, f, d, nil)
 	b = appendKV(b, "hold_id", holdID)
 	b = appendKV(b, "parent_decision_id", d.ParentDecisionID)
 	if f.traceparent != "" {

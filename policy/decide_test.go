@@ -223,7 +223,7 @@ func TestAuditLines(t *testing.T) {
 	h.approve(d.HoldID, "ana")
 	h.e.SetFreeze(t.Context(), true)
 	h.decide(deleteOne.json())
-	lines := h.state.(*MemState).AuditLines()
+	lines := h.audit.Lines()
 	if len(lines) != 5 {
 		t.Fatalf("%d audit lines: %s", len(lines), lines)
 	}

@@ -89,8 +89,11 @@ type Options struct {
 	// AuditPath is REEFLEX_AUDIT_LOG: JSONL, appended and fsynced. Empty
 	// writes no file (a State that keeps audit lines still gets them).
 	AuditPath string
-	Logger    *slog.Logger
-	NewID     func() string // uuid4 hex; for tests
+	// Audit is another sink for audit lines; a State that is an Auditor
+	// (the store) gets them too.
+	Audit  Auditor
+	Logger *slog.Logger
+	NewID  func() string // uuid4 hex; for tests
 }
 
 // Engine decides. Safe for concurrent use.
@@ -105,12 +108,15 @@ type Engine struct {
 	log     *slog.Logger
 	newID   func() string
 	audit   *auditLog
+	sinks   []Auditor
 
 	// sessions serialises read-ledger -> decide -> append per session, so
 	// concurrent calls cannot both spend the last unit of a budget.
 	sessions [64]sync.Mutex
 	seed     maphash.Seed
 
+	lastPrune    atomic.Int64
+	ids          idGen
 	freezeSwitch atomic.Int32 // 0 unset, 1 on, 2 off
 	lastFrozen   atomic.Int32 // 0 unknown, 1 frozen, 2 not
 	pool         sync.Pool
@@ -143,6 +149,12 @@ func New(o Options) (*Engine, error) {
 	if e.state == nil {
 		e.state = NewMemState()
 	}
+	if a, ok := e.state.(Auditor); ok {
+		e.sinks = append(e.sinks, a)
+	}
+	if o.Audit != nil {
+		e.sinks = append(e.sinks, o.Audit)
+	}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -159,7 +171,7 @@ func New(o Options) (*Engine, error) {
 		e.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	if e.newID == nil {
-		e.newID = NewID
+		e.newID = e.ids.next
 	}
 	if o.AuditPath != "" {
 		a, err := openAudit(o.AuditPath)
@@ -195,6 +207,36 @@ func NewID() string {
 	var out [32]byte
 	hex.Encode(out[:], b[:])
 	return string(out[:])
+}
+
+// idGen hands out uuid4 ids cut from one batch of random bytes, so the
+// decision path does one allocation per 64 ids instead of one per id.
+type idGen struct {
+	mu  sync.Mutex
+	buf string
+	off int
+}
+
+const idBatch = 64
+
+func (g *idGen) next() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.off >= len(g.buf) {
+		var raw [idBatch * 16]byte
+		_, _ = rand.Read(raw[:])
+		out := make([]byte, idBatch*32)
+		for i := 0; i < idBatch; i++ {
+			b := raw[i*16 : i*16+16]
+			b[6] = b[6]&0x0f | 0x40
+			b[8] = b[8]&0x3f | 0x80
+			hex.Encode(out[i*32:], b)
+		}
+		g.buf, g.off = string(out), 0
+	}
+	id := g.buf[g.off : g.off+32]
+	g.off += 32
+	return id
 }
 
 func (e *Engine) sessionLock(s string) *sync.Mutex {
@@ -243,14 +285,14 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 	if verr := normalize(f); verr != nil {
 		return Decision{}, verr
 	}
-	hash := f.hash()
+	e.maybePrune(ctx, now)
 	if e.frozen(ctx, now) && f.verb != "read" {
 		d = Decision{Decision: Deny, Reason: "frozen by operator", Rule: RuleFrozen, Obligations: []string{}, DecisionID: id}
-		e.auditDecision(ctx, now, f, &d, hash, nil)
+		e.auditDecision(ctx, now, f, &d, nil)
 		return d, nil
 	}
 	if f.approvalPresent {
-		return e.resubmit(ctx, id, now, f, hash)
+		return e.resubmit(ctx, id, now, f)
 	}
 
 	mu := e.sessionLock(f.sessionID)
@@ -270,7 +312,7 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 	d = Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}
 	if r.Verdict == RequireApproval {
 		h := &Hold{ID: e.newID(), CreatedTS: fmtTS(now), ExpiresTS: fmtTS(now.Truncate(time.Second).Add(e.ttl)),
-			Envelope: f.normalized(), EnvelopeHash: hash, Rule: rule, Status: StatusPending, DecisionID: id, Reason: reason}
+			Envelope: f.normalized(), EnvelopeHash: f.envHash(), Rule: rule, Status: StatusPending, DecisionID: id, Reason: reason}
 		if err := e.state.CreateHold(ctx, h); err != nil {
 			return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
 		}
@@ -281,9 +323,30 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		// under-counts this one action, so say so loudly.
 		e.log.Error("ledger append failed", "decision_id", id, "err", err)
 	}
-	e.auditDecision(ctx, now, f, &d, hash, &s.cum)
+	e.auditDecision(ctx, now, f, &d, &s.cum)
 	return d, nil
 }
+
+// pruneEvery is how often a decision also drops ledger entries and nonces
+// that have left the window, so memory (or the store) stays bounded.
+const pruneEvery = time.Minute
+
+func (e *Engine) maybePrune(ctx context.Context, now time.Time) {
+	last := e.lastPrune.Load()
+	if now.UnixNano()-last < int64(pruneEvery) || !e.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	if last == 0 {
+		return // first decision: nothing old yet in memory; a store prunes on open
+	}
+	if err := e.state.Prune(ctx, now.Add(-e.window), now.Add(-e.NonceRetention())); err != nil {
+		e.log.Error("prune state", "err", err)
+	}
+}
+
+// NonceRetention is how long a spent nonce is remembered: the longer of the
+// ledger window and the hold TTL, so a replay inside either is refused.
+func (e *Engine) NonceRetention() time.Duration { return max(e.window, e.ttl) }
 
 func (f *facts) ledgerEntry(now time.Time) LedgerEntry {
 	le := LedgerEntry{TS: now.UnixNano(), Verb: f.verb, Ability: f.ability, Externality: f.external, Count: f.count}

@@ -62,6 +62,7 @@ type facts struct {
 	holdID, parentDecisionID       string
 	nonce                          string
 	traceparent                    string
+	h                              string // envelope_hash, once computed
 }
 
 func asMap(v any) (map[string]any, bool) {

@@ -17,14 +17,16 @@ type harness struct {
 	now   time.Time
 	env   map[string]string
 	state State
+	audit *MemAudit
 }
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
 func newHarness(t testing.TB, mod func(*Options)) *harness {
 	t.Helper()
-	h := &harness{t: t, now: t0, env: map[string]string{}}
+	h := &harness{t: t, now: t0, env: map[string]string{}, audit: &MemAudit{}}
 	o := Options{
+		Audit:  h.audit,
 		Now:    func() time.Time { h.mu.Lock(); defer h.mu.Unlock(); return h.now },
 		Getenv: func(k string) string { h.mu.Lock(); defer h.mu.Unlock(); return h.env[k] },
 	}

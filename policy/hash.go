@@ -8,6 +8,15 @@ import (
 
 var hashBufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
+// envHash is hash, computed once and only when something needs it (a hold,
+// a resubmission, an audit line).
+func (f *facts) envHash() string {
+	if f.h == "" {
+		f.h = f.hash()
+	}
+	return f.h
+}
+
 // hash is envelope_hash of f's normalized envelope, computed from the raw
 // inner objects with the canonical values substituted, so no map is built.
 func (f *facts) hash() string {

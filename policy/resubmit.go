@@ -23,10 +23,10 @@ const (
 
 var errLostRace = errors.New("hold is no longer approved")
 
-func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *facts, hash string) (Decision, error) {
+func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *facts) (Decision, error) {
 	deny := func(code string) (Decision, error) {
 		d := Decision{Decision: Deny, Reason: code, Rule: RuleHoldCheck, Obligations: []string{}, DecisionID: id}
-		e.auditDecision(ctx, now, f, &d, hash, nil)
+		e.auditDecision(ctx, now, f, &d, nil)
 		return d, nil
 	}
 	if f.holdID == "" {
@@ -53,7 +53,7 @@ func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *fact
 	if !now.Before(h.expiresAt()) {
 		return deny(HoldExpired)
 	}
-	if hash != h.EnvelopeHash {
+	if f.envHash() != h.EnvelopeHash {
 		return deny(HoldEnvelopeMismatch)
 	}
 	if h.DecidedBy != "" {
@@ -102,7 +102,7 @@ func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *fact
 		e.log.Error("ledger append failed", "decision_id", id, "err", err)
 	}
 	mu.Unlock()
-	e.auditResubmission(ctx, now, f, &d, hash, h.ID)
+	e.auditResubmission(ctx, now, f, &d, h.ID)
 	return d, nil
 }
 

@@ -171,7 +171,44 @@ func (w *TimeWindow) contains(now time.Time) bool {
 	return mins >= w.From || mins < w.To
 }
 
+// str reads a canonical string field without boxing it (the hot path).
+func (r fieldRef) str(x *evalCtx) (string, bool) {
+	f := x.f
+	switch r.kind {
+	case fVerb:
+		return f.verb, true
+	case fEnv:
+		return f.env, true
+	case fRev:
+		return f.reversibility, true
+	case fBlast:
+		return f.blast, true
+	case fExt:
+		return f.external, true
+	case fSession:
+		return f.sessionID, true
+	}
+	return "", false
+}
+
 func (c *Cond) compare(x *evalCtx) bool {
+	if s, ok := c.field.str(x); ok {
+		switch c.Op {
+		case "eq":
+			w, isStr := c.Value.(string)
+			return isStr && s == w
+		case "in":
+			for _, e := range c.Value.([]any) {
+				if w, isStr := e.(string); isStr && s == w {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if c.field.kind == fCount && c.Op == "gt" {
+		return float64(x.f.count) > c.Value.(float64)
+	}
 	v, ok := c.field.get(x)
 	if !ok {
 		return false

@@ -142,7 +142,6 @@ type MemState struct {
 	sessions map[string]*memLedger
 	nonces   map[string]int64
 	holds    map[string]*Hold
-	audit    [][]byte
 }
 
 type memLedger struct {
@@ -297,21 +296,6 @@ func (m *MemState) Prune(_ context.Context, ledgerBefore, nonceBefore time.Time)
 	return nil
 }
 
-// AppendAudit keeps a copy of line.
-func (m *MemState) AppendAudit(_ context.Context, line []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.audit = append(m.audit, slices.Clone(line))
-	return nil
-}
-
-// AuditLines returns the audit lines kept so far.
-func (m *MemState) AuditLines() [][]byte {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.audit)
-}
-
 // Sizes reports how many sessions, ledger entries and nonces are held (for
 // the bounded-memory tests).
 func (m *MemState) Sizes() (sessions, entries, nonces int) {
@@ -321,4 +305,25 @@ func (m *MemState) Sizes() (sessions, entries, nonces int) {
 		entries += len(l.entries) - l.head
 	}
 	return len(m.sessions), entries, len(m.nonces)
+}
+
+// MemAudit keeps audit lines in memory (tests, `policy check`).
+type MemAudit struct {
+	mu    sync.Mutex
+	lines [][]byte
+}
+
+// AppendAudit keeps a copy of line.
+func (m *MemAudit) AppendAudit(_ context.Context, line []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lines = append(m.lines, slices.Clone(line))
+	return nil
+}
+
+// Lines returns the audit lines kept so far.
+func (m *MemAudit) Lines() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.lines)
 }
