@@ -163,7 +163,7 @@ rules:
 	// 2026-12-01 10:00 UTC is a Tuesday, 11:00 in Berlin.
 	cases := []struct {
 		name, env, rule string
-		at             time.Time
+		at              time.Time
 	}{
 		{"in + not", envSpec{verb: "create", environment: "prod"}.json(), "t/not_and_in", t0},
 		{"not excludes", envSpec{verb: "create", environment: "staging"}.json(), "t/fallback", t0},
