@@ -11,6 +11,7 @@ import (
 
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 )
 
 func TestExportReviewedRows(t *testing.T) {
@@ -19,7 +20,7 @@ func TestExportReviewedRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Populate(ctx, st, "c", 10); err != nil {
+	if err := storetest.Populate(ctx, st, "c", 10); err != nil {
 		t.Fatal(err)
 	}
 	flaggedDoc, okDoc, halfDoc := "doc-000004", "doc-000001", "doc-000009"
@@ -31,7 +32,7 @@ func TestExportReviewedRows(t *testing.T) {
 	d := func(doc, field string, a store.Action, v any, who string, at time.Time) store.Decision {
 		return store.Decision{CorpusID: "c", DocID: doc, Field: field, Action: a, Value: v, Reviewer: who, At: at}
 	}
-	err = st.Decide(ctx,
+	_, err = st.Decide(ctx,
 		d(flaggedDoc, "vendor_name", store.ActionAccept, nil, "ann", at),
 		d(flaggedDoc, "total", store.ActionCorrect, 123.45, "ann", at.Add(time.Minute)),
 		d(flaggedDoc, "tax", store.ActionSetNull, nil, "bob", at.Add(2*time.Minute)),
@@ -145,10 +146,10 @@ func TestExportRequiredNullCorrected(t *testing.T) {
 		FlaggedFields:   []pipeline.FlaggedField{{Field: "total", Reason: "required field is null"}},
 		FieldProvenance: map[string][]pipeline.Span{"vendor_name": {{Start: 0, End: 10}}, "total": {}},
 		FieldOrder:      []string{"vendor_name", "total"}}
-	if err := st.PutResult(ctx, "c", "d", "v1", res); err != nil {
+	if _, err := st.PutResult(ctx, "c", "d", "v1", res); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
+	if _, err := st.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer

@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,12 +15,12 @@ import (
 func BenchmarkSummaries100k(b *testing.B) {
 	ctx := context.Background()
 	const n = 100_000
-	s, err := Open(filepath.Join(b.TempDir(), "bench.db"), Options{})
+	s, err := store.Open(filepath.Join(b.TempDir(), "bench.db"), store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	if err := Populate(ctx, s, "bench", n); err != nil {
+	if err := storetest.Populate(ctx, s, "bench", n); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("populated %d documents in %v", n, time.Since(start).Round(time.Millisecond))
@@ -39,18 +41,18 @@ func BenchmarkSummaries100k(b *testing.B) {
 // fsync, close) in a 10,000-document store: the latency before "saved".
 func BenchmarkDecide(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(filepath.Join(b.TempDir(), "bench.db"), Options{})
+	s, err := store.Open(filepath.Join(b.TempDir(), "bench.db"), store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := Populate(ctx, s, "bench", 10_000); err != nil {
+	if err := storetest.Populate(ctx, s, "bench", 10_000); err != nil {
 		b.Fatal(err)
 	}
 	i := 0
 	for b.Loop() {
-		d := Decision{CorpusID: "bench", DocID: fmt.Sprintf("doc-%06d", i%10_000), Field: "total",
-			Action: ActionCorrect, Value: float64(i), Reviewer: "bench"}
-		if err := s.Decide(ctx, d); err != nil {
+		d := store.Decision{CorpusID: "bench", DocID: fmt.Sprintf("doc-%06d", i%10_000), Field: "total",
+			Action: store.ActionCorrect, Value: float64(i), Reviewer: "bench"}
+		if _, err := s.Decide(ctx, d); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -84,6 +84,7 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 		return old, nil
 	}
 	d.CorpusID = corpusID
+	d.Kind = kindOr(d.Kind)
 	d.Seq = nextSeq(docs, corpusID)
 	raw, err := json.Marshal(d)
 	if err != nil {
@@ -96,7 +97,7 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 	if err := index.Put(docKey(corpusID, d.ID), key[len(key)-8:]); err != nil {
 		return Document{}, err
 	}
-	row := sumRec{Summary: Summary{DocID: d.ID, Seq: d.Seq, Snippet: snippetOf(d.Text)}}
+	row := sumRec{Summary: Summary{DocID: d.ID, Kind: d.Kind, Seq: d.Seq, Snippet: snippetOf(d.Text)}}
 	if err := sums.Put(key, encodeSummary(row)); err != nil {
 		return Document{}, err
 	}
@@ -259,13 +260,15 @@ func (s *Store) MissingResults(ctx context.Context, corpusID, pipelineVersion st
 // corpus QueueCorpusID(queue) (created on first use). The document's TraceID is the
 // result's, and the trace is indexed for FindTrace. A document whose ID is
 // already queued with a different text is stored under a suffixed ID rather
-// than overwriting the first.
-func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelineVersion string, r pipeline.Result) (string, error) {
+// than overwriting the first. It returns the corpus id and the document's
+// queue row.
+func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelineVersion string, r pipeline.Result) (string, Summary, error) {
 	corpusID := QueueCorpusID(queue)
 	if err := checkID("queue", queue); err != nil {
-		return "", fmt.Errorf("enqueue: %w", err)
+		return "", Summary{}, fmt.Errorf("enqueue: %w", err)
 	}
 	doc.TraceID = r.TraceID
+	var row Summary
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		if _, err := getCorpus(tx, corpusID); err != nil {
 			c := Corpus{ID: corpusID, Name: queue, Kind: "mcp", Schema: r.Schema, Created: time.Now().UTC()}
@@ -296,12 +299,13 @@ func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelin
 				return err
 			}
 		}
-		return putResult(tx, corpusID, stored.ID, pipelineVersion, r)
+		row, err = putResult(tx, corpusID, stored.ID, pipelineVersion, r)
+		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("enqueue to %q: %w", corpusID, err)
+		return "", Summary{}, fmt.Errorf("enqueue to %q: %w", corpusID, err)
 	}
-	return corpusID, nil
+	return corpusID, row, nil
 }
 
 // FindTrace says which document a trace id belongs to.

@@ -20,21 +20,23 @@ type step struct {
 }
 
 // Decide records reviewer decisions, their audit entries and the affected
-// queue rows in one transaction. bbolt fsyncs on commit, so when Decide
-// returns nil the decisions survive a crash; a UI shows "saved" only then.
+// queue rows in one transaction, and returns those rows, one per document in
+// the order first decided. bbolt fsyncs on commit, so when Decide returns
+// without error the decisions survive a crash; a UI shows "saved" only then.
 //
 // The store fills Original from the latest result, Value from Original for
 // accept and nil for set_null, and At with the current time when zero. It
 // never invents the reviewer: a decision without one is rejected.
-func (s *Store) Decide(ctx context.Context, ds ...Decision) error {
+func (s *Store) Decide(ctx context.Context, ds ...Decision) ([]Summary, error) {
 	if len(ds) == 0 {
-		return nil
+		return nil, nil
 	}
 	for _, d := range ds {
 		if err := validateDecision(d); err != nil {
-			return fmt.Errorf("decide: %w", err)
+			return nil, fmt.Errorf("decide: %w", err)
 		}
 	}
+	var rows []Summary
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		type ref struct{ corpus, doc string }
 		touched := map[ref]bool{}
@@ -49,17 +51,20 @@ func (s *Store) Decide(ctx context.Context, ds ...Decision) error {
 				order = append(order, r)
 			}
 		}
+		rows = make([]Summary, 0, len(order))
 		for _, r := range order {
-			if err := refreshSummary(tx, r.corpus, r.doc); err != nil {
+			row, err := refreshSummary(tx, r.corpus, r.doc, nil)
+			if err != nil {
 				return err
 			}
+			rows = append(rows, row)
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("decide: %w", err)
+		return nil, fmt.Errorf("decide: %w", err)
 	}
-	return nil
+	return rows, nil
 }
 
 func validateDecision(d Decision) error {
@@ -136,14 +141,22 @@ func decide(tx *bbolt.Tx, d Decision) error {
 	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d})
 }
 
+// Undone is what one Undo took back.
+type Undone struct {
+	// Found is false when the reviewer had nothing left to undo; the other
+	// fields are then zero.
+	Found    bool
+	Decision Decision // the decision taken back
+	Row      Summary  // its document's queue row after the undo
+}
+
 // Undo reverts the reviewer's most recent not-yet-undone decision in the
 // corpus: the field goes back to the latest earlier decision on it that still
 // stands, or to undecided. If someone has decided that field again since,
 // their decision stands and only the step is marked undone. Repeated calls
 // walk further back.
-func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, bool, error) {
-	var undone Decision
-	var found bool
+func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Undone, error) {
+	var out Undone
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		bs, err := buckets(tx, bktHistory, bktDecisions)
 		if err != nil {
@@ -154,7 +167,6 @@ func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, 
 		if err != nil || key == nil {
 			return err
 		}
-		found = true
 		st.Undone = true
 		if err := putJSON(history, key, st); err != nil {
 			return err
@@ -189,13 +201,17 @@ func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Decision, 
 			DocID: d.DocID, Field: d.Field, Action: ActionUndo, Before: d.Value, After: after}); err != nil {
 			return err
 		}
-		undone = d
-		return refreshSummary(tx, d.CorpusID, d.DocID)
+		row, err := refreshSummary(tx, d.CorpusID, d.DocID, nil)
+		if err != nil {
+			return err
+		}
+		out = Undone{Found: true, Decision: d, Row: row}
+		return nil
 	})
 	if err != nil {
-		return Decision{}, false, fmt.Errorf("undo in %q: %w", corpusID, err)
+		return Undone{}, fmt.Errorf("undo in %q: %w", corpusID, err)
 	}
-	return undone, found, nil
+	return out, nil
 }
 
 // lastStep finds the corpus's latest not-undone step before key (nil: the

@@ -1,8 +1,9 @@
-package store
+package store_test
 
 import (
 	"context"
 	"errors"
+	"github.com/reflect-mcp/reflect/store"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -21,7 +22,7 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	}
 	decide := func(who string, v float64) {
 		t.Helper()
-		if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionCorrect, Value: v, Reviewer: who}); err != nil {
+		if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionCorrect, Value: v, Reviewer: who}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -36,14 +37,14 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	}
 	decide("ann", 1)
 	decide("bob", 5)
-	if u, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok || u.Value != 1.0 {
-		t.Fatalf("ann's undo = %+v %v %v", u, ok, err)
+	if u, err := s.Undo(ctx, "c", "ann"); err != nil || !u.Found || u.Decision.Value != 1.0 {
+		t.Fatalf("ann's undo = %+v %v", u, err)
 	}
 	if v, ok := total(); !ok || v != 5.0 {
 		t.Fatalf("after ann's undo total = %v (decided %v), want bob's 5 to stand", v, ok)
 	}
-	if u, ok, err := s.Undo(ctx, "c", "bob"); err != nil || !ok || u.Value != 5.0 {
-		t.Fatalf("bob's undo = %+v %v %v", u, ok, err)
+	if u, err := s.Undo(ctx, "c", "bob"); err != nil || !u.Found || u.Decision.Value != 5.0 {
+		t.Fatalf("bob's undo = %+v %v", u, err)
 	}
 	if v, ok := total(); ok {
 		t.Fatalf("after both undos total is decided as %v; ann's undone decision came back", v)
@@ -55,10 +56,10 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	if len(audit) != 4 {
 		t.Fatalf("audit has %d entries, want 4", len(audit))
 	}
-	if e := audit[2]; e.Action != ActionUndo || e.Before != 1.0 || e.After != 5.0 {
+	if e := audit[2]; e.Action != store.ActionUndo || e.Before != 1.0 || e.After != 5.0 {
 		t.Errorf("ann's undo audited as %+v, want 1 -> 5 (bob's value stands)", e)
 	}
-	if e := audit[3]; e.Action != ActionUndo || e.Before != 5.0 || e.After != pipe.Data["total"] {
+	if e := audit[3]; e.Action != store.ActionUndo || e.Before != 5.0 || e.After != pipe.Data["total"] {
 		t.Errorf("bob's undo audited as %+v, want 5 -> the pipeline's %v", e, pipe.Data["total"])
 	}
 	sums, _ := s.Summaries(ctx, "c")
@@ -67,8 +68,8 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	}
 	// With both steps undone there is nothing left for either to undo.
 	for _, who := range []string{"ann", "bob"} {
-		if _, ok, err := s.Undo(ctx, "c", who); ok || err != nil {
-			t.Errorf("%s: another undo = %v %v", who, ok, err)
+		if u, err := s.Undo(ctx, "c", who); u.Found || err != nil {
+			t.Errorf("%s: another undo = %+v %v", who, u, err)
 		}
 	}
 }
@@ -79,17 +80,17 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 func TestStoreRequiredNullCorrected(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Globex Ltd, amount due 583.20"}}); err != nil {
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "c", Kind: "file"}, []store.Document{{ID: "d", Text: "Globex Ltd, amount due 583.20"}}); err != nil {
 		t.Fatal(err)
 	}
 	res := pipeline.Result{Status: pipeline.StatusNeedsReview, OverallConfidence: 0.6,
 		Data:          pipeline.Record{"vendor_name": "Globex Ltd", "total": nil},
 		FlaggedFields: []pipeline.FlaggedField{{Field: "total", Reason: "required field is null"}},
 		FieldOrder:    []string{"vendor_name", "total"}}
-	if err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
+	if _, err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionCorrect, Value: 583.2, Reviewer: "ann"}); err != nil {
 		t.Fatal(err)
 	}
 	rec, reviewed, err := s.Settled(ctx, "c", "d")
@@ -104,14 +105,14 @@ func TestStoreRequiredNullCorrected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Stats{Documents: 1, WithResult: 1, Reviewed: 1, DecidedFields: 1, CorrectedFields: 1,
+	want := store.Stats{Documents: 1, WithResult: 1, Reviewed: 1, DecidedFields: 1, CorrectedFields: 1,
 		FlaggedFields: 1, CaughtWrong: 1, CatchRate: 1}
 	if st != want {
 		t.Errorf("stats = %+v\nwant    %+v", st, want)
 	}
 	// Undoing the correction puts the null back and the document back in the queue.
-	if _, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok {
-		t.Fatal(ok, err)
+	if u, err := s.Undo(ctx, "c", "ann"); err != nil || !u.Found {
+		t.Fatal(u, err)
 	}
 	rec, reviewed, _ = s.Settled(ctx, "c", "d")
 	if v, present := rec["total"]; reviewed || !present || v != nil {
@@ -124,13 +125,13 @@ func TestStoreRequiredNullCorrected(t *testing.T) {
 func TestStatsIgnoreCorrectionsOfFailedRuns(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "c", Kind: "file"}, []store.Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutResult(ctx, "c", "d", "v1", pipeline.ErrorResult("d", "t", errors.New("HTTP 503"))); err != nil {
+	if _, err := s.PutResult(ctx, "c", "d", "v1", pipeline.ErrorResult("d", "t", errors.New("HTTP 503"))); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionCorrect, Value: 5.0, Reviewer: "ann"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionCorrect, Value: 5.0, Reviewer: "ann"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Stats(ctx, "c")
@@ -146,24 +147,24 @@ func TestStatsIgnoreCorrectionsOfFailedRuns(t *testing.T) {
 func TestRepeatedDecisionIsRecordedOnce(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, []Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "c", Kind: "file"}, []store.Document{{ID: "d", Text: "Total 5.00"}}); err != nil {
 		t.Fatal(err)
 	}
 	res := pipeline.Result{Status: pipeline.StatusNeedsReview, Data: pipeline.Record{"total": 5.0},
 		FlaggedFields: []pipeline.FlaggedField{{Field: "total"}}, FieldOrder: []string{"total"}}
-	if err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
+	if _, err := s.PutResult(ctx, "c", "d", "v1", res); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "d", Field: "total", Action: ActionAccept, Reviewer: "ann"}); err != nil {
+		if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "d", Field: "total", Action: store.ActionAccept, Reviewer: "ann"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if audit, _ := s.Audit(ctx, "c"); len(audit) != 1 {
 		t.Fatalf("audit has %d entries, want 1", len(audit))
 	}
-	if _, ok, err := s.Undo(ctx, "c", "ann"); err != nil || !ok {
-		t.Fatal(ok, err)
+	if u, err := s.Undo(ctx, "c", "ann"); err != nil || !u.Found {
+		t.Fatal(u, err)
 	}
 	if decs, _ := s.Decisions(ctx, "c", "d"); len(decs) != 0 {
 		t.Fatalf("one undo should clear the accept: %v", decs)

@@ -1,10 +1,12 @@
-package store
+package store_test
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -59,16 +61,16 @@ func runHelper(ctx context.Context, mode, path, arg string) error {
 	case "decide-loop":
 		// Decide as fast as possible; a line is printed only after Decide
 		// returned, i.e. after the commit was fsynced.
-		s, err := Open(path, Options{Timeout: 5 * time.Second})
+		s, err := store.Open(path, store.Options{Timeout: 5 * time.Second})
 		if err != nil {
 			return err
 		}
 		n, _ := strconv.Atoi(arg)
 		out := bufio.NewWriter(os.Stdout)
 		for i := 0; i < n; i++ {
-			d := Decision{CorpusID: "c", DocID: fmt.Sprintf("doc-%06d", i), Field: "invoice_number",
-				Action: ActionCorrect, Value: fmt.Sprintf("fixed-%d", i), Reviewer: "crash"}
-			if err := s.Decide(ctx, d); err != nil {
+			d := store.Decision{CorpusID: "c", DocID: fmt.Sprintf("doc-%06d", i), Field: "invoice_number",
+				Action: store.ActionCorrect, Value: fmt.Sprintf("fixed-%d", i), Reviewer: "crash"}
+			if _, err := s.Decide(ctx, d); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "%d\n", i)
@@ -85,19 +87,19 @@ func runHelper(ctx context.Context, mode, path, arg string) error {
 		}
 		worker, _ := strconv.Atoi(w)
 		n, _ := strconv.Atoi(count)
-		s, err := Open(path, Options{Timeout: 10 * time.Second})
+		s, err := store.Open(path, store.Options{Timeout: 10 * time.Second})
 		if err != nil {
 			return err
 		}
 		for i := 0; i < n; i++ {
 			doc := fmt.Sprintf("doc-%06d", worker*n+i)
 			res := pipeline.Result{Status: pipeline.StatusOK, Data: pipeline.Record{"total": float64(i)}}
-			if err := s.PutResult(ctx, "c", doc, fmt.Sprintf("w%d", worker), res); err != nil {
+			if _, err := s.PutResult(ctx, "c", doc, fmt.Sprintf("w%d", worker), res); err != nil {
 				return err
 			}
-			d := Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionCorrect,
+			d := store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionCorrect,
 				Value: float64(1000 + i), Reviewer: fmt.Sprintf("worker-%d", worker)}
-			if err := s.Decide(ctx, d); err != nil {
+			if _, err := s.Decide(ctx, d); err != nil {
 				return err
 			}
 		}
@@ -134,11 +136,11 @@ func TestStoreDecideSurvivesSIGKILL(t *testing.T) {
 	ctx := context.Background()
 	const docs = 3000
 	path := filepath.Join(t.TempDir(), "crash.db")
-	s, err := Open(path, Options{})
+	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Populate(ctx, s, "c", docs); err != nil {
+	if err := storetest.Populate(ctx, s, "c", docs); err != nil {
 		t.Fatal(err)
 	}
 	printed := map[int]bool{}
@@ -189,7 +191,7 @@ func TestStoreDecideSurvivesSIGKILL(t *testing.T) {
 		t.Fatal("the writer never committed a decision")
 	}
 	// The store is still writable after the crashes.
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000000", Field: "tax", Action: ActionAccept, Reviewer: "after"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000000", Field: "tax", Action: store.ActionAccept, Reviewer: "after"}); err != nil {
 		t.Fatalf("Decide after crashes: %v", err)
 	}
 }
@@ -201,15 +203,15 @@ func TestStoreConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	const workers, each = 3, 25
 	path := filepath.Join(t.TempDir(), "shared.db")
-	s, err := Open(path, Options{})
+	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []Document
+	var docs []store.Document
 	for i := 0; i < workers*each; i++ {
-		docs = append(docs, Document{ID: fmt.Sprintf("doc-%06d", i), Seq: i, Text: "text"})
+		docs = append(docs, store.Document{ID: fmt.Sprintf("doc-%06d", i), Seq: i, Text: "text"})
 	}
-	if err := s.PutCorpus(ctx, Corpus{ID: "c", Kind: "file"}, docs); err != nil {
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "c", Kind: "file"}, docs); err != nil {
 		t.Fatal(err)
 	}
 	var cmds []*exec.Cmd
@@ -255,25 +257,26 @@ func TestStoreLockedByOtherProcess(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "locked.db")
-	if _, err := Open(path, Options{}); err != nil {
+	if _, err := store.Open(path, store.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, Options{Timeout: 300 * time.Millisecond})
+	s, err := store.Open(path, store.Options{Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Populate(ctx, s, "c", 1); err != nil {
+	if err := storetest.Populate(ctx, s, "c", 1); err != nil {
 		t.Fatal(err)
 	}
 	cmd, stdin := startLockHolder(t, "hold-lock", path)
 
 	done := make(chan error, 1)
 	go func() {
-		done <- s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000000", Field: "total", Action: ActionAccept, Reviewer: "r"})
+		_, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000000", Field: "total", Action: store.ActionAccept, Reviewer: "r"})
+		done <- err
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrLocked) {
+		if !errors.Is(err, store.ErrLocked) {
 			t.Fatalf("Decide while locked: err = %v, want ErrLocked", err)
 		}
 		if !strings.Contains(err.Error(), path) {
@@ -288,7 +291,7 @@ func TestStoreLockedByOtherProcess(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("holder: %v", err)
 	}
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000000", Field: "total", Action: ActionAccept, Reviewer: "r"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000000", Field: "total", Action: store.ActionAccept, Reviewer: "r"}); err != nil {
 		t.Fatalf("Decide after release: %v", err)
 	}
 }

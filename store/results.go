@@ -11,27 +11,58 @@ import (
 )
 
 // PutResult stores a pipeline result for one document under a pipeline
-// version, makes it the document's latest result and refreshes its queue row.
-// Earlier versions' results are kept.
-func (s *Store) PutResult(ctx context.Context, corpusID, docID, pipelineVersion string, r pipeline.Result) error {
+// version, makes it the document's latest result and refreshes its queue row,
+// which it returns. Earlier versions' results are kept.
+func (s *Store) PutResult(ctx context.Context, corpusID, docID, pipelineVersion string, r pipeline.Result) (Summary, error) {
+	var row Summary
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
-		return putResult(tx, corpusID, docID, pipelineVersion, r)
+		var err error
+		row, err = putResult(tx, corpusID, docID, pipelineVersion, r)
+		return err
 	})
 	if err != nil {
-		return fmt.Errorf("put result for %q/%q: %w", corpusID, docID, err)
+		return Summary{}, fmt.Errorf("put result for %q/%q: %w", corpusID, docID, err)
 	}
-	return nil
+	return row, nil
 }
 
-func putResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) error {
+// DocResult is one document's result, for PutResults.
+type DocResult struct {
+	DocID  string
+	Result pipeline.Result
+}
+
+// PutResults is PutResult for many documents of one corpus in one
+// transaction (one fsync), for imports and headless runs; it returns the
+// changed rows in the order given.
+func (s *Store) PutResults(ctx context.Context, corpusID, pipelineVersion string, rs []DocResult) ([]Summary, error) {
+	rows := make([]Summary, 0, len(rs))
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		for _, r := range rs {
+			row, err := putResult(tx, corpusID, r.DocID, pipelineVersion, r.Result)
+			if err != nil {
+				return fmt.Errorf("%q: %w", r.DocID, err)
+			}
+			rows = append(rows, row)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("put results in %q: %w", corpusID, err)
+	}
+	return rows, nil
+}
+
+func putResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) (Summary, error) {
 	if err := writeResult(tx, corpusID, docID, version, r); err != nil {
-		return err
+		return Summary{}, err
 	}
-	return refreshSummary(tx, corpusID, docID)
+	// r is now the latest result: the row needs no decode of what was just
+	// encoded.
+	return refreshSummary(tx, corpusID, docID, &r)
 }
 
-// writeResult stores the result without touching the summary, for callers
-// that compute the summary themselves (Populate).
+// writeResult stores the result without touching the summary.
 func writeResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) error {
 	if err := checkID("pipeline version", version); err != nil {
 		return err

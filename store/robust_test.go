@@ -1,10 +1,12 @@
-package store
+package store_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 	"io"
 	"io/fs"
 	"os"
@@ -19,10 +21,10 @@ import (
 )
 
 // populated is a store of n synthetic documents.
-func populated(t *testing.T, n int) *Store {
+func populated(t *testing.T, n int) *store.Store {
 	t.Helper()
 	s := openTemp(t)
-	if err := Populate(context.Background(), s, "c", n); err != nil {
+	if err := storetest.Populate(context.Background(), s, "c", n); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -36,7 +38,7 @@ func TestStoreCorruptFileIsAnErrorNotAPanic(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte("shopping list: eggs, milk\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(garbage, Options{}); !errors.Is(err, ErrCorrupt) {
+	if _, err := store.Open(garbage, store.Options{}); !errors.Is(err, store.ErrCorrupt) {
 		t.Errorf("Open of a text file: err = %v, want ErrCorrupt", err)
 	}
 
@@ -66,24 +68,24 @@ func TestStoreCorruptFileIsAnErrorNotAPanic(t *testing.T) {
 			if err := os.WriteFile(s.Path(), damage.fn(raw), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Open(s.Path(), Options{}); !errors.Is(err, ErrCorrupt) {
+			if _, err := store.Open(s.Path(), store.Options{}); !errors.Is(err, store.ErrCorrupt) {
 				t.Errorf("Open: err = %v, want ErrCorrupt", err)
 			}
 			// A failed read must release its lock: the write after it
 			// reaches the file and finds the damage, rather than ErrLocked.
 			// Once a write has failed, the handle keeps saying why.
-			d := Decision{CorpusID: "c", DocID: "doc-000004", Field: "total", Action: ActionAccept, Reviewer: "r"}
+			d := store.Decision{CorpusID: "c", DocID: "doc-000004", Field: "total", Action: store.ActionAccept, Reviewer: "r"}
 			calls := []struct {
 				name string
 				fn   func() error
 			}{
 				{"Summaries", func() error { _, err := s.Summaries(ctx, "c"); return err }},
-				{"Decide", func() error { return s.Decide(ctx, d) }},
-				{"Decide again", func() error { return s.Decide(ctx, d) }},
+				{"Decide", func() error { _, err := s.Decide(ctx, d); return err }},
+				{"Decide again", func() error { _, err := s.Decide(ctx, d); return err }},
 				{"Summaries again", func() error { _, err := s.Summaries(ctx, "c"); return err }},
 			}
 			for _, c := range calls {
-				if err := c.fn(); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), s.Path()) {
+				if err := c.fn(); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), s.Path()) {
 					t.Errorf("%s: err = %v, want ErrCorrupt naming the file", c.name, err)
 				}
 			}
@@ -100,7 +102,7 @@ func setVersion(t *testing.T, path string, v uint64) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bktMeta).Put(keyVersion, u64(v)) }); err != nil {
+	if err := db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(store.BktMeta).Put(store.KeyVersion, store.U64(v)) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -108,18 +110,18 @@ func setVersion(t *testing.T, path string, v uint64) {
 func TestStoreNewerSchemaIsNeitherOpenedNorWritten(t *testing.T) {
 	ctx := context.Background()
 	s := populated(t, 10)
-	setVersion(t, s.Path(), SchemaVersion()+1)
+	setVersion(t, s.Path(), store.SchemaVersion()+1)
 	before, err := os.ReadFile(s.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(s.Path(), Options{}); err == nil || !strings.Contains(err.Error(), "upgrade reflect") {
+	if _, err := store.Open(s.Path(), store.Options{}); err == nil || !strings.Contains(err.Error(), "upgrade reflect") {
 		t.Errorf("Open of a newer file: err = %v, want a request to upgrade", err)
 	}
 	// A handle opened before the upgrade (a TUI left running) must stop
 	// too, not write the old layout into the new file.
-	d := Decision{CorpusID: "c", DocID: "doc-000004", Field: "total", Action: ActionAccept, Reviewer: "r"}
-	if err := s.Decide(ctx, d); err == nil || !strings.Contains(err.Error(), "newer") {
+	d := store.Decision{CorpusID: "c", DocID: "doc-000004", Field: "total", Action: store.ActionAccept, Reviewer: "r"}
+	if _, err := s.Decide(ctx, d); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("Decide on a newer file: err = %v", err)
 	}
 	if _, err := s.Summaries(ctx, "c"); err == nil {
@@ -142,7 +144,7 @@ func TestStoreOpenOnlyReadsACurrentFile(t *testing.T) {
 	}
 	s := populated(t, 3)
 	_, stdin := startLockHolder(t, "hold-read-lock", s.Path())
-	if _, err := Open(s.Path(), Options{Timeout: 200 * time.Millisecond}); err != nil {
+	if _, err := store.Open(s.Path(), store.Options{Timeout: 200 * time.Millisecond}); err != nil {
 		t.Errorf("Open while another process reads: %v", err)
 	}
 	stdin.Close()
@@ -152,19 +154,19 @@ func TestStoreOpenOnlyReadsACurrentFile(t *testing.T) {
 // writes fail with a permission error, and a new store cannot be created.
 func checkReadOnly(path string) error {
 	ctx := context.Background()
-	s, err := Open(path, Options{})
+	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		return fmt.Errorf("Open of a read-only store: %w", err)
 	}
 	if sums, err := s.Summaries(ctx, "c"); err != nil || len(sums) != 3 {
 		return fmt.Errorf("Summaries = %d rows, %v", len(sums), err)
 	}
-	err = s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000001", Field: "total", Action: ActionAccept, Reviewer: "r"})
+	_, err = s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000001", Field: "total", Action: store.ActionAccept, Reviewer: "r"})
 	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), path) {
 		return fmt.Errorf("Decide on a read-only store: err = %v, want a permission error naming the file", err)
 	}
 	fresh := filepath.Join(filepath.Dir(path), "new.db")
-	if _, err := Open(fresh, Options{}); !errors.Is(err, fs.ErrPermission) {
+	if _, err := store.Open(fresh, store.Options{}); !errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("Open of a new store in a read-only directory: err = %v, want a permission error", err)
 	}
 	return nil
@@ -174,11 +176,11 @@ func TestStoreReadOnlyDirectory(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "ro")
 	path := filepath.Join(dir, "reflect.db")
-	s, err := Open(path, Options{})
+	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Populate(context.Background(), s, "c", 3); err != nil {
+	if err := storetest.Populate(context.Background(), s, "c", 3); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(path, 0o444); err != nil {

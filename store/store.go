@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -84,7 +85,71 @@ func migrations() []migration {
 			}
 			return nil
 		},
+		migrateKinds,
 	}
+}
+
+// migrateKinds (version 2) gives every stored document and queue row a Kind:
+// everything stored before kinds existed is an extraction.
+func migrateKinds(tx *bbolt.Tx) error {
+	bs, err := buckets(tx, bktDocs, bktSummaries)
+	if err != nil {
+		return err
+	}
+	docs, sums := bs[0], bs[1]
+	kind, err := json.Marshal(KindExtraction)
+	if err != nil {
+		return err
+	}
+	type kv struct{ k, v []byte }
+	var out []kv
+	err = docs.ForEach(func(k, v []byte) error {
+		// Only the new key is added: a decode into Document and back
+		// could change how other values are written.
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(v, &fields); err != nil {
+			return fmt.Errorf("decode document %x: %w", k, err)
+		}
+		if _, ok := fields["kind"]; ok {
+			return nil
+		}
+		fields["kind"] = kind
+		raw, err := json.Marshal(fields)
+		if err != nil {
+			return fmt.Errorf("encode document %x: %w", k, err)
+		}
+		out = append(out, kv{bytes.Clone(k), raw})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Rewritten after the scan: bbolt does not promise a cursor survives
+	// writes to its own bucket.
+	for _, e := range out {
+		if err := docs.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	out = out[:0]
+	err = sums.ForEach(func(k, v []byte) error {
+		r, err := decodeSummary(v)
+		if err != nil {
+			return fmt.Errorf("summary %x: %w", k, err)
+		}
+		r.Kind = kindOr(r.Kind)
+		out = append(out, kv{bytes.Clone(k), encodeSummary(r)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range out {
+		if err := sums.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the on-disk version this build writes.

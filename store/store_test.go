@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"context"
 	"errors"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 	"path/filepath"
 	"testing"
 
@@ -10,9 +12,9 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-func openTemp(t *testing.T) *Store {
+func openTemp(t *testing.T) *store.Store {
 	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "sub", "reflect.db"), Options{})
+	s, err := store.Open(filepath.Join(t.TempDir(), "sub", "reflect.db"), store.Options{})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -46,7 +48,7 @@ func TestStoreMigratesEmptyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if _, err := Open(path, Options{}); err != nil {
+	if _, err := store.Open(path, store.Options{}); err != nil {
 		t.Fatalf("Open v0 file: %v", err)
 	}
 	db, err = bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
@@ -55,11 +57,11 @@ func TestStoreMigratesEmptyFile(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.View(func(tx *bbolt.Tx) error {
-		v := tx.Bucket(bktMeta).Get(keyVersion)
-		if got := u64(SchemaVersion()); string(v) != string(got) {
+		v := tx.Bucket(store.BktMeta).Get(store.KeyVersion)
+		if got := store.U64(store.SchemaVersion()); string(v) != string(got) {
 			t.Errorf("schema version = %x, want %x", v, got)
 		}
-		for _, b := range [][]byte{bktCorpora, bktDocs, bktSummaries, bktResults, bktLatest, bktDecisions, bktAudit, bktTraces} {
+		for _, b := range [][]byte{store.BktCorpora, store.BktDocs, store.BktSummaries, store.BktResults, store.BktLatest, store.BktDecisions, store.BktAudit, store.BktTraces} {
 			if tx.Bucket(b) == nil {
 				t.Errorf("bucket %s missing after migration", b)
 			}
@@ -78,17 +80,17 @@ func TestStoreRejectsNewerSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		b, err := tx.CreateBucket(bktMeta)
+		b, err := tx.CreateBucket(store.BktMeta)
 		if err != nil {
 			return err
 		}
-		return b.Put(keyVersion, u64(SchemaVersion()+1))
+		return b.Put(store.KeyVersion, store.U64(store.SchemaVersion()+1))
 	})
 	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, Options{}); err == nil {
+	if _, err := store.Open(path, store.Options{}); err == nil {
 		t.Fatal("Open of a newer-schema file succeeded")
 	}
 }
@@ -96,18 +98,18 @@ func TestStoreRejectsNewerSchema(t *testing.T) {
 func TestStoreCorpusUpsertKeepsWork(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	c := Corpus{ID: "c1", Name: "receipts", Kind: "file", Schema: "invoice"}
-	docs := []Document{{ID: "b", Seq: 1, Text: "second\nline"}, {ID: "a", Seq: 0, Text: "  \nfirst"}}
+	c := store.Corpus{ID: "c1", Name: "receipts", Kind: "file", Schema: "invoice"}
+	docs := []store.Document{{ID: "b", Seq: 1, Text: "second\nline"}, {ID: "a", Seq: 0, Text: "  \nfirst"}}
 	if err := s.PutCorpus(ctx, c, docs); err != nil {
 		t.Fatal(err)
 	}
 	res := pipeline.Result{Status: pipeline.StatusOK, Data: pipeline.Record{"total": 5.0}, OverallConfidence: 0.9}
-	if err := s.PutResult(ctx, "c1", "a", "v1", res); err != nil {
+	if _, err := s.PutResult(ctx, "c1", "a", "v1", res); err != nil {
 		t.Fatal(err)
 	}
 	// Re-opening the same corpus with one new document keeps a's result and
 	// appends c after the existing documents.
-	docs = append(docs, Document{ID: "c", Seq: 0, Text: "third"})
+	docs = append(docs, store.Document{ID: "c", Seq: 0, Text: "third"})
 	if err := s.PutCorpus(ctx, c, docs); err != nil {
 		t.Fatal(err)
 	}
@@ -139,16 +141,16 @@ func TestStoreCorpusUpsertKeepsWork(t *testing.T) {
 	if err != nil || len(cs) != 1 || cs[0].Name != "receipts" || cs[0].Created.IsZero() {
 		t.Errorf("corpora = %+v, %v", cs, err)
 	}
-	if _, err := s.Corpus(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Corpus(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Corpus(nope) err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Document(ctx, "c1", "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Document(ctx, "c1", "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Document(nope) err = %v, want ErrNotFound", err)
 	}
-	if err := s.PutResult(ctx, "c1", "nope", "v1", res); !errors.Is(err, ErrNotFound) {
+	if _, err := s.PutResult(ctx, "c1", "nope", "v1", res); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PutResult(nope) err = %v, want ErrNotFound", err)
 	}
-	if err := s.PutCorpus(ctx, Corpus{ID: "bad\x00id"}, nil); err == nil {
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "bad\x00id"}, nil); err == nil {
 		t.Error("PutCorpus accepted a NUL in the id")
 	}
 }
@@ -156,7 +158,7 @@ func TestStoreCorpusUpsertKeepsWork(t *testing.T) {
 func TestStoreResultVersions(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := Populate(ctx, s, "c", 5); err != nil {
+	if err := storetest.Populate(ctx, s, "c", 5); err != nil {
 		t.Fatal(err)
 	}
 	r1, ok, err := s.Result(ctx, "c", "doc-000004")
@@ -169,14 +171,14 @@ func TestStoreResultVersions(t *testing.T) {
 	r2 := r1
 	r2.Status = pipeline.StatusOK
 	r2.FlaggedFields = nil
-	if err := s.PutResult(ctx, "c", "doc-000004", "v2", r2); err != nil {
+	if _, err := s.PutResult(ctx, "c", "doc-000004", "v2", r2); err != nil {
 		t.Fatal(err)
 	}
 	got, _, err := s.Result(ctx, "c", "doc-000004")
 	if err != nil || got.Status != pipeline.StatusOK {
 		t.Errorf("latest = %v, %v; want the v2 result", got.Status, err)
 	}
-	old, ok, err := s.ResultVersion(ctx, "c", "doc-000004", PopulateVersion)
+	old, ok, err := s.ResultVersion(ctx, "c", "doc-000004", storetest.Version)
 	if err != nil || !ok || old.Status != pipeline.StatusNeedsReview {
 		t.Errorf("old version = %v %v %v", old.Status, ok, err)
 	}
@@ -201,12 +203,12 @@ func TestStoreEnqueue(t *testing.T) {
 	s := openTemp(t)
 	res := pipeline.Result{Status: pipeline.StatusNeedsReview, TraceID: "t-1", Schema: "invoice",
 		Data: pipeline.Record{"total": 3.0}, FlaggedFields: []pipeline.FlaggedField{{Field: "total"}}}
-	cid, err := s.Enqueue(ctx, "default", Document{ID: "x", Text: "hello"}, "v1", res)
+	cid, _, err := s.Enqueue(ctx, "default", store.Document{ID: "x", Text: "hello"}, "v1", res)
 	if err != nil || cid != "mcp:default" {
 		t.Fatalf("Enqueue = %q, %v", cid, err)
 	}
 	res.TraceID = "t-2"
-	if _, err := s.Enqueue(ctx, "default", Document{ID: "x", Text: "different"}, "v1", res); err != nil {
+	if _, _, err := s.Enqueue(ctx, "default", store.Document{ID: "x", Text: "different"}, "v1", res); err != nil {
 		t.Fatal(err)
 	}
 	c, err := s.Corpus(ctx, cid)
@@ -231,14 +233,14 @@ func TestStoreEnqueue(t *testing.T) {
 func TestStoreDecideUndoStats(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := Populate(ctx, s, "c", 10); err != nil {
+	if err := storetest.Populate(ctx, s, "c", 10); err != nil {
 		t.Fatal(err)
 	}
 	const doc = "doc-000004" // needs_review, total flagged
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionAccept}); err == nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionAccept}); err == nil {
 		t.Fatal("Decide without a reviewer succeeded")
 	}
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "nope", Action: ActionAccept, Reviewer: "ann"}); err == nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "nope", Action: store.ActionAccept, Reviewer: "ann"}); err == nil {
 		t.Fatal("Decide on a field outside the result succeeded")
 	}
 	rec, reviewed, err := s.Settled(ctx, "c", doc)
@@ -248,15 +250,15 @@ func TestStoreDecideUndoStats(t *testing.T) {
 	pipelineTotal := rec["total"].(float64)
 
 	// Accepting an unflagged field does not make the document reviewed.
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "vendor_name", Action: ActionAccept, Reviewer: "ann"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "vendor_name", Action: store.ActionAccept, Reviewer: "ann"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, reviewed, _ := s.Settled(ctx, "c", doc); reviewed {
 		t.Fatal("reviewed with the flagged field undecided")
 	}
-	if err := s.Decide(ctx,
-		Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionCorrect, Value: 99.5, Reviewer: "ann"},
-		Decision{CorpusID: "c", DocID: doc, Field: "tax", Action: ActionSetNull, Reviewer: "ann"},
+	if _, err := s.Decide(ctx,
+		store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionCorrect, Value: 99.5, Reviewer: "ann"},
+		store.Decision{CorpusID: "c", DocID: doc, Field: "tax", Action: store.ActionSetNull, Reviewer: "ann"},
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +276,7 @@ func TestStoreDecideUndoStats(t *testing.T) {
 	}
 	// 10 docs: 4 and 9 needs_review, 49 would be the error; doc 4 is reviewed
 	// with total (flagged) and tax (unflagged) changed.
-	want := Stats{Documents: 10, WithResult: 10, Reviewed: 1, AutoAccepted: 8, NeedsReview: 1,
+	want := store.Stats{Documents: 10, WithResult: 10, Reviewed: 1, AutoAccepted: 8, NeedsReview: 1,
 		DecidedFields: 3, CorrectedFields: 2, FlaggedFields: 2, CaughtWrong: 1, SilentWrong: 1, CatchRate: 0.5}
 	if st != want {
 		t.Errorf("stats = %+v\nwant    %+v", st, want)
@@ -282,23 +284,26 @@ func TestStoreDecideUndoStats(t *testing.T) {
 
 	// Correct total a second time, then undo twice: first back to 99.5, then
 	// to undecided.
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: doc, Field: "total", Action: ActionCorrect, Value: 12.0, Reviewer: "ann"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionCorrect, Value: 12.0, Reviewer: "ann"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Decide(ctx, Decision{CorpusID: "c", DocID: "doc-000001", Field: "total", Action: ActionAccept, Reviewer: "bob"}); err != nil {
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000001", Field: "total", Action: store.ActionAccept, Reviewer: "bob"}); err != nil {
 		t.Fatal(err)
 	}
-	u, ok, err := s.Undo(ctx, "c", "ann")
-	if err != nil || !ok || u.Value != 12.0 {
-		t.Fatalf("first undo = %+v %v %v", u, ok, err)
+	u, err := s.Undo(ctx, "c", "ann")
+	if err != nil || !u.Found || u.Decision.Value != 12.0 {
+		t.Fatalf("first undo = %+v %v", u, err)
+	}
+	if sums, _ := s.Summaries(ctx, "c"); u.Row != sums[4] || u.Row.Decisions != 3 {
+		t.Errorf("first undo's row = %+v, want the stored row %+v with 3 decisions", u.Row, sums[4])
 	}
 	if decs, _ := s.Decisions(ctx, "c", doc); decs["total"].Value != 99.5 {
 		t.Errorf("after undo total = %v, want 99.5", decs["total"].Value)
 	}
 	for _, want := range []string{"tax", "total"} {
-		u, ok, err := s.Undo(ctx, "c", "ann")
-		if err != nil || !ok || u.Field != want {
-			t.Fatalf("undo = %+v %v %v, want field %s", u, ok, err, want)
+		u, err := s.Undo(ctx, "c", "ann")
+		if err != nil || !u.Found || u.Decision.Field != want {
+			t.Fatalf("undo = %+v %v, want field %s", u, err, want)
 		}
 	}
 	decs, _ = s.Decisions(ctx, "c", doc)
@@ -312,22 +317,22 @@ func TestStoreDecideUndoStats(t *testing.T) {
 	if d, _ := s.Decisions(ctx, "c", "doc-000001"); d["total"].Reviewer != "bob" {
 		t.Error("ann's undo touched bob's decision")
 	}
-	if _, ok, err := s.Undo(ctx, "c", "carol"); ok || err != nil {
-		t.Errorf("undo with no history = %v %v", ok, err)
+	if u, err := s.Undo(ctx, "c", "carol"); u.Found || err != nil {
+		t.Errorf("undo with no history = %+v %v", u, err)
 	}
 
 	audit, err := s.Audit(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var actions []Action
+	var actions []store.Action
 	for i, e := range audit {
 		actions = append(actions, e.Action)
 		if i > 0 && e.Seq <= audit[i-1].Seq {
 			t.Errorf("audit not in sequence order at %d", i)
 		}
 	}
-	wantActions := []Action{ActionAccept, ActionCorrect, ActionSetNull, ActionCorrect, ActionAccept, ActionUndo, ActionUndo, ActionUndo}
+	wantActions := []store.Action{store.ActionAccept, store.ActionCorrect, store.ActionSetNull, store.ActionCorrect, store.ActionAccept, store.ActionUndo, store.ActionUndo, store.ActionUndo}
 	if len(actions) != len(wantActions) {
 		t.Fatalf("audit actions = %v, want %v", actions, wantActions)
 	}
@@ -353,7 +358,7 @@ func TestStoreSameValue(t *testing.T) {
 		{"abc ", "abc", true}, {"abc", "abd", false}, {3, 3.0, true}, {"1", 1.0, true},
 	}
 	for _, c := range cases {
-		if got := SameValue(c.a, c.b); got != c.want {
+		if got := store.SameValue(c.a, c.b); got != c.want {
 			t.Errorf("SameValue(%#v, %#v) = %v", c.a, c.b, got)
 		}
 	}

@@ -20,15 +20,22 @@ type sumRec struct {
 	Silent int // corrected fields that were not flagged
 }
 
-const sumFormat = 1
+// sumFormat is the row layout encodeSummary writes. Format 1 had no Kind;
+// migration 2 rewrites such rows, and decodeSummary still reads them (as
+// extraction rows) so the migration can.
+const (
+	sumFormatV1 = 1
+	sumFormat   = 2
+)
 
 // encodeSummary writes a hand-rolled binary row: JSON decoding of 100,000 rows
 // costs hundreds of milliseconds, this costs a few.
 func encodeSummary(r sumRec) []byte {
-	b := make([]byte, 0, 64+len(r.DocID)+len(r.Snippet)+len(r.Error))
+	b := make([]byte, 0, 64+len(r.DocID)+len(r.Kind)+len(r.Snippet)+len(r.Error))
 	b = append(b, sumFormat)
 	b = binary.AppendUvarint(b, uint64(r.Seq))
 	b = appendString(b, r.DocID)
+	b = appendString(b, string(r.Kind))
 	b = appendString(b, string(r.Status))
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Confidence))
 	b = binary.AppendUvarint(b, uint64(r.Flagged))
@@ -107,12 +114,17 @@ func (r *sumReader) byte1() byte {
 
 func decodeSummary(b []byte) (sumRec, error) {
 	r := &sumReader{b: string(b)}
-	if f := r.byte1(); f != sumFormat && r.err == nil {
+	f := r.byte1()
+	if f != sumFormat && f != sumFormatV1 && r.err == nil {
 		return sumRec{}, fmt.Errorf("summary row format %d, want %d", f, sumFormat)
 	}
 	var s sumRec
 	s.Seq = r.uvarint()
 	s.DocID = r.str()
+	s.Kind = KindExtraction
+	if f == sumFormat {
+		s.Kind = internKind(r.str())
+	}
 	s.Status = internStatus(r.str())
 	if r.err == nil && len(r.b) >= 8 {
 		s.Confidence = math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.b[:8])))
@@ -144,6 +156,24 @@ func internStatus(s string) pipeline.Status {
 	return pipeline.Status(s)
 }
 
+// internKind is internStatus for kinds.
+func internKind(s string) Kind {
+	for _, known := range []Kind{KindExtraction, KindToolCall} {
+		if s == string(known) {
+			return known
+		}
+	}
+	return Kind(s)
+}
+
+// kindOr is k, or KindExtraction for an item stored before kinds existed.
+func kindOr(k Kind) Kind {
+	if k == "" {
+		return KindExtraction
+	}
+	return k
+}
+
 // snippetOf is the first non-blank line of text, cut to keep rows small.
 func snippetOf(text string) string {
 	for line := range strings.SplitSeq(text, "\n") {
@@ -161,9 +191,9 @@ func snippetOf(text string) string {
 }
 
 // computeSummary derives a document's queue row from its latest result (nil
-// when none) and current decisions. base carries DocID, Seq and Snippet.
+// when none) and current decisions. base carries DocID, Kind, Seq and Snippet.
 func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision) sumRec {
-	s := sumRec{Summary: Summary{DocID: base.DocID, Seq: base.Seq, Snippet: base.Snippet}}
+	s := sumRec{Summary: Summary{DocID: base.DocID, Kind: base.Kind, Seq: base.Seq, Snippet: base.Snippet}}
 	if res != nil {
 		s.Status = res.Status
 		s.Confidence = res.OverallConfidence
@@ -250,32 +280,38 @@ func toFloat(v any) (float64, bool) {
 }
 
 // refreshSummary recomputes one document's row after its result or decisions
-// changed.
-func refreshSummary(tx *bbolt.Tx, corpusID, docID string) error {
+// changed, and returns it. res is the document's latest result when the
+// caller has it at hand (it just wrote it); nil reads it from the store.
+func refreshSummary(tx *bbolt.Tx, corpusID, docID string, res *pipeline.Result) (Summary, error) {
 	bs, err := buckets(tx, bktDocIndex, bktSummaries)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
 	seq := bs[0].Get(docKey(corpusID, docID))
 	if seq == nil {
-		return fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
+		return Summary{}, fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
 	}
 	key := append(prefix(corpusID), seq...)
 	raw := bs[1].Get(key)
 	if raw == nil {
-		return fmt.Errorf("document %q in corpus %q has no summary row", docID, corpusID)
+		return Summary{}, fmt.Errorf("document %q in corpus %q has no summary row", docID, corpusID)
 	}
 	base, err := decodeSummary(raw)
 	if err != nil {
-		return fmt.Errorf("summary of %q: %w", docID, err)
+		return Summary{}, fmt.Errorf("summary of %q: %w", docID, err)
 	}
-	res, err := latestResult(tx, corpusID, docID)
-	if err != nil {
-		return err
+	if res == nil {
+		if res, err = latestResult(tx, corpusID, docID); err != nil {
+			return Summary{}, err
+		}
 	}
 	decs, err := decisionsOf(tx, corpusID, docID)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
-	return bs[1].Put(key, encodeSummary(computeSummary(base, res, decs)))
+	row := computeSummary(base, res, decs)
+	if err := bs[1].Put(key, encodeSummary(row)); err != nil {
+		return Summary{}, err
+	}
+	return row.Summary, nil
 }

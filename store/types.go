@@ -22,10 +22,25 @@ type Corpus struct {
 	Created     time.Time `json:"created"`
 }
 
-// Document is one source text of a corpus.
+// Kind is what a review item is, and so which page of the workstation
+// shows it and what deciding on it means.
+type Kind string
+
+const (
+	// KindExtraction is a document run through the extraction pipeline;
+	// its fields are accepted, corrected or set null.
+	KindExtraction Kind = "extraction"
+	// KindToolCall is an agent's tool call the gateway held for a human to
+	// approve or reject.
+	KindToolCall Kind = "tool_call"
+)
+
+// Document is one item of a corpus: a source text, or a held tool call.
 type Document struct {
-	CorpusID string         `json:"corpus_id"`
-	ID       string         `json:"id"`
+	CorpusID string `json:"corpus_id"`
+	ID       string `json:"id"`
+	// Kind is KindExtraction when left empty.
+	Kind     Kind           `json:"kind"`
 	Seq      int            `json:"seq"` // position in the corpus, for stable order
 	Text     string         `json:"text"`
 	Expected map[string]any `json:"expected,omitempty"`
@@ -72,6 +87,7 @@ type AuditEntry struct {
 // them for the first screen without decoding texts or results.
 type Summary struct {
 	DocID      string          `json:"doc_id"`
+	Kind       Kind            `json:"kind"`
 	Seq        int             `json:"seq"`
 	Status     pipeline.Status `json:"status"` // "" when no result yet
 	Confidence float64         `json:"confidence"`

@@ -16,6 +16,7 @@ import (
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/providers/local"
 	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
 )
 
 const benchDocs = 100_000
@@ -56,7 +57,7 @@ func benchConfig(b *testing.B) Config {
 			return
 		}
 		ctx := context.Background()
-		if err := store.Populate(ctx, st, "bench", benchDocs); err != nil {
+		if err := storetest.Populate(ctx, st, "bench", benchDocs); err != nil {
 			shared.err = err
 			return
 		}
@@ -65,7 +66,7 @@ func benchConfig(b *testing.B) Config {
 			shared.err = err
 			return
 		}
-		shared.cfg = Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: store.PopulateVersion, Reviewer: "bench", NoColor: true}
+		shared.cfg = Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: storetest.Version, Reviewer: "bench", NoColor: true}
 	})
 	if shared.err != nil {
 		b.Fatalf("populating the benchmark store: %v", shared.err)

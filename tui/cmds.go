@@ -18,43 +18,13 @@ type SummariesMsg struct {
 	Err  error
 }
 
-// docState is a document's decisions and latest result as stored, enough to
-// recompute its queue row.
-type docState struct {
-	Decisions map[string]store.Decision
-	Result    pipeline.Result
-	HasResult bool
-}
-
-func (d *docState) result() *pipeline.Result {
-	if !d.HasResult {
-		return nil
-	}
-	return &d.Result
-}
-
-func (s *services) readState(docID string) (st docState, err error) {
-	if st.Decisions, err = s.store.Decisions(s.ctx, s.corpus.ID, docID); err != nil {
-		return st, err
-	}
-	st.Result, st.HasResult, err = s.store.Result(s.ctx, s.corpus.ID, docID)
-	return st, err
-}
-
-// UndoneMsg reports store.Undo, with the document's state after it, so the
-// queue row and an open document can be refreshed.
+// UndoneMsg reports store.Undo: what was taken back, the document's queue
+// row as the store rewrote it, and the document's decisions after it, so an
+// open document can show them.
 type UndoneMsg struct {
-	Decision store.Decision
-	Found    bool
-	docState
-	Err error
-}
-
-// rowMsg refreshes the queue row of a document that is not open.
-type rowMsg struct {
-	DocID string
-	docState
-	Err error
+	store.Undone
+	Decisions map[string]store.Decision
+	Err       error
 }
 
 // ExportedMsg reports a golden export.
@@ -118,7 +88,7 @@ func (s *services) reground(text, field string, v any) ([]pipeline.Span, bool) {
 func (s *services) decideCmd(docID, text string, ds []store.Decision) tea.Cmd {
 	return func() tea.Msg {
 		msg := DecidedMsg{DocID: docID, Decisions: ds}
-		if msg.Err = s.store.Decide(s.ctx, ds...); msg.Err != nil {
+		if msg.Rows, msg.Err = s.store.Decide(s.ctx, ds...); msg.Err != nil {
 			return msg
 		}
 		msg.Spans = map[string][]pipeline.Span{}
@@ -137,19 +107,11 @@ func (s *services) decideCmd(docID, text string, ds []store.Decision) tea.Cmd {
 func (s *services) undoCmd() tea.Cmd {
 	return func() tea.Msg {
 		var msg UndoneMsg
-		msg.Decision, msg.Found, msg.Err = s.store.Undo(s.ctx, s.corpus.ID, s.reviewer)
+		msg.Undone, msg.Err = s.store.Undo(s.ctx, s.corpus.ID, s.reviewer)
 		if msg.Err != nil || !msg.Found {
 			return msg
 		}
-		msg.docState, msg.Err = s.readState(msg.Decision.DocID)
-		return msg
-	}
-}
-
-func (s *services) rowCmd(docID string) tea.Cmd {
-	return func() tea.Msg {
-		msg := rowMsg{DocID: docID}
-		msg.docState, msg.Err = s.readState(docID)
+		msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, msg.Decision.DocID)
 		return msg
 	}
 }

@@ -26,10 +26,12 @@ type DocLoadedMsg struct {
 }
 
 // DecidedMsg reports the outcome of one store.Decide call. The screen marks
-// the decisions saved only when Err is nil.
+// the decisions saved only when Err is nil; Rows are the queue rows the store
+// rewrote in the same transaction.
 type DecidedMsg struct {
 	DocID     string
 	Decisions []store.Decision
+	Rows      []store.Summary
 	Spans     map[string][]pipeline.Span
 	Err       error
 }

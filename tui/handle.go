@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
-	"github.com/reflect-mcp/reflect/store"
 )
 
 // handleData applies the results of commands and of the background run. It
@@ -55,13 +54,6 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case StatsMsg:
 		m.stats.Loaded(msg)
-	case rowMsg:
-		if msg.Err != nil {
-			m.setStatus(fmt.Sprintf("%s: cannot refresh its queue row: %v", msg.DocID, msg.Err), true)
-			return nil, true
-		}
-		m.refreshRow(msg.DocID, msg.result(), msg.Decisions)
-		return m.scheduleResort(), true
 	default:
 		return nil, false
 	}
@@ -82,20 +74,9 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 	}
 	res := msg.Result
 	m.doc.SetResult(msg.DocID, res)
-	var follow tea.Cmd
-	switch prev, _ := m.queue.Row(msg.DocID); {
-	case m.doc.Shows(msg.DocID):
-		m.refreshRow(msg.DocID, &res, m.doc.decisions)
-	case prev.Decisions > 0:
-		// A new result can flag a field nobody decided, so whether the
-		// document is still reviewed depends on decisions held in the store.
-		m.refreshRow(msg.DocID, &res, nil)
-		follow = m.svc.rowCmd(msg.DocID)
-	default:
-		m.refreshRow(msg.DocID, &res, map[string]store.Decision{})
-	}
+	m.queue.Upsert(msg.Row)
 	if !msg.Retry {
-		return tea.Batch(follow, m.scheduleResort())
+		return m.scheduleResort()
 	}
 	m.queue.Resort()
 	if res.Status == pipeline.StatusError {
@@ -103,7 +84,7 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 	} else {
 		m.setStatus(fmt.Sprintf("%s: re-run → %s", msg.DocID, res.Status), false)
 	}
-	return follow
+	return nil
 }
 
 func (m *Model) onDecided(msg DecidedMsg) {
@@ -115,7 +96,9 @@ func (m *Model) onDecided(msg DecidedMsg) {
 	// Keys are held while a save is in flight (see busy), so the document
 	// it was made on is still the open one.
 	if mine {
-		m.refreshRow(msg.DocID, &m.doc.res, m.doc.decisions)
+		for _, row := range msg.Rows {
+			m.queue.Upsert(row)
+		}
 		m.queue.Refilter()
 	}
 	names := make([]string, 0, len(msg.Decisions))
@@ -150,7 +133,7 @@ func (m *Model) onUndone(msg UndoneMsg) {
 		return
 	}
 	d := msg.Decision
-	m.refreshRow(d.DocID, msg.result(), msg.Decisions)
+	m.queue.Upsert(msg.Row)
 	m.queue.Refilter()
 	m.doc.SetDecisions(d.DocID, msg.Decisions)
 	m.setStatus(fmt.Sprintf("undone: %s %s on %s", actionWord(string(d.Action)), d.Field, d.DocID), false)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -111,7 +112,7 @@ func newFixture(t testing.TB) fixture {
 		}, nil, 0.88),
 	}
 	for id, r := range results {
-		if err := st.PutResult(ctx, c.ID, id, "test-1", r); err != nil {
+		if _, err := st.PutResult(ctx, c.ID, id, "test-1", r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -249,4 +250,31 @@ func decisions(t testing.TB, f fixture, docID string) map[string]store.Decision 
 		t.Fatal(err)
 	}
 	return ds
+}
+
+// result stores res as the background run does and returns the message the
+// run would send: the result with the queue row the store rewrote.
+func (f fixture) result(t testing.TB, id, version string, res pipeline.Result, at time.Time) ResultMsg {
+	t.Helper()
+	row, err := f.st.PutResult(context.Background(), f.corpus.ID, id, version, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ResultMsg{DocID: id, Result: res, Row: row, At: at}
+}
+
+// row is a document's stored queue row.
+func (f fixture) row(t testing.TB, id string) store.Summary {
+	t.Helper()
+	rows, err := f.st.Summaries(context.Background(), f.corpus.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.DocID == id {
+			return r
+		}
+	}
+	t.Fatalf("no stored row for %s", id)
+	return store.Summary{}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -33,11 +32,7 @@ func TestRerunOfAReviewedDocumentReopensIt(t *testing.T) {
 			m = press(t, m, "q")
 			m = openDoc(t, m, "inv-002")
 		}
-		res := rerunResult(t)
-		if err := f.st.PutResult(context.Background(), f.corpus.ID, "inv-001", "test-2", res); err != nil {
-			t.Fatal(err)
-		}
-		m = apply(t, m, ResultMsg{DocID: "inv-001", Result: res, At: time.Now()})
+		m = apply(t, m, f.result(t, "inv-001", "test-2", rerunResult(t), time.Now()))
 		m = apply(t, m, resortMsg{})
 		row, _ := m.queue.Row("inv-001")
 		if row.Reviewed || row.Decisions != 1 || row.Flagged != 2 {
@@ -74,12 +69,12 @@ func TestResultArrivingWhileEditing(t *testing.T) {
 	f := newFixture(t)
 	m := openDoc(t, loaded(t, f.config()), "inv-001")
 	m = press(t, m, "e")
-	m = apply(t, m, ResultMsg{DocID: "inv-001", Result: rerunResult(t), At: time.Now()})
+	m = apply(t, m, f.result(t, "inv-001", "test-2", rerunResult(t), time.Now()))
 	if !m.doc.Capturing() || !strings.Contains(viewText(m), "correct total (money):") {
 		t.Fatalf("a reviewable result closed the editor:\n%s", viewText(m))
 	}
 	failed := pipeline.ErrorResult("inv-001", "", &pipeline.GeneratorError{Err: errString("model unavailable")})
-	m = apply(t, m, ResultMsg{DocID: "inv-001", Result: failed, At: time.Now()})
+	m = apply(t, m, f.result(t, "inv-001", "test-3", failed, time.Now()))
 	if m.doc.Capturing() || !strings.Contains(viewText(m), "pipeline error: ") {
 		t.Fatalf("after an error result: capturing=%v\n%s", m.doc.Capturing(), viewText(m))
 	}

@@ -135,7 +135,7 @@ func TestQueueAndPanelsOnOddDataDoNotPanic(t *testing.T) {
 			checkScreen(t, m, size[0], size[1], what+" queue after "+k)
 		}
 		m = apply(t, m, RunStartedMsg{Total: 0})
-		m = apply(t, m, ResultMsg{DocID: "new", Result: pipeline.Result{Status: "weird"}})
+		m = apply(t, m, ResultMsg{DocID: "new", Result: pipeline.Result{Status: "weird"}, Row: store.Summary{DocID: "new", Status: "weird"}})
 		m = apply(t, m, RunDoneMsg{Err: fmt.Errorf("run: %s", strings.Repeat("bad ", 50))})
 		checkScreen(t, m, size[0], size[1], what+" after a failed run")
 		m = press(t, m, "s")

@@ -24,10 +24,12 @@ type RunStartedMsg struct {
 }
 
 // ResultMsg is one document's pipeline outcome, already written to the store
-// (StoreErr says when that write failed).
+// (StoreErr says when that write failed), with the queue row the store
+// rewrote for it.
 type ResultMsg struct {
 	DocID    string
 	Result   pipeline.Result
+	Row      store.Summary
 	StoreErr error
 	At       time.Time
 	// Retry marks a single re-run asked for with r; it does not count toward
@@ -107,7 +109,7 @@ func runOne(ctx context.Context, s *services, d store.Document) ResultMsg {
 		res.ID = d.ID
 	}
 	msg := ResultMsg{DocID: d.ID, Result: res, At: time.Now()}
-	msg.StoreErr = s.store.PutResult(ctx, s.corpus.ID, d.ID, s.version, res)
+	msg.Row, msg.StoreErr = s.store.PutResult(ctx, s.corpus.ID, d.ID, s.version, res)
 	return msg
 }
 

@@ -120,7 +120,7 @@ func deliFixture(t *testing.T) fixture {
 	if err := f.st.PutCorpus(ctx, f.corpus, append(f.docs, doc)); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.PutResult(ctx, f.corpus.ID, "deli-1", "test-1", missingTotalResult(t, "deli-1", textDeli)); err != nil {
+	if _, err := f.st.PutResult(ctx, f.corpus.ID, "deli-1", "test-1", missingTotalResult(t, "deli-1", textDeli)); err != nil {
 		t.Fatal(err)
 	}
 	return f

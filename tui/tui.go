@@ -382,12 +382,6 @@ func (m *Model) scheduleResort() tea.Cmd {
 	return tea.Tick(resortDelay, func(time.Time) tea.Msg { return resortMsg{} })
 }
 
-// refreshRow recomputes one queue row from a document's result and decisions.
-func (m *Model) refreshRow(docID string, res *pipeline.Result, decs map[string]store.Decision) {
-	prev, _ := m.queue.Row(docID)
-	m.queue.Upsert(summarize(prev, docID, res, decs))
-}
-
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 	m.helpH = m.helpHeight()

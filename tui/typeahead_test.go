@@ -169,10 +169,7 @@ func TestResultArrivingDuringLoadIsShown(t *testing.T) {
 		t.Fatalf("load read %#v, want no result yet", loadedMsg)
 	}
 	res := missingTotalResult(t, "late-1", textDeli)
-	if err := f.st.PutResult(ctx, f.corpus.ID, "late-1", "test-1", res); err != nil {
-		t.Fatal(err)
-	}
-	m, _ = update(t, m, ResultMsg{DocID: "late-1", Result: res})
+	m, _ = update(t, m, f.result(t, "late-1", "test-1", res, time.Time{}))
 	m, _ = update(t, m, loadedMsg)
 	if !m.doc.hasResult || m.doc.res.Status != pipeline.StatusNeedsReview || m.doc.selected().Name != "total" {
 		t.Fatalf("after the load: hasResult=%v status=%q selected=%s", m.doc.hasResult, m.doc.res.Status, m.doc.selected().Name)

@@ -38,7 +38,7 @@ func TestGoldenRunProgressView(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("stored result of %s: %v %v", id, ok, err)
 		}
-		m = apply(t, m, ResultMsg{DocID: id, Result: res, At: t0.Add(time.Duration(i+1) * time.Second)})
+		m = apply(t, m, ResultMsg{DocID: id, Result: res, Row: f.row(t, id), At: t0.Add(time.Duration(i+1) * time.Second)})
 	}
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "3/8 ok 1 · review 1 · err 1 · 1.0/s · ETA 0:05") {

@@ -256,7 +256,7 @@ func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdi
 	// a verified result is worth waiting a few seconds for.
 	var err error
 	for attempt := range saveAttempts {
-		if err = s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err == nil || !errors.Is(err, store.ErrLocked) {
+		if _, err = s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err == nil || !errors.Is(err, store.ErrLocked) {
 			break
 		}
 		select {

@@ -1,80 +1,60 @@
-package store
+// Package storetest builds review stores for tests and benchmarks: synthetic
+// invoice corpora of any size, written through the store's public API.
+package storetest
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/reflect-mcp/reflect/pipeline"
-	"go.etcd.io/bbolt"
+	"github.com/reflect-mcp/reflect/store"
 )
 
-// PopulateVersion is the pipeline version Populate stores its results under.
-const PopulateVersion = "synthetic-1"
+// Version is the pipeline version Populate stores its results under.
+const Version = "synthetic-1"
 
-// populateBatch bounds one transaction: large enough that fsyncs do not
-// dominate, small enough that other processes get the lock between batches.
-const populateBatch = 5000
+// batch bounds one transaction: large enough that fsyncs do not dominate,
+// small enough that other processes get the lock between batches.
+const batch = 5000
 
 // Populate appends n synthetic invoice documents with results to the corpus
-// (created with the invoice schema if missing), for benchmarks and demos.
-// Every 5th document is needs_review with its total flagged, every 50th an
-// error; the rest are ok.
-func Populate(ctx context.Context, s *Store, corpusID string, n int) error {
-	if err := checkID("corpus id", corpusID); err != nil {
+// (created with the invoice schema if missing). Every 5th document is
+// needs_review with its total flagged, every 50th an error; the rest are ok.
+func Populate(ctx context.Context, s *store.Store, corpusID string, n int) error {
+	rows, err := s.Summaries(ctx, corpusID) // none yet when the corpus is new
+	if err != nil {
 		return fmt.Errorf("populate: %w", err)
 	}
+	c := store.Corpus{ID: corpusID, Name: corpusID, Kind: "file", Schema: "invoice"}
+	if old, err := s.Corpus(ctx, corpusID); err == nil {
+		c = old
+	}
 	order := pipeline.Invoice().FieldNames()
-	for done := 0; done < n; {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("populate %q: %w", corpusID, err)
+	for done, first := 0, len(rows); done < n; {
+		size := min(batch, n-done)
+		docs := make([]store.Document, size)
+		results := make([]store.DocResult, size)
+		for i := range size {
+			docs[i], results[i].Result = Synthetic(first+done+i, order)
+			results[i].DocID = docs[i].ID
 		}
-		batch := min(populateBatch, n-done)
-		err := s.update(ctx, func(tx *bbolt.Tx) error {
-			if _, err := getCorpus(tx, corpusID); err != nil {
-				c := Corpus{ID: corpusID, Name: corpusID, Kind: "file", Schema: "invoice", Created: time.Now().UTC()}
-				if err := putCorpus(tx, c); err != nil {
-					return err
-				}
-			}
-			docs, err := bucket(tx, bktDocs)
-			if err != nil {
-				return err
-			}
-			sums, err := bucket(tx, bktSummaries)
-			if err != nil {
-				return err
-			}
-			for i := 0; i < batch; i++ {
-				seq := nextSeq(docs, corpusID)
-				d, res := syntheticDoc(seq, order)
-				stored, err := addDocument(tx, corpusID, d)
-				if err != nil {
-					return err
-				}
-				if err := writeResult(tx, corpusID, stored.ID, PopulateVersion, res); err != nil {
-					return err
-				}
-				base := sumRec{Summary: Summary{DocID: stored.ID, Seq: stored.Seq, Snippet: snippetOf(stored.Text)}}
-				if err := sums.Put(seqKey(corpusID, stored.Seq), encodeSummary(computeSummary(base, &res, nil))); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("populate %q: %w", corpusID, err)
+		if err := s.PutCorpus(ctx, c, docs); err != nil {
+			return fmt.Errorf("populate: %w", err)
 		}
-		done += batch
+		if _, err := s.PutResults(ctx, corpusID, Version, results); err != nil {
+			return fmt.Errorf("populate: %w", err)
+		}
+		done += size
 	}
 	return nil
 }
 
-// syntheticDoc builds document seq and a plausible result for it, with
-// provenance spans that point at the values in the text.
-func syntheticDoc(seq int, order []string) (Document, pipeline.Result) {
+// Synthetic builds document seq and a plausible result for it, with
+// provenance spans that point at the values in the text. order is the
+// schema's field order (pipeline.Invoice().FieldNames()).
+func Synthetic(seq int, order []string) (store.Document, pipeline.Result) {
 	vendors := []string{"ACME TRADING SDN BHD", "Kedai Runcit Ali", "Northwind Supplies Ltd", "Café Müller GmbH"}
 	currencies := []string{"MYR", "GBP", "EUR", "USD"}
 	id := fmt.Sprintf("doc-%06d", seq)
@@ -92,7 +72,7 @@ func syntheticDoc(seq int, order []string) (Document, pipeline.Result) {
 	}
 	text := fmt.Sprintf("%s\nInvoice No: %s\nDate: %s\nSubtotal %.2f\nTax %.2f\nTotal %.2f\nCurrency %s\n",
 		data["vendor_name"], data["invoice_number"], data["invoice_date"], sub, tax, total, data["currency"])
-	doc := Document{ID: id, Seq: seq, Text: text, TraceID: fmt.Sprintf("trace-synthetic-%06d", seq)}
+	doc := store.Document{ID: id, Kind: store.KindExtraction, Seq: seq, Text: text, TraceID: fmt.Sprintf("trace-synthetic-%06d", seq)}
 	if seq%50 == 49 {
 		return doc, pipeline.ErrorResult(id, doc.TraceID, fmt.Errorf("generator: synthetic failure"))
 	}
