@@ -93,7 +93,7 @@ func TestBundledMappings(t *testing.T) {
 		t.Fatal(err)
 	}
 	fs, gh, pg := m["filesystem"], m["github"], m["postgres"]
-	if fs == nil || gh == nil || pg == nil {
+	if fs == nil || gh == nil || pg == nil || m["reflect"] == nil || BundledMapping("reflect") == nil {
 		t.Fatalf("bundled mappings: %v", sortedKeys(m))
 	}
 	if len(fs.Tools) != 14 || len(gh.Tools) != 26 || len(pg.Tools) != 9 {

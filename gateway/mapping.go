@@ -87,6 +87,19 @@ func LoadMappings(dir string) (Mappings, error) {
 	return out, nil
 }
 
+// BundledMapping is one of the starters shipped in the binary, or nil.
+func BundledMapping(system string) *Mapping {
+	b, err := bundledMappings.ReadFile("mappings/" + system + ".yaml")
+	if err != nil {
+		return nil
+	}
+	m, err := ParseMapping(system, b)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
 // ParseMapping validates a mapping strictly: unknown keys, bad enums and a
 // missing verb are errors.
 func ParseMapping(system string, b []byte) (*Mapping, error) {
