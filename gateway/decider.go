@@ -148,7 +148,9 @@ func InProcess(e *policy.Engine) Decider { return inProcess{e} }
 
 type inProcess struct{ e *policy.Engine }
 
-func (p inProcess) Decide(ctx context.Context, env Envelope) (Decision, error) { return p.e.Decide(ctx, env) }
+func (p inProcess) Decide(ctx context.Context, env Envelope) (Decision, error) {
+	return p.e.Decide(ctx, env)
+}
 
 func (p inProcess) HoldStatus(ctx context.Context, id string) (string, error) {
 	h, err := p.e.Hold(ctx, id)
