@@ -51,6 +51,9 @@ func decodeArgs(raw json.RawMessage, allowed []string, defSchema *pipeline.Schem
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
+		for i, k := range unknown {
+			unknown[i] = clip(k, maxEcho)
+		}
 		return a, argErr("unknown argument(s) %s (this tool takes: %s)", strings.Join(unknown, ", "), strings.Join(allowed, ", "))
 	}
 	text, ok := fields["text"]
@@ -214,7 +217,7 @@ func decodeSchema(raw json.RawMessage) (*pipeline.Schema, error) {
 			return s, nil
 		}
 		return nil, fmt.Errorf("%w: schema %q is not a built-in schema (built-in: invoice); pass an inline schema object instead",
-			pipeline.ErrInput, name)
+			pipeline.ErrInput, clip(name, maxEcho))
 	}
 	return nil, argErr("schema must be a built-in schema name or a schema object")
 }
@@ -235,10 +238,10 @@ func decodeThreshold(name string, raw json.RawMessage) (*float64, error) {
 		}
 		v, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, fmt.Errorf("%w: %s must be a number in [0,1], got %q", pipeline.ErrInput, name, s)
+			return nil, fmt.Errorf("%w: %s must be a number in [0,1], got %q", pipeline.ErrInput, name, clip(s, maxEcho))
 		}
 	} else if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("%w: %s must be a number in [0,1], got %s", pipeline.ErrInput, name, raw)
+		return nil, fmt.Errorf("%w: %s must be a number in [0,1], got %s", pipeline.ErrInput, name, clip(string(raw), maxEcho))
 	}
 	if err := pipeline.CheckThreshold(name, v); err != nil {
 		return nil, err
@@ -257,7 +260,7 @@ func decodeBool(name string, raw json.RawMessage) (bool, error) {
 			return v, nil
 		}
 	}
-	return false, argErr("%s must be true or false, got %s", name, raw)
+	return false, argErr("%s must be true or false, got %s", name, clip(string(raw), maxEcho))
 }
 
 // readFloor reads the operator's threshold floor from the environment.
@@ -303,4 +306,22 @@ func applyFloor(floor pipeline.GateConfig, field, overall *float64) (pipeline.Ga
 	pick("field_threshold", field, &g.FieldThreshold, floor.FieldThreshold)
 	pick("overall_threshold", overall, &g.OverallThreshold, floor.OverallThreshold)
 	return g, notes
+}
+
+// maxEcho bounds how much of an argument an error message or a log line
+// repeats: an agent may send a megabyte where a short id belongs, and
+// echoing it whole would fill logs and the agent's context.
+const maxEcho = 120
+
+// clip shortens s to about n bytes (on a UTF-8 boundary), saying how long it
+// was.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }

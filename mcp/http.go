@@ -53,9 +53,13 @@ func (s *Server) ServeHTTP(ctx context.Context, addr, authToken string) error {
 // ServeListener is ServeHTTP on a listener the caller opened (tests listen on
 // 127.0.0.1:0 and read the port from it). It closes ln when it returns.
 func (s *Server) ServeListener(ctx context.Context, ln net.Listener, authToken string) error {
+	opts := s.cfg.HTTP.withDefaults()
+	// No ReadTimeout or WriteTimeout: both would cut a long tool call or an
+	// event stream. The body has its own deadline (HTTPOptions.BodyTimeout).
 	srv := &http.Server{
 		Handler:           s.Handler(authToken),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       opts.IdleTimeout,
 	}
 	s.log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", authToken != "",
 		"store", s.storePath())
@@ -82,12 +86,15 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener, authToken s
 // Handler is the streamable HTTP handler, behind the bearer check when
 // authToken is set. It answers on every path; clients conventionally use /mcp.
 func (s *Server) Handler(authToken string) http.Handler {
-	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk }, &mcpsdk.StreamableHTTPOptions{
+	opts := s.cfg.HTTP.withDefaults()
+	var h http.Handler = mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk }, &mcpsdk.StreamableHTTPOptions{
 		Logger: s.log,
 		// Clients that vanish without DELETE would otherwise keep their
 		// session for the life of the server.
-		SessionTimeout: 30 * time.Minute,
+		SessionTimeout:      opts.SessionIdle,
+		MaxRequestBodyBytes: maxBody,
 	})
+	h = newGuard(s, opts, h)
 	if authToken == "" {
 		return h
 	}

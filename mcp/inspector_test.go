@@ -159,7 +159,7 @@ func TestInspectorStdio(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("FindTrace: %v %v", ok, err)
 	}
-	if err := st.Decide(ctx, store.Decision{CorpusID: corpusID, DocID: docID, Field: "total", Action: store.ActionCorrect,
+	if _, err := st.Decide(ctx, store.Decision{CorpusID: corpusID, DocID: docID, Field: "total", Action: store.ActionCorrect,
 		Value: 583.2, Original: 683.2, Reviewer: "bob", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

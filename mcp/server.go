@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 
@@ -51,6 +52,8 @@ type Config struct {
 	Getenv func(string) string
 	// Schema is used when a call names none; nil means the built-in invoice.
 	Schema *pipeline.Schema
+	// HTTP bounds what streamable HTTP clients can hold (ignored on stdio).
+	HTTP HTTPOptions
 }
 
 // Server is reflect's MCP server.
@@ -102,6 +105,16 @@ func NewServer(cfg Config) (*Server, error) {
 			Logger:       log,
 			Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{}},
 		})
+	// Every error response carries a JSON-RPC code, whatever the transport.
+	s.sdk.AddReceivingMiddleware(func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if err != nil {
+				err = codedError(err)
+			}
+			return res, err
+		}
+	})
 	s.addTools()
 	return s, nil
 }
@@ -116,7 +129,16 @@ func (s *Server) Floor() (pipeline.GateConfig, error) { return s.floor, s.floorE
 // ServeStdio serves one client on stdin/stdout until it disconnects or ctx ends.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	s.log.Info("serving MCP on stdio", "store", s.storePath())
-	err := s.sdk.Run(ctx, &mcpsdk.StdioTransport{})
+	return s.ServeIO(ctx, os.Stdin, os.Stdout)
+}
+
+// ServeIO serves one client speaking newline-delimited JSON-RPC on r and w
+// (stdin and stdout for ServeStdio) until r ends or ctx does.
+func (s *Server) ServeIO(ctx context.Context, r io.ReadCloser, w io.Writer) error {
+	err := s.sdk.Run(ctx, &lineTransport{r: r, w: w, log: s.log})
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
 	if err != nil && ctx.Err() != nil {
 		return nil
 	}

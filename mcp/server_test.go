@@ -25,22 +25,29 @@ func TestListTools(t *testing.T) {
 	for _, tl := range res.Tools {
 		tools[tl.Name] = tl
 	}
+	// extract and validate write to the review queue and spend model budget:
+	// a client must not auto-approve them as read-only. They add, never
+	// delete, and a second call queues and spends again.
 	for _, tc := range []struct {
 		name      string
+		readOnly  bool
 		openWorld bool
 		required  []string
 	}{
-		{"extract", true, []string{"text"}},
-		{"validate", true, []string{"text", "data"}},
-		{"review_status", false, []string{"trace_id"}},
+		{"extract", false, true, []string{"text"}},
+		{"validate", false, true, []string{"text", "data"}},
+		{"review_status", true, false, []string{"trace_id"}},
 	} {
 		tl := tools[tc.name]
 		if tl == nil {
 			t.Fatalf("tool %s not listed (got %d tools)", tc.name, len(res.Tools))
 		}
 		a := tl.Annotations
-		if a == nil || !a.ReadOnlyHint || a.OpenWorldHint == nil || *a.OpenWorldHint != tc.openWorld {
-			t.Errorf("%s: annotations %+v, want readOnly and openWorld=%v", tc.name, a, tc.openWorld)
+		if a == nil || a.ReadOnlyHint != tc.readOnly || a.OpenWorldHint == nil || *a.OpenWorldHint != tc.openWorld {
+			t.Errorf("%s: annotations %+v, want readOnly=%v and openWorld=%v", tc.name, a, tc.readOnly, tc.openWorld)
+		}
+		if !tc.readOnly && (a.DestructiveHint == nil || *a.DestructiveHint || a.IdempotentHint) {
+			t.Errorf("%s: a writing tool must say destructive=false (it only adds) and idempotent=false: %+v", tc.name, a)
 		}
 		in, _ := tl.InputSchema.(map[string]any)
 		if in["type"] != "object" {
@@ -298,7 +305,7 @@ func TestReviewLoop(t *testing.T) {
 		t.Fatalf("queued document: %+v %v", doc, err)
 	}
 	at := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
-	if err := st.Decide(ctx, store.Decision{CorpusID: corpusID, DocID: docID, Field: "total", Action: store.ActionCorrect,
+	if _, err := st.Decide(ctx, store.Decision{CorpusID: corpusID, DocID: docID, Field: "total", Action: store.ActionCorrect,
 		Value: 583.2, Original: 683.2, Reviewer: "alice", At: at}); err != nil {
 		t.Fatal(err)
 	}

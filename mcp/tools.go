@@ -21,7 +21,7 @@ const trustAdvice = " Returns the result envelope: status \"ok\" means every fie
 	"status \"error\" carries error_message (bad input, a provider failure); the call never raises."
 
 func (s *Server) addTools() {
-	yes, no := true, false
+	no := false
 	review := ""
 	if s.cfg.Store != nil {
 		review = " A needs_review result is also queued for a human reviewer: poll review_status with its trace_id to get the corrected record."
@@ -34,7 +34,7 @@ func (s *Server) addTools() {
 			"second-model Critic score every field, and a confidence gate decides." + trustAdvice + review,
 		InputSchema:  extractInputSchema(),
 		OutputSchema: resultOutputSchema(),
-		Annotations:  &mcpsdk.ToolAnnotations{Title: "Extract and verify", ReadOnlyHint: true, OpenWorldHint: &yes},
+		Annotations:  writesQueue("Extract and verify"),
 	}, s.handle("extract", propNames(extractInputSchema()), true))
 	s.sdk.AddTool(&mcpsdk.Tool{
 		Name:  "validate",
@@ -44,7 +44,7 @@ func (s *Server) addTools() {
 			"Use it to check values before acting on them." + trustAdvice + review,
 		InputSchema:  validateInputSchema(),
 		OutputSchema: resultOutputSchema(),
-		Annotations:  &mcpsdk.ToolAnnotations{Title: "Validate against source", ReadOnlyHint: true, OpenWorldHint: &yes},
+		Annotations:  writesQueue("Validate against source"),
 	}, s.handle("validate", propNames(validateInputSchema()), false))
 	if s.cfg.Store == nil {
 		return
@@ -61,19 +61,33 @@ func (s *Server) addTools() {
 	}, s.reviewStatus)
 }
 
+// writesQueue annotates extract and validate honestly: they are not
+// read-only (a needs_review result is written to the review queue, and a
+// call spends the operator's model budget), so a client must not
+// auto-approve them as it may a read-only tool. They add and never
+// overwrite or delete (not destructive), and a repeated call queues and
+// spends again (not idempotent). They reach a model vendor (open world).
+func writesQueue(title string) *mcpsdk.ToolAnnotations {
+	yes, no := true, false
+	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: false, DestructiveHint: &no, IdempotentHint: false, OpenWorldHint: &yes}
+}
+
 // handle returns the handler of extract (generate true) or validate.
 func (s *Server) handle(tool string, allowed []string, generate bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (out *mcpsdk.CallToolResult, err error) {
 		start := time.Now()
 		client := clientName(req)
 		res := s.run(ctx, tool, client, req.Params.Arguments, allowed, generate)
+		// An error message may quote an argument (a schema's field name, a
+		// bad value); the agent and the log get a bounded one.
+		res.ErrorMessage = clip(res.ErrorMessage, 16*maxEcho)
 		out, err = envelope(res)
 		flagged := make([]string, len(res.FlaggedFields))
 		for i, f := range res.FlaggedFields {
 			flagged[i] = f.Field
 		}
-		s.log.Info("tool call", "tool", tool, "client", client, "status", string(res.Status), "trace_id", res.TraceID,
-			"flagged", flagged, "error", res.ErrorMessage, "duration_ms", time.Since(start).Milliseconds())
+		s.log.Info("tool call", "tool", tool, "client", clip(client, maxEcho), "status", string(res.Status), "trace_id", res.TraceID,
+			"flagged", flagged, "error", clip(res.ErrorMessage, 4*maxEcho), "duration_ms", time.Since(start).Milliseconds())
 		return out, err
 	}
 }
@@ -149,7 +163,7 @@ func propNames(schema obj) []string {
 // the review loop is missing, and notes says so.
 func (s *Server) enqueue(ctx context.Context, client string, doc pipeline.Document, version string, res *pipeline.Result) {
 	queue := queueName(client)
-	corpus, err := s.cfg.Store.Enqueue(ctx, queue, store.Document{Text: doc.Text}, version, *res)
+	corpus, _, err := s.cfg.Store.Enqueue(ctx, queue, store.Document{Text: doc.Text}, version, *res)
 	if err != nil {
 		s.log.Warn("could not queue result for review", "trace_id", res.TraceID, "queue", queue, "error", err.Error())
 		res.Notes = strings.TrimSpace(res.Notes + " Could not queue this result for human review: " + err.Error())
@@ -184,13 +198,17 @@ func (s *Server) reviewStatus(ctx context.Context, req *mcpsdk.CallToolRequest) 
 		out = reviewAnswer{TraceID: out.TraceID, Status: "error", ErrorMessage: "encoding the answer: " + err.Error()}
 		b, _ = json.Marshal(out)
 	}
-	s.log.Info("tool call", "tool", "review_status", "client", clientName(req), "trace_id", out.TraceID, "status", out.Status)
+	s.log.Info("tool call", "tool", "review_status", "client", clip(clientName(req), maxEcho), "trace_id", clip(out.TraceID, maxEcho), "status", out.Status)
 	return &mcpsdk.CallToolResult{
 		Content:           []mcpsdk.Content{&mcpsdk.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
 		IsError:           out.Status == "error",
 	}, nil
 }
+
+// maxTraceID is far above any trace id reflect makes (trace- and 32 hex
+// digits) and far below what would hurt a log line.
+const maxTraceID = 256
 
 type reviewAnswer struct {
 	TraceID      string          `json:"trace_id"`
@@ -209,7 +227,7 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 	}
 	for k := range args {
 		if k != "trace_id" {
-			return reviewAnswer{Status: "error", ErrorMessage: fmt.Sprintf("unknown argument %q (this tool takes: trace_id)", k)}
+			return reviewAnswer{Status: "error", ErrorMessage: fmt.Sprintf("unknown argument %q (this tool takes: trace_id)", clip(k, maxEcho))}
 		}
 	}
 	var id string
@@ -221,6 +239,11 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return reviewAnswer{Status: "error", ErrorMessage: "trace_id is required"}
+	}
+	if len(id) > maxTraceID {
+		// Not echoed whole: the answer and the log would carry it.
+		return reviewAnswer{TraceID: clip(id, maxEcho), Status: "error",
+			ErrorMessage: fmt.Sprintf("trace_id is %d bytes; a trace_id is at most %d (copy it from a result)", len(id), maxTraceID)}
 	}
 	ans := reviewAnswer{TraceID: id, Status: "unknown"}
 	fail := func(err error) reviewAnswer {

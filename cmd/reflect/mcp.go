@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/reflect-mcp/reflect/mcp"
@@ -26,6 +27,9 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 	tokenEnv := fs.String("auth-token-env", "", "with --http: require 'Authorization: Bearer $NAME' on every request (needed off loopback)")
 	printCfg := fs.String("print-config", "", "print the client config block for claude-desktop, claude-code or cursor, and exit")
 	noStore := fs.Bool("no-store", false, "do not queue needs_review results for human review")
+	allowOrigin := fs.String("allow-origin", "", "with --http: comma-separated browser origins allowed besides loopback ones (others get 403)")
+	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: most live sessions; initialize beyond it is refused until one ends or idles out")
+	sessionIdle := fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: close a session that sent nothing for this long")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
@@ -90,7 +94,13 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 			err = ferr
 		}
 	}()
-	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
+	httpOpts := mcp.HTTPOptions{MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
+	for _, o := range strings.Split(*allowOrigin, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			httpOpts.AllowedOrigins = append(httpOpts.AllowedOrigins, o)
+		}
+	}
+	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema, HTTP: httpOpts})
 	if err != nil {
 		return err
 	}
