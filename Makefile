@@ -23,11 +23,15 @@ run: build
 # client nobody on the team wrote) for the MCP tests; install them when missing
 # (CI runs as root on Debian). Inspector 0.15.0 is the last that runs on Node 20.
 INSPECTOR := @modelcontextprotocol/inspector@0.15.0
+# The reference servers the gateway tests proxy (2026.8.31 runs on Node 20).
+GATEWAY_UPSTREAMS := @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-memory@2026.8.31
 test-deps:
 	@command -v tmux >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) || echo "tmux not installed: the tmux end-to-end test will skip"; }
 	@command -v mcp-inspector >/dev/null 2>&1 || { command -v npm >/dev/null 2>&1 && \
 	  npm install -g --silent $(INSPECTOR) >/dev/null 2>&1 || echo "MCP Inspector not installed: the inspector tests will skip"; }
+	@command -v mcp-server-everything >/dev/null 2>&1 && command -v mcp-server-filesystem >/dev/null 2>&1 && command -v mcp-server-memory >/dev/null 2>&1 || \
+	  { command -v npm >/dev/null 2>&1 && npm install -g --silent $(GATEWAY_UPSTREAMS) >/dev/null 2>&1 || echo "npm MCP servers not installed: the gateway's upstream tests will skip"; }
 
 test: test-deps
 	$(GO) test -count=1 ./...
