@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,9 @@ type Report struct {
 
 	NeedsReview     int     `json:"needs_review"`
 	NeedsReviewRate float64 `json:"needs_review_rate"`
+	// OK counts documents auto-accepted (status ok); OKRate is OK/Examples.
+	OK     int     `json:"ok"`
+	OKRate float64 `json:"ok_rate"`
 
 	// WrongFields counts wrong fields in rows that returned a result. Fields of
 	// error rows are counted wrong for accuracy but are neither caught nor
@@ -41,6 +45,11 @@ type Report struct {
 	// pipeline abstained where the label has a value. They are misses, not
 	// wrong values returned as fine, and are still part of SilentWrong.
 	SilentNull int `json:"silent_null"`
+	// SilentWrongRate is SilentWrong/FieldsScored: the trust figure as a
+	// share, comparable across datasets of any size. SilentValueRate counts
+	// only wrong values returned as fine (SilentWrong - SilentNull).
+	SilentWrongRate float64 `json:"silent_wrong_rate"`
+	SilentValueRate float64 `json:"silent_value_rate"`
 	// FalseAlarms counts correct fields that were flagged anyway: reported,
 	// never gated on.
 	FalseAlarms   int `json:"false_alarms"`
@@ -116,8 +125,11 @@ func (r *Report) add(s *pipeline.Schema, row Row, res pipeline.Result, err error
 		rr.Status = pipeline.StatusError
 		rr.Error = err.Error()
 	} else {
-		if res.Status == pipeline.StatusNeedsReview {
+		switch res.Status {
+		case pipeline.StatusNeedsReview:
 			r.NeedsReview++
+		case pipeline.StatusOK:
+			r.OK++
 		}
 		for i, f := range s.Fields {
 			if res.Flagged(f.Name) {
@@ -178,6 +190,9 @@ func (r *Report) finish() {
 	r.FieldAccuracy = ratio(r.FieldsCorrect, r.FieldsScored)
 	r.ExactMatchAccuracy = ratio(r.ExactMatch, r.Examples)
 	r.NeedsReviewRate = ratio(r.NeedsReview, r.Examples)
+	r.OKRate = ratio(r.OK, r.Examples)
+	r.SilentWrongRate = ratio(r.SilentWrong, r.FieldsScored)
+	r.SilentValueRate = ratio(r.SilentWrong-r.SilentNull, r.FieldsScored)
 	if r.WrongFields > 0 {
 		c := ratio(r.Caught, r.WrongFields)
 		r.CatchRate = &c
@@ -200,17 +215,78 @@ func accuracyOK(acc, bar float64) bool { return acc >= bar-1e-9 }
 // Check returns an error naming every bar the run fails: field accuracy below
 // minAccuracy, or more than maxSilentWrong silent-wrong fields.
 func (r Report) Check(minAccuracy float64, maxSilentWrong int) error {
+	return r.CheckBars(Bars{MinAccuracy: minAccuracy, MaxSilentWrong: maxSilentWrong})
+}
+
+// CheckBars is Check over every bar b sets.
+func (r Report) CheckBars(b Bars) error {
 	var errs []error
-	if !accuracyOK(r.FieldAccuracy, minAccuracy) {
-		errs = append(errs, fmt.Errorf("field accuracy %s < required %s", pct(r.FieldAccuracy), pct(minAccuracy)))
-	}
-	if r.SilentWrong > maxSilentWrong {
-		errs = append(errs, fmt.Errorf("silent-wrong fields %d > allowed %d", r.SilentWrong, maxSilentWrong))
+	for _, v := range r.verdicts(b) {
+		if !v.pass {
+			errs = append(errs, errors.New(v.fail))
+		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("eval failed: %w", errors.Join(errs...))
+}
+
+// barVerdict is one bar's outcome, worded for the PASS line and the error.
+type barVerdict struct {
+	pass          bool
+	passMsg, fail string
+}
+
+func (r Report) verdicts(b Bars) []barVerdict {
+	var out []barVerdict
+	add := func(pass bool, passMsg, failMsg string) {
+		out = append(out, barVerdict{pass: pass, passMsg: passMsg, fail: failMsg})
+	}
+	add(accuracyOK(r.FieldAccuracy, b.MinAccuracy),
+		fmt.Sprintf("field accuracy %s >= required %s", pct(r.FieldAccuracy), pct(b.MinAccuracy)),
+		fmt.Sprintf("field accuracy %s < required %s", pct(r.FieldAccuracy), pct(b.MinAccuracy)))
+	add(r.SilentWrong <= b.MaxSilentWrong,
+		fmt.Sprintf("silent-wrong fields %d <= allowed %d", r.SilentWrong, b.MaxSilentWrong),
+		fmt.Sprintf("silent-wrong fields %d > allowed %d", r.SilentWrong, b.MaxSilentWrong))
+	if b.MaxSilentWrongRate != nil {
+		m := *b.MaxSilentWrongRate
+		add(r.SilentWrongRate <= m+1e-9,
+			fmt.Sprintf("silent-wrong %s of scored fields <= allowed %s", pct2(r.SilentWrongRate), pct2(m)),
+			fmt.Sprintf("silent-wrong %s of scored fields > allowed %s", pct2(r.SilentWrongRate), pct2(m)))
+	}
+	names := make([]string, 0, len(b.MinFieldAccuracy))
+	for name := range b.MinFieldAccuracy {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		bar := b.MinFieldAccuracy[name]
+		fs, ok := r.fieldStats(name)
+		if !ok || fs.Scored == 0 {
+			add(false, "", fmt.Sprintf("%s accuracy: the field is not scored (no labels), required %s", name, pct(bar)))
+			continue
+		}
+		add(accuracyOK(fs.Accuracy, bar),
+			fmt.Sprintf("%s accuracy %s >= required %s", name, pct(fs.Accuracy), pct(bar)),
+			fmt.Sprintf("%s accuracy %s < required %s", name, pct(fs.Accuracy), pct(bar)))
+	}
+	if b.MinOKRate != nil {
+		m := *b.MinOKRate
+		add(accuracyOK(r.OKRate, m),
+			fmt.Sprintf("ok (auto-accepted) %s >= required %s", pct(r.OKRate), pct(m)),
+			fmt.Sprintf("ok (auto-accepted) %s < required %s", pct(r.OKRate), pct(m)))
+	}
+	return out
+}
+
+func (r Report) fieldStats(name string) (FieldStats, bool) {
+	for _, fs := range r.PerField {
+		if fs.Field == name {
+			return fs, true
+		}
+	}
+	return FieldStats{}, false
 }
 
 const (
@@ -232,27 +308,29 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 	line("field accuracy    : %s  (%d/%d)", pct(r.FieldAccuracy), r.FieldsCorrect, r.FieldsScored)
 	line("exact-match acc   : %s  (%d/%d)", pct(r.ExactMatchAccuracy), r.ExactMatch, r.Examples)
 	line("needs-review rate : %s  (%d/%d)", pct(r.NeedsReviewRate), r.NeedsReview, r.Examples)
+	line("ok (auto-accepted): %s  (%d/%d)", pct(r.OKRate), r.OK, r.Examples)
 	if r.CatchRate != nil {
 		line("catch rate        : %s  (%d/%d)", pct(*r.CatchRate), r.Caught, r.WrongFields)
 	} else {
 		line("catch rate        : n/a  (no wrong fields)")
 	}
 	if r.SilentNull > 0 {
-		line("silent-wrong      : %d  (%d wrong value(s) returned as fine, %d null(s) where the label has a value)",
-			r.SilentWrong, r.SilentWrong-r.SilentNull, r.SilentNull)
+		line("silent-wrong      : %d  (%s of %d scored fields; %d wrong value(s) returned as fine (%s), %d null(s) where the label has a value)",
+			r.SilentWrong, pct2(r.SilentWrongRate), r.FieldsScored, r.SilentWrong-r.SilentNull, pct2(r.SilentValueRate), r.SilentNull)
 	} else {
-		line("silent-wrong      : %d", r.SilentWrong)
+		line("silent-wrong      : %d  (%s of %d scored fields)", r.SilentWrong, pct2(r.SilentWrongRate), r.FieldsScored)
 	}
 	line("false alarms      : %d", r.FalseAlarms)
 	line("error rows        : %d", len(r.ErrorRows))
 	line("%s", lightRule)
-	line("per field           accuracy            flagged")
+	line("per field           accuracy            flagged  silent-wrong")
 	for _, fs := range r.PerField {
-		acc := "n/a"
+		acc, silent := "n/a", "-"
 		if fs.Scored > 0 {
 			acc = fmt.Sprintf("%s (%d/%d)", pct(fs.Accuracy), fs.Correct, fs.Scored)
+			silent = strconv.Itoa(fs.SilentWrong)
 		}
-		line("  %-17s %-19s %d", fs.Field, acc, fs.Flagged)
+		line("  %-17s %-19s %-8d %s", fs.Field, acc, fs.Flagged, silent)
 	}
 	line("%s", lightRule)
 	line("field-level failures (where it breaks):")
@@ -276,21 +354,21 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 		line("  warning: %s", warn)
 	}
 	line("%s", heavyRule)
-	if accuracyOK(r.FieldAccuracy, r.Bars.MinAccuracy) {
-		line("PASS: field accuracy %s >= required %s", pct(r.FieldAccuracy), pct(r.Bars.MinAccuracy))
-	} else {
-		line("FAIL: field accuracy %s < required %s", pct(r.FieldAccuracy), pct(r.Bars.MinAccuracy))
-	}
-	if r.SilentWrong <= r.Bars.MaxSilentWrong {
-		line("PASS: silent-wrong fields %d <= allowed %d", r.SilentWrong, r.Bars.MaxSilentWrong)
-	} else {
-		line("FAIL: silent-wrong fields %d > allowed %d", r.SilentWrong, r.Bars.MaxSilentWrong)
+	for _, v := range r.verdicts(r.Bars) {
+		if v.pass {
+			line("PASS: %s", v.passMsg)
+		} else {
+			line("FAIL: %s", v.fail)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func pct(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }
+
+// pct2 has two decimals, for shares whose bar is a fraction of a percent.
+func pct2(x float64) string { return strconv.FormatFloat(x*100, 'f', 2, 64) + "%" }
 
 // reprValue shows a value the way eval's report prints it: numbers as 583.2 or
 // 540.0, strings quoted, null as null.

@@ -33,10 +33,18 @@ type Options struct {
 }
 
 // Bars are the eval gate: the lowest acceptable field accuracy and the most
-// silent-wrong fields tolerated.
+// silent-wrong fields tolerated, plus optional bars (nil or empty: not
+// applied) for the figures an acceptance criterion names as shares.
 type Bars struct {
 	MinAccuracy    float64 `json:"min_accuracy"`
 	MaxSilentWrong int     `json:"max_silent_wrong"`
+	// MaxSilentWrongRate bars silent-wrong fields as a share of scored fields
+	// (nulls where the label has a value included: an omission is a miss).
+	MaxSilentWrongRate *float64 `json:"max_silent_wrong_rate,omitempty"`
+	// MinFieldAccuracy bars named fields' accuracy ("total": 0.92).
+	MinFieldAccuracy map[string]float64 `json:"min_field_accuracy,omitempty"`
+	// MinOKRate bars the share of documents auto-accepted (status ok).
+	MinOKRate *float64 `json:"min_ok_rate,omitempty"`
 }
 
 // DefaultBars are the eval gate CI applies: 90% field accuracy, no silent-wrong field.

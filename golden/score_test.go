@@ -210,7 +210,7 @@ func TestWriteTextTagsAndBars(t *testing.T) {
 		"exact-match acc   : 42.9%  (3/7)\n",
 		"needs-review rate : 42.9%  (3/7)\n",
 		"catch rate        : 33.3%  (1/3)\n",
-		"silent-wrong      : 2\n",
+		"silent-wrong      : 2  (5.13% of 39 scored fields)\n",
 		"false alarms      : 2\n",
 		"error rows        : 2\n",
 		"  [caught] total: expected 583.2 but got 683.2  (flagged)\n",
@@ -300,9 +300,51 @@ func TestSilentNullIsToldApart(t *testing.T) {
 	if err := rep.WriteText(&b, "TEST"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"(SILENT: null)", "currency: expected 'EUR' but got 'USD'  (SILENT)", "1 wrong value(s) returned as fine, 1 null(s)"} {
+	for _, want := range []string{"(SILENT: null)", "currency: expected 'EUR' but got 'USD'  (SILENT)", "1 wrong value(s) returned as fine (50.00%), 1 null(s)"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// The issue-level figures are shares, barred only when asked for.
+func TestShareBars(t *testing.T) {
+	v := &fakeVerifier{results: fakeResults(), errs: map[string]error{"broken": errors.New("timeout")}}
+	rep := Evaluate(context.Background(), v, pipeline.Invoice(), fakeRows(), Options{Concurrency: 2})
+	if rep.SilentWrongRate != 2.0/39 || rep.SilentValueRate != 2.0/39 || rep.OK+rep.NeedsReview+len(rep.ErrorRows) != rep.Examples {
+		t.Fatalf("rates %v %v, ok %d needs review %d errors %d of %d", rep.SilentWrongRate, rep.SilentValueRate, rep.OK, rep.NeedsReview, len(rep.ErrorRows), rep.Examples)
+	}
+	if rep.OKRate != ratio(rep.OK, rep.Examples) {
+		t.Errorf("ok rate %v", rep.OKRate)
+	}
+	loose, tight := 0.06, 0.005
+	okBar := 0.9
+	b := Bars{MinAccuracy: 0.5, MaxSilentWrong: 5, MaxSilentWrongRate: &loose}
+	if err := rep.CheckBars(b); err != nil {
+		t.Fatalf("loose share bar: %v", err)
+	}
+	b = Bars{MinAccuracy: 0.5, MaxSilentWrong: 5, MaxSilentWrongRate: &tight, MinOKRate: &okBar,
+		MinFieldAccuracy: map[string]float64{"total": 0.99, "vendor_name": 0, "nosuch": 0.5}}
+	err := rep.CheckBars(b)
+	if err == nil {
+		t.Fatal("tight bars should fail")
+	}
+	for _, want := range []string{"silent-wrong 5.13% of scored fields > allowed 0.50%", "total accuracy", "nosuch accuracy: the field is not scored", "ok (auto-accepted)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckBars error lacks %q: %v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "vendor_name") {
+		t.Errorf("a zero bar cannot fail: %v", err)
+	}
+	rep.Bars = b
+	var out bytes.Buffer
+	if err := rep.WriteText(&out, "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"PASS: vendor_name accuracy", "FAIL: silent-wrong 5.13% of scored fields > allowed 0.50%", "ok (auto-accepted): "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
 }
