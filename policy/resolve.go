@@ -362,3 +362,18 @@ func (e *ResolveError) AppendJSON(b []byte) []byte {
 	}
 	return append(b, '}')
 }
+
+// IsResolverToken reports whether tok is bound in REEFLEX_RESOLVER_TOKENS
+// (read fresh, constant-time): such a bearer may call the resolve route.
+func (e *Engine) IsResolverToken(tok string) bool {
+	var tokens map[string]boundPrincipal
+	if jsonOrFile(e.getenv("REEFLEX_RESOLVER_TOKENS"), &tokens) != nil {
+		return false
+	}
+	t := []byte(strings.TrimSpace(tok))
+	found := 0
+	for k := range tokens {
+		found |= subtle.ConstantTimeCompare([]byte(k), t)
+	}
+	return found == 1 && len(t) > 0
+}

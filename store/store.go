@@ -86,6 +86,7 @@ func migrations() []migration {
 			return nil
 		},
 		migrateKinds,
+		migratePolicy, // version 3: decision engine ledger, nonces, holds, audit (policystate.go)
 	}
 }
 

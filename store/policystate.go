@@ -1,0 +1,295 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/reflect-mcp/reflect/policy"
+)
+
+// Buckets of the decision engine's state (schema migration 2). Ledger keys
+// are uvarint(len(session)) session ts(8 BE) seq(8 BE), so one session's
+// window is one range scan whatever bytes the session id holds.
+var (
+	bktPolicyLedger = []byte("policy_ledger") // session key ts seq -> LedgerEntry JSON
+	bktPolicyNonces = []byte("policy_nonces") // nonce -> unix nanos (8 BE)
+	bktPolicyHolds  = []byte("policy_holds")  // hold id -> policy.EncodeHold
+	bktPolicyAudit  = []byte("policy_audit")  // seq (8 BE) -> audit JSON line
+	bktPolicyMeta   = []byte("policy_meta")   // "freeze" -> "1" | "0"
+)
+
+var keyFreeze = []byte("freeze")
+
+// migratePolicy creates the decision engine's buckets.
+func migratePolicy(tx *bbolt.Tx) error {
+	for _, name := range [][]byte{bktPolicyLedger, bktPolicyNonces, bktPolicyHolds, bktPolicyAudit, bktPolicyMeta} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// PolicyState is policy.State on the store: holds, the ledger and the nonce
+// set survive a restart, and several processes (reflect core serve,
+// reflect holds) share them under the store's file lock.
+type PolicyState struct{ s *Store }
+
+// PolicyState returns the decision engine's state in this store.
+func (s *Store) PolicyState() *PolicyState { return &PolicyState{s: s} }
+
+var (
+	_ policy.State       = (*PolicyState)(nil)
+	_ policy.Auditor     = (*PolicyState)(nil)
+	_ policy.FreezeState = (*PolicyState)(nil)
+)
+
+func sessionPrefix(session string) []byte {
+	b := binary.AppendUvarint(nil, uint64(len(session)))
+	return append(b, session...)
+}
+
+func nanos(t time.Time) []byte { return u64(uint64(t.UnixNano())) }
+
+func (p *PolicyState) SpendNonce(ctx context.Context, nonce string, now time.Time) (seen bool, err error) {
+	err = p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyNonces)
+		if err != nil {
+			return err
+		}
+		if b.Get([]byte(nonce)) != nil {
+			seen = true
+			return nil
+		}
+		return b.Put([]byte(nonce), nanos(now))
+	})
+	return seen, err
+}
+
+func (p *PolicyState) Cumulative(ctx context.Context, session string, since time.Time, into *policy.Cumulative) error {
+	into.Reset()
+	pre := sessionPrefix(session)
+	return p.s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyLedger)
+		if err != nil {
+			return err
+		}
+		c := b.Cursor()
+		for k, v := c.Seek(append(bytes.Clone(pre), nanos(since)...)); k != nil && bytes.HasPrefix(k, pre); k, v = c.Next() {
+			var e policy.LedgerEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("ledger entry: %w: %w", ErrCorrupt, err)
+			}
+			into.Add(e)
+		}
+		return nil
+	})
+}
+
+func (p *PolicyState) AppendLedger(ctx context.Context, session string, e policy.LedgerEntry) error {
+	v, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyLedger)
+		if err != nil {
+			return err
+		}
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		k := append(sessionPrefix(session), u64(uint64(e.TS))...)
+		return b.Put(append(k, u64(seq)...), v)
+	})
+}
+
+func (p *PolicyState) CreateHold(ctx context.Context, h *policy.Hold) error {
+	v, err := policy.EncodeHold(h)
+	if err != nil {
+		return err
+	}
+	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyHolds)
+		if err != nil {
+			return err
+		}
+		if b.Get([]byte(h.ID)) != nil {
+			return fmt.Errorf("hold %s already exists", h.ID)
+		}
+		return b.Put([]byte(h.ID), v)
+	})
+}
+
+func (p *PolicyState) GetHold(ctx context.Context, id string) (*policy.Hold, error) {
+	var h *policy.Hold
+	err := p.s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyHolds)
+		if err != nil {
+			return err
+		}
+		v := b.Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("hold %s: %w", id, policy.ErrHoldNotFound)
+		}
+		h, err = policy.DecodeHold(v)
+		return err
+	})
+	return h, err
+}
+
+// UpdateHold is the compare-and-swap: read, fn and write happen in one
+// write transaction under the file lock, so two processes cannot both
+// consume one approval.
+func (p *PolicyState) UpdateHold(ctx context.Context, id string, fn func(*policy.Hold) error) (*policy.Hold, error) {
+	var h *policy.Hold
+	err := p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyHolds)
+		if err != nil {
+			return err
+		}
+		v := b.Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("hold %s: %w", id, policy.ErrHoldNotFound)
+		}
+		if h, err = policy.DecodeHold(v); err != nil {
+			return err
+		}
+		if err := fn(h); err != nil {
+			return err
+		}
+		out, err := policy.EncodeHold(h)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(id), out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+func (p *PolicyState) ListHolds(ctx context.Context) ([]*policy.Hold, error) {
+	var out []*policy.Hold
+	err := p.s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyHolds)
+		if err != nil {
+			return err
+		}
+		return b.ForEach(func(_, v []byte) error {
+			h, err := policy.DecodeHold(v)
+			if err != nil {
+				return err
+			}
+			out = append(out, h)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Prune drops ledger entries and nonces that have left the window. Holds
+// are kept: they are the record of who approved what.
+func (p *PolicyState) Prune(ctx context.Context, ledgerBefore, nonceBefore time.Time) error {
+	lb, nb := uint64(ledgerBefore.UnixNano()), uint64(nonceBefore.UnixNano())
+	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktPolicyLedger, bktPolicyNonces)
+		if err != nil {
+			return err
+		}
+		var dead [][]byte
+		if err := bs[0].ForEach(func(k, _ []byte) error {
+			if len(k) >= 16 && binary.BigEndian.Uint64(k[len(k)-16:]) < lb {
+				dead = append(dead, bytes.Clone(k))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range dead {
+			if err := bs[0].Delete(k); err != nil {
+				return err
+			}
+		}
+		dead = dead[:0]
+		if err := bs[1].ForEach(func(k, v []byte) error {
+			if len(v) != 8 || binary.BigEndian.Uint64(v) < nb {
+				dead = append(dead, bytes.Clone(k))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range dead {
+			if err := bs[1].Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (p *PolicyState) AppendAudit(ctx context.Context, line []byte) error {
+	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyAudit)
+		if err != nil {
+			return err
+		}
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		return b.Put(u64(seq), bytes.TrimRight(line, "\n"))
+	})
+}
+
+// PolicyAudit returns the audit lines kept in the store, oldest first.
+func (s *Store) PolicyAudit(ctx context.Context) ([][]byte, error) {
+	var out [][]byte
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyAudit)
+		if err != nil {
+			return err
+		}
+		return b.ForEach(func(_, v []byte) error {
+			out = append(out, bytes.Clone(v))
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (p *PolicyState) SetFreeze(ctx context.Context, on bool) error {
+	v := []byte("0")
+	if on {
+		v = []byte("1")
+	}
+	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyMeta)
+		if err != nil {
+			return err
+		}
+		return b.Put(keyFreeze, v)
+	})
+}
+
+func (p *PolicyState) Freeze(ctx context.Context) (on, set bool, err error) {
+	err = p.s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktPolicyMeta)
+		if err != nil {
+			return err
+		}
+		v := b.Get(keyFreeze)
+		set, on = v != nil, string(v) == "1"
+		return nil
+	})
+	return on, set, err
+}

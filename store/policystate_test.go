@@ -1,0 +1,205 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/reflect-mcp/reflect/policy"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+func noEnv(string) string                { return "" }
+func envelope(t testing.TB, s string) policy.Envelope {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var m policy.Envelope
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// engineOn opens the store file afresh (as a restarted process would) and
+// builds an engine on it.
+func engineOn(t testing.TB, path string, c *clock) (*policy.Engine, *store.Store) {
+	t.Helper()
+	s, err := store.Open(path, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := policy.New(policy.Options{State: s.PolicyState(), Now: c.Now, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, s
+}
+
+const bulk = `{"agent":{"id":"agent:bot","session_id":"s1"},"action":{"verb":"delete","ability":"notes/delete_notes"},
+	"target":{"environment":"production"},"magnitude":{"count":5},"params":{"arguments":{"names":["a","b","c","d","e"]}},
+	"axes":{"reversibility":"irreversible","blast_radius":"broad","externality":"internal"}%s}`
+
+func withApproval(holdID string) string {
+	return strings.Replace(bulk, "%s", `,"approval":{"present":true,"hold_id":"`+holdID+`"}`, 1)
+}
+
+func TestPolicyStateRestartMidHold(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflect.db")
+	c := &clock{now: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+
+	// Process 1: the action is held.
+	e1, _ := engineOn(t, path, c)
+	d, err := e1.Decide(ctx, envelope(t, strings.Replace(bulk, "%s", "", 1)))
+	if err != nil || d.Decision != policy.RequireApproval || d.HoldID == "" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	// It also spends a nonce and fills the delete budget: 5 now, 15 more.
+	for i := range 3 {
+		env := `{"agent":{"session_id":"s1"},"action":{"verb":"delete"},"target":{"environment":"production"},"magnitude":{"count":5},
+			"axes":{"reversibility":"irreversible","blast_radius":"single","externality":"internal"},"meta":{"nonce":"n` + string(rune('0'+i)) + `"}}`
+		if d, err := e1.Decide(ctx, envelope(t, env)); err != nil || d.Decision != policy.Allow {
+			t.Fatalf("%+v %v", d, err)
+		}
+	}
+	e1.Close()
+
+	// Process 2 (reflect holds approve on the store file): the hold is
+	// still pending and can be approved locally.
+	e2, _ := engineOn(t, path, c)
+	c.Advance(time.Minute)
+	h, err := e2.Hold(ctx, d.HoldID)
+	if err != nil || h.Status != policy.StatusPending || h.Reason != "irreversible broad change in production requires human approval" {
+		t.Fatalf("%+v %v", h, err)
+	}
+	if _, err := e2.Resolve(ctx, d.HoldID, policy.Resolution{Decision: "approve", Principal: policy.Principal{Type: "human", ID: "ana", Source: "local"}}); err != nil {
+		t.Fatal(err)
+	}
+	e2.Close()
+
+	// Process 3: budgets, nonces and the approval survived.
+	e3, s3 := engineOn(t, path, c)
+	replay := `{"agent":{"session_id":"s1"},"action":{"verb":"read"},"target":{"environment":"dev"},"meta":{"nonce":"n1"}}`
+	if _, err := e3.Decide(ctx, envelope(t, replay)); err == nil || !strings.Contains(err.Error(), "replay: nonce already seen") {
+		t.Fatalf("nonce after restart: %v", err)
+	}
+	other := strings.Replace(withApproval(d.HoldID), `"names":["a","b","c","d","e"]`, `"names":["v","w","x","y","z"]`, 1)
+	if r, _ := e3.Decide(ctx, envelope(t, other)); r.Reason != policy.HoldEnvelopeMismatch {
+		t.Fatalf("other arguments: %+v", r)
+	}
+	r, err := e3.Decide(ctx, envelope(t, withApproval(d.HoldID)))
+	if err != nil || r.Rule != policy.RuleApproved || r.ParentDecisionID != d.DecisionID {
+		t.Fatalf("resubmission after restart: %+v %v", r, err)
+	}
+	// 5 (held) + 15 + 5 (the approved run counts again) = 25 > 20.
+	one := `{"agent":{"session_id":"s1"},"action":{"verb":"delete"},"target":{"environment":"dev"},"axes":{"reversibility":"irreversible"}}`
+	if r, _ := e3.Decide(ctx, envelope(t, one)); r.Rule != "reeflex.policy/session_delete_budget" {
+		t.Fatalf("budget after restart: %+v", r)
+	}
+	hd, _ := e3.Hold(ctx, d.HoldID)
+	if hd.Status != policy.StatusConsumed || hd.DecidedBy != "human:ana" || hd.PrincipalSource != "local" || hd.ConsumedTS == "" {
+		t.Fatalf("%+v", hd)
+	}
+	audit, err := s3.PolicyAudit(ctx)
+	if err != nil || len(audit) < 7 {
+		t.Fatalf("%d audit lines, %v", len(audit), err)
+	}
+	if !strings.Contains(string(audit[4]), `"event":"hold_resolution"`) {
+		t.Fatalf("audit[4] = %s", audit[4])
+	}
+}
+
+func TestPolicyStateSingleUseAcrossEngines(t *testing.T) {
+	// Two engines (two processes' worth) on one file, 64 goroutines: the
+	// store's write transaction is the compare-and-swap.
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflect.db")
+	c := &clock{now: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	a, _ := engineOn(t, path, c)
+	b, _ := engineOn(t, path, c)
+	d, _ := a.Decide(ctx, envelope(t, strings.Replace(bulk, "%s", "", 1)))
+	if _, err := a.Resolve(ctx, d.HoldID, policy.Resolution{Decision: "approve", Principal: policy.Principal{Type: "human", ID: "ana", Source: "local"}}); err != nil {
+		t.Fatal(err)
+	}
+	var allowed, refused atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 64 {
+		e := a
+		if i%2 == 1 {
+			e = b
+		}
+		wg.Go(func() {
+			r, err := e.Decide(ctx, envelope(t, withApproval(d.HoldID)))
+			switch {
+			case err != nil:
+				t.Error(err)
+			case r.Decision == policy.Allow:
+				allowed.Add(1)
+			case r.Reason == policy.HoldAlreadyConsumed || r.Reason == policy.HoldConsumed:
+				refused.Add(1)
+			default:
+				t.Errorf("%+v", r)
+			}
+		})
+	}
+	wg.Wait()
+	if allowed.Load() != 1 || refused.Load() != 63 {
+		t.Fatalf("allowed %d refused %d", allowed.Load(), refused.Load())
+	}
+}
+
+func TestPolicyStatePrune(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := s.PolicyState()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		ts := t0.Add(time.Duration(i) * time.Minute)
+		if err := ps.AppendLedger(ctx, "s\x00odd", policy.LedgerEntry{TS: ts.UnixNano(), Verb: "delete", Externality: "internal", Count: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ps.SpendNonce(ctx, "n"+string(rune('a'+i)), ts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A session id that is a prefix of another must not see its entries.
+	if err := ps.AppendLedger(ctx, "s", policy.LedgerEntry{TS: t0.UnixNano(), Verb: "read", Externality: "internal", Count: 100}); err != nil {
+		t.Fatal(err)
+	}
+	var cum policy.Cumulative
+	if err := ps.Cumulative(ctx, "s\x00odd", t0.Add(5*time.Minute), &cum); err != nil || cum.TotalCount != 10 || cum.CountByVerb["delete"] != 10 {
+		t.Fatalf("%+v %v", cum, err)
+	}
+	if err := ps.Prune(ctx, t0.Add(5*time.Minute), t0.Add(8*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.Cumulative(ctx, "s\x00odd", t0, &cum); err != nil || cum.TotalCount != 10 {
+		t.Fatalf("after prune %+v %v", cum, err)
+	}
+	if seen, _ := ps.SpendNonce(ctx, "na", t0.Add(time.Hour)); seen {
+		t.Fatal("a pruned nonce is still remembered")
+	}
+	if seen, _ := ps.SpendNonce(ctx, "nj", t0.Add(time.Hour)); !seen {
+		t.Fatal("a nonce inside retention was pruned")
+	}
+	if _, err := ps.GetHold(ctx, "missing"); !errors.Is(err, policy.ErrHoldNotFound) {
+		t.Fatal(err)
+	}
+}
