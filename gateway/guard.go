@@ -1,8 +1,14 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,4 +19,185 @@ import (
 type ReviewGuard interface {
 	Observe(ctx context.Context, who Identity, upstream, tool string, res *mcpsdk.CallToolResult)
 	Check(ctx context.Context, who Identity, upstream, tool string, args json.RawMessage) (reason string, held bool, err error)
+}
+
+// SettledFunc says whether a human has settled the result with this trace id.
+type SettledFunc func(ctx context.Context, traceID string) (bool, error)
+
+// UnreviewedGuard remembers, per session, the flagged fields of every
+// needs_review result the built-in reflect upstream returned through the
+// gateway, and holds a later call to another upstream whose arguments carry
+// one of those values until the extraction is settled.
+type UnreviewedGuard struct {
+	upstream string // the built-in reflect upstream's name
+	settled  SettledFunc
+
+	mu   sync.Mutex
+	seen map[string][]flagged // by session id
+}
+
+type flagged struct {
+	traceID, field string
+	num            float64
+	isNum          bool
+	str            string
+}
+
+// maxFlaggedPerSession bounds memory: the oldest entries go first.
+const maxFlaggedPerSession = 1000
+
+// NewUnreviewedGuard guards values from upstream's extract and validate results.
+func NewUnreviewedGuard(upstream string, settled SettledFunc) *UnreviewedGuard {
+	return &UnreviewedGuard{upstream: upstream, settled: settled, seen: map[string][]flagged{}}
+}
+
+// Observe implements ReviewGuard.
+func (g *UnreviewedGuard) Observe(_ context.Context, who Identity, upstream, tool string, res *mcpsdk.CallToolResult) {
+	if upstream != g.upstream || (tool != "extract" && tool != "validate") || res == nil || res.StructuredContent == nil {
+		return
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return
+	}
+	var r struct {
+		Status  string `json:"status"`
+		TraceID string `json:"trace_id"`
+		Flagged []struct {
+			Field string `json:"field"`
+			Value any    `json:"value"`
+		} `json:"flagged_fields"`
+	}
+	if json.Unmarshal(b, &r) != nil || r.Status != "needs_review" || r.TraceID == "" {
+		return
+	}
+	var add []flagged
+	for _, f := range r.Flagged {
+		fl := flagged{traceID: r.TraceID, field: f.Field}
+		switch v := f.Value.(type) {
+		case float64:
+			fl.num, fl.isNum = v, true
+		case string:
+			if len(strings.TrimSpace(v)) < 2 {
+				continue
+			}
+			fl.str = strings.TrimSpace(v)
+		default:
+			continue // null, bools, objects: nothing an argument could carry by mistake
+		}
+		add = append(add, fl)
+	}
+	if len(add) == 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	list := append(g.seen[who.SessionID], add...)
+	if len(list) > maxFlaggedPerSession {
+		list = list[len(list)-maxFlaggedPerSession:]
+	}
+	g.seen[who.SessionID] = list
+}
+
+// Check implements ReviewGuard. Calls to reflect itself are never held:
+// validating a flagged value again is how an agent checks it.
+func (g *UnreviewedGuard) Check(ctx context.Context, who Identity, upstream, _ string, args json.RawMessage) (string, bool, error) {
+	if upstream == g.upstream {
+		return "", false, nil
+	}
+	g.mu.Lock()
+	list := append([]flagged(nil), g.seen[who.SessionID]...)
+	g.mu.Unlock()
+	if len(list) == 0 {
+		return "", false, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return "", false, nil
+	}
+	hits := map[int]string{} // index in list -> argument path
+	walkArgs(v, "", func(path string, leaf any) {
+		for i, f := range list {
+			if _, done := hits[i]; !done && f.matches(leaf) {
+				hits[i] = path
+			}
+		}
+	})
+	idx := make([]int, 0, len(hits))
+	for i := range hits {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		f := list[i]
+		ok, err := g.settled(ctx, f.traceID)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
+			g.forget(who.SessionID, f.traceID)
+			continue
+		}
+		return fmt.Sprintf("unreviewed value: argument %q carries %s, the field %s of extraction %s, which reflect flagged for review "+
+			"and no human has settled yet", hits[i], f.show(), f.field, f.traceID), true, nil
+	}
+	return "", false, nil
+}
+
+func (g *UnreviewedGuard) forget(session, traceID string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	list := g.seen[session][:0]
+	for _, f := range g.seen[session] {
+		if f.traceID != traceID {
+			list = append(list, f)
+		}
+	}
+	g.seen[session] = list
+}
+
+func (f flagged) show() string {
+	if f.isNum {
+		return strconv.FormatFloat(f.num, 'f', -1, 64)
+	}
+	return strconv.Quote(f.str)
+}
+
+// matches compares numbers numerically (683.2 is "683.20" is 683.2) and
+// strings exactly after trimming.
+func (f flagged) matches(leaf any) bool {
+	switch v := leaf.(type) {
+	case json.Number:
+		n, err := v.Float64()
+		return err == nil && f.isNum && n == f.num
+	case string:
+		s := strings.TrimSpace(v)
+		if f.isNum {
+			n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+			return err == nil && n == f.num
+		}
+		return s == f.str
+	}
+	return false
+}
+
+func walkArgs(v any, path string, leaf func(string, any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			walkArgs(c, p, leaf)
+		}
+	case []any:
+		for i, c := range x {
+			walkArgs(c, fmt.Sprintf("%s[%d]", path, i), leaf)
+		}
+	default:
+		leaf(path, v)
+	}
 }

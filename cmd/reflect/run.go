@@ -37,6 +37,7 @@ func verbs() []verb {
 		{"export", "write reviewed documents as golden JSONL for eval", runExport},
 		{"stats", "review totals and the gate's measured catch rate", runStats},
 		{"mcp", "serve extract, validate and review_status over MCP (stdio or HTTP)", runMCP},
+		{"gateway", "govern other MCP servers' tools: classify, decide, allow / deny / hold", runGateway},
 	}
 }
 

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/reflect-mcp/reflect/gateway"
+	"github.com/reflect-mcp/reflect/mcp"
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/policy"
+	"github.com/reflect-mcp/reflect/providers"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--host H] [--port P] [flags]\n" +
+	"       reflect gateway check     fail-closed self-probe (exit 0 pass, 1 fail)\n" +
+	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
+
+// gatewayFlags are reflect gateway's own flags; the REEFLEX_* variables
+// give their defaults and a flag given on the command line wins.
+type gatewayFlags struct {
+	config, transport, host, tokenEnv string
+	port                              int
+	holdWait                          time.Duration
+	noReflect, noStore                bool
+}
+
+func runGateway(ctx context.Context, args []string, stdio Stdio) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runGatewayCheck(ctx, args[1:], stdio)
+		case "decoy":
+			return serveDecoy(ctx)
+		case "setup":
+			return runGatewaySetup(ctx, args[1:], stdio)
+		case "restore":
+			return runGatewayRestore(ctx, args[1:], stdio)
+		case "add":
+			return runGatewayAdd(ctx, args[1:], stdio)
+		case "import":
+			return runGatewayImport(ctx, args[1:], stdio)
+		case "doctor":
+			return runGatewayDoctor(ctx, args[1:], stdio)
+		}
+	}
+	set := gateway.SettingsFromEnv(os.Getenv)
+	var gf gatewayFlags
+	var pf pipelineFlags
+	var sf storeFlags
+	fs := newFlagSet("gateway", gatewayUsage, stdio)
+	pf.register(fs)
+	sf.register(fs)
+	fs.StringVar(&gf.config, "config", set.ConfigPath, "registry YAML, reeflex-mcp.yaml's schema (env REEFLEX_MCP_CONFIG)")
+	fs.StringVar(&gf.transport, "transport", set.Transport, "front transport: stdio or streamable-http (env REEFLEX_MCP_TRANSPORT)")
+	fs.StringVar(&gf.host, "host", set.Host, "streamable-http bind host; off loopback needs --auth-token-env (env REEFLEX_MCP_HOST)")
+	fs.IntVar(&gf.port, "port", set.Port, "streamable-http port (env REEFLEX_MCP_PORT)")
+	fs.StringVar(&gf.tokenEnv, "auth-token-env", "", "streamable-http: require 'Authorization: Bearer $NAME' (or a clients: token) on every request")
+	fs.DurationVar(&gf.holdWait, "hold-wait", 20*time.Second, "how long a held call waits for a human (sending progress) before it returns the held result")
+	fs.BoolVar(&gf.noReflect, "no-reflect-tools", false, "do not offer reflect's own tools as the built-in upstream reflect__*")
+	fs.BoolVar(&gf.noStore, "no-store", false, "do not queue the built-in reflect tools' needs_review results")
+	if _, err := parseFlags(fs, args, stdio); err != nil {
+		return helpOK(err)
+	}
+	if name := setThresholdFlag(fs); name != "" {
+		return usageErr(fmt.Errorf("--%s does not apply to reflect gateway: the operator's floor is %s / %s", name, mcp.EnvFieldThreshold, mcp.EnvOverallThreshold))
+	}
+	log, err := newLogger(stdio.Err, pf.logLevel)
+	if err != nil {
+		return err
+	}
+	for _, w := range set.Warnings {
+		log.Warn(w)
+	}
+	opts, cleanup, err := gatewayOptions(ctx, &gf, &pf, &sf, set, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	return serveGateway(ctx, &gf, opts, log)
+}
+
+func setThresholdFlag(fs *flag.FlagSet) string {
+	name := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "field-threshold" || f.Name == "overall-threshold" {
+			name = f.Name
+		}
+	})
+	return name
+}
+
+// gatewayOptions reads the registry and mappings and builds the engine and
+// the built-in upstream.
+func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf *storeFlags, set gateway.Settings,
+	log *slog.Logger) (gateway.Options, func(), error) {
+	nop := func() {}
+	reg, err := gateway.LoadRegistry(gf.config)
+	if err != nil {
+		return gateway.Options{}, nop, usageErr(err)
+	}
+	for _, w := range reg.Warnings {
+		log.Warn("registry "+gf.config+": "+w, "config", gf.config)
+	}
+	mode := gateway.ModeObserve
+	if reg.Mode != "" {
+		mode = reg.Mode
+	}
+	if set.Mode != "" {
+		mode = set.Mode
+	}
+	dir := set.MappingsDir
+	if dir == "" && reg.MappingsDir != "" {
+		dir = reg.MappingsDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(gf.config), dir)
+		}
+	}
+	maps, err := gateway.LoadMappings(dir)
+	if err != nil {
+		return gateway.Options{}, nop, usageErr(err)
+	}
+	if _, ok := maps["reflect"]; !ok && !gf.noReflect {
+		maps["reflect"] = gateway.BundledMapping("reflect")
+	}
+	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps,
+		ConnectTimeout: set.ConnectTimeout, CallTimeout: set.CallTimeout, HoldWait: gf.holdWait, Logger: log,
+		Version: version, Getenv: os.Getenv}
+	var closers []func()
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	if set.CoreURL != "" {
+		r, err := gateway.NewRemote(set.CoreURL, set.CoreToken, set.CoreTimeout, set.VerifySSL)
+		if err != nil {
+			return opts, nop, usageErr(err)
+		}
+		opts.Decider = r
+		log.Info("decisions from a remote engine", "url", set.CoreURL)
+	} else {
+		// TODO(store): pass the store's bbolt policy.State once it exists,
+		// so holds survive a restart and `reflect holds` can resolve them.
+		eng, err := policy.New(policy.Options{Logger: log, Getenv: os.Getenv, AuditPath: os.Getenv("REEFLEX_AUDIT_LOG")})
+		if err != nil {
+			return opts, nop, err
+		}
+		closers = append(closers, func() { _ = eng.Close() })
+		opts.Decider = gateway.InProcess(eng)
+	}
+	if !gf.noReflect {
+		b, st, closeB, err := reflectBuiltin(pf, sf, gf.noStore, log)
+		if err != nil {
+			cleanup()
+			return opts, nop, err
+		}
+		closers = append(closers, closeB)
+		opts.Builtins = []gateway.Builtin{b}
+		if st != nil {
+			opts.Guard = gateway.NewUnreviewedGuard(b.Name, settledIn(st))
+		}
+	}
+	return opts, cleanup, nil
+}
+
+// reflectBuiltin is reflect's own MCP server (extract, validate,
+// review_status) served in process as the upstream "reflect".
+func reflectBuiltin(pf *pipelineFlags, sf *storeFlags, noStore bool, log *slog.Logger) (gateway.Builtin, *store.Store, func(), error) {
+	var none gateway.Builtin
+	if err := pf.validate(); err != nil {
+		return none, nil, nil, err
+	}
+	schema, err := pipeline.LoadSchema(pf.schema)
+	if err != nil {
+		return none, nil, nil, usageErr(err)
+	}
+	var st *store.Store
+	if !noStore {
+		if st, err = sf.open(); err != nil {
+			return none, nil, nil, err
+		}
+	}
+	envs := &envCache{pf: *pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
+	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
+	if err != nil {
+		_ = envs.Close()
+		return none, nil, nil, err
+	}
+	return gateway.Builtin{Name: "reflect", System: "reflect", Environment: "production", Server: srv.SDK()}, st,
+		func() { _ = envs.Close() }, nil
+}
+
+// settledIn asks the review store whether a needs_review result has been
+// settled by a human; one the store never received is not settled.
+func settledIn(st *store.Store) gateway.SettledFunc {
+	return func(ctx context.Context, traceID string) (bool, error) {
+		corpus, doc, ok, err := st.FindTrace(ctx, traceID)
+		if err != nil || !ok {
+			return false, err
+		}
+		_, reviewed, err := st.Settled(ctx, corpus, doc)
+		return reviewed, err
+	}
+}
+
+func serveGateway(ctx context.Context, gf *gatewayFlags, opts gateway.Options, log *slog.Logger) error {
+	token := ""
+	if gf.tokenEnv != "" {
+		if token = os.Getenv(gf.tokenEnv); token == "" {
+			return usageErr(fmt.Errorf("--auth-token-env %s: the variable is empty", gf.tokenEnv))
+		}
+	}
+	switch gf.transport {
+	case "stdio":
+	case "streamable-http":
+		if token == "" && !gateway.IsLoopback(gf.host) {
+			return usageErr(fmt.Errorf("--host %s is not loopback: set --auth-token-env NAME so every request must carry a bearer token", gf.host))
+		}
+	default:
+		return usageErr(fmt.Errorf("--transport %q: want stdio or streamable-http", gf.transport))
+	}
+	g, err := gateway.New(opts)
+	if err != nil {
+		return usageErr(err)
+	}
+	if err := g.Start(ctx); err != nil {
+		return err
+	}
+	defer g.Close()
+	log.Info("gateway ready", "mode", string(opts.Mode), "tools", len(g.ToolNames()), "transport", gf.transport)
+	if gf.transport == "stdio" {
+		return g.ServeStdio(ctx)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(gf.host, strconv.Itoa(gf.port)))
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	log.Info("serving the gateway over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
+	if err := g.ServeHTTP(ctx, ln, token); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
