@@ -24,6 +24,10 @@ const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--hos
 	"       reflect gateway check     fail-closed self-probe (exit 0 pass, 1 fail)\n" +
 	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
 
+// gatewaySubcommands are the lifecycle verbs (setup, restore, add, import,
+// doctor), registered by the file that implements them.
+var gatewaySubcommands = map[string]func(context.Context, []string, Stdio) error{}
+
 // gatewayFlags are reflect gateway's own flags; the REEFLEX_* variables
 // give their defaults and a flag given on the command line wins.
 type gatewayFlags struct {
@@ -40,16 +44,10 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 			return runGatewayCheck(ctx, args[1:], stdio)
 		case "decoy":
 			return serveDecoy(ctx)
-		case "setup":
-			return runGatewaySetup(ctx, args[1:], stdio)
-		case "restore":
-			return runGatewayRestore(ctx, args[1:], stdio)
-		case "add":
-			return runGatewayAdd(ctx, args[1:], stdio)
-		case "import":
-			return runGatewayImport(ctx, args[1:], stdio)
-		case "doctor":
-			return runGatewayDoctor(ctx, args[1:], stdio)
+		default:
+			if run, ok := gatewaySubcommands[args[0]]; ok {
+				return run(ctx, args[1:], stdio)
+			}
 		}
 	}
 	set := gateway.SettingsFromEnv(os.Getenv)
