@@ -342,3 +342,36 @@ func HasBackup(p Profile) bool {
 	_, err := os.Stat(BackupPath(p.Path))
 	return err == nil
 }
+
+// FindForeign returns the first of profiles whose file lists name as a
+// directly registered server.
+func FindForeign(profiles []Profile, name string) (Profile, error) {
+	for _, p := range profiles {
+		f, err := ReadFile(p.Path)
+		if err != nil {
+			return p, err
+		}
+		s, ok := f.Lookup(name)
+		if !ok {
+			continue
+		}
+		if e, err := ParseEntry(s.Raw); err == nil && Classify(name, e) == Gateway {
+			continue
+		}
+		return p, nil
+	}
+	return Profile{}, fmt.Errorf("%w: no client file lists %q as a directly registered server", ErrNotFound, name)
+}
+
+// GatewayConfigIn returns the registry path p's gateway entry launches with
+// ("" when p has no gateway entry or it names no config).
+func GatewayConfigIn(p Profile) string {
+	f, err := ReadFile(p.Path)
+	if err != nil {
+		return ""
+	}
+	if _, e, ok := findGateway(f); ok {
+		return GatewayConfigPath(e)
+	}
+	return ""
+}

@@ -1,0 +1,494 @@
+package main
+
+// reflect gateway setup | restore | add | import | doctor: putting the
+// gateway in a client's path and keeping it there. The file edits are in
+// gateway/clientconfig; this is flags, prompts, output and exit codes.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/reflect-mcp/reflect/gateway/clientconfig"
+)
+
+const singlePathWarning = `The gateway governs only the calls that pass through it: a server added to a client
+directly is ungoverned. 'reflect gateway doctor' finds such a server; nothing can stop
+one being added.`
+
+// errFindings is exit 1 for doctor (findings) and for setup, restore and
+// import when something asked of them was not done; what went wrong is
+// already on the screen.
+func errFindings(format string, a ...any) error {
+	return &exitError{code: 1, err: fmt.Errorf(format, a...)}
+}
+
+type clientFlags struct {
+	client, path string
+}
+
+func (c *clientFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.client, "client", "", "client profile: "+strings.Join(clientconfig.Keys(), ", ")+" (default: every one whose file exists)")
+	fs.StringVar(&c.path, "path", "", "a client config FILE of any other client (an mcpServers JSON file)")
+}
+
+// profiles resolves --client / --path, or every standard profile whose file
+// exists. explicit is true when the user named one.
+func (c *clientFlags) profiles(env clientconfig.Env) (ps []clientconfig.Profile, explicit bool, err error) {
+	switch {
+	case c.client != "" && c.path != "":
+		return nil, false, usageErr(errors.New("--client and --path are exclusive"))
+	case c.path != "":
+		return []clientconfig.Profile{clientconfig.CustomProfile(env, c.path)}, true, nil
+	case c.client != "":
+		p, err := clientconfig.Lookup(env, c.client)
+		if err != nil {
+			return nil, false, usageErr(err)
+		}
+		return []clientconfig.Profile{p}, true, nil
+	}
+	return clientconfig.Existing(env), false, nil
+}
+
+// registryPath is the registry a command edits: --config, else
+// REEFLEX_MCP_CONFIG, else ./reeflex-mcp.yaml when it exists, else one in the
+// user's config directory. Always absolute: it is written into client files
+// that are started from directories nobody chose.
+func registryPath(flagVal string) (string, error) {
+	p := flagVal
+	if p == "" {
+		p = os.Getenv("REEFLEX_MCP_CONFIG")
+	}
+	if p == "" {
+		if _, err := os.Stat("reeflex-mcp.yaml"); err == nil {
+			p = "reeflex-mcp.yaml"
+		}
+	}
+	if p == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("registry location: %w (pass --config)", err)
+		}
+		p = filepath.Join(dir, "reflect", "reeflex-mcp.yaml")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("registry location: %w", err)
+	}
+	return abs, nil
+}
+
+func reflectExe() (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return "", fmt.Errorf("locate the reflect binary: %w", err)
+	}
+	return exe, nil
+}
+
+// environment is --environment, else a prompt on a terminal, else production.
+func environment(flagVal string, nonInteractive bool, stdio Stdio) (string, error) {
+	if flagVal != "" {
+		if err := clientconfig.ValidEnvironment(flagVal); err != nil {
+			return "", usageErr(fmt.Errorf("--environment: %w", err))
+		}
+		return flagVal, nil
+	}
+	if nonInteractive || !isTerminal(stdio.In) {
+		return "production", nil
+	}
+	r := bufio.NewReader(stdio.In)
+	for {
+		fmt.Fprint(stdio.Err, "Environment of the imported servers (production, staging, dev) [production]: ")
+		line, err := r.ReadString('\n')
+		line = strings.TrimSpace(line)
+		if line == "" && err == nil {
+			return "production", nil
+		}
+		if clientconfig.ValidEnvironment(line) == nil {
+			return line, nil
+		}
+		if err != nil {
+			return "", usageErr(errors.New("no environment given: pass --environment"))
+		}
+	}
+}
+
+func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
+	var cf clientFlags
+	fs := newFlagSet("gateway setup", "[--client C | --path FILE] [--environment E] [--non-interactive]", stdio)
+	cf.register(fs)
+	config := fs.String("config", "", "the gateway registry to write (default $REEFLEX_MCP_CONFIG, ./reeflex-mcp.yaml if it exists, else ~/.config/reflect/reeflex-mcp.yaml)")
+	env := fs.String("environment", "", "target.environment of imported servers: production, staging or dev (default: asked on a terminal, else production)")
+	mode := fs.String("mode", "", "observe or enforce, written into the client entry (default: the entry's, the registry's, else observe)")
+	coreURL := fs.String("core-url", os.Getenv("REEFLEX_CORE_URL"), "a remote decision engine, written as REEFLEX_CORE_URL (default: the engine runs in the gateway)")
+	nonInteractive := fs.Bool("non-interactive", false, "never prompt")
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) > 0 {
+		return usageErr(fmt.Errorf("unexpected argument %q", pos[0]))
+	}
+	if *mode != "" && *mode != "observe" && *mode != "enforce" {
+		return usageErr(fmt.Errorf("--mode %q: want observe or enforce", *mode))
+	}
+	cenv, err := clientconfig.OSEnv()
+	if err != nil {
+		return err
+	}
+	profiles, _, err := cf.profiles(cenv)
+	if err != nil {
+		return err
+	}
+	if len(profiles) == 0 {
+		return usageErr(errors.New("no client config file found: name one with --client or --path"))
+	}
+	o := clientconfig.Options{Mode: *mode, CoreURL: *coreURL}
+	if o.Exe, err = reflectExe(); err != nil {
+		return err
+	}
+	if o.ConfigPath, err = registryPath(*config); err != nil {
+		return err
+	}
+	if o.Environment, err = environment(*env, *nonInteractive, stdio); err != nil {
+		return err
+	}
+	reg, err := clientconfig.ReadRegistry(o.ConfigPath)
+	if err != nil {
+		return usageErr(err)
+	}
+	failed := 0
+	for _, p := range profiles {
+		out, err := clientconfig.Setup(p, reg, o)
+		printOutcome(stdio, out, err)
+		if err != nil {
+			failed++
+			// A refused profile may have left edits in memory: start the next
+			// one from the registry as it is on disk.
+			if reg, err = clientconfig.ReadRegistry(o.ConfigPath); err != nil {
+				return usageErr(err)
+			}
+		}
+	}
+	fmt.Fprintf(stdio.Out, "registry: %s\n\n%s\n", o.ConfigPath, singlePathWarning)
+	if failed > 0 {
+		return errFindings("%d client file(s) not set up", failed)
+	}
+	return nil
+}
+
+func printOutcome(stdio Stdio, out clientconfig.Outcome, err error) {
+	p := out.Profile
+	fmt.Fprintf(stdio.Out, "%s: %s\n", p.Key, p.Path)
+	for _, w := range out.Warnings {
+		fmt.Fprintf(stdio.Out, "  warning: %s\n", w)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Out, "  error: %v\n", err)
+		return
+	}
+	if len(out.Imported) > 0 {
+		fmt.Fprintf(stdio.Out, "  now behind the gateway: %s\n", strings.Join(out.Imported, ", "))
+	}
+	if len(out.Kept) > 0 {
+		fmt.Fprintf(stdio.Out, "  still reached directly (ungoverned): %s\n", strings.Join(out.Kept, ", "))
+	}
+	switch {
+	case !out.Changed:
+		fmt.Fprintln(stdio.Out, "  already configured: nothing to do")
+	case out.BackupCreated:
+		fmt.Fprintf(stdio.Out, "  rewritten; the original is at %s (reflect gateway restore %s)\n", clientconfig.BackupPath(p.Path), p.Selector())
+	default:
+		fmt.Fprintln(stdio.Out, "  rewritten; restart the client to pick it up")
+	}
+}
+
+func runGatewayRestore(_ context.Context, args []string, stdio Stdio) error {
+	var cf clientFlags
+	fs := newFlagSet("gateway restore", "[--client C | --path FILE]", stdio)
+	cf.register(fs)
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) > 0 {
+		return usageErr(fmt.Errorf("unexpected argument %q", pos[0]))
+	}
+	cenv, err := clientconfig.OSEnv()
+	if err != nil {
+		return err
+	}
+	profiles, explicit, err := cf.profiles(cenv)
+	if err != nil {
+		return err
+	}
+	if !explicit {
+		// A backup may exist for a file the user deleted since.
+		profiles = clientconfig.Standard(cenv)
+	}
+	restored := 0
+	for _, p := range profiles {
+		ok, err := clientconfig.Restore(p)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stdio.Out, "%s: %s: error: %v\n", p.Key, p.Path, err)
+		case ok:
+			restored++
+			fmt.Fprintf(stdio.Out, "%s: %s restored from %s (the backup is kept)\n", p.Key, p.Path, clientconfig.BackupPath(p.Path))
+		case explicit:
+			fmt.Fprintf(stdio.Out, "%s: no backup at %s\n", p.Key, clientconfig.BackupPath(p.Path))
+		}
+	}
+	if restored == 0 {
+		return errFindings("nothing restored")
+	}
+	return nil
+}
+
+type reloadFlags struct {
+	gatewayURL string
+	noReload   bool
+}
+
+func (r *reloadFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&r.gatewayURL, "gateway-url", "", "the running HTTP gateway to hot-reload (default http://$REEFLEX_MCP_HOST:$REEFLEX_MCP_PORT, 127.0.0.1:8000)")
+	fs.BoolVar(&r.noReload, "no-reload", false, "do not ask a running gateway to reload")
+}
+
+func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
+	// --command takes the rest of the line as the server's argv, so it is
+	// cut off before the flags are parsed.
+	var argv []string
+	for i, a := range args {
+		if a == "--command" || a == "-command" {
+			argv, args = args[i+1:], args[:i]
+			if len(argv) == 0 {
+				return usageErr(errors.New("--command needs the server's command line after it"))
+			}
+			break
+		}
+	}
+	fs := newFlagSet("gateway add", "NAME (--command ARGV... | --url U) [--system S] [--environment E] [--optional]", stdio)
+	url := fs.String("url", "", "a streamable-HTTP upstream")
+	tokenEnv := fs.String("token-env", "", "with --url: the variable holding its bearer token (written as auth.token_env; the token itself never is)")
+	system := fs.String("system", "", "target.system, which picks mappings/<system>.yaml (default NAME)")
+	env := fs.String("environment", "production", "target.environment: production, staging or dev")
+	optional := fs.Bool("optional", false, "required: false (the gateway starts without it when it fails)")
+	config := fs.String("config", "", "the gateway registry (default as for setup)")
+	var rf reloadFlags
+	rf.register(fs)
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) == 0 {
+		return usageErr(errors.New("add needs the upstream's NAME"))
+	}
+	name := pos[0]
+	if len(argv) == 0 && len(pos) > 1 {
+		argv = pos[1:] // reflect gateway add NAME -- npx -y server
+	} else if len(pos) > 1 {
+		return usageErr(fmt.Errorf("unexpected argument %q", pos[1]))
+	}
+	switch {
+	case (len(argv) == 0) == (*url == ""):
+		return usageErr(errors.New("give exactly one of --command ARGV... or --url U"))
+	case *tokenEnv != "" && *url == "":
+		return usageErr(errors.New("--token-env goes with --url"))
+	}
+	if err := clientconfig.ValidName(name); err != nil {
+		return usageErr(err)
+	}
+	if err := clientconfig.ValidEnvironment(*env); err != nil {
+		return usageErr(fmt.Errorf("--environment: %w", err))
+	}
+	if *system == "" {
+		*system = name
+	}
+	path, err := registryPath(*config)
+	if err != nil {
+		return err
+	}
+	reg, err := clientconfig.ReadRegistry(path)
+	if err != nil {
+		return usageErr(err)
+	}
+	u := clientconfig.Upstream{Name: name, Command: argv, URL: *url, TokenEnv: *tokenEnv, System: *system, Environment: *env, Required: !*optional}
+	verb := "replaced"
+	if reg.Upsert(u) {
+		verb = "added"
+	}
+	if err := reg.Write(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "%s upstream %s (system %s, %s) in %s\n", verb, name, *system, *env, path)
+	if !rf.noReload {
+		reloadGateway(ctx, rf.gatewayURL, stdio)
+	}
+	return nil
+}
+
+func runGatewayImport(ctx context.Context, args []string, stdio Stdio) error {
+	var cf clientFlags
+	fs := newFlagSet("gateway import", "NAME [--client C | --path FILE] [--environment E]", stdio)
+	cf.register(fs)
+	config := fs.String("config", "", "the gateway registry (default: the one the client's gateway entry runs with, else as for setup)")
+	env := fs.String("environment", "", "target.environment: production, staging or dev (default: asked on a terminal, else production)")
+	nonInteractive := fs.Bool("non-interactive", false, "never prompt")
+	var rf reloadFlags
+	rf.register(fs)
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) != 1 {
+		return usageErr(errors.New("import needs exactly one NAME: the client's key for the server"))
+	}
+	name := pos[0]
+	cenv, err := clientconfig.OSEnv()
+	if err != nil {
+		return err
+	}
+	profiles, _, err := cf.profiles(cenv)
+	if err != nil {
+		return err
+	}
+	p, err := clientconfig.FindForeign(profiles, name)
+	if errors.Is(err, clientconfig.ErrNotFound) {
+		return errFindings("%w", err)
+	} else if err != nil {
+		return usageErr(err)
+	}
+	o := clientconfig.Options{}
+	if o.Exe, err = reflectExe(); err != nil {
+		return err
+	}
+	// The gateway entry already says which registry it reads: import into
+	// that one, so the entry keeps working as the operator configured it.
+	cfg := *config
+	if c := clientconfig.GatewayConfigIn(p); cfg == "" && filepath.IsAbs(c) {
+		cfg = c
+	}
+	if o.ConfigPath, err = registryPath(cfg); err != nil {
+		return err
+	}
+	if o.Environment, err = environment(*env, *nonInteractive, stdio); err != nil {
+		return err
+	}
+	reg, err := clientconfig.ReadRegistry(o.ConfigPath)
+	if err != nil {
+		return usageErr(err)
+	}
+	out, err := clientconfig.Import([]clientconfig.Profile{p}, name, reg, o)
+	printOutcome(stdio, out, err)
+	if err != nil {
+		return errFindings("%s not imported", name)
+	}
+	fmt.Fprintf(stdio.Out, "registry: %s\n", o.ConfigPath)
+	if !rf.noReload {
+		reloadGateway(ctx, rf.gatewayURL, stdio)
+	}
+	return nil
+}
+
+func runGatewayDoctor(_ context.Context, args []string, stdio Stdio) error {
+	var cf clientFlags
+	fs := newFlagSet("gateway doctor", "[--client C | --path FILE] [--json]", stdio)
+	cf.register(fs)
+	asJSON := fs.Bool("json", false, "print the findings as a JSON array")
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) > 0 {
+		return usageErr(fmt.Errorf("unexpected argument %q", pos[0]))
+	}
+	cenv, err := clientconfig.OSEnv()
+	if err != nil {
+		return err
+	}
+	profiles, _, err := cf.profiles(cenv)
+	if err != nil {
+		return err
+	}
+	findings := clientconfig.Doctor(profiles)
+	if *asJSON {
+		if findings == nil {
+			findings = []clientconfig.Finding{}
+		}
+		b, err := json.MarshalIndent(findings, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "%s\n", b)
+	} else {
+		for _, f := range findings {
+			fmt.Fprintf(stdio.Out, "%s\n", f)
+		}
+		if len(findings) == 0 {
+			fmt.Fprintf(stdio.Out, "clean: %d client file(s) checked, every server goes through the gateway\n", len(profiles))
+		} else {
+			fmt.Fprintf(stdio.Out, "\n%s\n", singlePathWarning)
+		}
+	}
+	if len(findings) > 0 {
+		return errFindings("%d finding(s)", len(findings))
+	}
+	return nil
+}
+
+// reloadGateway asks a running HTTP gateway to pick up the registry. It is
+// best effort: the registry is already saved, and a stdio gateway (the one
+// clients launch) has no endpoint to call.
+func reloadGateway(ctx context.Context, gatewayURL string, stdio Stdio) {
+	if gatewayURL == "" {
+		host, port := envOr("REEFLEX_MCP_HOST", "127.0.0.1"), envOr("REEFLEX_MCP_PORT", "8000")
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			host = "127.0.0.1"
+		}
+		gatewayURL = "http://" + net.JoinHostPort(host, port)
+	}
+	endpoint := strings.TrimSuffix(gatewayURL, "/")
+	if !strings.HasSuffix(endpoint, "/admin/reload") {
+		endpoint += "/admin/reload"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
+	if err != nil {
+		fmt.Fprintf(stdio.Out, "reload: %v\n", err)
+		return
+	}
+	if tok := os.Getenv("REEFLEX_MCP_ADMIN_TOKEN"); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stdio.Out, "reload: no HTTP gateway answered at %s: the change applies when a gateway next starts (a running stdio gateway reloads on SIGHUP)\n", endpoint)
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	switch resp.StatusCode {
+	case http.StatusOK:
+		fmt.Fprintf(stdio.Out, "reload: %s\n", strings.TrimSpace(string(body)))
+	case http.StatusUnauthorized:
+		fmt.Fprintf(stdio.Out, "reload: the gateway at %s refused it: set REEFLEX_MCP_ADMIN_TOKEN to its admin token\n", endpoint)
+	default:
+		fmt.Fprintf(stdio.Out, "reload: the gateway at %s answered %s: %s\n", endpoint, resp.Status, strings.TrimSpace(string(body)))
+	}
+}

@@ -1,0 +1,474 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/gateway"
+	"github.com/reflect-mcp/reflect/gateway/clientconfig"
+)
+
+type lcFn func(context.Context, []string, Stdio) error
+
+// gw runs one lifecycle command and returns its exit code and output.
+func lcRun(t *testing.T, fn lcFn, args ...string) (int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := fn(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+	return ExitCode(err), out.String() + errb.String()
+}
+
+// scratchHome points HOME, XDG_CONFIG_HOME and APPDATA into a fresh
+// directory and makes a project directory inside it the working directory.
+func lcScratchHome(t *testing.T) (home, project string) {
+	home = t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
+	t.Setenv("REEFLEX_MCP_CONFIG", "")
+	t.Setenv("REEFLEX_CORE_URL", "")
+	// Nothing listens here: add and import must say so, not fail.
+	t.Setenv("REEFLEX_MCP_HOST", "127.0.0.1")
+	t.Setenv("REEFLEX_MCP_PORT", lcClosedPort(t))
+	project = filepath.Join(home, "work", "shop")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(project)
+	return home, project
+}
+
+func lcClosedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	return port
+}
+
+func lcWrite(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lcRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Client files as each client writes them, with their own keys around
+// mcpServers.
+var lcClientFiles = []struct {
+	key, rel, body string
+	servers        []string // imported by setup
+}{
+	{clientconfig.ClaudeDesktop, ".config/Claude/claude_desktop_config.json", `{
+  "globalShortcut": "Alt+Space",
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/ana/Documents"]
+    },
+    "reflect": {
+      "command": "/usr/local/bin/reflect",
+      "args": ["mcp"],
+      "env": {"REFLECT_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "sk-ant-test"}
+    }
+  },
+  "preferences": {"menuBarEnabled": true}
+}
+`, []string{"filesystem", "reflect"}},
+	{clientconfig.ClaudeCode, "work/shop/.mcp.json", `{
+  "mcpServers": {
+    "everything": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {}},
+    "docs": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer sk-live-0123456789"}}
+  }
+}
+`, []string{"everything", "docs"}},
+	{clientconfig.ClaudeCodeSettings, "work/shop/.claude/settings.json", `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
+  "env": {"CLAUDE_CODE_ENABLE_TELEMETRY": "0"},
+  "mcpServers": {
+    "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}
+  }
+}
+`, []string{"memory"}},
+	{clientconfig.Cursor, ".cursor/mcp.json", `{
+  "mcpServers": {
+    "github": {
+      "command": "docker",
+      "args": ["run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "ghcr.io/github/github-mcp-server"],
+      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_test"}
+    }
+  }
+}
+`, []string{"github"}},
+	{clientconfig.CursorProject, "work/shop/.cursor/mcp.json", `{"mcpServers":{"postgres":{"command":"uvx","args":["postgres-mcp","--access-mode=restricted"],"env":{"DATABASE_URI":"postgresql://localhost/shop"}}}}`,
+		[]string{"postgres"}},
+	{clientconfig.Custom, ".codeium/windsurf/mcp_config.json", `{
+	"mcpServers": {
+		"fetch": {"command": "uvx", "args": ["mcp-server-fetch"]}
+	}
+}`, []string{"fetch"}},
+}
+
+// TestGatewayLifecycleRoundTrip: for every profile, in a scratch HOME with
+// the client's real file: setup, doctor clean, a server added directly,
+// doctor finds it, import, doctor clean, restore gives back the original
+// bytes.
+func TestGatewayLifecycleRoundTrip(t *testing.T) {
+	exe, err := reflectExe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range lcClientFiles {
+		t.Run(c.key, func(t *testing.T) {
+			home, _ := lcScratchHome(t)
+			path := filepath.Join(home, c.rel)
+			lcWrite(t, path, c.body)
+			sel := []string{"--client", c.key}
+			if c.key == clientconfig.Custom {
+				sel = []string{"--path", path}
+			}
+			// A relative --config must reach the client file absolute.
+			code, out := lcRun(t, runGatewaySetup, append(sel, "--non-interactive", "--environment", "staging", "--config", "gw/reeflex-mcp.yaml")...)
+			if code != 0 {
+				t.Fatalf("setup exit %d:\n%s", code, out)
+			}
+			regPath, _ := filepath.Abs("gw/reeflex-mcp.yaml")
+			reg, err := gateway.LoadRegistry(regPath)
+			if err != nil {
+				t.Fatalf("the gateway refuses the registry setup wrote: %v\n%s", err, out)
+			}
+			names := map[string]bool{}
+			for _, u := range reg.Upstreams {
+				names[u.Name] = true
+				if u.System != u.Name || u.Environment != "staging" {
+					t.Errorf("upstream %+v: want target.system = its name, environment staging", u)
+				}
+			}
+			for _, s := range c.servers {
+				if !names[s] && s != "reflect" {
+					t.Errorf("%s not imported: %v", s, names)
+				}
+			}
+			if names["reflect"] {
+				t.Error("reflect's own server was proxied through the gateway that already serves its tools")
+			}
+			entry := lcGatewayEntry(t, path)
+			if entry.Command != exe || !filepath.IsAbs(entry.Command) {
+				t.Errorf("command %q, want the absolute binary %q", entry.Command, exe)
+			}
+			if got := clientconfig.GatewayConfigPath(entry); got != regPath {
+				t.Errorf("--config %q, want the absolute %q", got, regPath)
+			}
+			if entry.Env["REEFLEX_MODE"] != "observe" {
+				t.Errorf("mode not written into the entry: %v", entry.Env)
+			}
+			if c.key == clientconfig.ClaudeDesktop && entry.Env["REFLECT_PROVIDER"] != "anthropic" {
+				t.Errorf("reflect's own server's env did not move to the gateway entry: %v", entry.Env)
+			}
+			lcOtherKeysKept(t, c.body, lcRead(t, path))
+
+			if code, out := lcRun(t, runGatewayDoctor, sel...); code != 0 {
+				t.Fatalf("doctor after setup: exit %d:\n%s", code, out)
+			}
+
+			// The operator tunes the gateway entry; a server is then added
+			// straight to the client, past the gateway.
+			lcEditServers(t, path, func(m map[string]json.RawMessage) {
+				var e map[string]any
+				_ = json.Unmarshal(m[clientconfig.GatewayKey], &e)
+				e["env"].(map[string]any)["REEFLEX_MCP_CALL_TIMEOUT"] = "45"
+				m[clientconfig.GatewayKey], _ = json.Marshal(e)
+				m["sqlite"] = json.RawMessage(`{"command":"uvx","args":["mcp-server-sqlite","--db-path","/tmp/shop.db"]}`)
+			})
+			tuned := lcGatewayEntryRaw(t, path)
+			code, out = lcRun(t, runGatewayDoctor, sel...)
+			if code != 1 || !strings.Contains(out, "foreign_server") || !strings.Contains(out, "reflect gateway import sqlite "+strings.Join(sel, " ")) {
+				t.Fatalf("doctor missed the direct server (exit %d):\n%s", code, out)
+			}
+			if strings.Contains(out, "gateway_missing") {
+				t.Fatalf("gateway_missing with the gateway present:\n%s", out)
+			}
+
+			code, out = lcRun(t, runGatewayImport, append([]string{"sqlite"}, append(sel, "--non-interactive")...)...)
+			if code != 0 || !strings.Contains(out, "no HTTP gateway answered") {
+				t.Fatalf("import exit %d:\n%s", code, out)
+			}
+			if got := lcGatewayEntryRaw(t, path); !bytes.Equal(got, tuned) {
+				t.Fatalf("import changed the gateway entry's settings:\n%s\nwant\n%s", got, tuned)
+			}
+			reg, err = gateway.LoadRegistry(regPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := reg.Upstreams[len(reg.Upstreams)-1]; last.Name != "sqlite" || last.Environment != "production" {
+				t.Fatalf("sqlite not imported: %+v", last)
+			}
+			if code, out := lcRun(t, runGatewayDoctor, sel...); code != 0 {
+				t.Fatalf("doctor after import: exit %d:\n%s", code, out)
+			}
+
+			if code, out := lcRun(t, runGatewayRestore, sel...); code != 0 {
+				t.Fatalf("restore exit %d:\n%s", code, out)
+			}
+			if got := lcRead(t, path); string(got) != c.body {
+				t.Fatalf("restore did not give back the original bytes:\n%s", got)
+			}
+			if got := lcRead(t, clientconfig.BackupPath(path)); string(got) != c.body {
+				t.Fatal("the backup was overwritten")
+			}
+		})
+	}
+}
+
+func lcGatewayEntryRaw(t *testing.T, path string) json.RawMessage {
+	t.Helper()
+	f, err := clientconfig.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := f.Lookup(clientconfig.GatewayKey)
+	if !ok {
+		t.Fatalf("no %s entry in %s", clientconfig.GatewayKey, lcRead(t, path))
+	}
+	return s.Raw
+}
+
+func lcGatewayEntry(t *testing.T, path string) clientconfig.Entry {
+	t.Helper()
+	e, err := clientconfig.ParseEntry(lcGatewayEntryRaw(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func lcEditServers(t *testing.T, path string, edit func(map[string]json.RawMessage)) {
+	t.Helper()
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(lcRead(t, path), &top); err != nil {
+		t.Fatal(err)
+	}
+	var servers map[string]json.RawMessage
+	if err := json.Unmarshal(top["mcpServers"], &servers); err != nil {
+		t.Fatal(err)
+	}
+	edit(servers)
+	top["mcpServers"], _ = json.Marshal(servers)
+	b, _ := json.MarshalIndent(top, "", "  ")
+	lcWrite(t, path, string(b))
+}
+
+func lcOtherKeysKept(t *testing.T, before string, after []byte) {
+	t.Helper()
+	var a, b map[string]any
+	if err := json.Unmarshal([]byte(before), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(after, &b); err != nil {
+		t.Fatalf("rewritten client file is not JSON: %v", err)
+	}
+	delete(a, "mcpServers")
+	delete(b, "mcpServers")
+	ab, _ := json.Marshal(a)
+	bb, _ := json.Marshal(b)
+	if !bytes.Equal(ab, bb) {
+		t.Fatalf("other keys changed:\n%s\nwant\n%s", bb, ab)
+	}
+}
+
+func TestGatewaySetupRefusesInvalidJSON(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	body := `{"mcpServers": {"github": {"command": "docker",}}}`
+	lcWrite(t, path, body)
+	code, out := lcRun(t, runGatewaySetup, "--client", "cursor", "--non-interactive")
+	if code != 1 || !strings.Contains(out, "invalid client config") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if got := lcRead(t, path); string(got) != body {
+		t.Fatal("an invalid client file was rewritten")
+	}
+	if _, err := os.Stat(clientconfig.BackupPath(path)); err == nil {
+		t.Fatal("a backup was written for a file that was refused")
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "reflect", "reeflex-mcp.yaml")); err == nil {
+		t.Fatal("a registry was written for a file that was refused")
+	}
+	if code, out := lcRun(t, runGatewayDoctor, "--client", "cursor"); code != 1 || !strings.Contains(out, "invalid_config") {
+		t.Fatalf("doctor: exit %d:\n%s", code, out)
+	}
+}
+
+func TestGatewaySetupNeverCopiesHeaderSecrets(t *testing.T) {
+	home, project := lcScratchHome(t)
+	path := filepath.Join(project, ".mcp.json")
+	lcWrite(t, path, `{"mcpServers":{"linear":{"type":"http","url":"https://mcp.linear.app/mcp","headers":{"Authorization":"Bearer lin_api_SECRET","X-Team":"TEAM-SECRET"}}}}`)
+	code, out := lcRun(t, runGatewaySetup, "--client", "claude-code", "--non-interactive")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "auth.token_env") {
+		t.Fatalf("no warning naming auth.token_env:\n%s", out)
+	}
+	regPath := filepath.Join(home, ".config", "reflect", "reeflex-mcp.yaml")
+	b := lcRead(t, regPath)
+	if bytes.Contains(b, []byte("SECRET")) {
+		t.Fatalf("a header secret was copied:\n%s", b)
+	}
+	reg, err := gateway.LoadRegistry(regPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := reg.Upstreams[0]; u.URL != "https://mcp.linear.app/mcp" || u.Required || u.Environment != "production" {
+		t.Fatalf("upstream %+v: want its url, required false (its credentials stayed behind), production", u)
+	}
+	// The secret survives only where it already was: the user's backup.
+	if !bytes.Contains(lcRead(t, clientconfig.BackupPath(path)), []byte("lin_api_SECRET")) {
+		t.Fatal("backup lost the original")
+	}
+}
+
+func TestGatewaySetupAgainImportsOnlyWhatIsNew(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	lcWrite(t, path, `{"mcpServers":{"memory":{"command":"npx","args":["-y","@modelcontextprotocol/server-memory"]}}}`)
+	if code, out := lcRun(t, runGatewaySetup, "--client", "cursor", "--non-interactive"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	regPath := filepath.Join(home, ".config", "reflect", "reeflex-mcp.yaml")
+	// The operator comments the registry; a rerun must keep it.
+	lcWrite(t, regPath, "# owned by ops\n"+string(lcRead(t, regPath)))
+	code, out := lcRun(t, runGatewaySetup, "--client", "cursor", "--non-interactive")
+	if code != 0 || !strings.Contains(out, "already configured") {
+		t.Fatalf("rerun: exit %d:\n%s", code, out)
+	}
+	lcEditServers(t, path, func(m map[string]json.RawMessage) {
+		m["everything"] = json.RawMessage(`{"command":"npx","args":["-y","@modelcontextprotocol/server-everything"]}`)
+	})
+	code, out = lcRun(t, runGatewaySetup, "--client", "cursor", "--non-interactive", "--environment", "dev")
+	if code != 0 || !strings.Contains(out, "now behind the gateway: everything\n") {
+		t.Fatalf("third run: exit %d:\n%s", code, out)
+	}
+	reg, err := gateway.LoadRegistry(regPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.Upstreams) != 2 || reg.Upstreams[0].Environment != "production" || reg.Upstreams[1].Environment != "dev" {
+		t.Fatalf("upstreams %+v", reg.Upstreams)
+	}
+	if !bytes.HasPrefix(lcRead(t, regPath), []byte("# owned by ops\n")) {
+		t.Fatal("the operator's comment was lost")
+	}
+	if !bytes.Contains(lcRead(t, clientconfig.BackupPath(path)), []byte("server-memory")) ||
+		bytes.Contains(lcRead(t, clientconfig.BackupPath(path)), []byte("server-everything")) {
+		t.Fatal("the backup is not the original file")
+	}
+}
+
+func TestGatewayAdd(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	regPath := filepath.Join(home, ".config", "reflect", "reeflex-mcp.yaml")
+	code, out := lcRun(t, runGatewayAdd, "memory", "--environment", "staging", "--command", "npx", "-y", "@modelcontextprotocol/server-memory")
+	if code != 0 || !strings.Contains(out, "added upstream memory") || !strings.Contains(out, "no HTTP gateway answered") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out = lcRun(t, runGatewayAdd, "docs", "--url", "https://mcp.example.com/mcp", "--token-env", "DOCS_TOKEN", "--system", "confluence", "--optional", "--no-reload")
+	if code != 0 || strings.Contains(out, "reload") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	reg, err := gateway.LoadRegistry(regPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, d := reg.Upstreams[0], reg.Upstreams[1]
+	if strings.Join(m.Command, " ") != "npx -y @modelcontextprotocol/server-memory" || m.Environment != "staging" || !m.Required {
+		t.Fatalf("memory = %+v", m)
+	}
+	if d.URL != "https://mcp.example.com/mcp" || d.TokenEnv != "DOCS_TOKEN" || d.System != "confluence" || d.Required {
+		t.Fatalf("docs = %+v", d)
+	}
+	for _, bad := range [][]string{
+		{"a__b", "--command", "x"},
+		{"x", "--url", "http://h/mcp", "--command", "y"},
+		{"x"},
+		{"x", "--environment", "Prod", "--command", "y"},
+	} {
+		if code, out := lcRun(t, runGatewayAdd, bad...); code != 2 {
+			t.Errorf("add %q: exit %d, want 2:\n%s", bad, code, out)
+		}
+	}
+}
+
+// The reload request is the one §5.11 specifies: POST /admin/reload with the
+// admin token as a bearer. The listener here stands in for a running HTTP
+// gateway's admin endpoint (which the gateway package serves).
+func TestGatewayAddReloadsARunningGateway(t *testing.T) {
+	lcScratchHome(t)
+	t.Setenv("REEFLEX_MCP_ADMIN_TOKEN", "adm-1")
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"added":["memory"],"failed":[]}`))
+	}))
+	defer srv.Close()
+	code, out := lcRun(t, runGatewayAdd, "memory", "--gateway-url", srv.URL, "--command", "npx", "-y", "@modelcontextprotocol/server-memory")
+	if code != 0 || !strings.Contains(out, `reload: {"added":["memory"]`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if len(got) != 1 || got[0] != "POST /admin/reload Bearer adm-1" {
+		t.Fatalf("requests %q", got)
+	}
+}
+
+func TestGatewayDoctorFindsMissingGateway(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	lcWrite(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers":{"memory":{"command":"npx","args":["-y","@modelcontextprotocol/server-memory"]}}}`)
+	code, out := lcRun(t, runGatewayDoctor, "--json")
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var fs []clientconfig.Finding
+	if err := json.Unmarshal([]byte(out), &fs); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(fs) != 2 || fs[0].Kind != "foreign_server" || fs[0].Fix != "reflect gateway import memory --client cursor" ||
+		fs[1].Kind != "gateway_missing" || fs[1].Fix != "reflect gateway setup --client cursor" {
+		t.Fatalf("findings %+v", fs)
+	}
+	// The same check the gateway runs at start, as DRIFT lines.
+	env, _ := clientconfig.OSEnv()
+	var b bytes.Buffer
+	if n := clientconfig.ReportDrift(&b, env); n != 2 || strings.Count(b.String(), "DRIFT: ") != 2 {
+		t.Fatalf("ReportDrift = %d:\n%s", n, b.String())
+	}
+	if code, out := lcRun(t, runGatewayImport, "nosuch"); code != 1 {
+		t.Fatalf("import of an unknown server: exit %d:\n%s", code, out)
+	}
+	if code, _ := lcRun(t, runGatewayRestore); code != 1 {
+		t.Fatal("restore with no backup must exit 1")
+	}
+}
