@@ -151,7 +151,11 @@ func (d *candDoc) moneyLike(a pipeline.AmountMatch) bool {
 	if strings.ContainsAny(a.Raw, ".,") {
 		return true
 	}
-	before := strings.TrimRightFunc(string(d.rs[max(0, a.Start-4):a.Start]), unicode.IsSpace)
+	before := string(d.rs[max(0, a.Start-4):a.Start])
+	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:] // a sign ending the previous line is not this number's
+	}
+	before = strings.TrimRightFunc(before, unicode.IsSpace)
 	for _, sign := range []string{"$", "€", "£", "¥", "￥", "RM", "円"} {
 		if strings.HasSuffix(before, sign) {
 			return true

@@ -12,7 +12,7 @@ import (
 )
 
 const confText = "GLOBEX TRADING SDN BHD\nTAX INVOICE\nLOT 5, JALAN SEK U2, 40150 SHAH ALAM\nTEL: 03-5555 1234\n" +
-	"INVOICE NO: INV-20771   DATE: 03/04/2026\nDUE 30/04/2026\nWIDGET 2 x 20.00 40.00\nSERVICE 6% 2.40\n" +
+	"INVOICE NO: INV-20771   DATE: 03/04/2026\nDUE 30/04/2026\nWIDGET 2 x 20.00 40.00 RM\n9556939040116 BARCODE\nSERVICE 6% 2.40\n" +
 	"SUB TOTAL RM 40.00\nGST 6% RM 2.40\nTOTAL RM 42.40\nCASH RM 50.00\nCHANGE RM 7.60\n"
 
 func field(t *testing.T, s *pipeline.Schema, name string) pipeline.Field {
@@ -42,7 +42,7 @@ func TestCandidatesByKind(t *testing.T) {
 	}{
 		// Every other amount, once each; not the label, not quantities,
 		// postcodes or the 6% rate.
-		{"total", 42.4, []string{"20", "40", "2.4", "50", "7.6"}, []string{"42.4", "2", "6", "40150", "1234"}},
+		{"total", 42.4, []string{"20", "40", "2.4", "50", "7.6"}, []string{"42.4", "2", "6", "40150", "1234", "9.556939040116e+12"}},
 		// A labelled null: every amount is wrong.
 		{"tax", nil, []string{"42.4", "2.4"}, []string{"6"}},
 		// The other printed date, not the month-first reading of the label's token.
@@ -76,7 +76,7 @@ func TestCandidatesByKind(t *testing.T) {
 	}
 	// The line a candidate came from is reported, 1-based.
 	for _, c := range Candidates(field(t, s, "total"), confText, 42.4) {
-		if c.Value == 7.6 && (c.Line != 13 || c.LineText != "CHANGE RM 7.60") {
+		if c.Value == 7.6 && (c.Line != 14 || c.LineText != "CHANGE RM 7.60") {
 			t.Errorf("7.60 reported from line %d %q", c.Line, c.LineText)
 		}
 	}

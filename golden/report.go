@@ -255,6 +255,12 @@ func (r Report) verdicts(b Bars) []barVerdict {
 			fmt.Sprintf("silent-wrong %s of scored fields <= allowed %s", pct2(r.SilentWrongRate), pct2(m)),
 			fmt.Sprintf("silent-wrong %s of scored fields > allowed %s", pct2(r.SilentWrongRate), pct2(m)))
 	}
+	if b.MaxSilentValueRate != nil {
+		m := *b.MaxSilentValueRate
+		add(r.SilentValueRate <= m+1e-9,
+			fmt.Sprintf("wrong values returned as fine %s of scored fields <= allowed %s", pct2(r.SilentValueRate), pct2(m)),
+			fmt.Sprintf("wrong values returned as fine %s of scored fields > allowed %s", pct2(r.SilentValueRate), pct2(m)))
+	}
 	names := make([]string, 0, len(b.MinFieldAccuracy))
 	for name := range b.MinFieldAccuracy {
 		names = append(names, name)
@@ -297,7 +303,11 @@ const (
 // WriteText prints the report in the layout eval has always printed: the banner, one line per
 // metric, per-field accuracy, each failure tagged (flagged) or (SILENT), then
 // a PASS or FAIL line for each of r.Bars.
-func (r Report) WriteText(w io.Writer, mode string) error {
+func (r Report) WriteText(w io.Writer, mode string) error { return r.WriteTextList(w, mode, -1) }
+
+// WriteTextList is WriteText listing at most list field-level failures per
+// field (all of them when list < 0); a large dataset's report stays readable.
+func (r Report) WriteTextList(w io.Writer, mode string, list int) error {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("%s", heavyRule)
@@ -337,7 +347,11 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 	if len(r.Failures) == 0 && len(r.ErrorRows) == 0 {
 		line("  none")
 	}
+	listed := map[string]int{}
 	for _, f := range r.Failures {
+		if listed[f.Field]++; list >= 0 && listed[f.Field] > list {
+			continue
+		}
 		tag := "(SILENT)"
 		switch {
 		case f.Flagged:
@@ -346,6 +360,11 @@ func (r Report) WriteText(w io.Writer, mode string) error {
 			tag = "(SILENT: null)"
 		}
 		line("  [%s] %s: expected %s but got %s  %s", f.ID, f.Field, reprValue(f.Expected), reprValue(f.Got), tag)
+	}
+	for _, fs := range r.PerField {
+		if n := listed[fs.Field]; list >= 0 && n > list {
+			line("    … %d more for %s (--list -1 or --json for all)", n-list, fs.Field)
+		}
 	}
 	for _, e := range r.ErrorRows {
 		line("  [%s] ERROR: %s  (%d field(s) counted wrong)", e.ID, oneLine(e.Message), e.Fields)

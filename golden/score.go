@@ -41,6 +41,10 @@ type Bars struct {
 	// MaxSilentWrongRate bars silent-wrong fields as a share of scored fields
 	// (nulls where the label has a value included: an omission is a miss).
 	MaxSilentWrongRate *float64 `json:"max_silent_wrong_rate,omitempty"`
+	// MaxSilentValueRate bars only the wrong values returned as fine (not
+	// the nulls) as a share of scored fields: issue 9's "wrong values
+	// returned unflagged" figure.
+	MaxSilentValueRate *float64 `json:"max_silent_value_rate,omitempty"`
 	// MinFieldAccuracy bars named fields' accuracy ("total": 0.92).
 	MinFieldAccuracy map[string]float64 `json:"min_field_accuracy,omitempty"`
 	// MinOKRate bars the share of documents auto-accepted (status ok).

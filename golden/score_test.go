@@ -323,13 +323,13 @@ func TestShareBars(t *testing.T) {
 	if err := rep.CheckBars(b); err != nil {
 		t.Fatalf("loose share bar: %v", err)
 	}
-	b = Bars{MinAccuracy: 0.5, MaxSilentWrong: 5, MaxSilentWrongRate: &tight, MinOKRate: &okBar,
+	b = Bars{MinAccuracy: 0.5, MaxSilentWrong: 5, MaxSilentWrongRate: &tight, MaxSilentValueRate: &tight, MinOKRate: &okBar,
 		MinFieldAccuracy: map[string]float64{"total": 0.99, "vendor_name": 0, "nosuch": 0.5}}
 	err := rep.CheckBars(b)
 	if err == nil {
 		t.Fatal("tight bars should fail")
 	}
-	for _, want := range []string{"silent-wrong 5.13% of scored fields > allowed 0.50%", "total accuracy", "nosuch accuracy: the field is not scored", "ok (auto-accepted)"} {
+	for _, want := range []string{"silent-wrong 5.13% of scored fields > allowed 0.50%", "wrong values returned as fine 5.13% of scored fields > allowed 0.50%", "total accuracy", "nosuch accuracy: the field is not scored", "ok (auto-accepted)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckBars error lacks %q: %v", want, err)
 		}

@@ -20,6 +20,7 @@ type evalFlags struct {
 	minAcc          float64
 	maxSilent       int
 	maxSilentRate   float64
+	maxValueRate    float64
 	minFieldAcc     string
 	minOKRate       float64
 	asJSON          bool
@@ -35,7 +36,8 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.labels, "labels", "", `label overlay JSONL {id,expected} merged into the dataset's labels by id (adds fields to score)`)
 	fs.Float64Var(&e.minAcc, "min-accuracy", golden.DefaultBars().MinAccuracy, "fail below this field accuracy")
 	fs.IntVar(&e.maxSilent, "max-silent-wrong", golden.DefaultBars().MaxSilentWrong, "fail above this many silent-wrong fields")
-	fs.Float64Var(&e.maxSilentRate, "max-silent-wrong-rate", 0, "fail when silent-wrong fields exceed this share of scored fields (e.g. 0.005; unset: no bar)")
+	fs.Float64Var(&e.maxSilentRate, "max-silent-wrong-rate", 0, "fail when silent-wrong fields, nulls included, exceed this share of scored fields (e.g. 0.005; unset: no bar)")
+	fs.Float64Var(&e.maxValueRate, "max-silent-value-rate", 0, "fail when wrong values returned as fine (nulls not counted) exceed this share of scored fields (unset: no bar)")
 	fs.StringVar(&e.minFieldAcc, "min-field-accuracy", "", "per-field accuracy bars, e.g. total=0.92,invoice_date=0.98")
 	fs.Float64Var(&e.minOKRate, "min-ok-rate", 0, "fail when fewer documents than this share come back ok (unset: no bar)")
 	fs.BoolVar(&e.asJSON, "json", false, "print the report as JSON")
@@ -43,7 +45,7 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.confusions, "confusions", false, "no model: validate each labelled record, then once per confusable value printed in the text, and report what the gate catches")
 	fs.StringVar(&e.minCatch, "min-catch", "", "with --confusions: fail below this catch rate; a number for every field or field=rate pairs (total=0.98,tax=0.98)")
 	fs.StringVar(&e.maxFalseAlarm, "max-false-alarm", "", "with --confusions: fail above this share of labelled records flagged; field=rate pairs bar single fields")
-	fs.IntVar(&e.list, "list", 10, "with --confusions: misses and false alarms listed per field (-1: all)")
+	fs.IntVar(&e.list, "list", -1, "failures listed per field (-1: all); with --confusions misses and false alarms, default 10")
 }
 
 func runEval(ctx context.Context, args []string, stdio Stdio) error {
@@ -64,7 +66,7 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(errors.New("--max-silent-wrong must be >= 0"))
 	}
 	if !ef.confusions {
-		for _, name := range []string{"min-catch", "max-false-alarm", "list"} {
+		for _, name := range []string{"min-catch", "max-false-alarm"} {
 			if flagWasSet(fs, name) {
 				return usageErr(fmt.Errorf("--%s goes with --confusions", name))
 			}
@@ -75,6 +77,9 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	if ef.confusions {
+		if !flagWasSet(fs, "list") {
+			ef.list = 10
+		}
 		return runConfusions(ctx, &pf, ef, rows, stdio)
 	}
 	bars, err := evalBars(fs, ef)
@@ -115,7 +120,7 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 			return err
 		}
 	} else {
-		if err := rep.WriteText(stdio.Out, evalMode(pf.prov.Provider, env.p)); err != nil {
+		if err := rep.WriteTextList(stdio.Out, evalMode(pf.prov.Provider, env.p), ef.list); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdio.Out, "(%d rows in %s)\n", len(rows), time.Since(start).Round(time.Millisecond))
@@ -135,6 +140,12 @@ func evalBars(fs *flag.FlagSet, ef evalFlags) (golden.Bars, error) {
 			return bars, err
 		}
 		bars.MaxSilentWrongRate = &ef.maxSilentRate
+	}
+	if flagWasSet(fs, "max-silent-value-rate") {
+		if err := pipeline.CheckThreshold("--max-silent-value-rate", ef.maxValueRate); err != nil {
+			return bars, err
+		}
+		bars.MaxSilentValueRate = &ef.maxValueRate
 	}
 	if flagWasSet(fs, "min-ok-rate") {
 		if err := pipeline.CheckThreshold("--min-ok-rate", ef.minOKRate); err != nil {
