@@ -22,6 +22,15 @@ import (
 	"github.com/reflect-mcp/reflect/gateway/clientconfig"
 )
 
+// The lifecycle verbs join reflect gateway's dispatch (cmd/reflect/gateway.go).
+func init() {
+	gatewaySubcommands["setup"] = runGatewaySetup
+	gatewaySubcommands["restore"] = runGatewayRestore
+	gatewaySubcommands["add"] = runGatewayAdd
+	gatewaySubcommands["import"] = runGatewayImport
+	gatewaySubcommands["doctor"] = runGatewayDoctor
+}
+
 const singlePathWarning = `The gateway governs only the calls that pass through it: a server added to a client
 directly is ungoverned. 'reflect gateway doctor' finds such a server; nothing can stop
 one being added.`

@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/reflect-mcp/reflect/gateway"
 	"github.com/reflect-mcp/reflect/gateway/clientconfig"
 )
@@ -470,5 +474,60 @@ func TestGatewayDoctorFindsMissingGateway(t *testing.T) {
 	}
 	if code, _ := lcRun(t, runGatewayRestore); code != 1 {
 		t.Fatal("restore with no backup must exit 1")
+	}
+}
+
+// The whole path as a user walks it: the real binary's `gateway setup`
+// rewrites a Claude Desktop file, then the entry it wrote is launched the way
+// the client launches it (its command, args and env, from another working
+// directory) and a go-sdk client sees the imported npm server's tools and
+// reflect's own through the one gateway.
+func TestGatewaySetupEntryLaunchesFromAnyDirectory(t *testing.T) {
+	mem, err := exec.LookPath("mcp-server-memory")
+	if err != nil {
+		t.Skip("mcp-server-memory not installed (make test-deps installs it)")
+	}
+	bin := reflectBin(t)
+	home, project := lcScratchHome(t)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	path := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
+	lcWrite(t, path, fmt.Sprintf(`{"mcpServers": {"memory": {"command": %q, "env": {"MEMORY_FILE_PATH": %q}}}}`, mem, filepath.Join(home, "mem.jsonl")))
+	setup := exec.Command(bin, "gateway", "setup", "--client", "claude-desktop", "--non-interactive", "--config", "reeflex-mcp.yaml")
+	setup.Dir = project
+	if out, err := setup.CombinedOutput(); err != nil {
+		t.Fatalf("setup: %v\n%s", err, out)
+	}
+	e := lcGatewayEntry(t, path)
+	if e.Command != bin {
+		t.Fatalf("entry command %q, want %q", e.Command, bin)
+	}
+	cmd := exec.Command(e.Command, e.Args...)
+	cmd.Dir = "/"
+	cmd.Env = append(os.Environ(), "REFLECT_PROVIDER=local")
+	for k, v := range e.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "claude-desktop", Version: "1"}, nil).
+		Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("the client's entry does not start the gateway: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	names := map[string]bool{}
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names[tool.Name] = true
+	}
+	if !names["memory__read_graph"] || !names["reflect__validate"] {
+		t.Fatalf("tools through the gateway: %v\n%s", names, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "DRIFT:") {
+		t.Errorf("drift reported right after setup:\n%s", stderr.String())
 	}
 }

@@ -326,3 +326,38 @@ func TestGatewayEntryRefusesRelativePaths(t *testing.T) {
 		}
 	}
 }
+
+func TestDoctorFindings(t *testing.T) {
+	dir := t.TempDir()
+	p := CustomProfile(Env{Cwd: dir}, "c.json")
+	write(t, p.Path, `{"mcpServers": {
+  "mem": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]},
+  "old": {"type": "sse", "url": "http://127.0.0.1:9/sse"}
+}}`)
+	fs := Doctor([]Profile{p})
+	if len(fs) != 3 {
+		t.Fatalf("findings %v", fs)
+	}
+	if fs[0].Kind != FindingForeignServer || fs[0].Fix != "reflect gateway import mem --path "+p.Path {
+		t.Errorf("mem: %+v", fs[0])
+	}
+	if fs[1].Kind != FindingForeignServer || !strings.Contains(fs[1].Fix, "replace it") {
+		t.Errorf("old: an unimportable server must not be sent to import as it is: %+v", fs[1])
+	}
+	if fs[2].Kind != FindingGatewayMissing || fs[2].Fix != "reflect gateway setup --path "+p.Path {
+		t.Errorf("gateway: %+v", fs[2])
+	}
+	// A hand-written gateway entry with a relative config is the reference's
+	// "Server disconnected".
+	write(t, p.Path, `{"mcpServers": {"reflect-gateway": {"command": "/usr/bin/reflect", "args": ["gateway", "--config", "reeflex-mcp.yaml"]}}}`)
+	if fs := Doctor([]Profile{p}); len(fs) != 1 || fs[0].Kind != FindingRelativeConfig {
+		t.Fatalf("findings %v", fs)
+	}
+	write(t, p.Path, `{"mcpServers": {"reflect-gateway": {"command": "/usr/bin/reflect", "args": ["gateway", "--config", "/etc/reflect/reeflex-mcp.yaml"]}}}`)
+	if fs := Doctor([]Profile{p}); len(fs) != 0 {
+		t.Fatalf("clean file: %v", fs)
+	}
+	if fs := Doctor([]Profile{CustomProfile(Env{Cwd: dir}, "missing.json")}); len(fs) != 0 {
+		t.Fatalf("a missing file has no findings: %v", fs)
+	}
+}

@@ -84,6 +84,13 @@ func doctorOne(p Profile) []Finding {
 			continue
 		}
 		foreign++
+		if _, _, err := Convert(s.Name, e, "production"); err != nil && !IsReflectMCP(e) {
+			// Telling the user to import what import refuses would be a lie.
+			out = append(out, at(FindingForeignServer, s.Name,
+				fmt.Sprintf("%s is reached directly, not through the gateway, and the gateway cannot take it: %v", s.Name, err),
+				"remove it from the client, or replace it with a stdio or streamable-HTTP server and run `reflect gateway import "+shellQuote(s.Name)+" "+p.Selector()+"`"))
+			continue
+		}
 		out = append(out, at(FindingForeignServer, s.Name,
 			fmt.Sprintf("%s is reached directly, not through the gateway: its tool calls are ungoverned", s.Name),
 			"reflect gateway import "+shellQuote(s.Name)+" "+p.Selector()))
