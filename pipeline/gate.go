@@ -68,6 +68,16 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 		v := rec[f.Name]
 		res.Data[f.Name] = v
 		if v == nil {
+			if chk, ok := h[f.Name]; ok && len(chk.Reasons) > 0 {
+				// The document states a value the record left out: abstaining
+				// is honest only when the source has nothing.
+				res.FieldConfidence[f.Name] = 0
+				res.FieldProvenance[f.Name] = nonNil(chk.Spans)
+				n++
+				res.FlaggedFields = append(res.FlaggedFields, FlaggedField{Field: f.Name, Value: nil, Confidence: 0,
+					Reason: strings.Join(chk.Reasons, "; ")})
+				continue
+			}
 			if f.Required {
 				// A required field every document states came back empty:
 				// a miss that would otherwise pass silently.
@@ -180,6 +190,13 @@ func mergeVerdicts(c *Critique) map[string]FieldVerdict {
 		}
 	}
 	return out
+}
+
+func nonNil(s []Span) []Span {
+	if s == nil {
+		return []Span{}
+	}
+	return s
 }
 
 func clamp01(x float64) float64 {

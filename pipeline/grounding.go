@@ -219,8 +219,9 @@ func isAmountMarker(w string) bool {
 // currencyEvidence finds where the source states currency code: the code
 // itself, or a symbol or name that maps to it. factor is below 1 when the
 // only evidence is a marker shared with other currencies.
-func currencyEvidence(rs []rune, f folded, code string) (spans []Span, factor float64, reason string) {
-	if sp := bounded(rs, f.find(foldNeedle(code, foldSpaces))); len(sp) > 0 {
+// skipCode leaves the code itself out, when the caller grounds it in context.
+func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []Span, factor float64, reason string) {
+	if sp := bounded(rs, f.find(foldNeedle(code, foldSpaces))); len(sp) > 0 && !skipCode {
 		return sp, 1, ""
 	}
 	var sharedSpans []Span
@@ -373,21 +374,6 @@ func fieldLabelSet(s *Schema) []roleLabel {
 	return out
 }
 
-// labelBefore is the nearest label ending at or before p on p's line.
-func labelBefore(rs []rune, hits []labelHit, p int) (labelHit, bool) {
-	ls := p
-	for ls > 0 && rs[ls-1] != '\n' {
-		ls--
-	}
-	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= p })
-	for k--; k >= 0 && hits[k].start >= ls; k-- {
-		if hits[k].end <= p {
-			return hits[k], true
-		}
-	}
-	return labelHit{}, false
-}
-
 // tokenAfter is the value a label names on its own line: the next run of
 // non-space characters after separators, if it holds a digit.
 func tokenAfter(rs []rune, end int) (Span, bool) {
@@ -395,8 +381,22 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '#' || rs[p] == '.') {
 		p++
 	}
+	// "INV NO/DATE:15403-119386(29/07/2016)": a second label glued to the
+	// first names a pair, whose first value is the number.
+	if p < len(rs) && rs[p] == '/' {
+		k := p + 1
+		for k < len(rs) && unicode.IsLetter(rs[k]) {
+			k++
+		}
+		if k > p+1 && k < len(rs) && rs[k] == ':' {
+			p = k + 1
+			for p < len(rs) && rs[p] == ' ' {
+				p++
+			}
+		}
+	}
 	q := p
-	for q < len(rs) && !unicode.IsSpace(rs[q]) {
+	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) {
 		q++
 	}
 	for q > p && strings.ContainsRune(",;.:)", rs[q-1]) {
@@ -430,7 +430,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	own := fieldLabelOwner(f.Name)
 	var other labelHit
 	for _, sp := range c.Spans {
-		h, ok := labelBefore(d.rs, d.fieldHits, sp.Start)
+		h, ok := d.labelBefore(sp.Start)
 		switch {
 		case !ok:
 		case h.role == own:
@@ -445,7 +445,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	var labelled string
 	if f.Kind == KindDate {
 		for _, m := range d.dates {
-			if h, ok := labelBefore(d.rs, d.fieldHits, m.Start); ok && h.role == own && !slices.Contains(m.ISO, val) {
+			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !slices.Contains(m.ISO, val) {
 				labelled = m.ISO[0]
 				if m.Ambiguous {
 					labelled = m.Raw

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -31,6 +32,12 @@ type doc struct {
 	order   DateOrder // the numeric date convention the document proves
 	// fieldHits are the labels of non-money fields and their competitors.
 	fieldHits []labelHit
+	// moneyHits are the money labels.
+	moneyHits []labelHit
+	// lineStarts is the offset each line starts at.
+	lineStarts []int
+	// summary is the document's tax summary, when it prints one.
+	summary *taxSummary
 }
 
 func analyze(text string, s *Schema) *doc {
@@ -41,10 +48,31 @@ func analyze(text string, s *Schema) *doc {
 	// Date-shaped identifiers are no amounts either.
 	amounts := findAmounts(rs, all)
 	money, fields := s.labelIndexes()
-	d.amounts = labelAmounts(rs, amounts, findLabels(rs, d.fold, money))
+	d.moneyHits = findLabels(rs, d.fold, money)
+	d.amounts = labelAmounts(rs, amounts, d.moneyHits)
 	d.order = documentOrder(d.dates)
 	d.fieldHits = findLabels(rs, d.fold, fields)
+	d.lineStarts = append(d.lineStarts, 0)
+	for i, r := range rs {
+		if r == '\n' {
+			d.lineStarts = append(d.lineStarts, i+1)
+		}
+	}
+	d.findTaxSummary()
 	return d
+}
+
+// labelBefore is the nearest field label ending at or before p on p's line.
+func (d *doc) labelBefore(p int) (labelHit, bool) {
+	ls := d.lineStarts[d.lineOf(p)]
+	hits := d.fieldHits
+	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= p })
+	for k--; k >= 0 && hits[k].start >= ls; k-- {
+		if hits[k].end <= p {
+			return hits[k], true
+		}
+	}
+	return labelHit{}, false
 }
 
 // documentOrder is the day/month convention the document's unambiguous
@@ -77,27 +105,44 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 	for _, f := range s.Fields {
 		v, ok := rec[f.Name]
 		if !ok || v == nil {
+			if c, ok := d.omission(f); ok {
+				rep[f.Name] = c
+			}
 			continue
 		}
 		c := FieldCheck{Factor: 1, Spans: []Span{}}
 		switch f.Kind {
 		case KindMoney:
 			anchored[f.Name] = d.checkMoney(&c, f, v)
+			if x, ok := moneyValue(v); ok && f.Role != RoleNone {
+				d.twoLabelled(&c, f, x)
+			}
 		case KindDate:
 			d.checkDate(&c, valueString(v))
 		case KindCurrency:
-			d.checkCurrency(&c, valueString(v))
+			d.checkCurrencyContext(&c, strings.ToUpper(valueString(v)))
 		default:
 			d.checkText(&c, f.Kind, valueString(v))
 		}
 		if c.Grounded && len(f.Labels) > 0 && f.Kind != KindMoney && f.Kind != KindCurrency {
 			d.checkLabelled(&c, f, valueString(v))
 		}
+		if c.Grounded && f.Kind == KindIdentifier {
+			own := false
+			for _, sp := range c.Spans {
+				own = own || d.ownLabelled(f, sp)
+			}
+			d.checkIdentifier(&c, f, valueString(v), own)
+		}
+		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {
+			d.checkIssuer(&c, valueString(v))
+		}
 		rep[f.Name] = c
 	}
 	for _, rel := range s.Relations {
-		reconcile(rep, rel, rec, s.Tolerance, anchored)
+		reconcile(rep, rel, rec, s.Tolerance, anchored, d.roundingExplains)
 	}
+	d.contradictions(rep, s, rec)
 	return rep
 }
 
@@ -168,11 +213,15 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 			spans = bounded(d.rs, foldRunes(d.rs, mode).find(n))
 		}
 	}
+	var cut []Span
 	if kind == KindIdentifier {
-		spans = wholeIdentifiers(d.rs, spans)
+		cut, spans = spans, wholeIdentifiers(d.rs, spans)
 	}
 	if len(spans) == 0 {
 		c.penalize(factorNotFound, fmt.Sprintf("%q not found in source text", val))
+		if len(cut) > 0 {
+			c.Reasons = append(c.Reasons, fragmentReason(d.rs, cut[0], val))
+		}
 		return
 	}
 	c.Spans, c.Grounded = spans, true
@@ -191,18 +240,6 @@ func wholeIdentifiers(rs []rune, spans []Span) []Span {
 		}
 	}
 	return out
-}
-
-func (d *doc) checkCurrency(c *FieldCheck, code string) {
-	spans, factor, note := currencyEvidence(d.rs, d.fold, strings.ToUpper(code))
-	if len(spans) == 0 {
-		c.penalize(factorNotFound, fmt.Sprintf("currency %q not found in source text", code))
-		return
-	}
-	c.Spans, c.Grounded = spans, true
-	if factor < 1 {
-		c.penalize(factor, note)
-	}
 }
 
 // checkMoney grounds an amount and, for a field with a role, checks it is the
@@ -227,6 +264,21 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			}
 			matches = append(matches, a)
 			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+		}
+	}
+	if len(matches) == 0 && f.Role != RoleNone {
+		// A figure the tax summary adds up to ("TOTAL" row missing): the
+		// rows' base column or tax column summed.
+		if sm := d.summary; sm != nil && len(sm.rows) > 1 && (f.Role == RoleSubtotal && near(x, sm.net, amountEpsilon) || f.Role == RoleTax && near(x, sm.tax, amountEpsilon)) {
+			for _, r := range sm.rows {
+				a := d.amounts[r.base]
+				if f.Role == RoleTax {
+					a = d.amounts[r.taxA]
+				}
+				c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+			}
+			c.Grounded = true
+			return true
 		}
 	}
 	c.Grounded = len(matches) > 0
@@ -332,7 +384,8 @@ func (d *doc) proof() string {
 }
 
 // reconcile checks one relation and penalizes the fields that can be blamed.
-func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool) {
+// explained reports a difference the document prints (a rounding adjustment).
+func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool, explained func(float64) bool) {
 	vals := map[string]float64{}
 	for _, name := range append(termFields(rel), rel.Result) {
 		x, ok := moneyValue(rec[name])
@@ -355,7 +408,7 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 		}
 		fmt.Fprintf(&expr, "%s(%s)", t.Field, FormatFloat(vals[t.Field]))
 	}
-	if math.Abs(sum-vals[rel.Result]) <= tol+1e-9 {
+	if math.Abs(sum-vals[rel.Result]) <= tol+1e-9 || explained(vals[rel.Result]-sum) {
 		return
 	}
 	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, FormatFloat(vals[rel.Result]))

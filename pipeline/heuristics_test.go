@@ -73,11 +73,17 @@ func TestHeuristicsSeedDemo(t *testing.T) {
 	}
 }
 
+// A null field gets an entry only when the document states its value: then
+// the null is an omission, flagged with where the value is printed.
 func TestHeuristicsNullFieldsGetNoEntry(t *testing.T) {
 	rec := Record{"vendor_name": "Globex Ltd", "total": nil, "tax": nil}
-	rep := RunHeuristics(seedText, Invoice(), rec)
+	rep := RunHeuristics("Globex Ltd\nThanks for your order.", Invoice(), rec)
 	if len(rep) != 1 {
 		t.Fatalf("report = %v, want only vendor_name", rep)
+	}
+	rep = RunHeuristics(seedText, Invoice(), rec)
+	if c := rep["tax"]; c.Factor != 0 || len(c.Spans) != 1 || c.Reasons[0] != "tax is null, but the document labels 43.20 as tax (TAX, line 4)" {
+		t.Errorf("omitted tax: %+v", c)
 	}
 }
 
@@ -120,13 +126,17 @@ func TestHeuristicsRoleLabelsCompete(t *testing.T) {
 	for _, tc := range cases {
 		rep := RunHeuristics(text, s, tc.rec)
 		for name, c := range rep {
+			if tc.rec[name] == nil {
+				continue // omissions: the document labels every role
+			}
 			if got := c.Factor < 1; got != tc.penalty {
 				t.Errorf("%v: %s factor %v reasons %q, want penalty=%v", tc.rec, name, c.Factor, c.Reasons, tc.penalty)
 			}
 		}
 	}
 	rep := RunHeuristics(text, s, Record{"total": 100.0})
-	if r := rep["total"].Reasons; len(r) != 1 || !strings.Contains(r[0], `it appears labelled "SUBTOTAL"`) {
+	if r := rep["total"].Reasons; len(r) != 2 || !strings.Contains(r[0], `it appears labelled "SUBTOTAL"`) ||
+		r[1] != "cash 120.00 − change 10.00 = 110.00, not the total 100.00" {
 		t.Errorf("reasons = %q", r)
 	}
 }
@@ -200,6 +210,9 @@ func TestHeuristicsGroundingText(t *testing.T) {
 		"currency":       "MYR",
 	})
 	for name, c := range rep {
+		if name == "total" {
+			continue // an omission: "Total RM 12.00" is printed
+		}
 		if c.Factor != 1 || !c.Grounded || len(c.Spans) != 1 {
 			t.Errorf("%s: %+v", name, c)
 		}
@@ -214,7 +227,7 @@ func TestHeuristicsGroundingText(t *testing.T) {
 	if c := rep["vendor_name"]; c.Factor != 1 {
 		t.Errorf("prefix of a vendor is in the text: %+v", c)
 	}
-	if c := rep["currency"]; c.Factor != 0.3 || c.Reasons[0] != `currency "EUR" not found in source text` {
+	if c := rep["currency"]; c.Factor != 0.2 || c.Reasons[0] != `the document prints "RM" next to its amounts (MYR), not EUR` {
 		t.Errorf("EUR: %+v", c)
 	}
 	rep = RunHeuristics(text, s, Record{"vendor_name": "Contoso Ltd"})
@@ -245,8 +258,31 @@ type receiptRow struct {
 }
 
 func loadReceipts(tb testing.TB) []receiptRow {
+	return loadReceiptSet(tb, "dev")
+}
+
+// loadReceiptSet reads receipts-<set>.jsonl with the hand labels of the four
+// fields SROIE does not label (golden/testdata/sroie) laid over by id, so
+// every field of the invoice schema is checked.
+func loadReceiptSet(tb testing.TB, set string) []receiptRow {
 	tb.Helper()
-	f, err := os.Open("../../shared/data/receipts-dev.jsonl")
+	overlay := map[string]map[string]any{}
+	if lf, err := os.Open("../golden/testdata/sroie/labels-" + set + ".jsonl"); err == nil {
+		sc := bufio.NewScanner(lf)
+		sc.Buffer(make([]byte, 1<<20), 1<<22)
+		for sc.Scan() {
+			var l struct {
+				ID       string         `json:"id"`
+				Expected map[string]any `json:"expected"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				tb.Fatalf("labels-%s: %v", set, err)
+			}
+			overlay[l.ID] = l.Expected
+		}
+		lf.Close()
+	}
+	f, err := os.Open("../../shared/data/receipts-" + set + ".jsonl")
 	if err != nil {
 		tb.Skipf("receipts not available: %v", err)
 	}
@@ -259,6 +295,9 @@ func loadReceipts(tb testing.TB) []receiptRow {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			tb.Fatalf("receipts: %v", err)
 		}
+		for k, v := range overlay[r.ID] {
+			r.Expected[k] = v
+		}
 		rows = append(rows, r)
 	}
 	if err := sc.Err(); err != nil {
@@ -267,10 +306,12 @@ func loadReceipts(tb testing.TB) []receiptRow {
 	return rows
 }
 
-// maxReceiptAlarms is the number of human-labelled receipts on which some
-// field still scores below 0.7. Each remaining case is a label the OCR text
-// does not contain (see the log); a rise is a regression.
-const maxReceiptAlarms = 0
+// maxReceiptAlarms is the number of human-labelled receipts (all seven
+// fields, with the hand labels of golden/testdata/sroie) on which some field
+// still scores below 0.7. Two print no currency and no place that implies
+// one; one prints "GST 6% 15.00" in its tax column for a 15.00 receipt. A
+// rise is a regression.
+const maxReceiptAlarms = 3
 
 func TestHeuristicsReceipts(t *testing.T) {
 	rows := loadReceipts(t)
@@ -363,7 +404,7 @@ func shiftDay(t *testing.T, iso string) string {
 // invoices do, is not an amount: the tax is the amount after it.
 func TestSpacedPercentIsARate(t *testing.T) {
 	text := "Nettobetrag:         1.234,56 €\nMwSt. 19 %:            234,57 €\nTVA 20\u00a0% : 0,00\nGesamtbetrag:        1.469,13 €"
-	rep := RunHeuristics(text, Invoice(), Record{"subtotal": 1234.56, "tax": 234.57, "total": 1469.13})
+	rep := RunHeuristics(text, Invoice(), Record{"subtotal": 1234.56, "tax": 234.57, "total": 1469.13, "currency": "EUR"})
 	for f, c := range rep {
 		if c.Factor < 0.9 {
 			t.Errorf("%s: factor %v %v", f, c.Factor, c.Reasons)

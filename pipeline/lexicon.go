@@ -44,7 +44,7 @@ var extraRoleLabels = map[Role][]string{
 		"vat amount"},
 	RoleTotal: {"final total", "total after rounding", "total atter rounding", "total sales",
 		"amt paid incl", "amount paid incl", "total amt payable", "amt payable", "total amount payable", "total amount due",
-		"total rm", "total myr", "ttl", "total a pagar"},
+		"total rm", "total myr", "ttl", "total a pagar", "amount to be paid", "amount to pay", "total to pay"},
 }
 
 // finalTotalLabels name the amount actually payable after rounding; they win
@@ -335,6 +335,9 @@ func (lx *Lexicon) Classify(seg string) LabelVerdict {
 		}
 		if h.e.role == RoleOther && best != nil && anyIn(window(words, h.start-1, h.start), modifierWords) {
 			continue // "total after rounding"
+		}
+		if best != nil && h.start < best.end {
+			continue // "sub total rm": "total rm" starts inside "sub total"
 		}
 		best = h
 	}

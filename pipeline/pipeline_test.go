@@ -92,12 +92,12 @@ func TestSeedDemoHeuristicsOnly(t *testing.T) {
 	}
 }
 
-// The flagship test: "Invoice" is a word in the source, so grounding cannot
-// catch it; only the Critic does, and flipping only its verdict flips the
-// decision.
+// The flagship test: the carrier's name is in the source and no layout rule
+// says it is not the issuer, so grounding cannot catch it; only the Critic
+// does, and flipping only its verdict flips the decision.
 func TestCriticCatchesWhatHeuristicsCannot(t *testing.T) {
-	text := "Invoice\nFrom: Acme Corp\nInvoice #A-99\nDate: 2026-01-05\nTotal: $250.00 USD"
-	gen := map[string]any{"vendor_name": "Invoice", "invoice_number": "A-99", "invoice_date": "2026-01-05",
+	text := "Invoice\nFrom: Acme Corp\nShipped with: Globex Freight\nInvoice #A-99\nDate: 2026-01-05\nTotal: $250.00 USD"
+	gen := map[string]any{"vendor_name": "Globex Freight", "invoice_number": "A-99", "invoice_date": "2026-01-05",
 		"subtotal": nil, "tax": nil, "total": 250.0, "currency": "USD"}
 	run := func(vendorVerdict pipeline.FieldVerdict) pipeline.Result {
 		t.Helper()
@@ -116,9 +116,9 @@ func TestCriticCatchesWhatHeuristicsCannot(t *testing.T) {
 	// Heuristics alone do not object to the vendor.
 	h := pipeline.RunHeuristics(text, pipeline.Invoice(), pipeline.Record(gen))
 	if c := h["vendor_name"]; c.Factor < 0.9 || !c.Grounded {
-		t.Fatalf("precondition: heuristics should not catch vendor 'Invoice': %+v", c)
+		t.Fatalf("precondition: heuristics should not catch vendor 'Globex Freight': %+v", c)
 	}
-	caught := run(pipeline.FieldVerdict{Field: "vendor_name", Confidence: 0.2, Grounded: false, Reason: "'Invoice' is the document title, not the vendor"})
+	caught := run(pipeline.FieldVerdict{Field: "vendor_name", Confidence: 0.2, Grounded: false, Reason: "Globex Freight is the carrier, not the vendor"})
 	if caught.Status != pipeline.StatusNeedsReview || !caught.Flagged("vendor_name") || len(caught.FlaggedFields) != 1 {
 		t.Fatalf("critic verdict should flag exactly vendor_name: %s %+v", caught.Status, caught.FlaggedFields)
 	}

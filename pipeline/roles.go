@@ -112,8 +112,9 @@ type labelHit struct {
 // labelledAmount is an amount with the role its source label gives it.
 type labelledAmount struct {
 	AmountMatch
-	role  Role   // "" when unlabelled
-	label string // the label as written
+	role    Role   // "" when unlabelled
+	label   string // the label as written
+	summary bool   // the role comes from a tax summary row
 }
 
 // findLabels lists label occurrences at word boundaries, dropping any that a
@@ -205,39 +206,88 @@ func anyIn(words []string, set map[string]bool) bool {
 
 // chooseLabel picks the label that names a number from the hits in the
 // segment [lo, hi) next to it: the nearest one that is not a qualifier of
-// another.
+// another, with the qualifiers around it deciding what the figure is.
 func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 	var keep []labelHit
 	excluded, included := false, false
+	var qualifier labelHit // the last tax label read as a qualifier
+	contained := false     // a label after "included in": the figure is a part of it
 	for _, h := range hits {
 		before := wordsAround(rs, h.start, -1, 2, lo, hi)
-		after := wordsAround(rs, h.end, +1, 1, lo, hi)
-		if h.role == RoleTax && (anyIn(before, modifierWords) || len(keep) > 0 && anyIn(after, modifierWords)) {
-			if anyIn(before, exclusionWords) || anyIn(after, exclusionWords) {
+		after := wordsAround(rs, h.end, +1, 2, lo, hi)
+		if len(before) > 0 && inWords[before[0]] {
+			// "G 6% INCLUDED IN TOTAL 0.45": the container, not the figure.
+			contained = contained || len(before) > 1 && inclusionWords[before[1]]
+			if len(keep) == 0 && contained {
+				qualifier, included = h, true
+				qualifier.role = RoleTax
+			}
+			continue
+		}
+		if len(keep) > 0 && (anyIn(after[:min(1, len(after))], inWords) || len(after) == 2 && inWords[after[1]] && modifierWords[after[0]]) {
+			// "GST included in total", "tax in total": the head of the phrase
+			// names the figure, what follows says where it is contained.
+			keep = append(keep, h)
+			break
+		}
+		if h.role == RoleTax && (anyIn(before, modifierWords) || len(keep) > 0 && anyIn(after[:min(1, len(after))], modifierWords) ||
+			len(keep) > 0 && atBefore(rs, h.start, lo)) {
+			// "NET AMT @ GST 6%": the rate a base is taxed at, not the tax.
+			if anyIn(before, exclusionWords) || anyIn(after[:min(1, len(after))], exclusionWords) {
 				excluded = true
 			} else {
 				included = true
 			}
+			qualifier = h
 			continue
 		}
 		if h.role == roleOther && len(keep) > 0 && anyIn(before, modifierWords) {
 			continue // "total after rounding"
 		}
+		if len(keep) > 0 && h.start < keep[len(keep)-1].end {
+			continue // "SUB TOTAL RM": "total rm" starts inside "sub total"
+		}
 		keep = append(keep, h)
 	}
 	if len(keep) == 0 {
-		return labelHit{}, false
+		// Only a qualified tax label: "AMT. EXCL. GST 50.00" is the pre-tax
+		// amount; "INC. GST 6% : 0.23" is the tax the total includes.
+		if qualifier.end == 0 {
+			return labelHit{}, false
+		}
+		if excluded && !contained {
+			qualifier.role = RoleSubtotal
+		}
+		return qualifier, true
 	}
 	best := keep[len(keep)-1]
 	// A tax qualifier says what the figure is: "total (excluding GST)" is a
-	// subtotal, and "amt paid incl GST" is the total, not cash tendered.
+	// subtotal, "amt paid incl GST" is the total, not cash tendered, and a
+	// "sub-total (incl. GST)" already holds its tax.
 	switch {
 	case excluded && (best.role == RoleTotal || best.role == roleOther):
 		best.role = RoleSubtotal
-	case included && best.role == roleOther:
+	case included && (best.role == roleOther || best.role == RoleSubtotal):
 		best.role = RoleTotal
 	}
 	return best, true
+}
+
+// inWords introduce the container of a quantity: "GST included in total".
+var inWords = map[string]bool{"in": true}
+
+// atBefore reports an '@' right before p (past spaces) within [lo, p).
+func atBefore(rs []rune, p, lo int) bool {
+	for k := p - 1; k >= lo && p-k <= 3; k-- {
+		switch rs[k] {
+		case ' ', '\t':
+			continue
+		case '@':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // isClauseBreak reports punctuation that ends a clause in running text: a

@@ -70,7 +70,14 @@ type Field struct {
 	// invoice always has a total). A null there is a miss, not an honest
 	// abstention, so the gate flags it; optional nulls are never flagged.
 	Required bool `json:"required,omitempty" yaml:"required,omitempty"`
+	// Party "issuer" marks a text field that names who issued the document
+	// (an invoice's vendor): a name the document prints after "bill to" or
+	// "customer" is the other party, and a title line is no name at all.
+	Party string `json:"party,omitempty" yaml:"party,omitempty"`
 }
+
+// PartyIssuer is the Party of a field naming the document's issuer.
+const PartyIssuer = "issuer"
 
 // RoleLabels is the field's own labels, or the role's defaults when it lists none.
 func (f Field) RoleLabels() []string {
@@ -149,6 +156,7 @@ tolerance: 0.01
 fields:
   - name: vendor_name
     kind: text
+    party: issuer
     description: The business that issued the invoice and is owed the money (not the bill-to customer).
   - name: invoice_number
     kind: identifier
@@ -225,6 +233,7 @@ type rawField struct {
 	Labels      []string `yaml:"labels"`
 	Description string   `yaml:"description"`
 	Required    bool     `yaml:"required"`
+	Party       string   `yaml:"party"`
 }
 
 type rawSchema struct {
@@ -291,7 +300,10 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 		}
 		seen[rf.Name] = true
 		kindLine, roleLine := keyLine(n, "kind"), keyLine(n, "role")
-		f := Field{Name: rf.Name, Kind: Kind(rf.Kind), Role: Role(rf.Role), Labels: rf.Labels, Description: rf.Description, Required: rf.Required}
+		f := Field{Name: rf.Name, Kind: Kind(rf.Kind), Role: Role(rf.Role), Labels: rf.Labels, Description: rf.Description, Required: rf.Required, Party: rf.Party}
+		if f.Party != "" && (f.Party != PartyIssuer || f.Kind != KindText) {
+			return nil, &SchemaError{File: file, Line: keyLine(n, "party"), Msg: fmt.Sprintf("field %q: party %q: only a text field may be the %q", f.Name, f.Party, PartyIssuer)}
+		}
 		switch f.Kind {
 		case KindText, KindIdentifier, KindDate, KindMoney, KindCurrency:
 		case "":
@@ -336,7 +348,7 @@ func keyLine(n *yaml.Node, key string) int {
 }
 
 var knownSchemaKeys = map[string]bool{"name": true, "version": true, "description": true, "tolerance": true, "fields": true, "relations": true}
-var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true, "required": true}
+var knownFieldKeys = map[string]bool{"name": true, "kind": true, "role": true, "labels": true, "description": true, "required": true, "party": true}
 
 // checkShape checks the document's structure before decoding: a mapping of
 // known keys, fields and relations as lists, each field a mapping of known

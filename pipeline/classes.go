@@ -1,0 +1,426 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Checks of codes, identifiers and names that read as something else: an ISO
+// code that is a word of an address, a payment reference that embeds the
+// date, a vendor cut at one line of its name or taken from the bill-to block.
+
+// currencyContextWords make a line a currency context even without an amount.
+var currencyContextWords = map[string]bool{"currency": true, "curr": true, "amount": true, "amounts": true,
+	"total": true, "price": true, "prices": true, "pay": true, "paid": true, "payable": true, "due": true,
+	"währung": true, "devise": true, "moneda": true, "valuta": true, "通貨": true}
+
+// amountCurrency is the currency a document prints next to its amounts
+// ("RM 12.50", "12,50 €"): the first non-shared marker glued or spaced to an
+// amount on its line decides.
+func (d *doc) amountCurrency() (code, marker string, sp Span, ok bool) {
+	for _, a := range d.amounts {
+		ls, le := d.lineBounds(a.Line)
+		for _, w := range []Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le)} {
+			if w.End <= w.Start {
+				continue
+			}
+			m := string(d.rs[w.Start:w.End])
+			if c, shared := markerCode(m); c != "" && !shared {
+				return c, m, w, true
+			}
+		}
+	}
+	return "", "", Span{}, false
+}
+
+// markerBefore is the run of letters or symbols right before p (past one
+// space) on its line: "RM" of "RM 12.00", "€" of "€12".
+func markerBefore(rs []rune, ls, p int) Span {
+	k := p
+	for k > ls && k > p-2 && rs[k-1] == ' ' {
+		k--
+	}
+	e := k
+	for k > ls && e-k < 4 && !unicode.IsSpace(rs[k-1]) && !unicode.IsDigit(rs[k-1]) && !strings.ContainsRune(":(-.,", rs[k-1]) {
+		k--
+	}
+	if k > ls && isWordRune(rs[k-1]) {
+		return Span{}
+	}
+	return Span{Start: k, End: e}
+}
+
+func markerAfter(rs []rune, p, le int) Span {
+	k := p
+	for k < le && k < p+1 && rs[k] == ' ' {
+		k++
+	}
+	s := k
+	for k < le && k-s < 4 && !unicode.IsSpace(rs[k]) && !unicode.IsDigit(rs[k]) && !strings.ContainsRune(":)-.,", rs[k]) {
+		k++
+	}
+	if k < le && isWordRune(rs[k]) {
+		return Span{}
+	}
+	return Span{Start: s, End: k}
+}
+
+// markerCode maps a printed marker to its ISO code; shared is true for signs
+// several currencies use ("$", "¥").
+func markerCode(m string) (code string, shared bool) {
+	if len(m) == 3 && strings.ToUpper(m) == m {
+		if _, ok := currencyMarkers[m]; ok {
+			return m, false
+		}
+	}
+	for _, c := range slices.Sorted(func(yield func(string) bool) {
+		for k := range currencyMarkers {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		for _, cm := range currencyMarkers[c] {
+			if cm.text == m && !strings.Contains(m, " ") && (len([]rune(m)) == 1 || strings.ToUpper(m) == m || m == "Rp" || m == "Rs" || m == "Fr.") {
+				if cm.shared {
+					return c, true
+				}
+				return c, false
+			}
+		}
+	}
+	return "", false
+}
+
+// inCurrencyContext reports whether a code found at sp reads as a currency:
+// next to an amount, in a column header "(EUR)", or on a line that holds an
+// amount or a currency word. "SEK" in "LOT 5, SEK U2" is none of those.
+func (d *doc) inCurrencyContext(sp Span) bool {
+	li := d.lineOf(sp.Start)
+	ls, le := d.lineBounds(li)
+	if sp.Start > ls && d.rs[sp.Start-1] == '(' || sp.End < le && d.rs[sp.End] == ')' {
+		return true
+	}
+	for _, a := range d.amounts {
+		if a.Line == li {
+			return true
+		}
+	}
+	for _, w := range wordsAround(d.rs, ls, +1, 64, ls, le) {
+		if currencyContextWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// countryCurrencies are legal forms and country names that fix the currency
+// of a document that prints none (a Malaysian receipt without "RM").
+var countryCurrencies = []struct{ code, text string }{
+	{"MYR", "SDN BHD"}, {"MYR", "SDN. BHD"}, {"MYR", "SDN.BHD"}, {"MYR", "BERHAD"}, {"MYR", "MALAYSIA"},
+	{"MYR", "S/B"}, {"MYR", "JOHOR"}, {"MYR", "SELANGOR"}, {"MYR", "KUALA LUMPUR"}, {"MYR", "PULAU PINANG"},
+	{"MYR", "PENANG"}, {"MYR", "PERAK"}, {"MYR", "KEDAH"}, {"MYR", "MELAKA"}, {"MYR", "SABAH"}, {"MYR", "SARAWAK"},
+	{"MYR", "PAHANG"}, {"MYR", "NEGERI SEMBILAN"}, {"MYR", "KELANTAN"}, {"MYR", "TERENGGANU"}, {"MYR", "PUTRAJAYA"},
+	{"EUR", "DEUTSCHLAND"}, {"EUR", "GERMANY"}, {"EUR", "ÖSTERREICH"}, {"EUR", "FRANCE"}, {"EUR", "ITALIA"},
+	{"EUR", "ESPAÑA"}, {"EUR", "NEDERLAND"},
+	{"JPY", "株式会社"}, {"JPY", "有限会社"}, {"JPY", "日本"},
+	{"AUD", "PTY LTD"}, {"AUD", "PTY. LTD"},
+	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
+}
+
+// countryCurrency is the currency the issuer's legal form or country implies.
+func (d *doc) countryCurrency() (code, hint string, sp Span) {
+	for _, h := range countryCurrencies {
+		if s := letterBounded(d.rs, d.fold.find(foldNeedle(h.text, foldSpaces))); len(s) > 0 {
+			return h.code, h.text, s[0]
+		}
+	}
+	return "", "", Span{}
+}
+
+// checkCurrency2 grounds a currency code in a currency context only, and lets
+// the marker printed next to the amounts decide.
+func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
+	if printed, marker, _, ok := d.amountCurrency(); ok && printed != code {
+		c.penalize(factorContradiction, fmt.Sprintf("the document prints %q next to its amounts (%s), not %s", marker, printed, code))
+		return
+	}
+	var ctx []Span
+	for _, sp := range bounded(d.rs, d.fold.find(foldNeedle(code, foldSpaces))) {
+		if d.inCurrencyContext(sp) {
+			ctx = append(ctx, sp)
+		}
+	}
+	if len(ctx) > 0 {
+		c.Spans, c.Grounded = ctx, true
+		return
+	}
+	spans, factor, note := currencyEvidence(d.rs, d.fold, code, true)
+	if len(spans) > 0 {
+		c.Spans, c.Grounded = spans, true
+		if factor < 1 {
+			c.penalize(factor, note)
+		}
+		return
+	}
+	implied, hint, sp := d.countryCurrency()
+	switch {
+	case implied == code:
+		c.Spans, c.Grounded = []Span{sp}, true
+		c.penalize(factorCountryOnly, fmt.Sprintf("no currency is printed; %q implies %s", hint, code))
+	case implied != "":
+		c.penalize(factorNotFound, fmt.Sprintf("currency %q not found in a currency context; %q implies %s", code, hint, implied))
+	default:
+		c.penalize(factorNotFound, fmt.Sprintf("currency %q not found in source text", code))
+	}
+}
+
+// labelWords are single words that label something: glued to an identifier
+// ("12345DATE") they show it was read past its end.
+var labelWords = map[string]bool{"date": true, "time": true, "tel": true, "fax": true, "cashier": true, "table": true,
+	"total": true, "qty": true, "no": true, "invoice": true, "receipt": true, "bill": true, "ref": true, "datum": true,
+	"rechnung": true, "member": true, "terminal": true, "pos": true, "gst": true, "tax": true}
+
+// dateDigits are the compact digit forms of the document's dates and times:
+// 20180605, 180605, 050618, 1345(00).
+func (d *doc) dateDigits() (dates, times []string) {
+	for _, m := range d.dates {
+		iso := m.ISO[0]
+		y, mo, dd := iso[0:4], iso[5:7], iso[8:10]
+		dates = append(dates, y+mo+dd, y[2:]+mo+dd, dd+mo+y, dd+mo+y[2:])
+		if m.Ambiguous && len(m.ISO) > 1 {
+			iso = m.ISO[1]
+			y, mo, dd = iso[0:4], iso[5:7], iso[8:10]
+			dates = append(dates, y+mo+dd, y[2:]+mo+dd, dd+mo+y, dd+mo+y[2:])
+		}
+	}
+	for i := 0; i+4 < len(d.rs); i++ {
+		if d.rs[i+2] != ':' || !isDigit(d.rs[i]) || !isDigit(d.rs[i+1]) || !isDigit(d.rs[i+3]) || !isDigit(d.rs[i+4]) ||
+			i > 0 && isDigit(d.rs[i-1]) {
+			continue
+		}
+		t := string([]rune{d.rs[i], d.rs[i+1], d.rs[i+3], d.rs[i+4]})
+		if i+7 < len(d.rs) && d.rs[i+5] == ':' && isDigit(d.rs[i+6]) && isDigit(d.rs[i+7]) {
+			t += string([]rune{d.rs[i+6], d.rs[i+7]})
+		}
+		times = append(times, t)
+	}
+	return dates, times
+}
+
+// identifierCandidates are the values the document labels as numbers: the
+// token after the field's own labels and after a bare "No." or "#".
+func (d *doc) identifierCandidates(f Field) []string {
+	var out []string
+	own := fieldLabelOwner(f.Name)
+	for _, h := range d.fieldHits {
+		if h.role == own {
+			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+				out = append(out, string(d.rs[sp.Start:sp.End]))
+			}
+		}
+	}
+	for _, h := range d.moneyHits {
+		if k := LabelKey(h.text); k == "no" || k == "bill no" || k == "receipt no" || k == "invoice no" || k == "doc no" {
+			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+				out = append(out, string(d.rs[sp.Start:sp.End]))
+			}
+		}
+	}
+	return out
+}
+
+// ownLabelled reports an identifier occurrence that follows one of its
+// field's labels, or a word that starts one ("INV-NO.", "BILL").
+func (d *doc) ownLabelled(f Field, sp Span) bool {
+	if h, ok := d.labelBefore(sp.Start); ok && h.role == fieldLabelOwner(f.Name) {
+		return true
+	}
+	ls := d.lineStarts[d.lineOf(sp.Start)]
+	before := LabelTokens(string(d.rs[max(ls, sp.Start-40):sp.Start]))
+	if len(before) == 0 {
+		return false
+	}
+	key := strings.Join(before, " ")
+	for _, l := range f.Labels {
+		lk := LabelKey(l)
+		if lk != "" && (strings.HasSuffix(key, " "+lk) || key == lk || before[len(before)-1] == strings.Fields(lk)[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkIdentifier flags an identifier that is something else: one that
+// embeds the document's date and time, glues a label word, or contains the
+// number the document labels.
+func (d *doc) checkIdentifier(c *FieldCheck, f Field, val string, ownLabelled bool) {
+	digits := strings.Map(func(r rune) rune {
+		if isDigit(r) {
+			return r
+		}
+		return '|'
+	}, val)
+	dates, times := d.dateDigits()
+	var date, tm string
+	for _, x := range dates {
+		if strings.Contains(digits, x) {
+			date = x
+			break
+		}
+	}
+	for _, x := range times {
+		if strings.Contains(digits, x) && (len(x) == 6 || date != "") {
+			tm = x
+			break
+		}
+	}
+	switch {
+	case date != "" && tm != "":
+		c.penalize(factorBadIdentifier, fmt.Sprintf("%s embeds the document's date (%s) and time (%s)", val, date, tm))
+		return
+	case date != "" && !ownLabelled:
+		c.penalize(factorBadIdentifier, fmt.Sprintf("%s embeds the document's date (%s) and no number label names it", val, date))
+		return
+	}
+	// A label word glued after the last digit: "51234DATE".
+	rs := []rune(val)
+	k := len(rs)
+	for k > 0 && unicode.IsLetter(rs[k-1]) {
+		k--
+	}
+	if k > 0 && k < len(rs) && isDigit(rs[k-1]) && labelWords[strings.ToLower(string(rs[k:]))] {
+		c.penalize(factorBadIdentifier, fmt.Sprintf("%s ends in the label word %q", val, string(rs[k:])))
+		return
+	}
+	parts := strings.FieldsFunc(strings.ToUpper(val), func(r rune) bool { return !isWordRune(r) })
+	for _, cand := range d.identifierCandidates(f) {
+		cu := strings.ToUpper(strings.Trim(cand, ".,:;()"))
+		if len(cu) < 3 || strings.EqualFold(cu, val) || !strings.ContainsFunc(cu, unicode.IsDigit) {
+			continue
+		}
+		if !ownLabelled && len(parts) > 1 && slices.Contains(parts, cu) {
+			c.penalize(factorBadIdentifier, fmt.Sprintf("%s contains %s, the number the document labels", val, cand))
+			return
+		}
+	}
+}
+
+// fragmentReason names the printed token an identifier is only part of.
+func fragmentReason(rs []rune, sp Span, val string) string {
+	s, e := sp.Start, sp.End
+	for s > 0 && !unicode.IsSpace(rs[s-1]) {
+		s--
+	}
+	for e < len(rs) && !unicode.IsSpace(rs[e]) {
+		e++
+	}
+	return fmt.Sprintf("%q ends inside the printed token %q", val, string(rs[s:e]))
+}
+
+// titleWords make up document titles and descriptors, never a name.
+var titleWords = map[string]bool{"tax": true, "invoice": true, "receipt": true, "cash": true, "bill": true,
+	"sales": true, "official": true, "simplified": true, "copy": true, "original": true, "duplicate": true,
+	"reprint": true, "customer": true, "statement": true, "quotation": true, "delivery": true, "order": true,
+	"note": true, "credit": true, "debit": true, "proforma": true, "pro": true, "forma": true, "purchase": true,
+	"rechnung": true, "quittung": true, "beleg": true, "kassenbon": true, "gutschrift": true, "facture": true,
+	"reçu": true, "factura": true, "recibo": true, "fattura": true, "ricevuta": true, "領収書": true, "請求書": true,
+	"納品書": true, "見積書": true, "receipts": true, "invoices": true, "gst": true, "vat": true, "and": true, "&": true}
+
+// customerLabels introduce the other party of a document.
+var customerLabels = []string{"bill to", "billed to", "sold to", "ship to", "deliver to", "customer", "client",
+	"attn", "buyer", "kunde", "rechnungsempfänger", "lieferadresse", "client", "destinataire", "facturé à",
+	"cliente", "請求先", "お客様", "御中", "bill-to"}
+
+// nameContinuations are words that end a name and never start one: a line
+// that begins with one continues the name above it.
+var nameContinuations = map[string]bool{"sdn": true, "bhd": true, "berhad": true, "ltd": true, "limited": true,
+	"enterprise": true, "enterprises": true, "trading": true, "gmbh": true, "ag": true, "kg": true, "inc": true,
+	"llc": true, "plc": true, "pty": true, "co": true, "corp": true, "corporation": true, "company": true,
+	"m": true, "sarl": true, "sas": true, "srl": true, "spa": true, "bv": true, "nv": true, "oy": true, "ab": true,
+	"holdings": true, "industries": true, "&": true, "and": true, "mbh": true}
+
+// checkIssuer flags a name that is a title, the customer, or one line of a
+// name printed over several.
+func (d *doc) checkIssuer(c *FieldCheck, val string) {
+	words := LabelTokens(val)
+	if len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] }) {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is a document title, not a name", val))
+		return
+	}
+	if len(c.Spans) == 0 {
+		return
+	}
+	customer := ""
+	for _, sp := range c.Spans {
+		lab := d.customerLabelFor(sp)
+		if lab == "" {
+			customer = ""
+			break
+		}
+		customer = lab
+	}
+	if customer != "" {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer", val, strings.ToUpper(customer)))
+		return
+	}
+	if strings.Count(val, "(") != strings.Count(val, ")") {
+		c.penalize(factorCutName, fmt.Sprintf("%q is cut inside its parentheses", val))
+		return
+	}
+	sp := c.Spans[0]
+	li := d.lineOf(sp.Start)
+	ls, _ := d.lineBounds(li)
+	if strings.TrimSpace(string(d.rs[ls:sp.Start])) == "" && len(words) > 0 && nameContinuations[words[0]] && li > 0 {
+		ps, pe := d.lineBounds(li - 1)
+		if prev := strings.TrimSpace(string(d.rs[ps:pe])); nameLike(prev) {
+			c.penalize(factorCutName, fmt.Sprintf("%q starts with %q, which continues the name on the line above (%q)", val, words[0], prev))
+			return
+		}
+	}
+	el := d.lineOf(sp.End - 1)
+	_, le := d.lineBounds(el)
+	if strings.TrimSpace(string(d.rs[sp.End:le])) == "" && el+1 < len(d.lineStarts) {
+		ns, ne := d.lineBounds(el + 1)
+		next := strings.TrimSpace(string(d.rs[ns:ne]))
+		nw := LabelTokens(next)
+		if len(nw) > 0 && len(nw) <= 4 && nameContinuations[nw[0]] && nameLike(next) {
+			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
+		}
+	}
+}
+
+// nameLike is a line that can be part of a name: letters, no digits, no
+// label colon, not a title.
+func nameLike(line string) bool {
+	if line == "" || strings.ContainsAny(line, ":@") || strings.ContainsFunc(line, unicode.IsDigit) {
+		return false
+	}
+	ws := LabelTokens(line)
+	return len(ws) > 0 && slices.ContainsFunc(ws, func(w string) bool { return !titleWords[w] })
+}
+
+// customerLabelFor is the customer label that names the text at sp: on its
+// line before it, or alone on the line above.
+func (d *doc) customerLabelFor(sp Span) string {
+	li := d.lineOf(sp.Start)
+	ls, _ := d.lineBounds(li)
+	before := strings.ToLower(string(d.rs[ls:sp.Start]))
+	for _, l := range customerLabels {
+		if strings.Contains(before, l) {
+			return l
+		}
+	}
+	if li > 0 && strings.TrimSpace(before) == "" {
+		ps, pe := d.lineBounds(li - 1)
+		prev := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.TrimSpace(string(d.rs[ps:pe])), ":")))
+		for _, l := range customerLabels {
+			if prev == l {
+				return l
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,684 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Contradictions: the checks below do not confirm a figure, they catch one
+// that the document's own arithmetic refutes (tendered − change, a rounding
+// adjustment, a tax summary row, tax < total), and they run when a field is
+// null too. Every reason names the numbers.
+
+const (
+	factorContradiction = 0.2  // the document's own figures refute the value
+	factorTwoLabels     = 0.3  // the document labels two different values for the field
+	factorOmission      = 0.0  // a null the document states a value for
+	factorCountryOnly   = 0.8  // no currency printed; only the issuer's country implies it
+	factorNotIssuer     = 0.2  // a name that is the customer's or a title
+	factorCutName       = 0.25 // a name cut at a line of a name printed over several
+	factorBadIdentifier = 0.2  // an identifier that is a date, a composite or a fragment
+)
+
+// taxRow is one row of a tax summary: a base, the tax on it, and the rate
+// when printed ("S = 6% 9.65 .58", "GST SR 6% 53.00 3.00").
+type taxRow struct {
+	net, tax   float64
+	gross      bool // the base column is tax-inclusive: net = base − tax
+	rate       float64
+	hasRate    bool
+	base, taxA int // indexes into doc.amounts
+	total      bool
+}
+
+// taxSummary is what the document's tax rows add up to.
+type taxSummary struct {
+	rows     []taxRow
+	net, tax float64
+}
+
+func (t *taxSummary) describe() string {
+	var b strings.Builder
+	for i, r := range t.rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if r.hasRate {
+			fmt.Fprintf(&b, "%s%% of %.2f is %.2f", FormatFloat(r.rate), r.net, r.tax)
+		} else {
+			fmt.Fprintf(&b, "%.2f taxed %.2f", r.net, r.tax)
+		}
+	}
+	return b.String()
+}
+
+// rateBefore finds a percent rate on [ls, p): "6%", "6.00 %", "@6%".
+func rateBefore(rs []rune, ls, p int) (float64, bool) {
+	for k := p - 1; k >= ls; k-- {
+		if rs[k] != '%' {
+			continue
+		}
+		j := k - 1
+		for j >= ls && rs[j] == ' ' {
+			j--
+		}
+		e := j + 1
+		for j >= ls && (isDigit(rs[j]) || rs[j] == '.' || rs[j] == ',') {
+			j--
+		}
+		if e > j+1 {
+			if v, ok := parseNumberCore(string(rs[j+1 : e])); ok && v >= 0 && v <= 40 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol+1e-9 }
+
+// taxTol is how far a printed tax may sit from rate × base: rounding to the
+// cent, on each row.
+func taxTol(base float64) float64 { return math.Max(0.011, math.Abs(base)*0.0006) }
+
+// isTaxHeader reports a tax summary's header line: a tax word and a column
+// of amounts ("GST SUMMARY AMOUNT(RM) TAX(RM)", "MwSt-Satz Netto MwSt").
+func isTaxHeader(words []string) bool {
+	tax, col := false, false
+	for _, w := range words {
+		switch w {
+		case "item", "items", "qty", "description", "price", "unit", "menge", "beschreibung", "artikel":
+			return false // the header of the item lines
+		case "gst", "tax", "vat", "sst", "mwst", "ust", "tva", "iva":
+			tax = true
+		case "amount", "amt", "net", "netto", "nett", "excl", "base", "summary", "analysis", "sales", "ht", "消費税", "税抜":
+			col = true
+		}
+	}
+	return tax && col
+}
+
+// findTaxSummary reads the rows of tax tables: a line whose last two amounts
+// are a base and the tax on it, proved either by a printed rate (tax = rate ×
+// base, or rate × base / (1 + rate) when the base includes the tax) or by a
+// header above that names the columns. Their amounts take the subtotal and
+// tax roles, whatever label the row carries.
+func (d *doc) findTaxSummary() {
+	var sum taxSummary
+	byLine := map[int][]int{}
+	for i, a := range d.amounts {
+		byLine[a.Line] = append(byLine[a.Line], i)
+	}
+	headerUntil := -1
+	for li := 0; li < len(d.lineStarts); li++ {
+		ls, le := d.lineBounds(li)
+		idx := byLine[li]
+		if len(idx) == 0 {
+			if isTaxHeader(wordsAround(d.rs, ls, +1, 8, ls, le)) {
+				headerUntil = li + 6
+			}
+			continue
+		}
+		if len(idx) < 2 {
+			continue
+		}
+		row, ok := d.rowOf(idx, ls, li <= headerUntil)
+		if !ok {
+			continue
+		}
+		if h, ok := chooseLabelIn(d, ls, d.amounts[row.base].Start); ok && h.role == RoleTotal {
+			row.total = true
+		}
+		if li <= headerUntil {
+			headerUntil = max(headerUntil, li+2)
+		}
+		sum.rows = append(sum.rows, row)
+	}
+	d.rateBases()
+	// The lines of a summary block total its columns, not the document.
+	for i := range d.amounts {
+		for _, r := range sum.rows {
+			if d.amounts[i].Line == d.amounts[r.base].Line || d.amounts[i].Line == d.amounts[r.base].Line+1 && d.amounts[i].role != "" {
+				d.amounts[i].summary = true
+			}
+		}
+	}
+	if len(sum.rows) == 0 {
+		return
+	}
+	// A row labelled total sums the others; otherwise the rows add up.
+	var total *taxRow
+	for i := range sum.rows {
+		if sum.rows[i].total {
+			total = &sum.rows[i]
+		}
+	}
+	if total != nil {
+		sum.net, sum.tax = total.net, total.tax
+	} else {
+		for _, r := range sum.rows {
+			sum.net += r.net
+			sum.tax += r.tax
+		}
+	}
+	for _, r := range sum.rows {
+		d.amounts[r.taxA].role, d.amounts[r.taxA].label, d.amounts[r.taxA].summary = RoleTax, "tax summary", true
+		if !r.gross {
+			d.amounts[r.base].role, d.amounts[r.base].label, d.amounts[r.base].summary = RoleSubtotal, "tax summary", true
+		}
+	}
+	d.summary = &sum
+}
+
+// rowOf reads a tax row from the amounts idx of one line: the first pair of
+// neighbouring amounts where the second is the tax on the first, proved by
+// the line's rate or, under a header, by a plausible ratio.
+func (d *doc) rowOf(idx []int, ls int, underHeader bool) (taxRow, bool) {
+	for k := 0; k+1 < len(idx); k++ {
+		bi, ti := idx[k], idx[k+1]
+		b, t := d.amounts[bi], d.amounts[ti]
+		if !strings.ContainsAny(t.Raw, ".,") || !strings.ContainsAny(b.Raw, ".,") {
+			continue
+		}
+		row := taxRow{base: bi, taxA: ti, tax: t.Value, net: b.Value}
+		row.rate, row.hasRate = rateBefore(d.rs, ls, b.Start)
+		switch {
+		case row.hasRate && near(t.Value, b.Value*row.rate/100, taxTol(b.Value)) && (b.Value != 0 || underHeader):
+			return row, true
+		case row.hasRate && row.rate > 0 && near(t.Value, b.Value*row.rate/(100+row.rate), taxTol(b.Value)):
+			row.gross, row.net = true, b.Value-t.Value
+			return row, true
+		case underHeader && t.Value >= 0 && t.Value <= 0.3*b.Value && b.Value > 0:
+			return row, true
+		}
+	}
+	return taxRow{}, false
+}
+
+// rateBases gives the subtotal role to a tax-labelled amount that is the base
+// another tax line's rate applies to ("GST TA AMT RM7.00" above "GST 6%
+// RM0.42"), and takes the tax role from a "tax" as large as a total.
+func (d *doc) rateBases() {
+	minTotal := math.Inf(1)
+	for _, a := range d.amounts {
+		if a.role == RoleTotal && a.Value > 0 && centsForm(a.Raw) {
+			minTotal = math.Min(minTotal, a.Value)
+		}
+	}
+	rates := make([]float64, len(d.amounts))
+	for i, a := range d.amounts {
+		ls, _ := d.lineBounds(a.Line)
+		if r, ok := rateBefore(d.rs, ls, a.Start); ok {
+			rates[i] = r
+		}
+	}
+	for i := range d.amounts {
+		t := &d.amounts[i]
+		switch {
+		case t.role == RoleTax && !t.summary && t.Value >= minTotal:
+			t.role = "" // "GST 6% 15.00" in a column of a 15.00 receipt is no tax
+		case t.role == RoleTotal && rates[i] > 0:
+			// "(TOTAL INCLUDED GST @ 6% : 0.41)" on a 7.20 receipt: the tax a
+			// larger printed total holds.
+			for _, a := range d.amounts {
+				if a.Value > t.Value && near(t.Value, a.Value*rates[i]/(100+rates[i]), taxTol(a.Value)) {
+					t.role = RoleTax
+					break
+				}
+			}
+		case t.role == roleOther && math.Abs(t.Value) >= 0.5 && centsForm(t.Raw):
+			// "ROUNDING 20.00" under "ROUNDING ADJ 0.01": the rounded total.
+			if k := labelKeyOf(*t); k == "rounding" || k == "round" || k == "rounded" {
+				t.role = RoleTotal
+			}
+		}
+	}
+	for i := range d.amounts {
+		t := d.amounts[i]
+		if t.role != RoleTax {
+			continue
+		}
+		for j := range d.amounts {
+			b := &d.amounts[j]
+			r := math.Max(rates[i], rates[j])
+			if j != i && b.role == RoleTax && r > 0 && abs(b.Line-t.Line) <= 8 && b.Value > t.Value &&
+				near(t.Value, b.Value*r/100, taxTol(b.Value)) {
+				b.role, b.label = RoleSubtotal, "taxable amount"
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// chooseLabelIn is the label before p on [ls, p).
+func chooseLabelIn(d *doc, ls, p int) (labelHit, bool) {
+	var hs []labelHit
+	for _, h := range d.moneyHits {
+		if h.start >= ls && h.end <= p {
+			hs = append(hs, h)
+		}
+	}
+	return chooseLabel(d.rs, hs, ls, p)
+}
+
+// lineBounds is line li's [start, end).
+func (d *doc) lineBounds(li int) (int, int) {
+	ls := d.lineStarts[li]
+	le := len(d.rs)
+	if li+1 < len(d.lineStarts) {
+		le = d.lineStarts[li+1] - 1
+	}
+	return ls, le
+}
+
+// lineOf is the index of the line holding offset p.
+func (d *doc) lineOf(p int) int {
+	lo, hi := 0, len(d.lineStarts)
+	for lo+1 < hi {
+		m := (lo + hi) / 2
+		if d.lineStarts[m] <= p {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// labelKeyOf is an amount's label in lexicon form.
+func labelKeyOf(a labelledAmount) string { return LabelKey(a.label) }
+
+var tenderedLabels = map[string]bool{"cash": true, "tendered": true, "tender": true, "cash received": true,
+	"paid": true, "paid amount": true, "payment": true, "received": true, "cash paid": true, "bar": true}
+var changeLabels = map[string]bool{"change": true, "change due": true, "changes": true, "rückgeld": true}
+
+// payment is an amount tendered and the change given back on it.
+type payment struct{ tendered, change labelledAmount }
+
+// rounding is a printed rounding adjustment: a small amount after a rounding
+// label ("ROUNDING ADJ -0.02").
+func (d *doc) roundings() []labelledAmount {
+	var out []labelledAmount
+	for _, a := range d.amounts {
+		k := labelKeyOf(a)
+		if a.role == roleOther && (strings.Contains(k, "round") || strings.Contains(k, "adjust")) &&
+			a.Value != 0 && math.Abs(a.Value) < 0.5 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (d *doc) payments() []payment {
+	var out []payment
+	var last *labelledAmount
+	for i := range d.amounts {
+		a := &d.amounts[i]
+		if a.role != roleOther {
+			continue
+		}
+		k := labelKeyOf(*a)
+		switch {
+		case tenderedLabels[k] || strings.HasPrefix(k, "cash"):
+			last = a
+		case changeLabels[k] && last != nil && a.Value >= 0 && last.Value >= a.Value:
+			out = append(out, payment{tendered: *last, change: *a})
+			last = nil
+		}
+	}
+	return out
+}
+
+// printedAt lists where x is printed as an amount.
+func (d *doc) printedAt(x float64) []labelledAmount {
+	var out []labelledAmount
+	for _, a := range d.amounts {
+		if near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (d *doc) hasDiscount() bool {
+	if len(d.fold.find([]rune("disc"))) > 0 || len(d.fold.find([]rune("saving"))) > 0 || len(d.fold.find([]rune("rabatt"))) > 0 {
+		return true
+	}
+	for _, a := range d.amounts {
+		if strings.Contains(labelKeyOf(a), "disc") || strings.Contains(labelKeyOf(a), "saving") || a.Value < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldOfRole is the schema's first money field of role r.
+func fieldOfRole(s *Schema, r Role) (Field, bool) {
+	for _, f := range s.Fields {
+		if f.Kind == KindMoney && f.Role == r {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// contradictions runs the relations a document's own figures impose on the
+// money roles. A null field takes part where its absence is the claim
+// (subtotal = total with a null tax).
+func (d *doc) contradictions(rep HeuristicReport, s *Schema, rec Record) {
+	val := func(r Role) (Field, float64, bool) {
+		f, ok := fieldOfRole(s, r)
+		if !ok {
+			return f, 0, false
+		}
+		x, ok := moneyValue(rec[f.Name])
+		return f, x, ok && rec[f.Name] != nil
+	}
+	blame := func(f Field, factor float64, reason string) {
+		c, ok := rep[f.Name]
+		if !ok {
+			c = FieldCheck{Factor: 1, Spans: []Span{}}
+		}
+		c.penalize(factor, reason)
+		rep[f.Name] = c
+	}
+	tf, total, hasTotal := val(RoleTotal)
+	xf, tax, hasTax := val(RoleTax)
+	sf, sub, hasSub := val(RoleSubtotal)
+	if hasTotal {
+		d.checkPayable(tf, total, blame)
+	}
+	if hasTax && hasTotal && total != 0 {
+		switch {
+		case tax*total < 0 || math.Abs(tax) >= math.Abs(total):
+			blame(xf, factorContradiction, fmt.Sprintf("tax %.2f is not below the total %.2f", tax, total))
+		case hasSub && sub != 0 && near(tax, sub, amountEpsilon):
+			blame(xf, factorContradiction, fmt.Sprintf("tax %.2f equals the subtotal %.2f: one printed number cannot fill two money roles", tax, sub))
+		}
+	}
+	if hasTax && tax < 0 && (!hasTotal || total >= 0) {
+		blame(xf, factorContradiction, fmt.Sprintf("tax %.2f is negative", tax))
+	}
+	if sum := d.summary; sum != nil && hasTax && !near(tax, sum.tax, 0.011) {
+		rowTax := false
+		for _, r := range sum.rows {
+			rowTax = rowTax || near(tax, r.tax, amountEpsilon)
+		}
+		if !rowTax {
+			blame(xf, factorContradiction, fmt.Sprintf("tax %.2f disagrees with the tax summary (%s)", tax, sum.describe()))
+		}
+	}
+	if hasSub && hasTotal && math.Abs(sub) > math.Abs(total)+s.Tolerance && !d.hasDiscount() {
+		blame(sf, factorContradiction, fmt.Sprintf("subtotal %.2f exceeds the total %.2f and no discount is printed", sub, total))
+	}
+	if hasSub && hasTotal && sub != 0 && near(sub, total, amountEpsilon) && (!hasTax || tax == 0) {
+		// subtotal = total holds only when nothing is taxed.
+		if t, where := d.printedTax(total); t != 0 {
+			blame(sf, factorContradiction, fmt.Sprintf("subtotal %.2f equals the total %.2f with no tax, but the document prints tax %.2f (%s)", sub, total, t, where))
+		}
+	}
+	if hasTotal && total > 0 && !d.hasDiscount() {
+		if a, ok := d.largestLineAmount(total); ok && a.Value > total+s.Tolerance {
+			blame(tf, factorContradiction, fmt.Sprintf("total %.2f is less than the line amount %s on line %d", total, a.Raw, a.Line+1))
+		}
+	}
+}
+
+// printedTax is a non-zero tax the document prints: the tax summary's, or an
+// amount labelled as tax.
+func (d *doc) printedTax(total float64) (float64, string) {
+	if d.summary != nil && d.summary.tax != 0 {
+		return d.summary.tax, "tax summary: " + d.summary.describe()
+	}
+	for _, a := range d.amounts {
+		if a.role == RoleTax && a.Value > 0 && a.Value < math.Abs(total) {
+			return a.Value, fmt.Sprintf("labelled %q", strings.ToUpper(a.label))
+		}
+	}
+	return 0, ""
+}
+
+// largestLineAmount is the largest unlabelled amount with cents on an item
+// line: a total cannot be less than one of its lines.
+func (d *doc) largestLineAmount(total float64) (labelledAmount, bool) {
+	var best labelledAmount
+	ok := false
+	at := d.printedAt(total)
+	if len(at) == 0 {
+		return best, false
+	}
+	for i, a := range d.amounts {
+		if a.Start >= at[0].Start {
+			break // item lines come before the total
+		}
+		if a.role != "" || a.summary || !centsForm(a.Raw) {
+			continue
+		}
+		// A column of a table row (several amounts on the line with a label)
+		// is not a line amount on its own.
+		if i+1 < len(d.amounts) && d.amounts[i+1].Line == a.Line && d.amounts[i+1].role != "" {
+			continue
+		}
+		if !ok || a.Value > best.Value {
+			best, ok = a, true
+		}
+	}
+	return best, ok
+}
+
+// centsForm reports an amount written with two decimals ("12.50", "1.234,56").
+func centsForm(raw string) bool {
+	n := len(raw)
+	return n >= 3 && (raw[n-3] == '.' || raw[n-3] == ',') && isDigit(rune(raw[n-1])) && isDigit(rune(raw[n-2]))
+}
+
+// checkPayable checks the total against what was paid and against a printed
+// rounding adjustment: the payable is the rounded figure, and cash tendered
+// minus change is what was paid.
+func (d *doc) checkPayable(tf Field, total float64, blame func(Field, float64, string)) {
+	at := d.printedAt(total)
+	for _, r := range d.roundings() {
+		adj := math.Abs(r.Value)
+		for _, y := range []float64{total + adj, total - adj} {
+			after := false
+			for _, a := range d.amounts {
+				if a.Start > r.End && near(a.Value, y, amountEpsilon) && d.confirmedPayable(a) {
+					after = true
+				}
+			}
+			before := len(at) > 0
+			for _, a := range at {
+				before = before && a.End < r.Start
+			}
+			if after && before {
+				blame(tf, factorContradiction, fmt.Sprintf("%.2f is the total before rounding: %.2f %s %.2f (%s) = %.2f, the amount payable",
+					total, total, sign(y-total), adj, strings.ToUpper(r.label), y))
+				return
+			}
+		}
+	}
+	for _, p := range d.payments() {
+		paid := p.tendered.Value - p.change.Value
+		if near(paid, total, amountEpsilon) || paid <= 0 {
+			continue
+		}
+		// The tendered amount pays a printed figure: the payable.
+		printed := false
+		for _, a := range d.amounts {
+			printed = printed || a.Start != p.tendered.Start && a.Start != p.change.Start && near(a.Value, paid, amountEpsilon)
+		}
+		if printed {
+			blame(tf, factorContradiction, fmt.Sprintf("%s %.2f − %s %.2f = %.2f, not the total %.2f",
+				strings.ToLower(p.tendered.label), p.tendered.Value, strings.ToLower(p.change.label), p.change.Value, paid, total))
+			return
+		}
+	}
+}
+
+// confirmedPayable reports an amount the document labels a total, or that
+// cash tendered minus change confirms.
+func (d *doc) confirmedPayable(a labelledAmount) bool {
+	if a.role == RoleTotal {
+		return true
+	}
+	for _, p := range d.payments() {
+		if p.change.Value > 0 && near(p.tendered.Value-p.change.Value, a.Value, amountEpsilon) {
+			return true
+		}
+	}
+	return false
+}
+
+func sign(x float64) string {
+	if x < 0 {
+		return "−"
+	}
+	return "+"
+}
+
+// roundingExplains reports whether diff is a printed rounding adjustment:
+// "subtotal + tax = total" holds before rounding.
+func (d *doc) roundingExplains(diff float64) bool {
+	for _, r := range d.roundings() {
+		if near(math.Abs(diff), math.Abs(r.Value), 0.011) {
+			return true
+		}
+	}
+	return false
+}
+
+// twoLabelled flags a money value when the document labels another, different
+// value for the same role that nothing printed explains: not a running total
+// the amounts between them add up to, a rounding, a tax-inclusive subtotal,
+// a base and its tax.
+func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
+	var own, other []labelledAmount
+	for _, a := range d.amounts {
+		if a.role != f.Role || a.summary || !centsForm(a.Raw) {
+			continue
+		}
+		if near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {
+			own = append(own, a)
+		} else {
+			other = append(other, a)
+		}
+	}
+	if len(own) == 0 || len(other) == 0 {
+		return
+	}
+	for _, o := range other {
+		if o.Value == 0 || d.explainedPair(f.Role, own, o, x) {
+			continue
+		}
+		c.penalize(factorTwoLabels, fmt.Sprintf("the document labels two %s amounts: %.2f (%s, line %d) and %.2f (%s, line %d)", f.Role,
+			x, strings.ToUpper(own[0].label), own[0].Line+1, o.Value, strings.ToUpper(o.label), o.Line+1))
+		return
+	}
+}
+
+// explainedPair reports whether a second labelled value o of a role is
+// accounted for by what the document prints between it and x.
+func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x float64) bool {
+	diff := math.Abs(o.Value - x)
+	if d.roundingExplains(diff) {
+		return true
+	}
+	lastOwn := own[len(own)-1]
+	if o.Start < lastOwn.Start && diff <= 0.05 {
+		return true // a cash rounding: the later figure is the payable
+	}
+	switch r {
+	case RoleSubtotal:
+		// "SUBTOTAL 148.00" that already holds its tax is the total.
+		for _, a := range d.amounts {
+			if a.role == RoleTotal && near(a.Value, o.Value, amountEpsilon) ||
+				a.role == RoleTax && near(x+a.Value, o.Value, 0.011) {
+				return true
+			}
+		}
+	case RoleTax:
+		if d.summary != nil {
+			return true // per-rate tax lines and their sum
+		}
+	}
+	// A running total: the amounts printed between the two add up to the
+	// difference, or one of them is it (a service charge, a tax).
+	lo, hi := min(o.Start, own[0].Start), max(o.Start, own[0].Start)
+	between := 0.0
+	for _, a := range d.amounts {
+		if a.Start <= lo || a.Start >= hi || a.role == r {
+			continue
+		}
+		if near(math.Abs(a.Value), diff, 0.011) {
+			return true
+		}
+		if a.role == RoleTax || a.role == roleOther || a.role == "" {
+			between += a.Value
+		}
+	}
+	return near(math.Abs(between), diff, 0.011)
+}
+
+// omission reports a null field the document states: a money role with a
+// labelled amount, a date or identifier after the field's own label, a
+// currency printed next to the amounts.
+func (d *doc) omission(f Field) (FieldCheck, bool) {
+	c := FieldCheck{Factor: 1, Spans: []Span{}}
+	switch f.Kind {
+	case KindMoney:
+		if f.Role == RoleNone {
+			return c, false
+		}
+		for _, a := range d.amounts {
+			if a.role == f.Role {
+				c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document labels %s as %s (%s, line %d)",
+					strings.ReplaceAll(f.Name, "_", " "), a.Raw, f.Role, strings.ToUpper(a.label), a.Line+1))
+				return c, true
+			}
+		}
+	case KindDate:
+		own := fieldLabelOwner(f.Name)
+		for _, m := range d.dates {
+			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !m.ident {
+				c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
+				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
+					strings.ReplaceAll(f.Name, "_", " "), m.Raw, strings.TrimSpace(h.text)))
+				return c, true
+			}
+		}
+	case KindIdentifier:
+		own := fieldLabelOwner(f.Name)
+		for _, h := range d.fieldHits {
+			if h.role != own {
+				continue
+			}
+			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+				c.Spans = append(c.Spans, sp)
+				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
+					strings.ReplaceAll(f.Name, "_", " "), string(d.rs[sp.Start:sp.End]), strings.TrimSpace(h.text)))
+				return c, true
+			}
+		}
+	case KindCurrency:
+		if code, marker, sp, ok := d.amountCurrency(); ok {
+			c.Spans = append(c.Spans, sp)
+			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q (%s) next to its amounts",
+				strings.ReplaceAll(f.Name, "_", " "), marker, code))
+			return c, true
+		}
+	}
+	return c, false
+}
+
+// isWordRune is a letter or digit.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -1,0 +1,124 @@
+package runner
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func count(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// Later items finish first (each waits for its successor), yet an ordered
+// run emits them in input order.
+func TestOrderedEmitsInInputOrder(t *testing.T) {
+	const n = 8
+	done := make([]chan struct{}, n+1)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	close(done[n])
+	var got []int
+	Run(context.Background(), Options{Workers: n, Ordered: true}, count(n), func(i int) int {
+		<-done[i+1]
+		close(done[i])
+		return i * i
+	}, func(i, sq int) {
+		if sq != i*i {
+			t.Errorf("emit(%d, %d)", i, sq)
+		}
+		got = append(got, i)
+	})
+	if want := []int{0, 1, 2, 3, 4, 5, 6, 7}; !slices.Equal(got, want) {
+		t.Fatalf("emitted %v, want %v", got, want)
+	}
+}
+
+// Unordered, the same run emits in the order the items finish.
+func TestUnorderedEmitsAsTheyFinish(t *testing.T) {
+	const n = 5
+	done := make([]chan struct{}, n+1)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	close(done[n])
+	var got []int
+	Run(context.Background(), Options{Workers: n}, count(n), func(i int) int {
+		<-done[i+1]
+		close(done[i])
+		return i
+	}, func(i, _ int) { got = append(got, i) })
+	if want := []int{4, 3, 2, 1, 0}; !slices.Equal(got, want) {
+		t.Fatalf("emitted %v, want %v", got, want)
+	}
+}
+
+// The window bounds how many items are taken but not yet emitted, whatever
+// the number of workers: the first item is slow, so the rest pile up behind
+// it in the reorder buffer until it is emitted.
+func TestWindowBoundsItemsInFlight(t *testing.T) {
+	var taken, emitted, most atomic.Int64
+	release := make(chan struct{})
+	var once sync.Once
+	src := func(yield func(int) bool) {
+		for i := range 100 {
+			if taken.Load()-emitted.Load() >= 3 {
+				once.Do(func() { close(release) })
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	Run(context.Background(), Options{Workers: 8, Ordered: true, Window: 3}, src, func(i int) int {
+		if in := taken.Add(1) - emitted.Load(); in > most.Load() {
+			most.Store(in)
+		}
+		if i == 0 {
+			<-release
+		}
+		return i
+	}, func(int, int) { emitted.Add(1) })
+	if emitted.Load() != 100 {
+		t.Fatalf("emitted %d of 100", emitted.Load())
+	}
+	if most.Load() > 3 {
+		t.Fatalf("%d items in flight, window is 3", most.Load())
+	}
+}
+
+// Cancelling stops taking items at once, even from a source blocked in a
+// read, and still emits every item already taken.
+func TestCancelAbandonsABlockedSource(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	blocked := make(chan struct{})
+	defer close(blocked)
+	src := func(yield func(int) bool) {
+		for i := range 3 {
+			if !yield(i) {
+				return
+			}
+		}
+		<-blocked // stdin with nobody at the other end
+	}
+	var got []int
+	Run(ctx, Options{Workers: 2, Ordered: true}, src, func(i int) int {
+		if i == 2 {
+			cancel()
+		}
+		return i
+	}, func(i, _ int) { got = append(got, i) })
+	if !slices.Equal(got, []int{0, 1, 2}) {
+		t.Fatalf("emitted %v, want the three items taken", got)
+	}
+}
