@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,15 @@ type Cache struct {
 	Logger *slog.Logger
 
 	hits, misses, faults atomic.Int64
+
+	// ident is the file this Cache opened: a damaged file is moved aside
+	// only while it is still the one at path (another process may already
+	// have moved it and started a fresh one there).
+	ident os.FileInfo
+	// damage is why OpenCache moved the file it found aside; reported once,
+	// through Logger, at first use.
+	damage     error
+	reportOnce sync.Once
 }
 
 // CacheStats counts what a Cache did since it was opened.
@@ -67,6 +77,13 @@ type CacheStats struct {
 
 // OpenCache prepares the cache file at path, creating it and its directory
 // when missing, and checks that it is a bbolt database.
+//
+// A bbolt file that is damaged (cut short, pages overwritten) is moved aside
+// to path.damaged-TIME and a fresh cache takes its place: the cache only
+// saves money, so a damaged one must cost neither the run nor a crash, and
+// the next start must not meet it again. Damage says so and the Logger hears
+// it once. A file that is not a bbolt file at all is refused and left alone:
+// it may be something else the user pointed --cache at.
 func OpenCache(path string) (*Cache, error) {
 	if path == "" {
 		return nil, errors.New("cache: empty path")
@@ -77,20 +94,76 @@ func OpenCache(path string) (*Cache, error) {
 		}
 	}
 	c := &Cache{path: path, timeout: DefaultCacheLockTimeout}
+	found, _ := os.Stat(path)
+	err := c.prepare()
+	if err == nil {
+		return c, nil
+	}
+	c.ident = found
+	if !errors.Is(err, ErrCacheCorrupt) && !errors.Is(err, berrors.ErrChecksum) {
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	}
+	aside, merr := c.setAside()
+	if merr != nil {
+		return nil, fmt.Errorf("cache %s: %w; moving it aside failed: %w", path, err, merr)
+	}
+	fresh := &Cache{path: path, timeout: DefaultCacheLockTimeout,
+		damage: fmt.Errorf("%w: %v: set aside as %s, starting a fresh cache", ErrCacheCorrupt, err, aside)}
+	if err := fresh.prepare(); err != nil {
+		return nil, fmt.Errorf("cache %s: a fresh cache after setting the damaged one aside: %w", path, err)
+	}
+	return fresh, nil
+}
+
+// prepare creates the bucket and reads its first entry, so a file damaged
+// there is found now rather than at the first lookup.
+func (c *Cache) prepare() error {
 	err := c.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(callsBucket)
 		if err == nil {
-			// Reading the first entry reaches the bucket's pages, so a file
-			// damaged there is reported now rather than at the first lookup.
 			b.Cursor().First()
 		}
 		return err
 	})
+	if fi, serr := os.Stat(c.path); serr == nil && !c.broken.Load() {
+		c.ident = fi
+	}
 	// Another process writing right now proves the file is a usable cache.
 	if err != nil && !errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("cache %s: %w", path, err)
+		return err
 	}
-	return c, nil
+	return nil
+}
+
+// Damage is why OpenCache set the file it found aside, or nil.
+func (c *Cache) Damage() error { return c.damage }
+
+// setAside renames the damaged file out of the way, if it is still the one
+// this Cache opened, and returns its new name.
+func (c *Cache) setAside() (string, error) {
+	now, err := os.Stat(c.path)
+	if err != nil {
+		return "", err
+	}
+	if c.ident != nil && !os.SameFile(c.ident, now) {
+		return "", nil // someone else already replaced it
+	}
+	aside := fmt.Sprintf("%s.damaged-%s", c.path, time.Now().UTC().Format("20060102T150405.000000000Z"))
+	if err := os.Rename(c.path, aside); err != nil {
+		return "", err
+	}
+	return aside, nil
+}
+
+func (c *Cache) reportDamage() {
+	if c.damage == nil {
+		return
+	}
+	c.reportOnce.Do(func() {
+		if c.Logger != nil {
+			c.Logger.Error("model call cache was damaged", "path", c.path, "err", c.damage.Error())
+		}
+	})
 }
 
 // Close ends use of the cache; later calls through wrapped clients go
@@ -112,6 +185,7 @@ func (c *Cache) Stats() CacheStats {
 // the same model name at two vendors never shares entries.
 func (c *Cache) Wrap(provider string, next llm.Client) llm.Client {
 	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		c.reportDamage()
 		if c.closed.Load() || c.broken.Load() {
 			return next.Complete(ctx, req)
 		}
@@ -279,12 +353,33 @@ func (c *Cache) runBatch(batch []*cacheOp) error {
 // (a page that is not what its parent says) rather than returning an error;
 // the panic becomes ErrCacheCorrupt and switches the cache off, so a corrupt
 // cache file costs repeated model calls, never a crash.
+//
+// A file shorter than its pages say (a copy cut short, a full disk) does not
+// even panic: reading past its end inside bbolt's memory map is a SIGBUS or
+// SIGSEGV that kills the process. SetPanicOnFault turns that fault into a
+// panic too, for this goroutine, the way store.run does.
+//
+// A file found damaged after it opened well is set aside once it is no
+// longer in use here, so that the next run starts afresh instead of meeting
+// it again.
 func (c *Cache) guarded(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%w: %v (delete the file to start a fresh cache)", ErrCacheCorrupt, p)
-			if !c.broken.Swap(true) && c.Logger != nil {
-				c.Logger.Error("model call cache off for the rest of the run", "path", c.path, "err", err)
+			err = fmt.Errorf("%w: %v", ErrCacheCorrupt, p)
+			if c.broken.Swap(true) {
+				return
+			}
+			if c.ident == nil {
+				return // OpenCache reports and moves it
+			}
+			aside, merr := c.setAside()
+			if c.Logger != nil {
+				if merr == nil && aside != "" {
+					c.Logger.Error("model call cache off for the rest of the run; set aside as "+aside, "path", c.path, "err", err)
+				} else {
+					c.Logger.Error("model call cache off for the rest of the run (delete the file to start a fresh cache)", "path", c.path, "err", err, "set_aside_err", fmt.Sprint(merr))
+				}
 			}
 		}
 	}()

@@ -332,15 +332,42 @@ func TestCacheDamagedFileIsNotACrash(t *testing.T) {
 	if st := c.Stats(); st.Faults != 1 || st.Hits != 0 {
 		t.Errorf("stats = %+v, want one fault and no hit", st)
 	}
-	if !strings.Contains(logged.String(), "corrupt") {
-		t.Errorf("damage not logged: %s", logged.String())
+	if !strings.Contains(logged.String(), "corrupt") || strings.Count(logged.String(), "set aside") != 1 {
+		t.Errorf("damage not logged once with where the file went: %s", logged.String())
+	}
+	// The damaged file was moved aside, so the next start gets a fresh cache.
+	if aside, _ := filepath.Glob(path + ".damaged-*"); len(aside) != 1 {
+		t.Errorf("set-aside files: %v", aside)
+	}
+	if c2, err := OpenCache(path); err != nil || c2.Damage() != nil {
+		t.Errorf("OpenCache after the damage was set aside: %v, damage %v", err, c2.Damage())
 	}
 	assertUnlocked(t, path)
-	// Opening it anew (a write) reports the damage, and lets go of the lock.
-	if _, err := OpenCache(path); !errors.Is(err, ErrCacheCorrupt) {
-		t.Errorf("OpenCache on a damaged file: err = %v, want ErrCacheCorrupt", err)
+
+	// Damage found at open: reported through Damage, set aside, and the
+	// lock let go.
+	fillCache(t, mustOpenCache(t, path), 200)
+	damage(t, path)
+	c3, err := OpenCache(path)
+	if err != nil || !errors.Is(c3.Damage(), ErrCacheCorrupt) {
+		t.Fatalf("OpenCache on a damaged file: %v, damage %v; want a fresh cache and ErrCacheCorrupt", err, c3.Damage())
 	}
 	assertUnlocked(t, path)
+	if got := exercise(t, c3, "fill", 3); got != 3 {
+		t.Errorf("%d of 3 calls reached the model through the fresh cache", got)
+	}
+	if aside, _ := filepath.Glob(path + ".damaged-*"); len(aside) != 2 {
+		t.Errorf("set-aside files: %v", aside)
+	}
+}
+
+func mustOpenCache(t *testing.T, path string) *Cache {
+	t.Helper()
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // assertUnlocked fails if another opener would wait for path's file lock.
