@@ -38,6 +38,9 @@ func verbs() []verb {
 		{"stats", "review totals and the gate's measured catch rate", runStats},
 		{"mcp", "serve extract, validate and review_status over MCP (stdio or HTTP)", runMCP},
 		{"gateway", "govern other MCP servers' tools: classify, decide, allow / deny / hold", runGateway},
+		{"core", "serve the decision engine over reeflex-core's REST API; freeze on|off", runCore},
+		{"holds", "list, show, approve or reject the decision engine's holds", runHolds},
+		{"policy", "check an operator policy pack and run its embedded examples", runPolicy},
 	}
 }
 

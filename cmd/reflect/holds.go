@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/reflect-mcp/reflect/policy"
+)
+
+const holdsUsage = `list [--status S] [--json] | show ID | approve ID [--reason TEXT] | reject ID [--reason TEXT]
+    [--store FILE | --core-url URL] [--reviewer NAME]`
+
+func runHolds(ctx context.Context, args []string, stdio Stdio) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		w := stdio.Out
+		if len(args) == 0 {
+			w = stdio.Err
+		}
+		fmt.Fprintf(w, "Usage: reflect holds %s\n\nHolds the decision engine created, on the store file or a running core.\n", holdsUsage)
+		if len(args) == 0 {
+			return usageErr(errors.New("holds needs list, show, approve or reject"))
+		}
+		return nil
+	}
+	sub := args[0]
+	switch sub {
+	case "list", "show", "approve", "reject":
+	default:
+		return usageErr(fmt.Errorf("unknown holds command %q (want list, show, approve or reject)", sub))
+	}
+	var ef engineFlags
+	fs := newFlagSet("holds "+sub, holdsUsage, stdio)
+	ef.register(fs, false)
+	fs.StringVar(&ef.store.reviewer, "reviewer", "", "approver recorded as human:NAME (default: the OS user)")
+	coreURL := fs.String("core-url", "", "work against a running core instead of the store (bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")
+	status := fs.String("status", "", "list: only holds with this status (pending, approved, rejected, expired, consumed)")
+	asJSON := fs.Bool("json", false, "list: print the API's JSON ({items, count}) for scripts")
+	reason := fs.String("reason", "", "approve/reject: the reason recorded with the decision")
+	limit := fs.Int("limit", 1000, "list: at most this many holds")
+	pos, err := parseFlags(fs, args[1:], stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	wantArgs := 1
+	if sub == "list" {
+		wantArgs = 0
+	}
+	if len(pos) != wantArgs {
+		return usageErr(fmt.Errorf("holds %s takes %d argument(s), got %d", sub, wantArgs, len(pos)))
+	}
+	var b holdsBackend
+	if *coreURL != "" {
+		b = &remoteHolds{c: newCoreClient(*coreURL)}
+	} else {
+		e, _, err := ef.engine(nil)
+		if err != nil {
+			return err
+		}
+		defer e.Close()
+		b = &localHolds{e: e}
+	}
+	switch sub {
+	case "list":
+		items, err := b.list(ctx, *status, *limit)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			out := []byte(`{"items":[`)
+			for i := range items {
+				if i > 0 {
+					out = append(out, ',')
+				}
+				out = items[i].AppendJSON(out)
+			}
+			fmt.Fprintf(stdio.Out, "%s],\"count\":%d}\n", out, len(items))
+			return nil
+		}
+		printHolds(stdio, items)
+		return nil
+	case "show":
+		h, err := b.show(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "%s\n", h.AppendJSON(nil))
+		return nil
+	}
+	decision := "approve"
+	if sub == "reject" {
+		decision = "reject"
+	}
+	h, err := b.resolve(ctx, pos[0], decision, ef.store.reviewerName(), *reason)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "%s %s: %s by %s\n", h.ID, h.Rule, h.Status, h.DecidedBy)
+	return nil
+}
+
+func printHolds(stdio Stdio, items []policy.Hold) {
+	if len(items) == 0 {
+		fmt.Fprintln(stdio.Out, "no holds")
+		return
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tRULE\tSESSION\tACTION\tCOUNT\tCREATED\tEXPIRES")
+	for _, h := range items {
+		a, _ := h.Envelope["action"].(map[string]any)
+		m, _ := h.Envelope["magnitude"].(map[string]any)
+		act := fmt.Sprint(a["verb"])
+		if ab, ok := a["ability"].(string); ok && ab != "" {
+			act += " " + ab
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\t%s\n", h.ID, h.Status, policy.ShortName(h.Rule), h.Session(), act, m["count"], h.CreatedTS, h.ExpiresTS)
+	}
+	tw.Flush()
+}
+
+type holdsBackend interface {
+	list(ctx context.Context, status string, limit int) ([]policy.Hold, error)
+	show(ctx context.Context, id string) (policy.Hold, error)
+	resolve(ctx context.Context, id, decision, reviewer, reason string) (policy.Hold, error)
+}
+
+// localHolds works on the store file: an approval made here is the
+// workstation's, recorded as principal source local.
+type localHolds struct{ e *policy.Engine }
+
+func (l *localHolds) list(ctx context.Context, status string, limit int) ([]policy.Hold, error) {
+	items, _, err := l.e.Holds(ctx, status, limit, "")
+	return items, err
+}
+
+func (l *localHolds) show(ctx context.Context, id string) (policy.Hold, error) {
+	h, err := l.e.Hold(ctx, id)
+	if errors.Is(err, policy.ErrHoldNotFound) {
+		return h, usageErr(fmt.Errorf("no hold %s", id))
+	}
+	return h, err
+}
+
+func (l *localHolds) resolve(ctx context.Context, id, decision, reviewer, reason string) (policy.Hold, error) {
+	h, err := l.e.Resolve(ctx, id, policy.Resolution{Decision: decision, Note: reason,
+		Principal: policy.Principal{Type: "human", ID: reviewer, Source: "local"}})
+	var re *policy.ResolveError
+	if errors.As(err, &re) {
+		return h, usageErr(fmt.Errorf("%s: %s", re.Code, re.Reason))
+	}
+	return h, err
+}
+
+// remoteHolds uses the REST API of a running core; its resolve route
+// applies the reference's approver verification.
+type remoteHolds struct{ c *coreClient }
+
+// wireHold is a hold record as the API sends it.
+type wireHold struct {
+	ID                string          `json:"id"`
+	CreatedTS         string          `json:"created_ts"`
+	ExpiresTS         string          `json:"expires_ts"`
+	Envelope          policy.Envelope `json:"envelope"`
+	EnvelopeHash      string          `json:"envelope_hash"`
+	RuleID            string          `json:"rule_id"`
+	Status            string          `json:"status"`
+	DecidedBy         *string         `json:"decided_by"`
+	DecidedByVerified bool            `json:"decided_by_verified"`
+	PrincipalSource   *string         `json:"principal_source"`
+	DecidedTS         *string         `json:"decided_ts"`
+	Reason            *string         `json:"reason"`
+	ConsumedTS        *string         `json:"consumed_ts"`
+	DecisionID        string          `json:"decision_id"`
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (w wireHold) hold() policy.Hold {
+	return policy.Hold{ID: w.ID, CreatedTS: w.CreatedTS, ExpiresTS: w.ExpiresTS, Envelope: w.Envelope, EnvelopeHash: w.EnvelopeHash,
+		Rule: w.RuleID, Status: w.Status, DecidedBy: deref(w.DecidedBy), DecidedByVerified: w.DecidedByVerified,
+		PrincipalSource: deref(w.PrincipalSource), DecidedTS: deref(w.DecidedTS), Note: deref(w.Reason), ConsumedTS: deref(w.ConsumedTS),
+		DecisionID: w.DecisionID}
+}
+
+func decodeWire(body []byte, into any) error {
+	d := json.NewDecoder(strings.NewReader(string(body)))
+	d.UseNumber()
+	if err := d.Decode(into); err != nil {
+		return fmt.Errorf("core answered something that is not a hold: %w", err)
+	}
+	return nil
+}
+
+func apiError(status int, body []byte) error {
+	var e struct{ Error, Reason string }
+	_ = json.Unmarshal(body, &e)
+	msg := e.Error
+	if e.Reason != "" {
+		msg += ": " + e.Reason
+	}
+	if msg == "" {
+		msg = strings.TrimSpace(string(body))
+	}
+	err := fmt.Errorf("core answered %d %s", status, msg)
+	if status >= 400 && status < 500 {
+		return usageErr(err)
+	}
+	return err
+}
+
+func (r *remoteHolds) list(ctx context.Context, status string, limit int) ([]policy.Hold, error) {
+	var out []policy.Hold
+	cursor := ""
+	for len(out) < limit {
+		q := url.Values{"limit": {fmt.Sprint(min(limit-len(out), 1000))}}
+		if status != "" {
+			q.Set("status", status)
+		}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		st, body, err := r.c.do(ctx, "GET", "/v1/holds?"+q.Encode(), nil)
+		if err != nil {
+			return nil, err
+		}
+		if st != http.StatusOK {
+			return nil, apiError(st, body)
+		}
+		var page struct {
+			Items      []wireHold `json:"items"`
+			NextCursor string     `json:"next_cursor"`
+		}
+		if err := decodeWire(body, &page); err != nil {
+			return nil, err
+		}
+		for _, w := range page.Items {
+			out = append(out, w.hold())
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	return out, nil
+}
+
+func (r *remoteHolds) show(ctx context.Context, id string) (policy.Hold, error) {
+	st, body, err := r.c.do(ctx, "GET", "/v1/holds/"+url.PathEscape(id), nil)
+	if err != nil {
+		return policy.Hold{}, err
+	}
+	if st != http.StatusOK {
+		return policy.Hold{}, apiError(st, body)
+	}
+	var w wireHold
+	err = decodeWire(body, &w)
+	return w.hold(), err
+}
+
+func (r *remoteHolds) resolve(ctx context.Context, id, decision, reviewer, reason string) (policy.Hold, error) {
+	req := map[string]any{"decision": decision, "principal": map[string]string{"type": "human", "id": reviewer}}
+	if reason != "" {
+		req["reason"] = reason
+	}
+	st, body, err := r.c.do(ctx, "POST", "/v1/holds/"+url.PathEscape(id)+"/resolve", policy.CanonicalJSON(req))
+	if err != nil {
+		return policy.Hold{}, err
+	}
+	if st != http.StatusOK {
+		return policy.Hold{}, apiError(st, body)
+	}
+	var w wireHold
+	err = decodeWire(body, &w)
+	return w.hold(), err
+}
