@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"strings"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -40,14 +41,27 @@ var dayFirstWords = map[string]bool{
 	"singapore": true, "abn": true, "gmbh": true,
 }
 
+// dayFirstLocale is computed once per document: resolve asks for every
+// labelled date.
 func (d *doc) dayFirstLocale() bool {
-	for _, t := range tokens(string(d.rs)) {
-		if dayFirstWords[t] {
-			return true
+	if d.dayFirst == 0 {
+		d.dayFirst = -1
+		for li := range d.lines {
+			for w := range dayFirstWords {
+				if labelAt(d.lowLine(li), w) >= 0 {
+					d.dayFirst = 1
+					return true
+				}
+			}
 		}
 	}
-	return false
+	return d.dayFirst > 0
 }
+
+// labelReach is how far before a date its label is read: the last four
+// words of a line, or a CJK phrase, fit well inside it, and a bounded window
+// keeps a line of many dates linear.
+const labelReach = 64
 
 type dateCand struct {
 	m        pipeline.DateMatch
@@ -58,12 +72,14 @@ type dateCand struct {
 // dateLabel reads the words just before a date on its line (and, for a date
 // alone on its line, the line above).
 func (d *doc) dateLabel(m pipeline.DateMatch) (labelled, due bool) {
-	ln := d.lines[d.lineOf(m.Start)]
-	before := d.slice(ln.start, m.Start)
+	li := d.lineOf(m.Start)
+	ln := d.lines[li]
+	before := d.slice(max(ln.start, m.Start-labelReach), m.Start)
 	toks := tokens(before)
 	if len(toks) == 0 {
-		if li := d.lineOf(m.Start); li > 0 && strings.TrimSpace(d.slice(m.End, ln.end)) == "" {
-			before = d.lines[li-1].text
+		if li > 0 && m.End+labelReach > ln.end && strings.TrimSpace(d.slice(m.End, ln.end)) == "" {
+			prev := d.lines[li-1]
+			before = d.slice(max(prev.start, prev.end-labelReach), prev.end)
 			toks = tokens(before)
 		}
 	}
@@ -95,9 +111,12 @@ func (d *doc) dateLabel(m pipeline.DateMatch) (labelled, due bool) {
 
 // date picks the issue date: one next to a date label, else the only date
 // the document states; due dates and email timestamps never win.
-func (d *doc) date() (found, bool) {
+func (d *doc) date(ctx context.Context) (found, bool, error) {
 	var cs []dateCand
-	for _, m := range d.dates {
+	for i, m := range d.dates {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return found{}, false, ctx.Err()
+		}
 		l, due := d.dateLabel(m)
 		cs = append(cs, dateCand{m: m, labelled: l, due: due})
 	}
@@ -128,13 +147,13 @@ func (d *doc) date() (found, bool) {
 			conf, method = 0.6, "first of several unlabelled dates"
 		}
 	default:
-		return found{}, false
+		return found{}, false, nil
 	}
 	iso, rconf, how := d.resolve(c.m, order)
 	if how != "" {
 		method += "; " + how
 	}
-	return found{iso, min(conf, rconf), method}, true
+	return found{iso, min(conf, rconf), method}, true, nil
 }
 
 func distinctDates(cs []dateCand) int {

@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -17,10 +18,15 @@ func (d *doc) byFieldLabels(f pipeline.Field) (found, bool) {
 	if len(f.Labels) == 0 {
 		return found{}, false
 	}
-	for _, ln := range d.lines {
-		low := strings.ToLower(ln.text)
-		for _, lab := range longestFirst(f.Labels) {
-			at := labelAt(low, strings.ToLower(lab))
+	labels := longestFirst(f.Labels)
+	lows := make([]string, len(labels))
+	for i, lab := range labels {
+		lows[i] = strings.ToLower(lab)
+	}
+	for li, ln := range d.lines {
+		low := d.lowLine(li)
+		for i, lab := range labels {
+			at := labelAt(low, lows[i])
 			if at < 0 || qualified(low[:at]) {
 				continue
 			}
@@ -47,8 +53,11 @@ func (d *doc) valueAfter(kind pipeline.Kind, p, end int) (any, float64, string, 
 	}
 	switch kind {
 	case pipeline.KindDate:
-		for _, m := range d.dates {
-			if m.Start >= p && m.Start < end && strings.TrimSpace(string(d.rs[p:m.Start])) == "" {
+		// Dates are in text order: only the first at or after p can follow
+		// the label with nothing but spaces between.
+		k := sort.Search(len(d.dates), func(i int) bool { return d.dates[i].Start >= p })
+		for _, m := range d.dates[k:min(k+1, len(d.dates))] {
+			if m.Start < end && strings.TrimSpace(string(d.rs[p:m.Start])) == "" {
 				iso, conf, how := d.resolve(m, d.dateOrder())
 				if how != "" {
 					how = "; " + how

@@ -12,14 +12,27 @@ import (
 // "Invoice #:", "Receipt No.", "Rechnungsnummer", "Facture n°", "Doc #".
 var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|check|voucher|credit\s+note)\s*(?:number|num|no|n0|nr|n°|nº|#)|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
+// idLabelStems are the stems every idStrongRE label starts with: a cheap
+// test that spares the regexp the lines that cannot match.
+var idLabelStems = []string{"inv", "receipt", "rcpt", "bill", "doc", "cash", "check", "voucher", "credit", "rechnung",
+	"factur", "ref", "請求", "領収", "伝票"}
+
+func mayHoldIDLabel(low string) bool {
+	for _, s := range idLabelStems {
+		if strings.Contains(low, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // idWeakRE is a bare "invoice X" or "receipt X" in running text.
 var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|factura|bill)\b[ \t:]*([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
 // identifier finds the document's reference number by its label.
 func (d *doc) identifier() (found, bool) {
-	text := string(d.rs)
-	for _, ln := range d.lines {
-		if !hasDigit(ln.text) {
+	for li, ln := range d.lines {
+		if !hasDigit(ln.text) || !mayHoldIDLabel(d.lowLine(li)) {
 			continue // the number must be on the label's line
 		}
 		for _, m := range idStrongRE.FindAllStringSubmatch(ln.text, -1) {
@@ -28,18 +41,34 @@ func (d *doc) identifier() (found, bool) {
 			}
 		}
 	}
-	for _, m := range idWeakRE.FindAllStringSubmatch(text, -1) {
-		v, ok := cleanID(m[1])
-		if !ok {
+	// The weak pattern never crosses a line, so only lines with its words
+	// need the regexp.
+	for li, ln := range d.lines {
+		if !mayHoldWeakIDLabel(d.lowLine(li)) {
 			continue
 		}
-		conf := 0.75
-		if !hasLetter(v) && len(v) < 4 {
-			conf = 0.6
+		for _, m := range idWeakRE.FindAllStringSubmatch(ln.text, -1) {
+			v, ok := cleanID(m[1])
+			if !ok {
+				continue
+			}
+			conf := 0.75
+			if !hasLetter(v) && len(v) < 4 {
+				conf = 0.6
+			}
+			return found{v, conf, "after the word " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1])) + " (no number label)"}, true
 		}
-		return found{v, conf, "after the word " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1])) + " (no number label)"}, true
 	}
 	return found{}, false
+}
+
+func mayHoldWeakIDLabel(low string) bool {
+	for _, s := range []string{"invoice", "receipt", "rechnung", "facture", "factura", "bill"} {
+		if strings.Contains(low, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanID trims brackets and trailing punctuation and rejects tokens that
@@ -86,10 +115,48 @@ var isoCodes = map[string]bool{
 	"MXN": true, "TWD": true, "VND": true, "AED": true, "SAR": true, "CZK": true, "HUF": true, "TRY": true,
 }
 
-var codeRE = regexp.MustCompile(`\b([A-Z]{3})\b`)
+// upperTriples lists the words of exactly three capital ASCII letters, as
+// `\b[A-Z]{3}\b` would, in one pass without a regexp.
+func upperTriples(text string) []string {
+	var out []string
+	word := func(b byte) bool {
+		return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
+	}
+	for i := 0; i < len(text); {
+		if !word(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && word(text[j]) {
+			j++
+		}
+		if j-i == 3 && isUpper(text[i]) && isUpper(text[i+1]) && isUpper(text[i+2]) {
+			out = append(out, text[i:j])
+		}
+		i = j
+	}
+	return out
+}
 
-// rmRE is the ringgit marker, alone or glued to an amount ("RM12.00").
-var rmRE = regexp.MustCompile(`(?:^|[^A-Za-z])RM(?:[^A-Za-z]|$)`)
+func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
+
+// hasRM finds the ringgit marker, alone or glued to an amount ("RM12.00"),
+// never inside a word.
+func hasRM(text string) bool {
+	letter := func(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
+	for from := 0; ; {
+		i := strings.Index(text[from:], "RM")
+		if i < 0 {
+			return false
+		}
+		i += from
+		if (i == 0 || !letter(text[i-1])) && (i+2 >= len(text) || !letter(text[i+2])) {
+			return true
+		}
+		from = i + 1
+	}
+}
 
 // symbols map currency signs and names to codes. "$" is handled last: it is
 // USD unless a code or a more specific dollar sign says otherwise.
@@ -105,8 +172,7 @@ func (d *doc) detectCurrency() (string, found) {
 	text := string(d.rs)
 	counts := map[string]int{}
 	var order []string
-	for _, m := range codeRE.FindAllStringSubmatch(text, -1) {
-		c := m[1]
+	for _, c := range upperTriples(text) {
 		if !isoCodes[c] {
 			continue
 		}
@@ -137,7 +203,7 @@ func (d *doc) detectCurrency() (string, found) {
 			return s.code, found{s.code, conf, "symbol " + s.marker}
 		}
 	}
-	if rmRE.MatchString(text) {
+	if hasRM(text) {
 		return "MYR", found{"MYR", 0.9, "ringgit marker RM"}
 	}
 	if strings.Contains(text, "$") {
@@ -166,6 +232,5 @@ var dollarHints = []struct {
 }
 
 func (d *doc) currencyValue() (found, bool) {
-	code, f := d.detectCurrency()
-	return f, code != ""
+	return d.cur, d.currency != ""
 }

@@ -1,6 +1,8 @@
 package local
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -82,10 +84,13 @@ type label struct {
 // the subtotal.
 type labelSet struct {
 	labels []label
+	// byFirst indexes labels by their first token, so classify compares a
+	// token only with the labels that can start there.
+	byFirst map[string][]int
 }
 
 func newLabelSet(s *pipeline.Schema) *labelSet {
-	ls := &labelSet{}
+	ls := &labelSet{byFirst: map[string][]int{}}
 	seen := map[string]bool{}
 	add := func(text string, r pipeline.Role) {
 		toks := tokens(text)
@@ -94,6 +99,7 @@ func newLabelSet(s *pipeline.Schema) *labelSet {
 			return
 		}
 		seen[key] = true
+		ls.byFirst[toks[0]] = append(ls.byFirst[toks[0]], len(ls.labels))
 		ls.labels = append(ls.labels, label{tokens: toks, key: key, role: r})
 	}
 	declared := map[pipeline.Role]bool{}
@@ -183,11 +189,10 @@ func (ls *labelSet) classify(seg string) verdict {
 		return verdict{}
 	}
 	var hits []hit
-	for i := range ls.labels {
-		l := &ls.labels[i]
-		n := len(l.tokens)
-		for k := 0; k+n <= len(toks); k++ {
-			if tokensEqual(toks[k:k+n], l.tokens) {
+	for k, t := range toks {
+		for _, i := range ls.byFirst[t] {
+			l := &ls.labels[i]
+			if n := len(l.tokens); k+n <= len(toks) && tokensEqual(toks[k:k+n], l.tokens) {
 				hits = append(hits, hit{start: k, end: k + n, lab: l})
 			}
 		}
@@ -195,21 +200,7 @@ func (ls *labelSet) classify(seg string) verdict {
 	if len(hits) == 0 {
 		return verdict{}
 	}
-	// Drop hits covered by a longer one ("total" inside "total incl gst").
-	var kept []hit
-	for i, h := range hits {
-		covered := false
-		for j, o := range hits {
-			if i != j && o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start {
-				covered = true
-				break
-			}
-		}
-		if !covered {
-			kept = append(kept, h)
-		}
-	}
-	sortHits(kept)
+	kept := uncovered(hits)
 	nonTax := false
 	for _, h := range kept {
 		if h.lab.role != pipeline.RoleTax {
@@ -246,12 +237,25 @@ func (ls *labelSet) classify(seg string) verdict {
 	return v
 }
 
-func sortHits(h []hit) {
-	for i := 1; i < len(h); i++ {
-		for j := i; j > 0 && (h[j].start < h[j-1].start || h[j].start == h[j-1].start && h[j].end > h[j-1].end); j-- {
-			h[j], h[j-1] = h[j-1], h[j]
+// uncovered drops hits covered by a longer one ("total" inside "total incl
+// gst") and returns the rest in text order. Sorted by start, longest first,
+// a hit is covered exactly when an earlier hit reaches at least as far.
+func uncovered(hits []hit) []hit {
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
+		return cmp.Compare(b.end, a.end)
+	})
+	kept := hits[:0:0]
+	reach := -1
+	for _, h := range hits {
+		if h.end > reach {
+			kept = append(kept, h)
+		}
+		reach = max(reach, h.end)
 	}
+	return kept
 }
 
 func window(toks []string, a, b int) []string {

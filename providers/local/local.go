@@ -40,20 +40,33 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 	if s == nil {
 		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w: no schema", pipeline.ErrInput)
 	}
-	d := analyze(doc.Text, s)
+	d, err := analyze(ctx, doc.Text, s)
+	if err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
+	}
 	money := d.money()
 	values := map[pipeline.Kind]found{}
 	if cur, ok := d.currencyValue(); ok {
 		values[pipeline.KindCurrency] = cur
 	}
-	if dt, ok := d.date(); ok {
+	dt, ok, err := d.date(ctx)
+	if err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
+	}
+	if ok {
 		values[pipeline.KindDate] = dt
+	}
+	if err := ctx.Err(); err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
 	}
 	if id, ok := d.identifier(); ok {
 		values[pipeline.KindIdentifier] = id
 	}
 	if v, ok := d.vendor(); ok {
 		values[pipeline.KindText] = v
+	}
+	if err := ctx.Err(); err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
 	}
 
 	ext := pipeline.Extraction{Record: pipeline.Record{}, Evidence: map[string]pipeline.Evidence{}}
@@ -103,9 +116,31 @@ type doc struct {
 	currency string // ISO code the document states, "" when none
 	// decimalMoney: the document writes amounts with cents.
 	decimalMoney bool
+	roundAt      int      // the last line holding a rounding adjustment, or -1
+	dayFirst     int8     // dayFirstLocale, once computed: 1 yes, -1 no
+	lows         []string // lowercased lines, filled on first use
+	cur          found    // detectCurrency's evidence
 }
 
-func analyze(text string, s *pipeline.Schema) *doc {
+// lowLine is line i lowercased, computed once: several rules search every
+// line for their labels.
+func (d *doc) lowLine(i int) string {
+	if d.lows == nil {
+		d.lows = make([]string, len(d.lines))
+		for k, ln := range d.lines {
+			d.lows[k] = strings.ToLower(ln.text)
+		}
+	}
+	return d.lows[i]
+}
+
+// checkEvery is how many items a loop handles between context checks: often
+// enough to stop within milliseconds, rarely enough to cost nothing.
+const checkEvery = 256
+
+// analyze reads the text once for every rule. Its cost is linear in the text
+// (times a label set of fixed size), and it stops when ctx is done.
+func analyze(ctx context.Context, text string, s *pipeline.Schema) (*doc, error) {
 	d := &doc{rs: []rune(text), labels: newLabelSet(s)}
 	start := 0
 	for i, r := range d.rs {
@@ -116,16 +151,26 @@ func analyze(text string, s *pipeline.Schema) *doc {
 	}
 	d.lines = append(d.lines, line{start: start, end: len(d.rs), text: string(d.rs[start:])})
 	d.dates = pipeline.FindDates(text)
-	d.currency, _ = d.detectCurrency()
-	d.labelAmounts(pipeline.FindAmounts(text))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.currency, d.cur = d.detectCurrency()
+	found := pipeline.FindAmounts(text)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := d.labelAmounts(ctx, found); err != nil {
+		return nil, err
+	}
 	for _, a := range d.amounts {
 		if r := []rune(a.Raw); len(r) > 3 && (r[len(r)-3] == '.' || r[len(r)-3] == ',') {
 			d.decimalMoney = true
 			break
 		}
 	}
+	d.roundAt = d.roundLine()
 	d.promoteNetTotal()
-	return d
+	return d, nil
 }
 
 func (d *doc) lineOf(pos int) int {

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -20,7 +21,7 @@ type amount struct {
 // the same line since the previous number or clause break; else a label right
 // after it that closes the clause ("540.00 before tax,"); else, for a number
 // alone on its line, the tail of the previous line.
-func (d *doc) labelAmounts(found []pipeline.AmountMatch) {
+func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) error {
 	var ams []pipeline.AmountMatch
 	for _, a := range found {
 		if !d.percent(a) {
@@ -29,6 +30,9 @@ func (d *doc) labelAmounts(found []pipeline.AmountMatch) {
 	}
 	d.amounts = make([]amount, len(ams))
 	for i, a := range ams {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		d.amounts[i] = amount{AmountMatch: a}
 		ln := d.lines[d.lineOf(a.Start)]
 		segStart := ln.start
@@ -77,19 +81,18 @@ func (d *doc) labelAmounts(found []pipeline.AmountMatch) {
 		}
 	}
 	// "TOTAL : 30.68 1.22" is a row of a table (a tax summary), not a total:
-	// a labelled number followed on its line by an unlabelled one.
-	for i := range d.amounts {
+	// a labelled number followed on its line by an unlabelled one. Walking
+	// from the end, nextFree is the line of the nearest unlabelled number.
+	nextFree := -1
+	for i := len(d.amounts) - 1; i >= 0; i-- {
+		li := d.lineOf(d.amounts[i].Start)
 		if !d.amounts[i].v.ok {
+			nextFree = li
 			continue
 		}
-		li := d.lineOf(d.amounts[i].Start)
-		for j := i + 1; j < len(d.amounts) && d.lineOf(d.amounts[j].Start) == li; j++ {
-			if !d.amounts[j].v.ok {
-				d.amounts[i].tabular = true
-				break
-			}
-		}
+		d.amounts[i].tabular = nextFree == li
 	}
+	return nil
 }
 
 // percent reports a rate such as "19 %" (FindAmounts already skips "19%").
@@ -117,7 +120,7 @@ func (d *doc) standsAlone(ln line, a pipeline.AmountMatch) bool {
 // the amount payable, whatever the schema's labels say about "net": receipts
 // print it last, below "SUB TOTAL" and "ROUND AMT".
 func (d *doc) promoteNetTotal() {
-	roundLine := d.roundLine()
+	roundLine := d.roundAt
 	seenSub := false
 	for i := range d.amounts {
 		a := &d.amounts[i]
@@ -132,7 +135,8 @@ func (d *doc) promoteNetTotal() {
 	}
 }
 
-// roundLine is the last line holding a rounding adjustment, or -1.
+// roundLine is the last line holding a rounding adjustment, or -1
+// (analyze keeps it in d.roundAt).
 func (d *doc) roundLine() int {
 	n := -1
 	for _, a := range d.amounts {
@@ -167,7 +171,47 @@ func (d *doc) reconciles(s, t, total float64) bool {
 		return true
 	}
 	diff := s + t - total
-	return d.roundLine() >= 0 && diff < 0.05 && diff > -0.05
+	return d.roundAt >= 0 && diff < 0.05 && diff > -0.05
+}
+
+// taxIndex finds, for a subtotal and a total, the last printed tax that
+// reconciles them, in constant time per query: taxes keyed by cents, the
+// latest printed one kept per key.
+type taxIndex struct {
+	d      *doc
+	taxes  []amount
+	byCent map[int64]int
+}
+
+func (d *doc) newTaxIndex(taxes []amount) taxIndex {
+	ix := taxIndex{d: d, taxes: taxes, byCent: make(map[int64]int, len(taxes))}
+	for j, t := range taxes {
+		ix.byCent[cents(t.Value)] = j
+	}
+	return ix
+}
+
+// find returns the index of the last tax t with s + t reconciling total, or -1.
+func (ix taxIndex) find(s, total float64) int {
+	want := cents(total - s)
+	slack := int64(1)
+	if ix.d.roundAt >= 0 {
+		slack = 5 // rounding to 5 cents
+	}
+	best := -1
+	for c := want - slack; c <= want+slack; c++ {
+		if j, ok := ix.byCent[c]; ok && j > best && ix.d.reconciles(s, ix.taxes[j].Value, total) {
+			best = j
+		}
+	}
+	return best
+}
+
+func cents(x float64) int64 {
+	if x < 0 {
+		return -int64(-x*100 + 0.5)
+	}
+	return int64(x*100 + 0.5)
 }
 
 func (d *doc) labelled(words ...string) []amount {
@@ -197,13 +241,12 @@ func (d *doc) money() map[pipeline.Role]found {
 	if tok {
 		t := total.value.(float64)
 		// A subtotal and tax that add up to the total confirm all three.
+		ix := d.newTaxIndex(taxes)
 		for i := len(subs) - 1; i >= 0; i-- {
-			for j := len(taxes) - 1; j >= 0; j-- {
-				if d.reconciles(subs[i].Value, taxes[j].Value, t) {
-					out[pipeline.RoleSubtotal] = found{subs[i].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", subs[i].label)}
-					out[pipeline.RoleTax] = found{taxes[j].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", taxes[j].label)}
-					return out
-				}
+			if j := ix.find(subs[i].Value, t); j >= 0 {
+				out[pipeline.RoleSubtotal] = found{subs[i].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", subs[i].label)}
+				out[pipeline.RoleTax] = found{taxes[j].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", taxes[j].label)}
+				return out
 			}
 		}
 	}
@@ -239,7 +282,7 @@ func (d *doc) money() map[pipeline.Role]found {
 // last one printed. Its confidence depends on whether the document's other
 // figures (payment and change, subtotal and tax, a repeated total) confirm it.
 func (d *doc) total() (found, bool) {
-	roundLine := d.roundLine()
+	roundLine := d.roundAt
 	cs := d.cands(pipeline.RoleTotal)
 	var nz []amount
 	for _, c := range cs {
@@ -298,11 +341,10 @@ func (d *doc) confirmTotal(c amount, cs []amount) (string, bool) {
 			return "repeated as " + strings.ToUpper(o.label), true
 		}
 	}
+	ix := d.newTaxIndex(d.cands(pipeline.RoleTax))
 	for _, s := range d.cands(pipeline.RoleSubtotal) {
-		for _, t := range d.cands(pipeline.RoleTax) {
-			if d.reconciles(s.Value, t.Value, c.Value) {
-				return "subtotal + tax agree", true
-			}
+		if ix.find(s.Value, c.Value) >= 0 {
+			return "subtotal + tax agree", true
 		}
 	}
 	if x, ok := d.cashLessChange(); ok && near(x, c.Value) {
@@ -336,8 +378,9 @@ func (d *doc) derivedTotal() (found, bool) {
 	if !ok {
 		return d.guessTotal()
 	}
+	noTax := len(d.cands(pipeline.RoleTax)) == 0
 	for _, s := range d.cands(pipeline.RoleSubtotal) {
-		if near(s.Value, x) && len(d.cands(pipeline.RoleTax)) == 0 {
+		if near(s.Value, x) && noTax {
 			return found{x, 0.75, "no total label; payment minus change equals the amount labelled " + strings.ToUpper(s.label)}, true
 		}
 	}

@@ -52,14 +52,16 @@ var addressRE = regexp.MustCompile(`(?i)\b(?:jalan|jln|lot|taman|tmn|no\.|street
 // first name-like line), never the bill-to block.
 func (d *doc) vendor() (found, bool) {
 	var labelled, prose found
-	for _, ln := range d.lines {
-		if m := vendorLabelRE.FindStringSubmatch(ln.text); m != nil && !strings.Contains(m[1], "@") {
+	for li, ln := range d.lines {
+		if !strings.ContainsAny(ln.text, ":：") {
+			// vendorLabelRE needs a colon; the prose test below needs none.
+		} else if m := vendorLabelRE.FindStringSubmatch(ln.text); m != nil && !strings.Contains(m[1], "@") {
 			if v := cleanName(cutName(m[1])); v != "" && labelled.value == nil {
 				labelled = found{v, 0.9, "after a vendor label"}
 			}
 		}
-		if !runningText(ln.text) {
-			continue
+		if low := d.lowLine(li); !strings.Contains(low, "from") && !strings.Contains(low, "vendor") && !strings.Contains(low, "paid") || !runningText(ln.text) {
+			continue // proseVendorRE needs one of its words
 		}
 		for _, m := range proseVendorRE.FindAllStringSubmatch(ln.text, -1) {
 			if prose.value != nil {
@@ -102,6 +104,10 @@ func (d *doc) vendor() (found, bool) {
 	return found{}, false
 }
 
+// maxNameLine is the longest letterhead line read as a name, in bytes: a
+// long company name with its registration number fits.
+const maxNameLine = 200
+
 // letterhead picks the vendor from the first lines of the document.
 func (d *doc) letterhead() found {
 	type cand struct {
@@ -119,6 +125,9 @@ func (d *doc) letterhead() found {
 		if t == "" {
 			inCustomer = false
 			continue
+		}
+		if len(t) > maxNameLine {
+			continue // a paragraph, not a letterhead line
 		}
 		if customerLabelRE.MatchString(t) {
 			inCustomer = true
@@ -202,15 +211,25 @@ func (d *doc) openingSegment() found {
 // line (other than an email header) holding a date or a priced amount.
 func (d *doc) headerEnd() int {
 	end := min(len(d.lines), 15)
+	// Each line's header test once: many dates can share a line.
+	var header [15]int8
+	isHeader := func(li int) bool {
+		if header[li] == 0 {
+			header[li] = -1
+			if headerRE.MatchString(d.lines[li].text) {
+				header[li] = 1
+			}
+		}
+		return header[li] > 0
+	}
 	for _, m := range d.dates {
-		if li := d.lineOf(m.Start); li < end && !headerRE.MatchString(d.lines[li].text) {
+		if li := d.lineOf(m.Start); li < end && !isHeader(li) {
 			end = li
 		}
 	}
 	for _, a := range d.amounts {
-		r := []rune(a.Raw)
-		if len(r) > 3 && (r[len(r)-3] == '.' || r[len(r)-3] == ',') {
-			if li := d.lineOf(a.Start); li < end && !headerRE.MatchString(d.lines[li].text) {
+		if cents := a.Raw; len(cents) > 3 && (cents[len(cents)-3] == '.' || cents[len(cents)-3] == ',') {
+			if li := d.lineOf(a.Start); li < end && !isHeader(li) {
 				end = li
 			}
 		}
