@@ -12,10 +12,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -170,34 +172,48 @@ func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
 	if o.Exe, err = reflectExe(); err != nil {
 		return err
 	}
-	if o.ConfigPath, err = registryPath(*config); err != nil {
-		return err
-	}
 	if o.Environment, err = environment(*env, *nonInteractive, stdio); err != nil {
 		return err
 	}
-	reg, err := clientconfig.ReadRegistry(o.ConfigPath)
-	if err != nil {
-		return usageErr(err)
-	}
 	failed := 0
+	registries := map[string]bool{}
 	for _, p := range profiles {
-		out, err := clientconfig.Setup(p, reg, o)
-		printOutcome(stdio, out, err)
+		reg, err := setupOne(p, *config, o, stdio)
 		if err != nil {
 			failed++
-			// A refused profile may have left edits in memory: start the next
-			// one from the registry as it is on disk.
-			if reg, err = clientconfig.ReadRegistry(o.ConfigPath); err != nil {
-				return usageErr(err)
-			}
+			continue
 		}
+		registries[reg] = true
 	}
-	fmt.Fprintf(stdio.Out, "registry: %s\n\n%s\n", o.ConfigPath, singlePathWarning)
+	for _, r := range slices.Sorted(maps.Keys(registries)) {
+		fmt.Fprintf(stdio.Out, "registry: %s\n", r)
+	}
+	fmt.Fprintf(stdio.Out, "\n%s\n", singlePathWarning)
 	if failed > 0 {
 		return errFindings("%d client file(s) not set up", failed)
 	}
 	return nil
+}
+
+// setupOne sets up one client file and returns the registry it used.
+func setupOne(p clientconfig.Profile, config string, o clientconfig.Options, stdio Stdio) (string, error) {
+	// A gateway entry that already names its registry keeps it: the servers
+	// imported now must land where that gateway reads.
+	if c := clientconfig.GatewayConfigIn(p); config == "" && filepath.IsAbs(c) {
+		config = c
+	}
+	var err error
+	if o.ConfigPath, err = registryPath(config); err != nil {
+		return "", err
+	}
+	reg, err := clientconfig.ReadRegistry(o.ConfigPath)
+	if err != nil {
+		fmt.Fprintf(stdio.Out, "%s: %s\n  error: %v\n", p.Key, p.Path, err)
+		return "", err
+	}
+	out, err := clientconfig.Setup(p, reg, o)
+	printOutcome(stdio, out, err)
+	return o.ConfigPath, err
 }
 
 func printOutcome(stdio Stdio, out clientconfig.Outcome, err error) {

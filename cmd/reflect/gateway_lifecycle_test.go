@@ -531,3 +531,52 @@ func TestGatewaySetupEntryLaunchesFromAnyDirectory(t *testing.T) {
 		t.Errorf("drift reported right after setup:\n%s", stderr.String())
 	}
 }
+
+// Setup again over a gateway entry the operator tuned keeps the tuning
+// (other arguments, env, the registry it names) and repairs only what setup
+// is for: a relative --config and a binary a client cannot find.
+func TestGatewaySetupKeepsTheGatewayEntrysSettings(t *testing.T) {
+	home, project := lcScratchHome(t)
+	exe, _ := reflectExe()
+	path := filepath.Join(project, ".mcp.json")
+	own := filepath.Join(home, "ops", "gw.yaml")
+	lcWrite(t, own, "mode: enforce\nupstreams:\n  - name: memory\n    command: [mcp-server-memory]\n    target: {system: memory, environment: dev}\n")
+	lcWrite(t, path, fmt.Sprintf(`{"mcpServers": {
+  "governed": {"type": "stdio", "command": %q, "args": ["gateway", "--hold-wait", "45s", "--config", %q], "env": {"REEFLEX_MCP_CALL_TIMEOUT": "60", "REEFLEX_MODE": "enforce"}},
+  "fetch": {"command": "uvx", "args": ["mcp-server-fetch"]}
+}}`, exe, own))
+	code, out := lcRun(t, runGatewaySetup, "--client", "claude-code", "--non-interactive")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	f, _ := clientconfig.ReadFile(path)
+	if len(f.Servers) != 1 || f.Servers[0].Name != "governed" {
+		t.Fatalf("servers %v", f.Servers)
+	}
+	e, _ := clientconfig.ParseEntry(f.Servers[0].Raw)
+	if strings.Join(e.Args, " ") != "gateway --hold-wait 45s --config "+own || e.Env["REEFLEX_MCP_CALL_TIMEOUT"] != "60" || e.Env["REEFLEX_MODE"] != "enforce" ||
+		!strings.HasPrefix(compactJSON(f.Servers[0].Raw), `{"type":"stdio","command":`) {
+		t.Fatalf("the operator's entry was not kept: %s", f.Servers[0].Raw)
+	}
+	reg, err := gateway.LoadRegistry(own)
+	if err != nil || len(reg.Upstreams) != 2 || reg.Upstreams[1].Name != "fetch" {
+		t.Fatalf("fetch not imported into the registry the entry names: %v %+v", err, reg)
+	}
+
+	// A hand-written entry with a bare binary and a relative config.
+	lcWrite(t, path, `{"mcpServers": {"reflect-gateway": {"command": "reflect", "args": ["gateway", "--config", "reeflex-mcp.yaml"]}, "fetch2": {"command": "uvx", "args": ["mcp-server-fetch", "--x"]}}}`)
+	code, out = lcRun(t, runGatewaySetup, "--client", "claude-code", "--non-interactive", "--config", own)
+	if code != 0 || !strings.Contains(out, `--config "reeflex-mcp.yaml" was relative`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	e = lcGatewayEntry(t, path)
+	if e.Command != exe || clientconfig.GatewayConfigPath(e) != own || e.Env["REEFLEX_MODE"] != "enforce" {
+		t.Fatalf("entry %+v: want the absolute binary, the absolute config and the registry's mode", e)
+	}
+}
+
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	_ = json.Compact(&b, raw)
+	return b.String()
+}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Options are what setup and import write into a client file.
@@ -65,14 +67,11 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	gwName, gw, hasGW := findGateway(f)
-	carry := map[string]string{}
-	if hasGW {
-		maps.Copy(carry, gw.Env)
-	}
+	_, gw, _ := findGateway(f)
+	folded := map[string]string{} // env of reflect's own server, for the gateway entry
 	mode := o.Mode
 	if mode == "" {
-		mode = carry["REEFLEX_MODE"]
+		mode = gw.Env["REEFLEX_MODE"]
 	}
 	if mode == "" {
 		mode = reg.Mode()
@@ -97,8 +96,8 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 			// Its tools are the gateway's built-in upstream; its env (the
 			// provider settings) is what they need, so it moves with them.
 			for k, v := range e.Env {
-				if _, ok := carry[k]; !ok {
-					carry[k] = v
+				if _, ok := folded[k]; !ok {
+					folded[k] = v
 				}
 			}
 			f.Remove(s.Name)
@@ -108,25 +107,8 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 		}
 		_ = importOne(&out, f, reg, s.Name, e, o.Environment) // a failure is in out and the entry stays
 	}
-	coreURL := o.CoreURL
-	if coreURL == "" {
-		coreURL = carry["REEFLEX_CORE_URL"]
-	}
-	delete(carry, "REEFLEX_MCP_CONFIG") // the --config argument says it, absolutely
-	raw, err := GatewayEntry{Exe: o.Exe, ConfigPath: o.ConfigPath, Mode: mode, CoreURL: coreURL, Env: carry, Typed: p.Typed}.Raw()
-	if err != nil {
+	if err := setGateway(&out, f, p.Typed, o, mode, folded); err != nil {
 		return out, err
-	}
-	if hasGW && gwName != GatewayKey {
-		if isReflectBinary(gw.Command) {
-			f.Set(gwName, raw) // the user's own key for it stays
-		} else {
-			f.Remove(gwName)
-			f.Set(GatewayKey, raw)
-			out.warnf("%s (reeflex-mcp) was replaced by reflect's gateway; the original is in the backup", gwName)
-		}
-	} else {
-		f.Set(GatewayKey, raw)
 	}
 	if len(reg.Names()) == 0 {
 		// The gateway refuses a registry without upstreams; writing one would
@@ -134,6 +116,129 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 		return out, fmt.Errorf("%s: no server to put behind the gateway, and the registry %s has none: add one with `reflect gateway add` (nothing was written)", p.Path, reg.Path)
 	}
 	return out, commit(&out, f, reg, before, regBefore)
+}
+
+// setGateway writes the gateway entry. An existing reflect gateway entry is
+// updated, not replaced: its key, its other arguments and its env are the
+// operator's settings. Only what setup is for changes: the binary when it is
+// relative or gone, --config (always absolute), the mode when asked for or
+// missing, the core URL when given. A reeflex-mcp entry is replaced by
+// reflect's, keeping its env.
+func setGateway(out *Outcome, f *File, typed bool, o Options, mode string, folded map[string]string) error {
+	name, gw, ok := findGateway(f)
+	if ok && isReflectBinary(gw.Command) {
+		s, _ := f.Lookup(name)
+		raw, warns, err := updateGateway(s.Raw, o, mode, folded)
+		if err != nil {
+			return err
+		}
+		out.Warnings = append(out.Warnings, warns...)
+		f.Set(name, raw)
+		return nil
+	}
+	env := map[string]string{}
+	if ok {
+		maps.Copy(env, gw.Env)
+		delete(env, "REEFLEX_MCP_CONFIG") // the --config argument says it, absolutely
+		f.Remove(name)
+		out.warnf("%s (reeflex-mcp) was replaced by reflect's gateway; the original is in the backup", name)
+	}
+	for k, v := range folded {
+		if _, have := env[k]; !have {
+			env[k] = v
+		}
+	}
+	coreURL := o.CoreURL
+	if coreURL == "" {
+		coreURL = env["REEFLEX_CORE_URL"]
+	}
+	raw, err := GatewayEntry{Exe: o.Exe, ConfigPath: o.ConfigPath, Mode: mode, CoreURL: coreURL, Env: env, Typed: typed}.Raw()
+	if err != nil {
+		return err
+	}
+	f.Set(GatewayKey, raw)
+	return nil
+}
+
+func updateGateway(raw json.RawMessage, o Options, mode string, folded map[string]string) (json.RawMessage, []string, error) {
+	if !filepath.IsAbs(o.Exe) || !filepath.IsAbs(o.ConfigPath) {
+		return nil, nil, fmt.Errorf("gateway entry: binary %q and config %q must be absolute paths", o.Exe, o.ConfigPath)
+	}
+	ms, err := parseObject(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gateway entry: %w", err)
+	}
+	e, err := ParseEntry(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gateway entry: %w", err)
+	}
+	var warns []string
+	if _, err := os.Stat(e.Command); !filepath.IsAbs(e.Command) || err != nil {
+		warns = append(warns, fmt.Sprintf("the gateway entry ran %q, which a client cannot rely on finding: now %s", e.Command, o.Exe))
+		e.Command = o.Exe
+	}
+	args, found := slices.Clone(e.Args), false
+	for i, a := range args {
+		switch {
+		case a == "--config" && i+1 < len(args):
+			if args[i+1] != o.ConfigPath && !filepath.IsAbs(args[i+1]) {
+				warns = append(warns, fmt.Sprintf("the gateway entry's --config %q was relative: now %s", args[i+1], o.ConfigPath))
+			}
+			args[i+1], found = o.ConfigPath, true
+		case strings.HasPrefix(a, "--config="):
+			args[i], found = "--config="+o.ConfigPath, true
+		}
+	}
+	if !found {
+		args = append(args, "--config", o.ConfigPath)
+	}
+	env := map[string]string{}
+	maps.Copy(env, e.Env)
+	if o.Mode != "" || env["REEFLEX_MODE"] == "" {
+		env["REEFLEX_MODE"] = mode
+	}
+	if o.CoreURL != "" {
+		env["REEFLEX_CORE_URL"] = o.CoreURL
+	}
+	for k, v := range folded {
+		if _, ok := env[k]; !ok {
+			env[k] = v
+		}
+	}
+	set := map[string]any{"command": e.Command, "args": args, "env": env}
+	for i := range ms {
+		if v, ok := set[ms[i].key]; ok {
+			if ms[i].raw, err = json.Marshal(v); err != nil {
+				return nil, nil, fmt.Errorf("gateway entry: %w", err)
+			}
+			delete(set, ms[i].key)
+		}
+	}
+	for _, k := range []string{"command", "args", "env"} {
+		if v, ok := set[k]; ok {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, nil, fmt.Errorf("gateway entry: %w", err)
+			}
+			ms = append(ms, member{key: k, raw: b})
+		}
+	}
+	return renderObject(ms), warns, nil
+}
+
+func renderObject(ms []member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(quote(m.key))
+		b.WriteByte(':')
+		b.Write(m.raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // importOne moves one foreign entry into reg and out of f. On an error the
@@ -317,18 +422,7 @@ func addEnv(raw json.RawMessage, env, have map[string]string) (json.RawMessage, 
 	if !found {
 		ms = append(ms, member{key: "env", raw: envRaw})
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(quote(m.key))
-		b.WriteByte(':')
-		b.Write(m.raw)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return renderObject(ms), nil
 }
 
 // Restore puts p's backup back byte for byte (the backup is kept). It
