@@ -361,3 +361,25 @@ func TestDoctorFindings(t *testing.T) {
 		t.Fatalf("a missing file has no findings: %v", fs)
 	}
 }
+
+func TestConvertVariableReferences(t *testing.T) {
+	u, warns, err := Convert("gh", Entry{URL: "https://api.githubcopilot.com/mcp/", Headers: map[string]string{"Authorization": "Bearer ${GITHUB_PAT}"}}, "dev")
+	if err != nil || u.TokenEnv != "GITHUB_PAT" || u.Required || len(warns) != 1 || !strings.Contains(warns[0], "auth.token_env: GITHUB_PAT") {
+		t.Fatalf("%+v %q %v", u, warns, err)
+	}
+	u, warns, err = Convert("gh", Entry{URL: "https://x/mcp", Headers: map[string]string{"Authorization": "Bearer ${env:TOK}", "X-Org": "acme-secret"}}, "dev")
+	if err != nil || u.TokenEnv != "TOK" || len(warns) != 2 || !strings.Contains(warns[1], "X-Org") || strings.Contains(strings.Join(warns, " "), "acme-secret") {
+		t.Fatalf("%+v %q %v", u, warns, err)
+	}
+	u, warns, err = Convert("pg", Entry{Command: "uvx", Args: []string{"postgres-mcp"}, Env: map[string]string{
+		"DATABASE_URI": "${DATABASE_URI}", "PGAPPNAME": "shop-${USER}", "LOG": "1"}}, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := u.Env["DATABASE_URI"]; ok || u.Env["PGAPPNAME"] != "shop-${USER}" || u.Env["LOG"] != "1" {
+		t.Fatalf("env %v: a self-reference is inherited, not copied as a literal", u.Env)
+	}
+	if w := strings.Join(warns, "\n"); !strings.Contains(w, "(LOG, PGAPPNAME) was copied") || !strings.Contains(w, "(PGAPPNAME) uses ${...}") {
+		t.Fatalf("warnings %q", warns)
+	}
+}

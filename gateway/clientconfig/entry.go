@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -268,9 +269,9 @@ func Convert(key string, e Entry, environment string) (Upstream, []string, error
 		return Upstream{}, nil, fmt.Errorf("it has both a command and a url")
 	case e.Command != "":
 		u.Command = append([]string{e.Command}, e.Args...)
-		if len(e.Env) > 0 {
-			u.Env = e.Env
-			warns = append(warns, fmt.Sprintf("its env (%s) was copied into the registry: review it for secrets", strings.Join(sortedKeys(e.Env), ", ")))
+		u.Env, warns = convertEnv(e.Env, warns)
+		if slices.ContainsFunc(u.Command, func(a string) bool { return strings.Contains(a, "${") }) {
+			warns = append(warns, "its command line uses ${...}, which the client expanded and the gateway does not: check it in the registry")
 		}
 	case e.URL != "":
 		switch strings.ToLower(e.Type) {
@@ -279,18 +280,75 @@ func Convert(key string, e Entry, environment string) (Upstream, []string, error
 			return Upstream{}, nil, fmt.Errorf("transport %q is not one the gateway speaks (stdio or streamable HTTP)", e.Type)
 		}
 		u.URL = e.URL
-		if len(e.Headers) > 0 {
-			// Inline secrets are never copied. Without its credentials the
-			// upstream may fail to connect, which must not stop the gateway
-			// from serving the others.
-			u.Required = false
-			warns = append(warns, fmt.Sprintf("its headers (%s) were not copied: put the token in an environment variable, set auth.token_env to that variable's name for %q in the registry, then set required: true",
-				strings.Join(sortedKeys(e.Headers), ", "), name))
-		}
+		warns = convertHeaders(&u, e.Headers, warns)
 	default:
 		return Upstream{}, nil, fmt.Errorf("it has neither a command nor a url")
 	}
 	return u, warns, nil
+}
+
+// envRef matches a whole value that only names a variable, the way Claude
+// Code (${NAME}) and Cursor (${env:NAME}) write one.
+var envRef = regexp.MustCompile(`^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$`)
+
+// convertEnv copies a stdio server's env. A value that only refers to the
+// variable of the same name is left out: the gateway passes its own
+// environment to the servers it starts, and the literal "${NAME}" would
+// replace the real value.
+func convertEnv(env map[string]string, warns []string) (map[string]string, []string) {
+	out := map[string]string{}
+	var copied, expanded []string
+	for _, k := range sortedKeys(env) {
+		v := env[k]
+		if m := envRef.FindStringSubmatch(v); m != nil && m[1] == k {
+			continue
+		}
+		if strings.Contains(v, "${") {
+			expanded = append(expanded, k)
+		}
+		out[k] = v
+		copied = append(copied, k)
+	}
+	if len(copied) > 0 {
+		warns = append(warns, fmt.Sprintf("its env (%s) was copied into the registry: review it for secrets", strings.Join(copied, ", ")))
+	}
+	if len(expanded) > 0 {
+		warns = append(warns, fmt.Sprintf("its env (%s) uses ${...}, which the client expanded and the gateway does not: check it in the registry", strings.Join(expanded, ", ")))
+	}
+	if len(out) == 0 {
+		return nil, warns
+	}
+	return out, warns
+}
+
+// convertHeaders never copies a header: an inline token stays in the client
+// file (and its backup). "Authorization: Bearer ${NAME}" is a reference, not
+// a secret, and becomes auth.token_env: NAME. Either way the upstream is
+// optional until someone checks its credentials reach the gateway: a
+// required upstream that cannot connect stops the gateway serving the rest.
+func convertHeaders(u *Upstream, headers map[string]string, warns []string) []string {
+	if len(headers) == 0 {
+		return warns
+	}
+	u.Required = false
+	var dropped []string
+	for _, k := range sortedKeys(headers) {
+		if strings.EqualFold(k, "Authorization") {
+			if v, ok := strings.CutPrefix(headers[k], "Bearer "); ok {
+				if m := envRef.FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+					u.TokenEnv = m[1]
+					warns = append(warns, fmt.Sprintf("its Authorization header names ${%s}: written as auth.token_env: %s (required: false until %s is set where the gateway runs; then set required: true)", m[1], m[1], m[1]))
+					continue
+				}
+			}
+		}
+		dropped = append(dropped, k)
+	}
+	if len(dropped) > 0 {
+		warns = append(warns, fmt.Sprintf("its headers (%s) were not copied (inline secrets never are): put the token in an environment variable, set auth.token_env to that variable's name for %q in the registry, then set required: true",
+			strings.Join(dropped, ", "), u.Name))
+	}
+	return warns
 }
 
 func sortedKeys(m map[string]string) []string {
