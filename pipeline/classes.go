@@ -104,7 +104,18 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 		return true
 	}
 	for _, a := range d.amounts {
-		if a.Line == li {
+		if a.Line != li {
+			continue
+		}
+		// An amount with cents on the line, or any amount right next to the
+		// code ("12 SEK", "SEK 12"); "LOT 5, SEK U2" is an address.
+		gap := ""
+		if a.End <= sp.Start {
+			gap = string(d.rs[a.End:sp.Start])
+		} else if a.Start >= sp.End {
+			gap = string(d.rs[sp.End:a.Start])
+		}
+		if centsForm(a.Raw) || strings.TrimSpace(gap) == "" {
 			return true
 		}
 	}
@@ -330,7 +341,7 @@ var titleWords = map[string]bool{"tax": true, "invoice": true, "receipt": true, 
 	"納品書": true, "見積書": true, "receipts": true, "invoices": true, "gst": true, "vat": true, "and": true, "&": true}
 
 // customerLabels introduce the other party of a document.
-var customerLabels = []string{"bill to", "billed to", "sold to", "ship to", "deliver to", "customer", "client",
+var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "bill to", "billed to", "sold to", "ship to", "deliver to", "customer", "client",
 	"attn", "buyer", "kunde", "rechnungsempfänger", "lieferadresse", "client", "destinataire", "facturé à",
 	"cliente", "請求先", "お客様", "御中", "bill-to"}
 
@@ -346,7 +357,7 @@ var nameContinuations = map[string]bool{"sdn": true, "bhd": true, "berhad": true
 // name printed over several.
 func (d *doc) checkIssuer(c *FieldCheck, val string) {
 	words := LabelTokens(val)
-	if len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] }) {
+	if titleWords[strings.ToLower(strings.TrimSpace(val))] || len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] }) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is a document title, not a name", val))
 		return
 	}

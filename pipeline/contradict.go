@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -46,7 +47,7 @@ func (t *taxSummary) describe() string {
 			b.WriteString(", ")
 		}
 		if r.hasRate {
-			fmt.Fprintf(&b, "%s%% of %.2f is %.2f", FormatFloat(r.rate), r.net, r.tax)
+			fmt.Fprintf(&b, "%s%% of %.2f is %.2f", strconv.FormatFloat(r.rate, 'f', -1, 64), r.net, r.tax)
 		} else {
 			fmt.Fprintf(&b, "%.2f taxed %.2f", r.net, r.tax)
 		}

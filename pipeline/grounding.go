@@ -205,12 +205,12 @@ var amountMarkers = func() []string {
 // isAmountMarker reports whether a run of letters glued to a number is a
 // currency marker ("RM12.00", "12.00EUR").
 func isAmountMarker(w string) bool {
-	if len(w) == 3 && strings.ToUpper(w) == w {
+	if len(w) == 3 && strings.ToUpper(w) == w && w[0] < 0x80 {
 		_, known := currencyMarkers[w]
 		return known || w == "SEK" || w == "NOK" || w == "DKK" || w == "ZAR"
 	}
 	switch w {
-	case "RM", "Rs", "Rp", "kr", "RMB":
+	case "RM", "Rs", "Rp", "kr", "RMB", "円", "元":
 		return true
 	}
 	return false
@@ -408,6 +408,14 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	return Span{Start: p, End: q}, true
 }
 
+// hasComponent reports whether val is one of the parts of a composite token
+// ("51234" in "180605134500_51234_ABC"): the label names the composite, and
+// the value inside it is the document's number, not a contradiction.
+func hasComponent(tok, val string) bool {
+	parts := strings.FieldsFunc(strings.ToUpper(tok), func(r rune) bool { return !isAlnum(r) })
+	return len(parts) > 1 && slices.Contains(parts, strings.ToUpper(val))
+}
+
 // lineAfter is the text a label names when the value is a name: the rest of
 // its line after separators, trimmed.
 func lineAfter(rs []rune, end int) string {
@@ -472,7 +480,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				continue
 			}
 			if sp, ok := tokenAfter(d.rs, h.end); ok {
-				if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want {
+				if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
 					labelled = tok
 					break
 				}

@@ -303,18 +303,24 @@ func (lx *Lexicon) Classify(seg string) LabelVerdict {
 		return LabelVerdict{}
 	}
 	// Drop hits covered by a longer one ("total" inside "total incl gst").
+	// Hits come in start order, so one pass keeps each start's longest hit
+	// when it reaches past every earlier one: linear, however many labels a
+	// long segment holds.
 	var kept []lexHit
-	for i, h := range hits {
-		covered := false
-		for j, o := range hits {
-			if i != j && o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start {
-				covered = true
-				break
+	reach := -1
+	for i := 0; i < len(hits); {
+		longest := hits[i]
+		j := i
+		for ; j < len(hits) && hits[j].start == hits[i].start; j++ {
+			if hits[j].end > longest.end {
+				longest = hits[j]
 			}
 		}
-		if !covered {
-			kept = append(kept, h)
+		if longest.end > reach {
+			kept = append(kept, longest)
+			reach = longest.end
 		}
+		i = j
 	}
 	nonTax := false
 	for _, h := range kept {
@@ -374,4 +380,18 @@ func tokensEqual(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// AmountRoles is the role the heuristics give each amount printed in text,
+// in text order (RoleNone when no label names it). A Generator that reads
+// roles on its own (providers/local) is tested against it.
+func AmountRoles(text string, s *Schema) []Role {
+	rs := []rune(text)
+	money, _ := s.labelIndexes()
+	got := labelAmounts(rs, findAmounts(rs, scanDates(rs)), findLabels(rs, foldRunes(rs, foldSpaces), money))
+	out := make([]Role, len(got))
+	for i, a := range got {
+		out[i] = a.role
+	}
+	return out
 }

@@ -44,48 +44,44 @@ func TestOrderedEmitsInInputOrder(t *testing.T) {
 	}
 }
 
-// Unordered, the same run emits in the order the items finish.
+// Unordered, outcomes are emitted as they finish: each item waits until
+// its successor has been emitted, which only an unordered run can do.
 func TestUnorderedEmitsAsTheyFinish(t *testing.T) {
 	const n = 5
-	done := make([]chan struct{}, n+1)
-	for i := range done {
-		done[i] = make(chan struct{})
+	emitted := make([]chan struct{}, n+1)
+	for i := range emitted {
+		emitted[i] = make(chan struct{})
 	}
-	close(done[n])
+	close(emitted[n])
 	var got []int
 	Run(context.Background(), Options{Workers: n}, count(n), func(i int) int {
-		<-done[i+1]
-		close(done[i])
+		<-emitted[i+1]
 		return i
-	}, func(i, _ int) { got = append(got, i) })
+	}, func(i, _ int) {
+		got = append(got, i)
+		close(emitted[i])
+	})
 	if want := []int{4, 3, 2, 1, 0}; !slices.Equal(got, want) {
 		t.Fatalf("emitted %v, want %v", got, want)
 	}
 }
 
 // The window bounds how many items are taken but not yet emitted, whatever
-// the number of workers: the first item is slow, so the rest pile up behind
-// it in the reorder buffer until it is emitted.
+// the number of workers: the first item waits until two more are taken, so
+// the rest pile up behind it in the reorder buffer.
 func TestWindowBoundsItemsInFlight(t *testing.T) {
 	var taken, emitted, most atomic.Int64
 	release := make(chan struct{})
 	var once sync.Once
-	src := func(yield func(int) bool) {
-		for i := range 100 {
-			if taken.Load()-emitted.Load() >= 3 {
-				once.Do(func() { close(release) })
-			}
-			if !yield(i) {
-				return
-			}
-		}
-	}
-	Run(context.Background(), Options{Workers: 8, Ordered: true, Window: 3}, src, func(i int) int {
-		if in := taken.Add(1) - emitted.Load(); in > most.Load() {
+	Run(context.Background(), Options{Workers: 8, Ordered: true, Window: 3}, count(100), func(i int) int {
+		n := taken.Add(1)
+		if in := n - emitted.Load(); in > most.Load() {
 			most.Store(in)
 		}
 		if i == 0 {
 			<-release
+		} else if n >= 3 {
+			once.Do(func() { close(release) })
 		}
 		return i
 	}, func(int, int) { emitted.Add(1) })
