@@ -168,6 +168,7 @@ func startGateway(t testing.TB, opts Options) (*Gateway, *mcpsdk.ClientSession) 
 		defer close(done)
 		_ = g.ServeHTTP(ctx, ln, "")
 	}()
+	lastGatewayURL.Store(t.Name(), "http://"+ln.Addr().String()+"/mcp")
 	cs := connectHTTP(t, "http://"+ln.Addr().String()+"/mcp", nil)
 	t.Cleanup(func() {
 		_ = cs.Close()
