@@ -79,12 +79,18 @@ bench:
 	@$(GO) test -run '^$$' -bench 'Verify|Heuristics' -cpu 1 -count 1 ./pipeline/ | $(BENCH_FILTER)
 	@echo "== keyless local extractor, one core (docs/s)"
 	@$(GO) test -run '^$$' -bench . -cpu 1 -count 1 ./providers/local/ | $(BENCH_FILTER)
+	@echo "== extract (local) and verify per document at 1KB/10KB/100KB/1MB (aim: 1MB < 2s, 10x text <= 15x time); 1MB under a 100ms deadline"
+	@$(GO) test -run '^$$' -bench 'BenchmarkSize' -cpu 1 -count 1 ./golden/ | grep -E '^(Benchmark|FAIL|panic)|aim' || true
 	@echo "== extract --batch, 500 docs x 2 calls against a fake OpenAI server answering after 50ms"
 	@$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x -count 1 ./cmd/reflect/ | $(BENCH_FILTER)
 	@echo "== review store and workstation over 100,000 stored documents; SROIE run from an empty store"
 	@$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
 	@$(GO) test -run '^$$' -bench . -count 1 ./mcp/ | $(BENCH_FILTER)
+	@echo "== decision engine in process, one core: p50/p99 over a mix of envelopes; allocations on an allowed read"
+	@$(GO) test -run '^$$' -bench 'Decide' -cpu 1 -count 1 ./policy/ | $(BENCH_FILTER)
+	@echo "== reflect core POST /v1/decide at 16 concurrent clients: req/s, p50/p99, p50 next to a /healthz round trip"
+	@$(GO) test -run '^$$' -bench DecideHTTP -benchtime 1x -count 1 ./policy/coreapi/ | $(BENCH_FILTER)
 
 # Each fuzz target briefly (FUZZTIME each): number, date and JSON parsing, the
 # JSONL reader, span finding and the whole heuristics pass.

@@ -40,13 +40,21 @@ func (a *auditLog) close() error {
 // emit writes one audit line to the file and the State. A failure is
 // logged and never changes the decision already made.
 func (e *Engine) emit(ctx context.Context, line []byte) {
-	line = append(line, '\n')
+	e.emitTo(ctx, append(line, '\n'), true)
+}
+
+// emitTo writes line to the audit file and the sinks; withState false
+// skips the State, which already has it.
+func (e *Engine) emitTo(ctx context.Context, line []byte, withState bool) {
 	if e.audit != nil {
 		if err := e.audit.write(line); err != nil {
 			e.log.Error("audit log write failed", "err", err)
 		}
 	}
-	for _, a := range e.sinks {
+	for i, a := range e.sinks {
+		if i == 0 && e.stateAudits && !withState {
+			continue
+		}
 		if err := a.AppendAudit(ctx, line); err != nil {
 			e.log.Error("audit append failed", "err", err)
 		}
@@ -98,6 +106,10 @@ func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *
 	if !e.auditing() {
 		return
 	}
+	e.emit(ctx, e.decisionRecord(now, f, d, cum))
+}
+
+func (e *Engine) decisionRecord(now time.Time, f *facts, d *Decision, cum *Cumulative) []byte {
 	b := e.decisionLine(now, f, d, cum)
 	if d.HoldID != "" {
 		b = appendKV(b, "hold_id", d.HoldID)
@@ -106,7 +118,33 @@ func (e *Engine) auditDecision(ctx context.Context, now time.Time, f *facts, d *
 	if f.traceparent != "" {
 		b = appendKV(b, "traceparent", f.traceparent)
 	}
-	e.emit(ctx, append(b, '}'))
+	return append(b, '}')
+}
+
+// LedgerAuditor is implemented by a State that can write a decision's
+// ledger entry and its audit line in one durable write.
+type LedgerAuditor interface {
+	AppendLedgerAudit(ctx context.Context, session string, e LedgerEntry, line []byte) error
+}
+
+// recordDecision appends the ledger entry and audits the decision, in one
+// write when the State can.
+func (e *Engine) recordDecision(ctx context.Context, now time.Time, f *facts, d *Decision, cum *Cumulative) {
+	la, combined := e.state.(LedgerAuditor)
+	if !combined || !e.stateAudits {
+		if err := e.state.AppendLedger(ctx, f.sessionID, f.ledgerEntry(now)); err != nil {
+			// The verdict stands (a hold may already exist); the window
+			// under-counts this one action, so say so loudly.
+			e.log.Error("ledger append failed", "decision_id", d.DecisionID, "err", err)
+		}
+		e.auditDecision(ctx, now, f, d, cum)
+		return
+	}
+	line := append(e.decisionRecord(now, f, d, cum), '\n')
+	if err := la.AppendLedgerAudit(ctx, f.sessionID, f.ledgerEntry(now), line); err != nil {
+		e.log.Error("ledger and audit append failed", "decision_id", d.DecisionID, "err", err)
+	}
+	e.emitTo(ctx, line, false)
 }
 
 func (e *Engine) auditResubmission(ctx context.Context, now time.Time, f *facts, d *Decision, holdID string) {

@@ -109,6 +109,8 @@ type Engine struct {
 	newID   func() string
 	audit   *auditLog
 	sinks   []Auditor
+	// stateAudits: sinks[0] is the State itself.
+	stateAudits bool
 
 	// sessions serialises read-ledger -> decide -> append per session, so
 	// concurrent calls cannot both spend the last unit of a budget.
@@ -150,7 +152,8 @@ func New(o Options) (*Engine, error) {
 		e.state = NewMemState()
 	}
 	if a, ok := e.state.(Auditor); ok {
-		e.sinks = append(e.sinks, a)
+		e.sinks = append(e.sinks, a) // always first: emitTo relies on it
+		e.stateAudits = true
 	}
 	if o.Audit != nil {
 		e.sinks = append(e.sinks, o.Audit)
@@ -318,12 +321,7 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		}
 		d.HoldID, d.ExpiresTS = h.ID, h.ExpiresTS
 	}
-	if err := e.state.AppendLedger(ctx, f.sessionID, f.ledgerEntry(now)); err != nil {
-		// The verdict stands (a hold may already exist); the window
-		// under-counts this one action, so say so loudly.
-		e.log.Error("ledger append failed", "decision_id", id, "err", err)
-	}
-	e.auditDecision(ctx, now, f, &d, &s.cum)
+	e.recordDecision(ctx, now, f, &d, &s.cum)
 	return d, nil
 }
 

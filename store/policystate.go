@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -39,10 +40,106 @@ func migratePolicy(tx *bbolt.Tx) error {
 // PolicyState is policy.State on the store: holds, the ledger and the nonce
 // set survive a restart, and several processes (reflect core serve,
 // reflect holds) share them under the store's file lock.
-type PolicyState struct{ s *Store }
+//
+// Writes are group-committed: a write waits until the transaction that
+// carries it is on disk, but concurrent writes share one transaction (and
+// one fsync), so a server under load does not serialise on the disk.
+type PolicyState struct {
+	s        *Store
+	mu       sync.Mutex
+	queue    []*writeOp
+	flushing bool
+}
+
+type writeOp struct {
+	fn   func(tx *bbolt.Tx) error
+	done chan error
+}
 
 // PolicyState returns the decision engine's state in this store.
 func (s *Store) PolicyState() *PolicyState { return &PolicyState{s: s} }
+
+// write runs fn in a group-committed write transaction and returns once
+// that transaction is committed (or failed).
+func (p *PolicyState) write(fn func(tx *bbolt.Tx) error) error {
+	op := &writeOp{fn: fn, done: make(chan error, 1)}
+	p.mu.Lock()
+	p.queue = append(p.queue, op)
+	if !p.flushing {
+		p.flushing = true
+		go p.flush()
+	}
+	p.mu.Unlock()
+	// Not abandoned on ctx: the write may still commit, and the caller
+	// must not be told otherwise.
+	return <-op.done
+}
+
+// linger is how long the flusher waits for more writes to join a batch
+// while they keep arriving (callers just let in by the previous commit).
+const linger = 100 * time.Microsecond
+
+func (p *PolicyState) flush() {
+	for {
+		for range 10 {
+			p.mu.Lock()
+			n := len(p.queue)
+			p.mu.Unlock()
+			time.Sleep(linger)
+			p.mu.Lock()
+			grew := len(p.queue) > n
+			p.mu.Unlock()
+			if !grew {
+				break
+			}
+		}
+		p.mu.Lock()
+		batch := p.queue
+		p.queue = nil
+		if len(batch) == 0 {
+			p.flushing = false
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+		p.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction. When one op fails, the ops
+// before it are committed without it, it gets its own error, and the rest
+// are retried: one bad write never fails its neighbours.
+func (p *PolicyState) commit(batch []*writeOp) {
+	for len(batch) > 0 {
+		failed := -1
+		err := p.s.update(context.Background(), func(tx *bbolt.Tx) error {
+			for i, op := range batch {
+				if err := op.fn(tx); err != nil {
+					failed = i
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			for _, op := range batch {
+				op.done <- nil
+			}
+			return
+		case failed < 0:
+			// The transaction itself failed (lock, disk): everyone hears it.
+			for _, op := range batch {
+				op.done <- err
+			}
+			return
+		case failed > 0:
+			p.commit(batch[:failed])
+		}
+		batch[failed].done <- err
+		batch = batch[failed+1:]
+	}
+}
 
 var (
 	_ policy.State       = (*PolicyState)(nil)
@@ -58,7 +155,8 @@ func sessionPrefix(session string) []byte {
 func nanos(t time.Time) []byte { return u64(uint64(t.UnixNano())) }
 
 func (p *PolicyState) SpendNonce(ctx context.Context, nonce string, now time.Time) (seen bool, err error) {
-	err = p.s.update(ctx, func(tx *bbolt.Tx) error {
+	err = p.write(func(tx *bbolt.Tx) error {
+		seen = false
 		b, err := bucket(tx, bktPolicyNonces)
 		if err != nil {
 			return err
@@ -97,17 +195,47 @@ func (p *PolicyState) AppendLedger(ctx context.Context, session string, e policy
 	if err != nil {
 		return err
 	}
-	return p.s.update(ctx, func(tx *bbolt.Tx) error {
-		b, err := bucket(tx, bktPolicyLedger)
-		if err != nil {
+	return p.write(func(tx *bbolt.Tx) error { return putLedger(tx, session, e.TS, v) })
+}
+
+func putLedger(tx *bbolt.Tx, session string, ts int64, v []byte) error {
+	b, err := bucket(tx, bktPolicyLedger)
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	k := append(sessionPrefix(session), u64(uint64(ts))...)
+	return b.Put(append(k, u64(seq)...), v)
+}
+
+func putAudit(tx *bbolt.Tx, line []byte) error {
+	b, err := bucket(tx, bktPolicyAudit)
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	return b.Put(u64(seq), bytes.TrimRight(line, "\n"))
+}
+
+// AppendLedgerAudit writes a decision's ledger entry and its audit line in
+// one transaction (one fsync instead of two).
+func (p *PolicyState) AppendLedgerAudit(_ context.Context, session string, e policy.LedgerEntry, line []byte) error {
+	v, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line = bytes.Clone(line)
+	return p.write(func(tx *bbolt.Tx) error {
+		if err := putLedger(tx, session, e.TS, v); err != nil {
 			return err
 		}
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		k := append(sessionPrefix(session), u64(uint64(e.TS))...)
-		return b.Put(append(k, u64(seq)...), v)
+		return putAudit(tx, line)
 	})
 }
 
@@ -116,7 +244,7 @@ func (p *PolicyState) CreateHold(ctx context.Context, h *policy.Hold) error {
 	if err != nil {
 		return err
 	}
-	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+	return p.write(func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bktPolicyHolds)
 		if err != nil {
 			return err
@@ -150,7 +278,8 @@ func (p *PolicyState) GetHold(ctx context.Context, id string) (*policy.Hold, err
 // consume one approval.
 func (p *PolicyState) UpdateHold(ctx context.Context, id string, fn func(*policy.Hold) error) (*policy.Hold, error) {
 	var h *policy.Hold
-	err := p.s.update(ctx, func(tx *bbolt.Tx) error {
+	err := p.write(func(tx *bbolt.Tx) error {
+		h = nil
 		b, err := bucket(tx, bktPolicyHolds)
 		if err != nil {
 			return err
@@ -200,7 +329,7 @@ func (p *PolicyState) ListHolds(ctx context.Context) ([]*policy.Hold, error) {
 // are kept: they are the record of who approved what.
 func (p *PolicyState) Prune(ctx context.Context, ledgerBefore, nonceBefore time.Time) error {
 	lb, nb := uint64(ledgerBefore.UnixNano()), uint64(nonceBefore.UnixNano())
-	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+	return p.write(func(tx *bbolt.Tx) error {
 		bs, err := buckets(tx, bktPolicyLedger, bktPolicyNonces)
 		if err != nil {
 			return err
@@ -237,18 +366,9 @@ func (p *PolicyState) Prune(ctx context.Context, ledgerBefore, nonceBefore time.
 	})
 }
 
-func (p *PolicyState) AppendAudit(ctx context.Context, line []byte) error {
-	return p.s.update(ctx, func(tx *bbolt.Tx) error {
-		b, err := bucket(tx, bktPolicyAudit)
-		if err != nil {
-			return err
-		}
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		return b.Put(u64(seq), bytes.TrimRight(line, "\n"))
-	})
+func (p *PolicyState) AppendAudit(_ context.Context, line []byte) error {
+	line = bytes.Clone(line)
+	return p.write(func(tx *bbolt.Tx) error { return putAudit(tx, line) })
 }
 
 // PolicyAudit returns the audit lines kept in the store, oldest first.
@@ -272,7 +392,7 @@ func (p *PolicyState) SetFreeze(ctx context.Context, on bool) error {
 	if on {
 		v = []byte("1")
 	}
-	return p.s.update(ctx, func(tx *bbolt.Tx) error {
+	return p.write(func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bktPolicyMeta)
 		if err != nil {
 			return err
