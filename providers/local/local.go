@@ -9,17 +9,38 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// Extractor is the rule-based Generator. It holds no state between calls and
-// is safe for concurrent use.
-type Extractor struct{}
+// Extractor is the rule-based Generator. It is safe for concurrent use; the
+// only thing it keeps between calls is the lexicon of the last schema it
+// read, because building one costs far more than reading a receipt.
+type Extractor struct {
+	last atomic.Pointer[schemaLexicon]
+}
+
+type schemaLexicon struct {
+	s  *pipeline.Schema
+	lx *pipeline.Lexicon
+}
 
 // New returns a rule-based extractor.
 func New() *Extractor { return &Extractor{} }
+
+// lexicon is s's lexicon, built once for a run of calls with one schema
+// (a pipeline's); a schema that changes every call costs a build each time
+// and never grows the cache.
+func (e *Extractor) lexicon(s *pipeline.Schema) *pipeline.Lexicon {
+	if c := e.last.Load(); c != nil && c.s == s {
+		return c.lx
+	}
+	lx := pipeline.NewLexicon(s)
+	e.last.Store(&schemaLexicon{s: s, lx: lx})
+	return lx
+}
 
 // found is one extracted value and how it was found.
 type found struct {
@@ -40,7 +61,7 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 	if s == nil {
 		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w: no schema", pipeline.ErrInput)
 	}
-	d, err := analyze(ctx, doc.Text, s)
+	d, err := analyze(ctx, doc.Text, e.lexicon(s))
 	if err != nil {
 		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
 	}
@@ -110,7 +131,7 @@ type line struct {
 type doc struct {
 	rs       []rune
 	lines    []line
-	labels   *labelSet
+	labels   *pipeline.Lexicon
 	amounts  []amount
 	dates    []pipeline.DateMatch
 	currency string // ISO code the document states, "" when none
@@ -140,8 +161,8 @@ const checkEvery = 256
 
 // analyze reads the text once for every rule. Its cost is linear in the text
 // (times a label set of fixed size), and it stops when ctx is done.
-func analyze(ctx context.Context, text string, s *pipeline.Schema) (*doc, error) {
-	d := &doc{rs: []rune(text), labels: newLabelSet(s)}
+func analyze(ctx context.Context, text string, lx *pipeline.Lexicon) (*doc, error) {
+	d := &doc{rs: []rune(text), labels: lx}
 	start := 0
 	for i, r := range d.rs {
 		if r == '\n' {

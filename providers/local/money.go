@@ -11,7 +11,7 @@ import (
 // amount is a number in the source with the role its label gives it.
 type amount struct {
 	pipeline.AmountMatch
-	v        verdict
+	v        pipeline.LabelVerdict
 	label    string // the label text as written, for evidence
 	prevLine bool   // the label is on the line above
 	tabular  bool   // labelled, but an unlabelled number follows on its line
@@ -45,7 +45,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 				break
 			}
 		}
-		if v := d.labels.classify(d.slice(segStart, a.Start)); v.ok {
+		if v := d.labels.Classify(d.slice(segStart, a.Start)); v.OK {
 			d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(segStart, a.Start))
 			continue
 		}
@@ -61,7 +61,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 			}
 		}
 		if closes || !nextOnLine {
-			if v := d.labels.classify(d.slice(a.End, segEnd)); v.ok {
+			if v := d.labels.Classify(d.slice(a.End, segEnd)); v.OK {
 				d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(a.End, segEnd))
 				continue
 			}
@@ -75,7 +75,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 					break
 				}
 			}
-			if v := d.labels.classify(d.slice(ps, prev.end)); v.ok {
+			if v := d.labels.Classify(d.slice(ps, prev.end)); v.OK {
 				d.amounts[i].v, d.amounts[i].label, d.amounts[i].prevLine = v, strings.TrimSpace(d.slice(ps, prev.end)), true
 			}
 		}
@@ -86,7 +86,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 	nextFree := -1
 	for i := len(d.amounts) - 1; i >= 0; i-- {
 		li := d.lineOf(d.amounts[i].Start)
-		if !d.amounts[i].v.ok {
+		if !d.amounts[i].v.OK {
 			nextFree = li
 			continue
 		}
@@ -124,11 +124,11 @@ func (d *doc) promoteNetTotal() {
 	seenSub := false
 	for i := range d.amounts {
 		a := &d.amounts[i]
-		if !a.v.ok || a.v.role != pipeline.RoleSubtotal || a.tabular {
+		if !a.v.OK || a.v.Role != pipeline.RoleSubtotal || a.tabular {
 			continue
 		}
-		if (a.v.label == "net total" || a.v.label == "nett total") && (seenSub || roundLine >= 0 && d.lineOf(a.Start) > roundLine) {
-			a.v.role, a.v.final = pipeline.RoleTotal, true
+		if (a.v.Label == "net total" || a.v.Label == "nett total") && (seenSub || roundLine >= 0 && d.lineOf(a.Start) > roundLine) {
+			a.v.Role, a.v.Final = pipeline.RoleTotal, true
 			continue
 		}
 		seenSub = true
@@ -140,7 +140,7 @@ func (d *doc) promoteNetTotal() {
 func (d *doc) roundLine() int {
 	n := -1
 	for _, a := range d.amounts {
-		if a.v.ok && a.v.role == roleOther && strings.Contains(a.v.label, "round") {
+		if a.v.OK && a.v.Role == roleOther && strings.Contains(a.v.Label, "round") {
 			n = max(n, d.lineOf(a.Start))
 		}
 	}
@@ -153,7 +153,7 @@ func (d *doc) roundLine() int {
 func (d *doc) cands(r pipeline.Role) []amount {
 	var out []amount
 	for _, a := range d.amounts {
-		if a.v.ok && a.v.role == r && !a.tabular && !(d.decimalMoney && yearLike(a)) {
+		if a.v.OK && a.v.Role == r && !a.tabular && !(d.decimalMoney && yearLike(a)) {
 			out = append(out, a)
 		}
 	}
@@ -217,11 +217,11 @@ func cents(x float64) int64 {
 func (d *doc) labelled(words ...string) []amount {
 	var out []amount
 	for _, a := range d.amounts {
-		if !a.v.ok || a.v.role != roleOther || a.tabular {
+		if !a.v.OK || a.v.Role != roleOther || a.tabular {
 			continue
 		}
 		for _, w := range words {
-			if strings.Contains(a.v.label, w) {
+			if strings.Contains(a.v.Label, w) {
 				out = append(out, a)
 				break
 			}
@@ -306,9 +306,9 @@ func (d *doc) total() (found, bool) {
 			}
 		}
 	}
-	pickLast(func(a amount) bool { return a.v.final }, "final-total label")
+	pickLast(func(a amount) bool { return a.v.Final }, "final-total label")
 	pickLast(func(a amount) bool { return roundLine >= 0 && d.lineOf(a.Start) > roundLine }, "total after the rounding line")
-	pickLast(func(a amount) bool { return a.v.inclusive }, "tax-inclusive total")
+	pickLast(func(a amount) bool { return a.v.Inclusive }, "tax-inclusive total")
 	pickLast(func(amount) bool { return true }, "last total")
 	c := *chosen
 	method := fmt.Sprintf("labelled %q on the same line (%s)", c.label, why)
@@ -359,7 +359,7 @@ func (d *doc) cashLessChange() (float64, bool) {
 	change := d.labelled("change")
 	var p []amount
 	for _, a := range paid {
-		if !strings.Contains(a.v.label, "change") && a.Value > 0 {
+		if !strings.Contains(a.v.Label, "change") && a.Value > 0 {
 			p = append(p, a)
 		}
 	}
