@@ -383,3 +383,69 @@ func TestConvertVariableReferences(t *testing.T) {
 		t.Fatalf("warnings %q", warns)
 	}
 }
+
+func TestWritesKeepPermissionsAndSymlinksAndLeaveNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "mcp.json")
+	write(t, real, desktopJSON)
+	if err := os.Chmod(real, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "mcp.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	o := opts(dir)
+	reg, _ := ReadRegistry(o.ConfigPath)
+	if _, err := Setup(CustomProfile(Env{Cwd: dir}, link), reg, o); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the symlink was replaced by a file")
+	}
+	if st, _ := os.Stat(real); st.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, want 0640 kept", st.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(real); !bytes.Contains(b, []byte(GatewayKey)) {
+		t.Fatal("the link's target was not rewritten")
+	}
+	for _, d := range []string{dir, filepath.Dir(real)} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".tmp-") {
+				t.Fatalf("temporary file left: %s", e.Name())
+			}
+		}
+	}
+	if ok, err := RestoreBackup(link); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != desktopJSON {
+		t.Fatal("restore through the link did not give back the original")
+	}
+}
+
+func TestSetupCreatesANamedClientFileWhenTheRegistryHasServers(t *testing.T) {
+	dir := t.TempDir()
+	o := opts(dir)
+	reg, _ := ReadRegistry(o.ConfigPath)
+	p := CustomProfile(Env{Cwd: dir}, "new/mcp.json")
+	if _, err := Setup(p, reg, o); err == nil {
+		t.Fatal("setup with nothing to govern wrote a gateway that cannot start")
+	}
+	if _, err := os.Stat(p.Path); err == nil {
+		t.Fatal("a refused setup wrote the client file")
+	}
+	reg.Upsert(Upstream{Name: "memory", Command: []string{"mcp-server-memory"}, System: "memory", Environment: "dev", Required: true})
+	if err := reg.Write(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Setup(p, reg, o)
+	if err != nil || !out.Changed || out.BackupCreated {
+		t.Fatalf("%+v %v", out, err)
+	}
+	f, _ := ReadFile(p.Path)
+	if len(f.Servers) != 1 || f.Servers[0].Name != GatewayKey {
+		t.Fatalf("servers %v", f.Servers)
+	}
+}
