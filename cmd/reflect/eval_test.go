@@ -185,6 +185,7 @@ func TestConfusionExamplesFlagged(t *testing.T) {
 			}
 			s := mustInvoiceField(t, ex.WrongField)
 			got := res.Data[ex.WrongField]
+			t.Logf("%s = %v, flagged %v, confidence %.3f", ex.WrongField, got, res.Flagged(ex.WrongField), res.FieldConfidence[ex.WrongField])
 			if !res.Flagged(ex.WrongField) && !golden.FieldCorrect(s, want, got) {
 				t.Errorf("%s = %v returned unflagged (confidence %.3f, status %s), right is %v: %s", ex.WrongField, got,
 					res.FieldConfidence[ex.WrongField], res.Status, want, ex.Why)
