@@ -16,3 +16,22 @@ type FieldCheck struct {
 
 // HeuristicReport holds a FieldCheck for every non-null field of a record.
 type HeuristicReport map[string]FieldCheck
+
+// setPrimary moves the span starting at start to the front: it is the
+// occurrence the checks accepted.
+func (c *FieldCheck) setPrimary(start int) {
+	for i, sp := range c.Spans {
+		if sp.Start == start {
+			copy(c.Spans[1:i+1], c.Spans[:i])
+			c.Spans[0] = sp
+			return
+		}
+	}
+}
+
+// markPrimary marks the first of several spans primary.
+func (c *FieldCheck) markPrimary() {
+	if len(c.Spans) > 1 {
+		c.Spans[0].Primary = true
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -269,4 +270,28 @@ func TestClassOmissions(t *testing.T) {
 		{"honest null", "ACME\nTotal 5.00", map[string]any{"vendor_name": "ACME", "total": 5.0}, "", ""},
 		{"german subtotal", germanInvoice, with(germanRecord(), "subtotal", nil), "subtotal", "1.000,00"},
 	})
+}
+
+// Provenance lists every occurrence of the value; the one the checks
+// accepted (the labelled one) comes first, marked primary. A value printed
+// once keeps a plain span, so single-span output is unchanged.
+func TestProvenancePrimaryFirst(t *testing.T) {
+	text := "ACME\nTAPE 4.10\nSUB TOTAL : 4.10\nCASH : 4.10\nINVOICE NO: 77\nTABLE 77"
+	res := validateHO(t, text, map[string]any{"vendor_name": "ACME", "subtotal": 4.1, "invoice_number": "77"})
+	sub := res.FieldProvenance["subtotal"]
+	want := []Span{{Start: 27, End: 31, Primary: true}, {Start: 10, End: 14}, {Start: 39, End: 43}}
+	if !reflect.DeepEqual(sub, want) {
+		t.Errorf("subtotal provenance = %+v, want %+v", sub, want)
+	}
+	if got := res.FieldProvenance["invoice_number"]; len(got) != 2 || !got[0].Primary || got[1].Primary ||
+		string([]rune(text)[got[0].Start-4:got[0].Start]) != "NO: " {
+		t.Errorf("invoice_number provenance = %+v, want the labelled 77 first", got)
+	}
+	if got := res.FieldProvenance["vendor_name"]; len(got) != 1 || got[0].Primary {
+		t.Errorf("a lone span carries no mark: %+v", got)
+	}
+	b, _ := json.Marshal(res.FieldProvenance["vendor_name"])
+	if string(b) != `[{"start":0,"end":4}]` {
+		t.Errorf("lone span JSON = %s", b)
+	}
 }

@@ -56,7 +56,7 @@ func ExampleGate() {
 	}}
 	res := pipeline.Gate(s, rec, crit, pipeline.RunHeuristics(text, s, rec), nil, pipeline.DefaultGate())
 	fmt.Println(res.Status, res.FieldProvenance["total"])
-	// Output: ok [{18 24}]
+	// Output: ok [{18 24 false}]
 }
 
 // Validate-only, heuristics-only: no model at all.

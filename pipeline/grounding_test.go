@@ -10,13 +10,13 @@ func TestFindSpans(t *testing.T) {
 		text, needle string
 		want         []Span
 	}{
-		{"Bill from Globex Ltd below", "globex ltd", []Span{{10, 20}}},
-		{"GLOBEX\n  LTD and globex ltd", "Globex Ltd", []Span{{0, 12}, {17, 27}}},
-		{"Globex Ltd", "  Globex    Ltd ", []Span{{0, 10}}},
-		{"Ünïcode Café — Café", "café", []Span{{8, 12}, {15, 19}}},
+		{"Bill from Globex Ltd below", "globex ltd", []Span{{Start: 10, End: 20}}},
+		{"GLOBEX\n  LTD and globex ltd", "Globex Ltd", []Span{{Start: 0, End: 12}, {Start: 17, End: 27}}},
+		{"Globex Ltd", "  Globex    Ltd ", []Span{{Start: 0, End: 10}}},
+		{"Ünïcode Café — Café", "café", []Span{{Start: 8, End: 12}, {Start: 15, End: 19}}},
 		{"abc", "", nil},
 		{"ab", "abc", nil},
-		{"aaaa", "aa", []Span{{0, 2}, {2, 4}}},
+		{"aaaa", "aa", []Span{{Start: 0, End: 2}, {Start: 2, End: 4}}},
 	}
 	for _, tc := range cases {
 		if got := FindSpans(tc.text, tc.needle); !reflect.DeepEqual(got, tc.want) {
@@ -48,7 +48,7 @@ func TestSpansAreCodePointOffsets(t *testing.T) {
 			t.Errorf("%s: span %v holds %q, want %q", name, c.Spans[0], got, w)
 		}
 	}
-	if got := rep["vendor_name"].Spans[0]; got != (Span{29, 42}) {
+	if got := rep["vendor_name"].Spans[0]; got != (Span{Start: 29, End: 42}) {
 		t.Errorf("vendor span %v, want {29 42}: code points, not bytes or UTF-16 units", got)
 	}
 }
@@ -64,7 +64,7 @@ func TestSpansDoNotSplitCombiningMarks(t *testing.T) {
 		}
 	}
 	c := RunHeuristics(text, s, Record{"vendor_name": "Re\u0301sume\u0301 Services"})["vendor_name"]
-	if len(c.Spans) != 1 || c.Spans[0] != (Span{0, 17}) {
+	if len(c.Spans) != 1 || c.Spans[0] != (Span{Start: 0, End: 17}) {
 		t.Errorf("decomposed value as written: spans %v, want [{0 17}]", c.Spans)
 	}
 }

@@ -137,12 +137,24 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {
 			d.checkIssuer(&c, valueString(v))
 		}
+		if f.Kind == KindDate || f.Kind == KindIdentifier || f.Kind == KindText {
+			for _, sp := range c.Spans {
+				if h, ok := d.labelBefore(sp.Start); ok && h.role == fieldLabelOwner(f.Name) {
+					c.setPrimary(sp.Start)
+					break
+				}
+			}
+		}
 		rep[f.Name] = c
 	}
 	for _, rel := range s.Relations {
 		reconcile(rep, rel, rec, s.Tolerance, anchored, d.roundingExplains)
 	}
 	d.contradictions(rep, s, rec)
+	for name, c := range rep {
+		c.markPrimary()
+		rep[name] = c
+	}
 	return rep
 }
 
@@ -298,6 +310,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		if a.role == f.Role {
 			for _, m := range matches {
 				if m.Start == a.Start {
+					c.setPrimary(a.Start)
 					return true
 				}
 			}

@@ -22,12 +22,12 @@ func seedRecord(total float64) Record {
 func TestHeuristicsSeedDemo(t *testing.T) {
 	rep := RunHeuristics(seedText, Invoice(), seedRecord(683.2))
 	want := map[string][]Span{
-		"vendor_name":    {{34, 44}},
-		"invoice_number": {{57, 69}},
-		"invoice_date":   {{83, 93}},
-		"subtotal":       {{109, 115}},
-		"tax":            {{136, 141}},
-		"currency":       {{187, 190}},
+		"vendor_name":    {{Start: 34, End: 44}},
+		"invoice_number": {{Start: 57, End: 69}},
+		"invoice_date":   {{Start: 83, End: 93}},
+		"subtotal":       {{Start: 109, End: 115}},
+		"tax":            {{Start: 136, End: 141}},
+		"currency":       {{Start: 187, End: 190}},
 	}
 	for name, spans := range want {
 		c, ok := rep[name]
@@ -68,7 +68,7 @@ func TestHeuristicsSeedDemo(t *testing.T) {
 			t.Errorf("correct record: %s factor = %v (%v)", name, c.Factor, c.Reasons)
 		}
 	}
-	if got := rep["total"].Spans; !reflect.DeepEqual(got, []Span{{165, 171}}) {
+	if got := rep["total"].Spans; !reflect.DeepEqual(got, []Span{{Start: 165, End: 171}}) {
 		t.Errorf("total spans = %v", got)
 	}
 }
@@ -217,10 +217,10 @@ func TestHeuristicsGroundingText(t *testing.T) {
 			t.Errorf("%s: %+v", name, c)
 		}
 	}
-	if sp := rep["vendor_name"].Spans[0]; sp != (Span{0, 27}) {
+	if sp := rep["vendor_name"].Spans[0]; sp != (Span{Start: 0, End: 27}) {
 		t.Errorf("vendor span = %v", sp)
 	}
-	if sp := rep["currency"].Spans[0]; sp != (Span{60, 62}) {
+	if sp := rep["currency"].Spans[0]; sp != (Span{Start: 60, End: 62}) {
 		t.Errorf("currency span = %v (want the RM marker)", sp)
 	}
 	rep = RunHeuristics(text, s, Record{"vendor_name": "Contoso", "invoice_number": "2024", "currency": "EUR"})

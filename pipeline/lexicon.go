@@ -32,13 +32,13 @@ var otherLabels = []string{
 	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
 	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
 	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
-	"total sv", "total gv", "total ev", "total qu",
+	"total sv", "total gv", "total ev", "total qu", "accepted total", "amount tendered", "tendered amount",
 }
 
 // extraRoleLabels widen a role's default labels with the forms receipts and
 // invoices print. They apply only to a field that keeps the default labels.
 var extraRoleLabels = map[Role][]string{
-	RoleSubtotal: {"total sales excluding", "nett of tax", "net of tax", "montant net", "net ht",
+	RoleSubtotal: {"taxable amount", "taxable amt", "taxable", "gst taxable", "vat taxable", "total sales excluding", "nett of tax", "net of tax", "montant net", "net ht",
 		"amt paid excl", "amount paid excl", "total excl of", "total excluded"},
 	RoleTax: {"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
 		"vat amount"},

@@ -71,8 +71,8 @@ func TestSeedDemoHeuristicsOnly(t *testing.T) {
 		t.Fatalf("flagged %+v, want exactly total", res.FlaggedFields)
 	}
 	want := map[string][]pipeline.Span{
-		"vendor_name": {{34, 44}}, "invoice_number": {{57, 69}}, "invoice_date": {{83, 93}},
-		"subtotal": {{109, 115}}, "tax": {{136, 141}}, "currency": {{187, 190}}, "total": {},
+		"vendor_name": {{Start: 34, End: 44}}, "invoice_number": {{Start: 57, End: 69}}, "invoice_date": {{Start: 83, End: 93}},
+		"subtotal": {{Start: 109, End: 115}}, "tax": {{Start: 136, End: 141}}, "currency": {{Start: 187, End: 190}}, "total": {},
 	}
 	for f, w := range want {
 		if got := res.FieldProvenance[f]; mustJSON(got) != mustJSON(w) {

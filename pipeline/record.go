@@ -188,6 +188,11 @@ func FormatValue(v any) string {
 type Span struct {
 	Start int `json:"start"`
 	End   int `json:"end"`
+	// Primary marks the occurrence the checks accepted (the labelled one),
+	// listed first, when a value occurs more than once; the others are
+	// secondary. A lone span is the value's only occurrence and carries no
+	// mark, so single-span output is unchanged.
+	Primary bool `json:"primary,omitempty"`
 }
 
 // Status is the gate's decision.
