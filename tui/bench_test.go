@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/providers/local"
 	"github.com/reflect-mcp/reflect/store"
@@ -174,7 +175,7 @@ func BenchmarkReviewRunReceipts(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		c, ds, lineErrs, err := LoadCorpus(path, "invoice")
+		c, ds, lineErrs, err := golden.LoadCorpus(path, "invoice")
 		if err != nil || len(lineErrs) > 0 {
 			b.Fatalf("corpus: %v %v", err, lineErrs)
 		}

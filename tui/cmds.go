@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/golden"
@@ -123,44 +119,14 @@ func (s *services) statsCmd() tea.Cmd {
 	}
 }
 
-// exportCmd writes the golden file next to its final name and renames it, so
-// an interrupted export never leaves a truncated file behind.
+// exportCmd writes the golden file with golden.ExportFile, which replaces
+// it atomically: an interrupted export never leaves a truncated file behind.
 func (s *services) exportCmd() tea.Cmd {
 	path := s.export
 	return func() tea.Msg {
-		n, err := s.exportTo(path)
+		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID})
 		return ExportedMsg{Path: path, N: n, Err: err}
 	}
-}
-
-func (s *services) exportTo(path string) (n int, err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-	}()
-	n, err = golden.Export(s.ctx, s.store, f, golden.ExportOptions{CorpusID: s.corpus.ID})
-	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	// Synced before the rename, so a crash cannot leave the final name on a
-	// file whose data never reached the disk.
-	if err = f.Sync(); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	return n, nil
 }
 
 // retryCmd runs one document through the pipeline again and stores the

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -82,7 +83,7 @@ func flowSetup(t *testing.T) (Config, *heuristicRunner) {
 	if err := os.WriteFile(path, []byte(flowCorpus), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, docs, bad, err := LoadCorpus(path, "invoice")
+	c, docs, bad, err := golden.LoadCorpus(path, "invoice")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
-	"github.com/reflect-mcp/reflect/tui"
 )
 
 // inFlightGrace bounds how long an interrupted batch waits for the documents
@@ -224,7 +223,7 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 	if err != nil {
 		return nil, err
 	}
-	corpus, docs, _, err := tui.LoadCorpus(o.file, schemaRef(o.pf.schema))
+	corpus, docs, _, err := golden.LoadCorpus(o.file, schemaRef(o.pf.schema))
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("--save: %w", err))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"strings"
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -90,9 +88,9 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		}
 		*noRun = true // queued results came from the MCP server; there is nothing to run
 	} else {
-		var lineErrs []tui.LineError
+		var lineErrs []golden.LineError
 		var docs []store.Document
-		corpus, docs, lineErrs, err = tui.LoadCorpus(pos[0], schemaRef(pf.schema))
+		corpus, docs, lineErrs, err = golden.LoadCorpus(pos[0], schemaRef(pf.schema))
 		if err != nil {
 			return usageErr(err)
 		}
@@ -144,132 +142,6 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		err = ferr
 	}
 	return err
-}
-
-func runExport(ctx context.Context, args []string, stdio Stdio) error {
-	var sf storeFlags
-	fs := newFlagSet("export", "--golden OUT.jsonl [--corpus ID] [--only-corrected]", stdio)
-	sf.register(fs)
-	out := fs.String("golden", "", "write golden JSONL here (- for stdout)")
-	corpusID := fs.String("corpus", "", "corpus id, path or queue (mcp:NAME); default: every corpus")
-	only := fs.Bool("only-corrected", false, "only documents where the reviewer changed a value")
-	if _, err := parseFlags(fs, args, stdio); err != nil {
-		return helpOK(err)
-	}
-	if *out == "" {
-		return usageErr(errors.New("export needs --golden OUT.jsonl"))
-	}
-	st, err := sf.open()
-	if err != nil {
-		return err
-	}
-	ids, err := corpusIDs(ctx, st, *corpusID)
-	if err != nil {
-		return err
-	}
-	w := stdio.Out
-	var f *os.File
-	if *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			return usageErr(fmt.Errorf("--golden: %w", err))
-		}
-		w = f
-	}
-	total := 0
-	for _, id := range ids {
-		n, err := golden.Export(ctx, st, w, golden.ExportOptions{CorpusID: id, OnlyCorrected: *only})
-		total += n
-		if err != nil {
-			if f != nil {
-				f.Close()
-			}
-			return err
-		}
-	}
-	if f != nil {
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("--golden: %w", err)
-		}
-		fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s\n", total, *out)
-	}
-	return nil
-}
-
-// corpusIDs resolves --corpus (an id, a corpus file path, or empty for all).
-func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, error) {
-	all, err := st.Corpora(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if ref == "" {
-		ids := make([]string, len(all))
-		for i, c := range all {
-			ids[i] = c.ID
-		}
-		return ids, nil
-	}
-	abs, _ := filepath.Abs(ref)
-	for _, c := range all {
-		if c.ID == ref || c.Name == ref || (c.Path != "" && c.Path == abs) || c.ID == store.QueueCorpusID(ref) {
-			return []string{c.ID}, nil
-		}
-	}
-	if len(all) == 0 {
-		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
-	}
-	names := make([]string, len(all))
-	for i, c := range all {
-		names[i] = c.ID
-	}
-	return nil, usageErr(fmt.Errorf("no corpus %q in the store (have: %s)", ref, strings.Join(names, ", ")))
-}
-
-func runStats(ctx context.Context, args []string, stdio Stdio) error {
-	var sf storeFlags
-	fs := newFlagSet("stats", "[--corpus ID] [--json]", stdio)
-	sf.register(fs)
-	corpusID := fs.String("corpus", "", "corpus id, path or queue; default: every corpus")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if _, err := parseFlags(fs, args, stdio); err != nil {
-		return helpOK(err)
-	}
-	st, err := sf.open()
-	if err != nil {
-		return err
-	}
-	id := ""
-	if *corpusID != "" {
-		ids, err := corpusIDs(ctx, st, *corpusID)
-		if err != nil {
-			return err
-		}
-		id = ids[0]
-	}
-	s, err := st.Stats(ctx, id)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		b, err := json.MarshalIndent(s, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode stats: %w", err)
-		}
-		fmt.Fprintln(stdio.Out, string(b))
-		return nil
-	}
-	fmt.Fprintf(stdio.Out, "documents         : %d (%d with a result, %d errors)\n", s.Documents, s.WithResult, s.Errors)
-	fmt.Fprintf(stdio.Out, "reviewed          : %d\n", s.Reviewed)
-	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
-	fmt.Fprintf(stdio.Out, "awaiting review   : %d\n", s.NeedsReview)
-	fmt.Fprintf(stdio.Out, "decided fields    : %d (%d corrected)\n", s.DecidedFields, s.CorrectedFields)
-	// With no wrong value found by a reviewer yet there is nothing the gate
-	// could have caught: a rate would claim a success that was never tested.
-	catch := "n/a (no reviewer has corrected a value yet)"
-	if s.CaughtWrong+s.SilentWrong > 0 {
-		catch = fmt.Sprintf("%.1f%% (%d of %d wrong values flagged)", s.CatchRate*100, s.CaughtWrong, s.CaughtWrong+s.SilentWrong)
-	}
-	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
-	return nil
 }
 
 // schemaRef is how a corpus remembers its schema: a built-in name, or the

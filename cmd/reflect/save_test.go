@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
-	"github.com/reflect-mcp/reflect/tui"
 )
 
 // extract --batch --save stores every result under the corpus `reflect
@@ -27,7 +27,7 @@ func TestBatchSaveFeedsReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, _, err := tui.LoadCorpus(corpus, "invoice")
+	c, _, _, err := golden.LoadCorpus(corpus, "invoice")
 	if err != nil {
 		t.Fatal(err)
 	}

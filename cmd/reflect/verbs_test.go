@@ -14,10 +14,10 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/mcp"
 	"github.com/reflect-mcp/reflect/providers"
 	"github.com/reflect-mcp/reflect/store"
-	"github.com/reflect-mcp/reflect/tui"
 )
 
 // Every verb answers --help on stdout with exit 0.
@@ -154,7 +154,7 @@ func TestBatchSaveKeepsResultsOnTheirDocument(t *testing.T) {
 	if strings.Contains(r.err, "--save") {
 		t.Errorf("a line the corpus skips is not a storage failure: %s", r.err)
 	}
-	c, _, _, err := tui.LoadCorpus(corpus, "invoice")
+	c, _, _, err := golden.LoadCorpus(corpus, "invoice")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package tui
+package golden
 
 import (
 	"bytes"
@@ -14,17 +14,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
 )
 
-// LineError names a corpus line (or, for a directory, the 1-based file
-// position) that could not be used.
-type LineError = golden.LineError
-
 // LoadCorpus reads a review corpus: a JSONL file of {"id"?, "text",
 // "expected"?} lines, or a directory of .txt files (id = file name without
-// .txt). Unusable lines come back as LineErrors rather than failing the load.
+// .txt). Unusable lines come back as LineErrors (for a directory, Line is the
+// file's 1-based position) rather than failing the load.
 // The corpus ID is derived from the absolute path, so reopening the same file
 // finds the same stored results and decisions.
 func LoadCorpus(path, schema string) (store.Corpus, []store.Document, []LineError, error) {
@@ -88,9 +84,9 @@ func loadJSONL(path string) ([]store.Document, []LineError, string, error) {
 	var docs []store.Document
 	var bad []LineError
 	seen := map[string]int{}
-	err = golden.ReadLines(bytes.NewReader(data), func(l golden.Line) error {
+	err = ReadLines(bytes.NewReader(data), func(l Line) error {
 		if l.Err != nil {
-			var le *golden.LineError
+			var le *LineError
 			if errors.As(l.Err, &le) {
 				bad = append(bad, *le)
 			} else {

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+func runExport(ctx context.Context, args []string, stdio Stdio) error {
+	var sf storeFlags
+	fs := newFlagSet("export", "--golden OUT.jsonl [--corpus ID] [--only-corrected]", stdio)
+	sf.register(fs)
+	out := fs.String("golden", "", "write golden JSONL here (- for stdout)")
+	corpusID := fs.String("corpus", "", "corpus id, path or queue (mcp:NAME); default: every corpus")
+	only := fs.Bool("only-corrected", false, "only documents where the reviewer changed a value")
+	if _, err := parseFlags(fs, args, stdio); err != nil {
+		return helpOK(err)
+	}
+	if *out == "" {
+		return usageErr(errors.New("export needs --golden OUT.jsonl"))
+	}
+	st, err := sf.open()
+	if err != nil {
+		return err
+	}
+	ids, err := corpusIDs(ctx, st, *corpusID)
+	if err != nil {
+		return err
+	}
+	opts := make([]golden.ExportOptions, len(ids))
+	for i, id := range ids {
+		opts[i] = golden.ExportOptions{CorpusID: id, OnlyCorrected: *only}
+	}
+	if *out == "-" {
+		for _, o := range opts {
+			if _, err := golden.Export(ctx, st, stdio.Out, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	total, err := golden.ExportFile(ctx, st, *out, opts...)
+	if fe := (*golden.FileError)(nil); errors.As(err, &fe) {
+		return usageErr(fmt.Errorf("--golden: %w", fe.Err))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s\n", total, *out)
+	return nil
+}
+
+// corpusIDs resolves --corpus (an id, a corpus file path, or empty for all).
+func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, error) {
+	all, err := st.Corpora(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ref == "" {
+		ids := make([]string, len(all))
+		for i, c := range all {
+			ids[i] = c.ID
+		}
+		return ids, nil
+	}
+	abs, _ := filepath.Abs(ref)
+	for _, c := range all {
+		if c.ID == ref || c.Name == ref || (c.Path != "" && c.Path == abs) || c.ID == store.QueueCorpusID(ref) {
+			return []string{c.ID}, nil
+		}
+	}
+	if len(all) == 0 {
+		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
+	}
+	names := make([]string, len(all))
+	for i, c := range all {
+		names[i] = c.ID
+	}
+	return nil, usageErr(fmt.Errorf("no corpus %q in the store (have: %s)", ref, strings.Join(names, ", ")))
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+func runStats(ctx context.Context, args []string, stdio Stdio) error {
+	var sf storeFlags
+	fs := newFlagSet("stats", "[--corpus ID] [--json]", stdio)
+	sf.register(fs)
+	corpusID := fs.String("corpus", "", "corpus id, path or queue; default: every corpus")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := parseFlags(fs, args, stdio); err != nil {
+		return helpOK(err)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return err
+	}
+	id := ""
+	if *corpusID != "" {
+		ids, err := corpusIDs(ctx, st, *corpusID)
+		if err != nil {
+			return err
+		}
+		id = ids[0]
+	}
+	s, err := st.Stats(ctx, id)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode stats: %w", err)
+		}
+		fmt.Fprintln(stdio.Out, string(b))
+		return nil
+	}
+	fmt.Fprintf(stdio.Out, "documents         : %d (%d with a result, %d errors)\n", s.Documents, s.WithResult, s.Errors)
+	fmt.Fprintf(stdio.Out, "reviewed          : %d\n", s.Reviewed)
+	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
+	fmt.Fprintf(stdio.Out, "awaiting review   : %d\n", s.NeedsReview)
+	fmt.Fprintf(stdio.Out, "decided fields    : %d (%d corrected)\n", s.DecidedFields, s.CorrectedFields)
+	// With no wrong value found by a reviewer yet there is nothing the gate
+	// could have caught: a rate would claim a success that was never tested.
+	catch := "n/a (no reviewer has corrected a value yet)"
+	if s.CaughtWrong+s.SilentWrong > 0 {
+		catch = fmt.Sprintf("%.1f%% (%d of %d wrong values flagged)", s.CatchRate*100, s.CaughtWrong, s.CaughtWrong+s.SilentWrong)
+	}
+	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
+	return nil
+}
