@@ -93,3 +93,25 @@ func TestCacheNotBboltIsNotMoved(t *testing.T) {
 		t.Error("the text file was changed or moved")
 	}
 }
+
+func TestCheckCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	fillCache(t, mustOpenCache(t, path), 100)
+	rep, err := CheckCache(path)
+	if err != nil || !rep.OK() || rep.Entries != 100 {
+		t.Fatalf("healthy cache: %+v %v", rep, err)
+	}
+	damage(t, path)
+	if rep, err := CheckCache(path); err != nil || rep.OK() {
+		t.Errorf("damaged cache: %+v %v", rep, err)
+	}
+	path2 := filepath.Join(t.TempDir(), "calls.db")
+	fillCache(t, mustOpenCache(t, path2), 300)
+	truncateFile(t, path2, 0.5)
+	if rep, err := CheckCache(path2); err != nil || rep.OK() {
+		t.Errorf("truncated cache: %+v %v", rep, err)
+	}
+	if _, err := CheckCache(filepath.Join(t.TempDir(), "missing.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing cache: %v", err)
+	}
+}

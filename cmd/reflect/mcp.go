@@ -87,6 +87,11 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 		if st, err = sf.open(); err != nil {
 			return err
 		}
+		// The server promises agents their needs_review results are queued:
+		// it must not start writing them into a damaged file.
+		if err := st.CheckWritable(ctx); err != nil {
+			return err
+		}
 	}
 	envs := &envCache{pf: pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
 	defer func() {

@@ -36,6 +36,7 @@ func verbs() []verb {
 		{"review", "open the review workstation on a corpus (runs the pipeline, keeps decisions)", runReview},
 		{"export", "write reviewed documents as golden JSONL for eval", runExport},
 		{"stats", "review totals and the gate's measured catch rate", runStats},
+		{"doctor", "run bbolt's consistency check over the review store and the model-call cache", runDoctor},
 		{"mcp", "serve extract, validate and review_status over MCP (stdio or HTTP)", runMCP},
 		{"gateway", "govern other MCP servers' tools: classify, decide, allow / deny / hold", runGateway},
 		{"core", "serve the decision engine over reeflex-core's REST API; freeze on|off", runCore},
