@@ -108,7 +108,7 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 	for attempt := 0; ; attempt++ {
 		env, corr, _ := c.envelope()
 		if key == "" {
-			key = holdKey(c.who.SessionID, env)
+			key = holdKey(c.g.trackerScope(c.req, c.who), env)
 			if p, ok, err := g.opts.Holds.Get(ctx, key); err != nil {
 				g.log.Warn("holds tracker unreadable: treating the call as new", "error", err.Error())
 			} else if ok && !p.expired(g.opts.Now()) {
@@ -122,7 +122,7 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 		}
 		switch d.Decision {
 		case VerdictAllow:
-			g.forget(ctx, key)
+			c.forget(ctx, key)
 			if res := c.honour(env, corr, d); res != nil {
 				return res, nil
 			}
@@ -141,6 +141,10 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 			if err := g.opts.Holds.Put(ctx, key, p); err != nil {
 				g.log.Warn("could not track the hold: its retry will mint a new one", "hold_id", d.HoldID, "error", err.Error())
 			}
+			if g.opts.OnHold != nil && attempt == 0 {
+				g.opts.OnHold(ctx, HeldCall{PendingHold: p, Client: ClientName(c.req), SessionID: c.who.SessionID,
+					Upstream: c.e.up.cfg.Name, Tool: c.e.tool.Name, Arguments: c.args, Class: c.class, Envelope: env})
+			}
 			if attempt == 0 && c.wait(ctx, p) {
 				c.approval = &p
 				continue
@@ -154,20 +158,25 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 				}
 				return blocked(stillHeldText(*c.approval, d), metaIDs(corr, d)), nil
 			}
-			g.forget(ctx, key)
+			c.forget(ctx, key)
 			return blocked(fmt.Sprintf("reeflex-mcp: denied -- %s [rule=%s] decision_id=%s", d.Reason, d.Rule, d.DecisionID),
 				metaIDs(corr, d)), nil
 		default:
-			g.forget(ctx, key)
+			c.forget(ctx, key)
 			return blocked(fmt.Sprintf("reeflex-mcp: unknown decision '%s' -- failing closed decision_id=%s", d.Decision, d.DecisionID),
 				metaIDs(corr, d)), nil
 		}
 	}
 }
 
-func (g *Gateway) forget(ctx context.Context, key string) {
-	if err := g.opts.Holds.Delete(ctx, key); err != nil {
-		g.log.Warn("holds tracker: could not clear an entry", "error", err.Error())
+// forget clears the tracked hold this call carried, if any (a write only
+// when there is one: most calls carry none).
+func (c *callState) forget(ctx context.Context, key string) {
+	if c.approval == nil {
+		return
+	}
+	if err := c.g.opts.Holds.Delete(ctx, key); err != nil {
+		c.g.log.Warn("holds tracker: could not clear an entry", "error", err.Error())
 	}
 }
 

@@ -46,6 +46,29 @@ func (g *Gateway) identity(req *mcpsdk.CallToolRequest) Identity {
 	return Identity{AgentID: anonymousAgent, SessionID: "mcp-http:unmapped:" + newID()}
 }
 
+// trackerScope is whose retries the holds tracker matches. On HTTP it is the
+// session (spec §5.6). On stdio the session id is minted per process, so a
+// gateway restarted with a pending hold would mint a new hold on the retry;
+// the client's own name is stable across restarts and, on stdio, one process
+// serves one client.
+func (g *Gateway) trackerScope(req *mcpsdk.CallToolRequest, who Identity) string {
+	if !strings.HasPrefix(who.SessionID, "mcp-gateway:") {
+		return who.SessionID
+	}
+	return "stdio:" + ClientName(req)
+}
+
+// ClientName is the front client's self-reported name ("" when unknown).
+func ClientName(req *mcpsdk.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name
+	}
+	return ""
+}
+
 // ServeStdio serves one client on stdin/stdout until it leaves or ctx ends.
 func (g *Gateway) ServeStdio(ctx context.Context) error {
 	err := g.front.Run(ctx, &mcpsdk.StdioTransport{})

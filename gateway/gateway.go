@@ -41,7 +41,10 @@ type Options struct {
 	// Obligations are the handlers known; nil has audit:full only.
 	Obligations *Obligations
 	// Guard, when set, holds calls that carry unsettled reviewed values.
-	Guard  ReviewGuard
+	Guard ReviewGuard
+	// OnHold, when set, is told of every new hold the gateway tracks, so it
+	// can become a review item in the queue named for the client.
+	OnHold func(ctx context.Context, h HeldCall)
 	Logger *slog.Logger
 	// UpstreamStderr receives stdio upstreams' stderr (default os.Stderr).
 	UpstreamStderr io.Writer

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 )
@@ -20,6 +21,20 @@ type PendingHold struct {
 func (h PendingHold) expired(now time.Time) bool {
 	t, err := time.Parse("2006-01-02T15:04:05Z", h.ExpiresTS)
 	return err == nil && !now.Before(t)
+}
+
+// HeldCall is everything a reviewer needs to decide a held call.
+type HeldCall struct {
+	PendingHold
+	// Client is the front client's name (the review queue is named for it).
+	Client    string
+	SessionID string
+	Upstream  string
+	Tool      string // the upstream's own name
+	Arguments json.RawMessage
+	Class     Classification
+	// Envelope is what the engine was asked about.
+	Envelope Envelope
 }
 
 // HoldTracker maps (session, identical call) to its pending hold.
