@@ -11,15 +11,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"maps"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/reflect-mcp/reflect/gateway/clientconfig"
 )
@@ -480,40 +476,14 @@ func runGatewayDoctor(_ context.Context, args []string, stdio Stdio) error {
 // best effort: the registry is already saved, and a stdio gateway (the one
 // clients launch) has no endpoint to call.
 func reloadGateway(ctx context.Context, gatewayURL string, stdio Stdio) {
-	if gatewayURL == "" {
-		host, port := envOr("REEFLEX_MCP_HOST", "127.0.0.1"), envOr("REEFLEX_MCP_PORT", "8000")
-		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-			host = "127.0.0.1"
-		}
-		gatewayURL = "http://" + net.JoinHostPort(host, port)
-	}
-	endpoint := strings.TrimSuffix(gatewayURL, "/")
-	if !strings.HasSuffix(endpoint, "/admin/reload") {
-		endpoint += "/admin/reload"
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
-	if err != nil {
+	endpoint := clientconfig.ReloadURL(gatewayURL, os.Getenv("REEFLEX_MCP_HOST"), os.Getenv("REEFLEX_MCP_PORT"))
+	answer, err := clientconfig.Reload(ctx, endpoint, os.Getenv("REEFLEX_MCP_ADMIN_TOKEN"))
+	switch {
+	case errors.Is(err, clientconfig.ErrNoGateway):
+		fmt.Fprintf(stdio.Out, "reload: %v: the change applies when a gateway next starts (a running stdio gateway reloads on SIGHUP)\n", err)
+	case err != nil:
 		fmt.Fprintf(stdio.Out, "reload: %v\n", err)
-		return
-	}
-	if tok := os.Getenv("REEFLEX_MCP_ADMIN_TOKEN"); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		fmt.Fprintf(stdio.Out, "reload: no HTTP gateway answered at %s: the change applies when a gateway next starts (a running stdio gateway reloads on SIGHUP)\n", endpoint)
-		return
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	switch resp.StatusCode {
-	case http.StatusOK:
-		fmt.Fprintf(stdio.Out, "reload: %s\n", strings.TrimSpace(string(body)))
-	case http.StatusUnauthorized:
-		fmt.Fprintf(stdio.Out, "reload: the gateway at %s refused it: set REEFLEX_MCP_ADMIN_TOKEN to its admin token\n", endpoint)
 	default:
-		fmt.Fprintf(stdio.Out, "reload: the gateway at %s answered %s: %s\n", endpoint, resp.Status, strings.TrimSpace(string(body)))
+		fmt.Fprintf(stdio.Out, "reload: %s\n", answer)
 	}
 }
