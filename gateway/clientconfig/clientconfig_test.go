@@ -449,3 +449,34 @@ func TestSetupCreatesANamedClientFileWhenTheRegistryHasServers(t *testing.T) {
 		t.Fatalf("servers %v", f.Servers)
 	}
 }
+
+func TestImportFoldsReflectsOwnServerIntoTheGatewayEntry(t *testing.T) {
+	dir := t.TempDir()
+	o := opts(dir)
+	write(t, o.ConfigPath, "upstreams:\n  - {name: memory, command: [mcp-server-memory], target: {system: memory, environment: dev}}\n")
+	p := CustomProfile(Env{Cwd: dir}, "c.json")
+	write(t, p.Path, `{"mcpServers": {
+  "reflect-gateway": {"command": "/opt/reflect/bin/reflect", "args": ["gateway", "--config", "`+o.ConfigPath+`"], "env": {"REEFLEX_MODE": "enforce"}, "disabled": false},
+  "reflect": {"command": "/opt/reflect/bin/reflect", "args": ["mcp"], "env": {"REFLECT_PROVIDER": "openai", "REEFLEX_MODE": "observe"}}
+}}`)
+	reg, _ := ReadRegistry(o.ConfigPath)
+	out, err := Import([]Profile{p}, "reflect", reg, o)
+	if err != nil || !out.Changed || out.RegistryChanged {
+		t.Fatalf("%+v %v", out, err)
+	}
+	f, _ := ReadFile(p.Path)
+	if len(f.Servers) != 1 {
+		t.Fatalf("servers %v", f.Servers)
+	}
+	var e struct {
+		Env      map[string]string
+		Disabled *bool
+	}
+	_ = json.Unmarshal(f.Servers[0].Raw, &e)
+	if e.Env["REFLECT_PROVIDER"] != "openai" || e.Env["REEFLEX_MODE"] != "enforce" || e.Disabled == nil {
+		t.Fatalf("gateway entry %s: want the provider added and every setting of its own kept", f.Servers[0].Raw)
+	}
+	if _, err := Import([]Profile{p}, "reflect", reg, o); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second import: %v", err)
+	}
+}

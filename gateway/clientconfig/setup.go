@@ -385,6 +385,9 @@ func importInto(p Profile, f *File, name string, e Entry, reg *Registry, o Optio
 		}
 		f.Set(gwName, raw)
 	}
+	if len(reg.Names()) == 0 {
+		return out, fmt.Errorf("%s: the registry %s has no upstream, so the gateway could not start: add one with `reflect gateway add` (nothing was written)", p.Path, reg.Path)
+	}
 	return out, commit(&out, f, reg, before, regBefore)
 }
 
