@@ -30,7 +30,8 @@ const nameLines = 10
 // then every candidate is wrong). It works from the field's kind only, so any
 // schema gets candidates: every other amount for money, every other date for
 // dates, identifier-like tokens for identifiers, name-like lines near the top
-// for text, and codes or currency signs printed for currencies. Values are
+// (alone and two adjacent ones joined) for text, and codes or currency signs
+// printed for currencies. Values are
 // deduplicated; the first line a value occurs on is kept.
 func Candidates(f pipeline.Field, text string, want any) []Candidate {
 	d := newCandDoc(text)
@@ -75,7 +76,10 @@ func Candidates(f pipeline.Field, text string, want any) []Candidate {
 			}
 		}
 	default:
-		n := 0
+		// Each name-like line, and each two adjacent ones read as one name:
+		// a name cut at a line break and one run on into the next line are
+		// the two ways a multi-line letterhead is misread.
+		n, prev, prevLine := 0, "", -1
 		for i, l := range d.lines {
 			t := strings.TrimSpace(l)
 			if t == "" {
@@ -84,9 +88,16 @@ func Candidates(f pipeline.Field, text string, want any) []Candidate {
 			if n++; n > nameLines {
 				break
 			}
-			if nameLike(t) {
-				add(normText(t), t, i)
+			if !nameLike(t) {
+				prev = ""
+				continue
 			}
+			add(normText(t), t, i)
+			if prev != "" {
+				joined := prev + " " + t
+				add(normText(joined), joined, prevLine)
+			}
+			prev, prevLine = t, i
 		}
 	}
 	return out
