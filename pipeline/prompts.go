@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -51,12 +52,25 @@ func renderPrompt(version string, d promptData) (string, error) {
 	}
 	// The document closes with a marker; a document that contains the marker
 	// itself must not be able to end the data section early.
-	d.Text = strings.ReplaceAll(d.Text, "</document>", "</ document>")
+	d.Text = defuseMarkers(d.Text)
 	var b strings.Builder
 	if err := t.Execute(&b, d); err != nil {
 		return "", fmt.Errorf("prompt %s: %w", version, err)
 	}
 	return b.String(), nil
+}
+
+// markerRE matches anything a model could read as a document marker: any
+// case, spaces anywhere inside, attributes ("</DOCUMENT>", "< / document >",
+// "<Document id=2>", "</d o c u m e n t>").
+var markerRE = regexp.MustCompile(`(?i)<\s*/?\s*d\s*o\s*c\s*u\s*m\s*e\s*n\s*t\b[^<>]*>`)
+
+// defuseMarkers writes every marker look-alike in a document with entities,
+// so the text cannot close the data section early or open a second one.
+func defuseMarkers(text string) string {
+	return markerRE.ReplaceAllStringFunc(text, func(m string) string {
+		return "&lt;" + m[1:len(m)-1] + "&gt;"
+	})
 }
 
 // candidateJSON shows the Critic the record as JSON without HTML escaping: a

@@ -35,6 +35,10 @@ type Extraction struct {
 type Evidence struct {
 	Confidence float64 `json:"confidence"`
 	Method     string  `json:"method"`
+	// Tier names the kind of evidence ("total:labelled+arithmetic",
+	// "vendor:letterhead-suffix"), stable across documents, so a calibrator
+	// can learn each tier's real accuracy from reviewed data.
+	Tier string `json:"tier,omitempty"`
 }
 
 // Verdict is the Critic's judgement of one field.
