@@ -580,3 +580,28 @@ func compactJSON(raw []byte) string {
 	_ = json.Compact(&b, raw)
 	return b.String()
 }
+
+// The verbs are reached through reflect gateway's own dispatch.
+func TestGatewayLifecycleVerbsDispatch(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	path := filepath.Join(home, "client.json")
+	lcWrite(t, path, `{"mcpServers":{"memory":{"command":"mcp-server-memory"}}}`)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"gateway", "doctor", "--path", path}, 1, "foreign_server"},
+		{[]string{"gateway", "setup", "--path", path, "--non-interactive"}, 0, "now behind the gateway: memory"},
+		{[]string{"gateway", "doctor", "--path", path}, 0, "clean"},
+		{[]string{"gateway", "add", "fetch", "--no-reload", "--command", "uvx", "mcp-server-fetch"}, 0, "added upstream fetch"},
+		{[]string{"gateway", "import", "nosuch", "--path", path}, 1, ""},
+		{[]string{"gateway", "restore", "--path", path}, 0, "restored"},
+	} {
+		var out, errb bytes.Buffer
+		err := Run(context.Background(), c.args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		if ExitCode(err) != c.code || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s%s", c.args, ExitCode(err), c.code, c.want, out.String(), errb.String())
+		}
+	}
+}
