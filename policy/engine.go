@@ -93,7 +93,10 @@ type Options struct {
 	// (the store) gets them too.
 	Audit  Auditor
 	Logger *slog.Logger
-	NewID  func() string // uuid4 hex; for tests
+	// OnEvent receives hold.created, hold.resolved, hold.expired and
+	// freeze.flipped (the reference's webhook events). It must not block.
+	OnEvent func(Event)
+	NewID   func() string // uuid4 hex; for tests
 }
 
 // Engine decides. Safe for concurrent use.
@@ -109,6 +112,7 @@ type Engine struct {
 	newID   func() string
 	audit   *auditLog
 	sinks   []Auditor
+	onEvent func(Event)
 	// stateAudits: sinks[0] is the State itself.
 	stateAudits bool
 
@@ -133,7 +137,7 @@ type scratch struct {
 // New builds an Engine.
 func New(o Options) (*Engine, error) {
 	e := &Engine{pack: o.Pack, state: o.State, now: o.Now, window: o.Window, ttl: o.HoldTTL,
-		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed()}
+		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed(), onEvent: o.OnEvent}
 	if e.pack == nil {
 		p, err := BasePack()
 		if err != nil {
@@ -320,6 +324,7 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 			return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
 		}
 		d.HoldID, d.ExpiresTS = h.ID, h.ExpiresTS
+		e.notifyHold(now, h)
 	}
 	e.recordDecision(ctx, now, f, &d, &s.cum)
 	return d, nil
@@ -438,6 +443,7 @@ func (e *Engine) frozen(ctx context.Context, now time.Time) bool {
 	}
 	if old := e.lastFrozen.Swap(v); old != 0 && old != v {
 		e.auditFreeze(ctx, now, on)
+		e.notify("freeze.flipped", now, KV{"freeze_on", on})
 	}
 	return on
 }

@@ -72,6 +72,7 @@ func (e *Engine) expire(ctx context.Context, id string, now time.Time) (*Hold, e
 	}
 	if expired {
 		e.auditResolution(ctx, now, h, StatusExpired, true)
+		e.notifyHold(now, h)
 	}
 	return h, nil
 }
@@ -333,6 +334,7 @@ func (e *Engine) Resolve(ctx context.Context, id string, r Resolution) (Hold, er
 		return Hold{}, err
 	}
 	e.auditResolution(ctx, now, out, status, false)
+	e.notifyHold(now, out)
 	return *out, nil
 }
 

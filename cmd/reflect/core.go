@@ -85,8 +85,9 @@ func loadPackFile(path string) (*policy.Pack, error) {
 }
 
 // engine builds the engine; st is nil with --memory.
-func (f *engineFlags) engine(log *slog.Logger) (*policy.Engine, *store.Store, error) {
+func (f *engineFlags) engine(log *slog.Logger, onEvent func(policy.Event)) (*policy.Engine, *store.Store, error) {
 	o := policy.Options{
+		OnEvent:   onEvent,
 		Window:    envSeconds("REEFLEX_WINDOW_SECONDS", 3600),
 		HoldTTL:   envSeconds("REEFLEX_HOLD_TTL_SECONDS", 14400),
 		Getenv:    os.Getenv,
@@ -156,7 +157,14 @@ func runCoreServe(ctx context.Context, args []string, stdio Stdio) error {
 	if v, err := strconv.ParseInt(strings.TrimSpace(os.Getenv("REEFLEX_MAX_BODY_BYTES")), 10, 64); err == nil && v > 0 {
 		maxBody = v
 	}
-	e, st, err := ef.engine(log)
+	var onEvent func(policy.Event)
+	if u := strings.TrimSpace(os.Getenv("REEFLEX_WEBHOOK_URL")); u != "" {
+		n, _ := strconv.Atoi(os.Getenv("REEFLEX_WEBHOOK_QUEUE_SIZE"))
+		wh := coreapi.NewWebhook(u, n, log)
+		defer wh.Close() // after Shutdown: the last events still go out
+		onEvent = wh.Send
+	}
+	e, st, err := ef.engine(log, onEvent)
 	if err != nil {
 		return err
 	}

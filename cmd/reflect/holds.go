@@ -58,7 +58,7 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	if *coreURL != "" {
 		b = &remoteHolds{c: newCoreClient(*coreURL)}
 	} else {
-		e, _, err := ef.engine(nil)
+		e, _, err := ef.engine(nil, nil)
 		if err != nil {
 			return err
 		}
