@@ -93,6 +93,10 @@ type Options struct {
 	// (the store) gets them too.
 	Audit  Auditor
 	Logger *slog.Logger
+	// Backend replaces the built-in rule evaluation (the pack) with another
+	// one, e.g. OPA for operators who bring Rego. Normalization, freeze,
+	// holds, budgets' ledger and audit stay the engine's.
+	Backend Backend
 	// OnEvent receives hold.created, hold.resolved, hold.expired and
 	// freeze.flipped (the reference's webhook events). It must not block.
 	OnEvent func(Event)
@@ -113,6 +117,7 @@ type Engine struct {
 	audit   *auditLog
 	sinks   []Auditor
 	onEvent func(Event)
+	backend Backend
 	// stateAudits: sinks[0] is the State itself.
 	stateAudits bool
 
@@ -137,7 +142,7 @@ type scratch struct {
 // New builds an Engine.
 func New(o Options) (*Engine, error) {
 	e := &Engine{pack: o.Pack, state: o.State, now: o.Now, window: o.Window, ttl: o.HoldTTL,
-		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed(), onEvent: o.OnEvent}
+		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed(), onEvent: o.OnEvent, backend: o.Backend}
 	if e.pack == nil {
 		p, err := BasePack()
 		if err != nil {
@@ -311,15 +316,23 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 	}
 	s.cum.WindowSeconds = int64(e.window / time.Second)
 	s.x = evalCtx{f: f, cum: &s.cum, bud: &e.budgets, now: now}
-	r := e.pack.evaluate(&s.x)
-	if r == nil {
-		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
+	if e.backend != nil {
+		v, err := e.backend.Evaluate(ctx, e.backendInput(f, &s.cum))
+		if err != nil || !validVerdict(v.Decision) || v.Rule == "" {
+			return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", err)
+		}
+		d = Decision{Decision: v.Decision, Reason: v.Reason, Rule: v.Rule, Obligations: nonNil(v.Obligations), DecisionID: id}
+	} else {
+		r := e.pack.evaluate(&s.x)
+		if r == nil {
+			return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
+		}
+		rule, reason := r.output(&s.x)
+		d = Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}
 	}
-	rule, reason := r.output(&s.x)
-	d = Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}
-	if r.Verdict == RequireApproval {
+	if d.Decision == RequireApproval {
 		h := &Hold{ID: e.newID(), CreatedTS: fmtTS(now), ExpiresTS: fmtTS(now.Truncate(time.Second).Add(e.ttl)),
-			Envelope: f.normalized(), EnvelopeHash: f.envHash(), Rule: rule, Status: StatusPending, DecisionID: id, Reason: reason}
+			Envelope: f.normalized(), EnvelopeHash: f.envHash(), Rule: d.Rule, Status: StatusPending, DecisionID: id, Reason: d.Reason}
 		if err := e.state.CreateHold(ctx, h); err != nil {
 			return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
 		}

@@ -110,7 +110,15 @@ func validate(env Envelope, f *facts) *EnvelopeError {
 	}
 	f.action, f.target, f.agent, f.sessionID = action, target, agent, sid
 	if meta, ok := asMap(env["meta"]); ok {
-		f.nonce = str(meta["nonce"])
+		switch n := meta["nonce"].(type) {
+		case string:
+			f.nonce = n
+		case nil:
+		default:
+			// The reference str()s it, so 1, 1.0 and true collide; a nonce
+			// is an opaque string here.
+			return badEnvelope("meta.nonce must be a string")
+		}
 	}
 	return nil
 }
