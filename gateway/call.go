@@ -38,7 +38,7 @@ func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name st
 		args = json.RawMessage("{}")
 	}
 	c := &callState{g: g, req: req, e: e, cs: cs, args: args, who: g.identity(req)}
-	if e.pinState == PinChanged {
+	if e.changed() && g.recheckPin(ctx, e) {
 		c.class = floor(firstListLen(args), SourcePinChanged)
 	} else {
 		c.class = Classify(g.opts.Mappings[e.up.cfg.System], e.tool.Name, e.tool.Annotations, args)
@@ -52,6 +52,18 @@ func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name st
 		return c.enforce(ctx)
 	}
 	return c.observe(ctx)
+}
+
+// recheckPin reports whether e is still changed against its pin: a human
+// may have accepted the new definition since (in another process).
+func (g *Gateway) recheckPin(ctx context.Context, e *entry) bool {
+	st, err := g.opts.Pins.Check(ctx, e.up.cfg.Name, e.tool.Name, PinHash(e.tool))
+	if err != nil || st == PinChanged {
+		return true
+	}
+	e.pinState.Store(int32(st))
+	g.log.Info("changed tool definition was accepted", "tool", e.name)
+	return false
 }
 
 // callState is one call in flight.
@@ -96,7 +108,7 @@ func (c *callState) observe(ctx context.Context) (*mcpsdk.CallToolResult, error)
 		c.g.log.Info("observe mode -- would-honor obligation(s)", "tool", c.e.name, "obligations", d.Obligations,
 			"decision_id", d.DecisionID)
 	}
-	if c.e.pinState == PinChanged {
+	if c.e.changed() {
 		c.g.log.Warn("observe: would-hold: tool definition changed since pinned", "tool", c.e.name)
 	}
 	return c.forward(ctx, corr, d)
@@ -201,7 +213,7 @@ func (c *callState) honour(env Envelope, corr string, d Decision) *mcpsdk.CallTo
 // definition changed since it was pinned, and a call that carries a value
 // reflect flagged for review and nobody has settled yet.
 func (c *callState) override(ctx context.Context, corr string, d Decision) *mcpsdk.CallToolResult {
-	if c.e.pinState == PinChanged {
+	if c.e.changed() {
 		return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- the definition of '%s' (description, schemas or annotations) "+
 			"changed since it was pinned, so it is classified at the floor [rule=reflect.gateway/tool_definition_changed] decision_id=%s. "+
 			"A human must accept the new definition (reflect gateway pins accept %s), then retry this exact call.",

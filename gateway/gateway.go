@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,8 +72,10 @@ type entry struct {
 	name     string // namespaced
 	up       *upstream
 	tool     *mcpsdk.Tool // the upstream's definition, as listed
-	pinState PinState
+	pinState atomic.Int32 // a PinState; a call may see it accepted
 }
+
+func (e *entry) changed() bool { return PinState(e.pinState.Load()) == PinChanged }
 
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
@@ -250,7 +253,8 @@ func (g *Gateway) publish(ctx context.Context, u *upstream) error {
 				g.log.Warn("tool definition changed since it was pinned: classified at the floor and held until a human accepts it",
 					"upstream", u.cfg.Name, "tool", t.Name, "accept", "reflect gateway pins accept "+name)
 			}
-			next[name] = &entry{name: name, up: u, tool: t, pinState: st}
+			next[name] = &entry{name: name, up: u, tool: t}
+			next[name].pinState.Store(int32(st))
 		}
 	}
 	g.mu.Lock()

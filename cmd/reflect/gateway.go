@@ -22,6 +22,7 @@ import (
 
 const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--host H] [--port P] [flags]\n" +
 	"       reflect gateway check     fail-closed self-probe (exit 0 pass, 1 fail)\n" +
+	"       reflect gateway pins [accept <upstream>__<tool>]   pinned tool definitions; accept a changed one\n" +
 	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
 
 // gatewaySubcommands are the lifecycle verbs (setup, restore, add, import,
@@ -44,6 +45,8 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 			return runGatewayCheck(ctx, args[1:], stdio)
 		case "decoy":
 			return serveDecoy(ctx)
+		case "pins":
+			return runGatewayPins(ctx, args[1:], stdio)
 		default:
 			if run, ok := gatewaySubcommands[args[0]]; ok {
 				return run(ctx, args[1:], stdio)
@@ -64,7 +67,7 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	fs.StringVar(&gf.tokenEnv, "auth-token-env", "", "streamable-http: require 'Authorization: Bearer $NAME' (or a clients: token) on every request")
 	fs.DurationVar(&gf.holdWait, "hold-wait", 20*time.Second, "how long a held call waits for a human (sending progress) before it returns the held result")
 	fs.BoolVar(&gf.noReflect, "no-reflect-tools", false, "do not offer reflect's own tools as the built-in upstream reflect__*")
-	fs.BoolVar(&gf.noStore, "no-store", false, "do not queue the built-in reflect tools' needs_review results")
+	fs.BoolVar(&gf.noStore, "no-store", false, "keep holds, pins and the engine's ledger in memory only, and queue no needs_review results")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
@@ -138,6 +141,16 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 			closers[i]()
 		}
 	}
+	// The store keeps the engine's holds and ledger, the tool pins and the
+	// tracked holds, so a restart loses none of them and `reflect holds`
+	// resolves what this gateway held.
+	var st *store.Store
+	if !gf.noStore {
+		if st, err = sf.open(); err != nil {
+			return opts, nop, err
+		}
+		opts.Pins, opts.Holds = storePins{st}, storeHolds{st}
+	}
 	if set.CoreURL != "" {
 		r, err := gateway.NewRemote(set.CoreURL, set.CoreToken, set.CoreTimeout, set.VerifySSL)
 		if err != nil {
@@ -146,9 +159,11 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 		opts.Decider = r
 		log.Info("decisions from a remote engine", "url", set.CoreURL)
 	} else {
-		// TODO(store): pass the store's bbolt policy.State once it exists,
-		// so holds survive a restart and `reflect holds` can resolve them.
-		eng, err := policy.New(policy.Options{Logger: log, Getenv: os.Getenv, AuditPath: os.Getenv("REEFLEX_AUDIT_LOG")})
+		po := policy.Options{Logger: log, Getenv: os.Getenv, AuditPath: os.Getenv("REEFLEX_AUDIT_LOG")}
+		if st != nil {
+			po.State = st.PolicyState()
+		}
+		eng, err := policy.New(po)
 		if err != nil {
 			return opts, nop, err
 		}
@@ -156,7 +171,7 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 		opts.Decider = gateway.InProcess(eng)
 	}
 	if !gf.noReflect {
-		b, st, closeB, err := reflectBuiltin(pf, sf, gf.noStore, log)
+		b, closeB, err := reflectBuiltin(pf, st, log)
 		if err != nil {
 			cleanup()
 			return opts, nop, err
@@ -172,28 +187,22 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 
 // reflectBuiltin is reflect's own MCP server (extract, validate,
 // review_status) served in process as the upstream "reflect".
-func reflectBuiltin(pf *pipelineFlags, sf *storeFlags, noStore bool, log *slog.Logger) (gateway.Builtin, *store.Store, func(), error) {
+func reflectBuiltin(pf *pipelineFlags, st *store.Store, log *slog.Logger) (gateway.Builtin, func(), error) {
 	var none gateway.Builtin
 	if err := pf.validate(); err != nil {
-		return none, nil, nil, err
+		return none, nil, err
 	}
 	schema, err := pipeline.LoadSchema(pf.schema)
 	if err != nil {
-		return none, nil, nil, usageErr(err)
-	}
-	var st *store.Store
-	if !noStore {
-		if st, err = sf.open(); err != nil {
-			return none, nil, nil, err
-		}
+		return none, nil, usageErr(err)
 	}
 	envs := &envCache{pf: *pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
 	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
 	if err != nil {
 		_ = envs.Close()
-		return none, nil, nil, err
+		return none, nil, err
 	}
-	return gateway.Builtin{Name: "reflect", System: "reflect", Environment: "production", Server: srv.SDK()}, st,
+	return gateway.Builtin{Name: "reflect", System: "reflect", Environment: "production", Server: srv.SDK()},
 		func() { _ = envs.Close() }, nil
 }
 

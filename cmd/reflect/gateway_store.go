@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/reflect-mcp/reflect/gateway"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// storePins is gateway.PinStore on the review store.
+type storePins struct{ st *store.Store }
+
+func (p storePins) Check(ctx context.Context, upstream, tool, hash string) (gateway.PinState, error) {
+	rec, first, err := p.st.Pin(ctx, upstream+gateway.Separator+tool, hash)
+	switch {
+	case err != nil:
+		return gateway.PinChanged, err
+	case first:
+		return gateway.PinNew, nil
+	case rec.Hash == hash:
+		return gateway.PinSame, nil
+	}
+	return gateway.PinChanged, nil
+}
+
+func (p storePins) Accept(ctx context.Context, upstream, tool, hash string) error {
+	_, err := p.st.AcceptPin(ctx, upstream+gateway.Separator+tool, hash, "")
+	return err
+}
+
+// storeHolds is gateway.HoldTracker on the review store.
+type storeHolds struct{ st *store.Store }
+
+func (h storeHolds) Get(ctx context.Context, key string) (gateway.PendingHold, bool, error) {
+	var p gateway.PendingHold
+	v, ok, err := h.st.GatewayHold(ctx, key)
+	if err != nil || !ok {
+		return p, false, err
+	}
+	if err := json.Unmarshal(v, &p); err != nil {
+		return p, false, fmt.Errorf("tracked hold %s: %w", key, err)
+	}
+	return p, true, nil
+}
+
+func (h storeHolds) Put(ctx context.Context, key string, p gateway.PendingHold) error {
+	v, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return h.st.PutGatewayHold(ctx, key, v)
+}
+
+func (h storeHolds) Delete(ctx context.Context, key string) error {
+	return h.st.DeleteGatewayHold(ctx, key)
+}
+
+// runGatewayPins lists pinned tool definitions, or accepts a changed one.
+func runGatewayPins(ctx context.Context, args []string, stdio Stdio) error {
+	var sf storeFlags
+	fs := newFlagSet("gateway pins", "[accept <upstream>__<tool>] [--store FILE] [--reviewer NAME]", stdio)
+	sf.register(fs)
+	pos, err := parseFlags(fs, args, stdio)
+	if err != nil {
+		return helpOK(err)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		pins, err := st.Pins(ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range pins {
+			state := "pinned " + p.PinnedAt.Format(time.RFC3339)
+			if p.Seen != "" {
+				state = "CHANGED " + p.SeenAt.Format(time.RFC3339) + ": held until accepted"
+			}
+			fmt.Fprintf(stdio.Out, "%-50s %s  %s\n", p.Tool, p.Hash[:12], state)
+		}
+		return nil
+	case len(pos) == 2 && pos[0] == "accept":
+		rec, err := st.AcceptPin(ctx, pos[1], "", sf.reviewerName())
+		if errors.Is(err, store.ErrPinNotFound) {
+			return usageErr(fmt.Errorf("no tool %q has been pinned (reflect gateway pins lists them)", pos[1]))
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "%s: definition %s accepted by %s; a running gateway uses it once the upstream lists its tools again (or on restart)\n",
+			rec.Tool, rec.Hash[:min(12, len(rec.Hash))], sf.reviewerName())
+		return nil
+	}
+	return usageErr(errors.New("usage: reflect gateway pins [accept <upstream>__<tool>]"))
+}
