@@ -174,6 +174,25 @@ func (l Labels) Apply(rows []Row) OverlayStats {
 	return st
 }
 
+// Merge returns data with the overlay's labels for id laid over it (a new
+// map; data is not changed), for a reader that merges line by line, such as
+// `validate --batch` over a dataset and its overlay. ok is false when the
+// overlay has nothing for id.
+func (l Labels) Merge(id string, data map[string]any) (merged map[string]any, ok bool) {
+	exp, ok := l[id]
+	if !ok {
+		return data, false
+	}
+	merged = make(map[string]any, len(data)+len(exp))
+	for k, v := range data {
+		merged[k] = v
+	}
+	for k, v := range exp {
+		merged[k] = v
+	}
+	return merged, true
+}
+
 func sameLabel(a, b any) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)

@@ -64,6 +64,24 @@ func TestReadLabelsAndApply(t *testing.T) {
 	}
 }
 
+func TestLabelsMerge(t *testing.T) {
+	l := Labels{"a": {"tax": nil, "total": 9.0}}
+	data := map[string]any{"total": 8.0, "vendor_name": "X"}
+	m, ok := l.Merge("a", data)
+	if !ok || m["total"] != 9.0 || m["vendor_name"] != "X" || len(m) != 3 {
+		t.Fatalf("merged %v %v", m, ok)
+	}
+	if v, had := m["tax"]; !had || v != nil {
+		t.Errorf("a labelled null must be merged as a null: %v %v", v, had)
+	}
+	if data["total"] != 8.0 || len(data) != 2 {
+		t.Errorf("Merge changed its input: %v", data)
+	}
+	if m, ok := l.Merge("b", data); ok || m["total"] != 8.0 {
+		t.Errorf("no labels for b: %v %v", m, ok)
+	}
+}
+
 func TestLoadLabelsMissingFile(t *testing.T) {
 	_, _, err := LoadLabels(filepath.Join(t.TempDir(), "nope.jsonl"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
