@@ -118,3 +118,119 @@ func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// kill -9 of the gateway with a pending hold, restart, approve, retry runs:
+// the engine's hold and the tracked hold are in the store.
+func TestGatewayKillRestartApproveRetry(t *testing.T) {
+	bin := reflectBin(t)
+	cfg, storePath := memoryConfig(t, "enforce")
+	names := make([]string, 25)
+	for i := range names {
+		names[i] = fmt.Sprintf("entity-%02d", i)
+	}
+	args := map[string]any{"entityNames": names}
+	start := func() (*exec.Cmd, *mcpsdk.ClientSession) {
+		cmd := exec.Command(bin, "gateway", "--config", cfg, "--store", storePath, "--no-reflect-tools", "--hold-wait", "0s")
+		cmd.Env = append(os.Environ(), "REEFLEX_CORE_URL=", "REEFLEX_MODE=")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "claude-code", Version: "1"}, nil).
+			Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmd, cs
+	}
+	callDelete := func(cs *mcpsdk.ClientSession) *mcpsdk.CallToolResult {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "memory__delete_entities", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	cmd, cs := start()
+	held := callDelete(cs)
+	txt := resultText(held)
+	if !held.IsError || !strings.Contains(txt, "held for approval") {
+		t.Fatalf("25 deletions in production: %s", txt)
+	}
+	id := strings.Fields(strings.SplitN(txt, "hold_id=", 2)[1])[0]
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: nothing is flushed on the way out
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	_ = cs.Close()
+	approve := exec.Command(bin, "holds", "approve", id, "--store", storePath, "--reviewer", "ana")
+	if out, err := approve.CombinedOutput(); err != nil {
+		t.Skipf("reflect holds approve is not available here (%v): %s", err, out)
+	}
+	cmd2, cs2 := start()
+	defer func() { _ = cs2.Close(); _ = cmd2.Wait() }()
+	ok := callDelete(cs2)
+	if ok.IsError || ok.Meta["parent_decision_id"] == nil {
+		t.Fatalf("retry after restart and approval: %s", jsonString(ok))
+	}
+	if again := callDelete(cs2); !again.IsError {
+		t.Fatalf("a second retry ran: %s", jsonString(again))
+	}
+}
+
+func resultText(res *mcpsdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// The MCP Inspector's CLI (a client nobody here wrote, whose SDK validates
+// structured results against the advertised output schema) through the
+// gateway: the proxied reflect__validate and an npm server's tool.
+func TestGatewayInspector(t *testing.T) {
+	insp, err := exec.LookPath("mcp-inspector")
+	if err != nil || testing.Short() {
+		t.Skip("mcp-inspector not installed (make test-deps installs it)")
+	}
+	bin := reflectBin(t)
+	cfg, storePath := memoryConfig(t, "enforce")
+	env := []string{"REEFLEX_MCP_CONFIG=" + cfg, "REFLECT_STORE=" + storePath, "REFLECT_PROVIDER=local", "REEFLEX_CORE_URL=", "REEFLEX_MODE="}
+	inspect := func(args ...string) map[string]any {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, insp, append([]string{"--cli", bin, "gateway"}, args...)...)
+		cmd.Env = append(os.Environ(), env...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("inspector %v: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatalf("inspector printed no JSON: %s", out.String())
+		}
+		return m
+	}
+	list := inspect("--method", "tools/list")
+	names := map[string]bool{}
+	for _, tl := range list["tools"].([]any) {
+		names[tl.(map[string]any)["name"].(string)] = true
+	}
+	if !names["reflect__validate"] || !names["memory__read_graph"] {
+		t.Fatalf("tools via the inspector: %v", names)
+	}
+	res := inspect("--method", "tools/call", "--tool-name", "reflect__validate",
+		"--tool-arg", "text=ACME CORP, Invoice #INV-1001, Total: $108.50",
+		"--tool-arg", `data={"vendor_name":"ACME CORP","total":108.5}`, "--tool-arg", "heuristics_only=true")
+	sc, _ := res["structuredContent"].(map[string]any)
+	if res["isError"] == true || sc["status"] == nil {
+		t.Fatalf("reflect__validate via the inspector: %v", res)
+	}
+	graph := inspect("--method", "tools/call", "--tool-name", "memory__read_graph")
+	if graph["isError"] == true || graph["structuredContent"] == nil {
+		t.Fatalf("memory__read_graph via the inspector: %v", graph)
+	}
+}
