@@ -442,11 +442,15 @@ func runGatewayDoctor(_ context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	profiles, _, err := cf.profiles(cenv)
+	profiles, explicit, err := cf.profiles(cenv)
 	if err != nil {
 		return err
 	}
 	findings := clientconfig.Doctor(profiles)
+	if !explicit || (len(profiles) == 1 && strings.HasPrefix(profiles[0].Key, clientconfig.ClaudeCode)) {
+		// Where `claude mcp add` writes by default: read, never rewritten.
+		findings = append(findings, clientconfig.DoctorClaudeState(cenv)...)
+	}
 	if *asJSON {
 		if findings == nil {
 			findings = []clientconfig.Finding{}

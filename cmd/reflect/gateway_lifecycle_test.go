@@ -605,3 +605,25 @@ func TestGatewayLifecycleVerbsDispatch(t *testing.T) {
 		}
 	}
 }
+
+// `claude mcp add` writes to ~/.claude.json (local scope by default): doctor
+// reads it and says how to move the server behind the gateway.
+func TestGatewayDoctorReadsClaudeCodeState(t *testing.T) {
+	home, project := lcScratchHome(t)
+	exe, _ := reflectExe()
+	state := fmt.Sprintf(`{"numStartups": 12, "mcpServers": {"reflect-gateway": {"type": "stdio", "command": %q, "args": ["gateway", "--config", "/etc/r.yaml"]}},
+  "projects": {%q: {"allowedTools": [], "mcpServers": {"sqlite": {"type": "stdio", "command": "uvx", "args": ["mcp-server-sqlite", "--db-path", "/tmp/shop db.sqlite"], "env": {}}}},
+               "/elsewhere": {"mcpServers": {"other": {"command": "x"}}}}}`, exe, project)
+	lcWrite(t, filepath.Join(home, ".claude.json"), state)
+	code, out := lcRun(t, runGatewayDoctor, "--client", "claude-code")
+	want := "claude mcp remove sqlite -s local && reflect gateway add sqlite --command uvx mcp-server-sqlite --db-path '/tmp/shop db.sqlite'"
+	if code != 1 || !strings.Contains(out, want) || strings.Contains(out, "other") || strings.Count(out, "foreign_server") != 1 {
+		t.Fatalf("exit %d, want the local-scope server with %q:\n%s", code, want, out)
+	}
+	if got := lcRead(t, filepath.Join(home, ".claude.json")); string(got) != state {
+		t.Fatal("doctor wrote to ~/.claude.json")
+	}
+	if code, out := lcRun(t, runGatewayDoctor, "--client", "cursor"); code != 0 {
+		t.Fatalf("--client cursor looked at Claude Code's state: exit %d:\n%s", code, out)
+	}
+}

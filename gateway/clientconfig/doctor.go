@@ -103,10 +103,10 @@ func doctorOne(p Profile) []Finding {
 }
 
 // ReportDrift is what the gateway runs at every start: doctor over every
-// standard client file that exists, one "DRIFT:" line per finding on w. It
+// standard client file that exists and Claude Code's ~/.claude.json, one "DRIFT:" line per finding on w. It
 // never fails; it returns the number of findings.
 func ReportDrift(w io.Writer, env Env) int {
-	fs := Doctor(Existing(env))
+	fs := append(Doctor(Existing(env)), DoctorClaudeState(env)...)
 	for _, f := range fs {
 		fmt.Fprintf(w, "DRIFT: %s\n", f)
 	}
