@@ -408,3 +408,77 @@ func displayURL(raw string) string {
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 	return u.String() + " (credentials hidden)"
 }
+
+// RunCritic is the provider the Critic of a run calls, or "" when no Critic
+// runs: heuristicsOnly asked for none, or the Generator is the keyless local
+// extractor and no Critic provider was named. The local extractor cannot be
+// a Critic.
+func (c Config) RunCritic(heuristicsOnly bool) (string, error) {
+	critic := c.CriticProvider
+	if critic == "" && c.Provider != ProviderLocal {
+		critic = c.Provider
+	}
+	if heuristicsOnly || critic == "" {
+		return "", nil
+	}
+	if critic == ProviderLocal {
+		return "", errors.New("the local provider has no Critic: name a model provider with --critic-provider, or use --heuristics-only")
+	}
+	return critic, nil
+}
+
+// Live reports whether provider answers from a model service (and so costs
+// money and is worth caching), rather than from rules or a fixture.
+func Live(provider string) bool {
+	return provider != ProviderLocal && provider != ProviderReplay
+}
+
+// Stack builds the model clients of one run, every one layered the same way:
+// the live client inside the run's budget, inside the call cache (a cache hit
+// costs nothing, so it is served even after the run's money is spent), with
+// the recorder tapping whatever answers. The pipelines of one run share one
+// Stack: one cache handle (two handles on one file in one process would
+// contend for its flock), one budget (it bounds the run, not each pipeline),
+// one recorder and one replay fixture.
+type Stack struct {
+	Config   Config
+	Budget   *Budget   // nil: no budget
+	Cache    *Cache    // nil: calls are not cached
+	Recorder *Recorder // nil: replies are not recorded
+	// Fixture loads the replay fixture the first time ProviderReplay is
+	// asked for.
+	Fixture func() (*Fixture, error)
+
+	replay *Replay
+}
+
+// Client returns the client for provider with the run's layers around it.
+func (s *Stack) Client(provider string) (llm.Client, error) {
+	var c llm.Client
+	if provider == ProviderReplay {
+		if s.replay == nil {
+			if s.Fixture == nil {
+				return nil, errors.New("replay provider: no fixture")
+			}
+			f, err := s.Fixture()
+			if err != nil {
+				return nil, err
+			}
+			s.replay = NewReplay(f)
+		}
+		c = s.replay
+	} else {
+		live, err := s.Config.NewClient(provider)
+		if err != nil {
+			return nil, err
+		}
+		c = s.Budget.Wrap(live)
+		if s.Cache != nil {
+			c = s.Cache.Wrap(provider, c)
+		}
+	}
+	if s.Recorder != nil {
+		c = s.Recorder.Tap(c)
+	}
+	return c, nil
+}

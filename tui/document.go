@@ -77,6 +77,39 @@ func (d *docPage) Open(docID string) tea.Cmd {
 // DocID is the document shown (or loading).
 func (d *docPage) DocID() string { return d.docID }
 
+func (d *docPage) ItemID() string { return d.docID }
+func (d *docPage) Crumb() string  { return "document " + d.docID }
+func (d *docPage) Loading() bool  { return d.loading }
+func (d *docPage) Saving() bool   { return d.saving() }
+
+// Apply takes the messages about documents; see detail.
+func (d *docPage) Apply(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case DocLoadedMsg:
+		d.Loaded(msg)
+		return msg.DocID == d.docID
+	case DecidedMsg:
+		return d.Decided(msg)
+	case ResultMsg:
+		if msg.DocID != d.docID {
+			return false
+		}
+		if msg.StoreErr != nil {
+			d.running = false // the retry is over; the stored result stands
+		} else {
+			d.SetResult(msg.DocID, msg.Result)
+		}
+		return true
+	case UndoneMsg:
+		if !msg.Found || msg.Decision.DocID != d.docID {
+			return false
+		}
+		d.SetDecisions(msg.Decision.DocID, msg.Decisions)
+		return true
+	}
+	return false
+}
+
 // Shows reports whether docID is open and loaded, so its decisions are known.
 func (d *docPage) Shows(docID string) bool {
 	return d.docID == docID && !d.loading && d.loadErr == nil

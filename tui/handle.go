@@ -36,9 +36,6 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		m.queue.Resort()
 	case OpenDocMsg:
 		return m.openDoc(msg.DocID), true
-	case DocLoadedMsg:
-		m.doc.Loaded(msg)
-		return m.replayTypeahead(), true
 	case DecidedMsg:
 		m.onDecided(msg)
 		return m.replayTypeahead(), true
@@ -55,6 +52,11 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 	case StatsMsg:
 		m.stats.Loaded(msg)
 	default:
+		// A message about an item (its load) goes to the page that
+		// shows items, whichever page is in front.
+		if m.detail.Apply(msg) {
+			return m.replayTypeahead(), true
+		}
 		return nil, false
 	}
 	return nil, true
@@ -62,10 +64,8 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 
 func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 	m.progress.Result(msg)
+	m.detail.Apply(msg)
 	if msg.StoreErr != nil {
-		if msg.DocID == m.doc.DocID() {
-			m.doc.running = false
-		}
 		if !errors.Is(msg.StoreErr, context.Canceled) {
 			// Like a decision, a result the store did not take is not shown.
 			m.setStatus(fmt.Sprintf("%s: result not saved: %v", msg.DocID, msg.StoreErr), true)
@@ -73,7 +73,6 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 		return nil
 	}
 	res := msg.Result
-	m.doc.SetResult(msg.DocID, res)
 	m.queue.Upsert(msg.Row)
 	if !msg.Retry {
 		return m.scheduleResort()
@@ -88,7 +87,7 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 }
 
 func (m *Model) onDecided(msg DecidedMsg) {
-	mine := m.doc.Decided(msg)
+	mine := m.detail.Apply(msg)
 	if msg.Err != nil {
 		m.setStatus("not saved: "+msg.Err.Error(), true)
 		return
@@ -135,6 +134,6 @@ func (m *Model) onUndone(msg UndoneMsg) {
 	d := msg.Decision
 	m.queue.Upsert(msg.Row)
 	m.queue.Refilter()
-	m.doc.SetDecisions(d.DocID, msg.Decisions)
+	m.detail.Apply(msg)
 	m.setStatus(fmt.Sprintf("undone: %s %s on %s", actionWord(string(d.Action)), d.Field, d.DocID), false)
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/progress"
@@ -13,6 +13,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/pipeline/runner"
 	"github.com/reflect-mcp/reflect/store"
 )
 
@@ -64,31 +65,14 @@ func StartRun(ctx context.Context, cfg Config, send func(tea.Msg)) <-chan struct
 			return
 		}
 		send(RunStartedMsg{Total: len(docs), At: time.Now()})
-		jobs := make(chan store.Document)
-		var wg sync.WaitGroup
-		for range max(1, min(cfg.Concurrency, len(docs))) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for d := range jobs {
-					msg := runOne(ctx, svc, d)
-					if ctx.Err() != nil {
-						return
-					}
+		opts := runner.Options{Workers: min(cfg.Concurrency, len(docs))}
+		runner.Run(ctx, opts, slices.Values(docs),
+			func(d store.Document) ResultMsg { return runOne(ctx, svc, d) },
+			func(_ store.Document, msg ResultMsg) {
+				if ctx.Err() == nil {
 					send(msg)
 				}
-			}()
-		}
-	feed:
-		for _, d := range docs {
-			select {
-			case jobs <- d:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-		close(jobs)
-		wg.Wait()
+			})
 		send(RunDoneMsg{At: time.Now(), Err: ctx.Err()})
 	}()
 	return done

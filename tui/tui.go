@@ -77,6 +77,7 @@ type pageID int
 
 const (
 	pageQueue pageID = iota
+	// pageDoc is an item's detail page, whatever the item's kind.
 	pageDoc
 )
 
@@ -93,9 +94,14 @@ const maxTypeahead = 16
 
 // Model is the root of the workstation.
 type Model struct {
-	svc      *services
-	help     help.Model
-	queue    *queuePage
+	svc   *services
+	help  help.Model
+	queue *queuePage
+	// detail is the page of the item opened last (shown when page is
+	// pageDoc); details holds one page per kind of item.
+	detail  detail
+	details map[store.Kind]detail
+	// doc is the extraction documents' page, details[KindExtraction].
 	doc      *docPage
 	stats    *statsPanel
 	progress *runProgress
@@ -136,8 +142,10 @@ func newModel(ctx context.Context, cfg Config) Model {
 	if cfg.NoColor {
 		h.Styles = help.Styles{}
 	}
+	doc := newDocPage(svc)
 	m := Model{
-		svc: svc, help: h, queue: newQueuePage(svc), doc: newDocPage(svc),
+		svc: svc, help: h, queue: newQueuePage(svc), doc: doc,
+		details: map[store.Kind]detail{store.KindExtraction: doc}, detail: doc,
 		stats: &statsPanel{svc: svc}, progress: newRunProgress(&st),
 		width: 80, height: 24,
 	}
@@ -227,7 +235,7 @@ func (m *Model) active() Component {
 	case m.showStats:
 		return m.stats
 	case m.page == pageDoc:
-		return m.doc
+		return m.detail
 	default:
 		return m.queue
 	}
@@ -283,7 +291,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(k, km.PrevDoc) {
 			delta = -1
 		}
-		return m.stepDoc(m.doc.DocID(), delta)
+		return m.stepDoc(m.detail.ItemID(), delta)
 	default:
 		return cur.Update(k)
 	}
@@ -310,14 +318,14 @@ func (m *Model) back() tea.Cmd {
 // lands, so the queue row would never learn the document was reviewed. A
 // write takes milliseconds; a held key is replayed as soon as it lands.
 func (m *Model) busy() bool {
-	if m.undoing || m.doc.saving() {
+	if m.undoing || m.detail.Saving() {
 		return true
 	}
 	switch {
 	case m.showStats:
 		return false
 	case m.page == pageDoc:
-		return m.doc.loading
+		return m.detail.Loading()
 	default:
 		return !m.summariesDone
 	}
@@ -335,7 +343,7 @@ func (m *Model) holdKey(k tea.KeyPressMsg) tea.Cmd {
 		m.typeahead = nil
 		m.page = pageQueue
 		m.layout()
-		m.setStatus("left "+m.doc.DocID()+" before it loaded; keys typed meanwhile dropped", true)
+		m.setStatus("left "+m.detail.ItemID()+" before it loaded; keys typed meanwhile dropped", true)
 		return nil
 	}
 	m.setStatus(fmt.Sprintf("still loading or saving: only the first %d keys are kept", maxTypeahead), true)
@@ -367,11 +375,14 @@ func (m *Model) stepDoc(from string, delta int) tea.Cmd {
 	return nil
 }
 
+// openDoc opens an item on the page for its kind.
 func (m *Model) openDoc(id string) tea.Cmd {
+	row, _ := m.queue.Row(id)
+	m.detail = m.detailFor(row.Kind)
 	m.page = pageDoc
 	m.queue.Select(id)
 	m.layout()
-	return m.doc.Open(id)
+	return m.detail.Open(id)
 }
 
 func (m *Model) scheduleResort() tea.Cmd {
@@ -390,7 +401,9 @@ func (m *Model) layout() {
 	body := max(1, m.height-3-m.helpH)
 	m.bodyH = body
 	m.queue.SetSize(m.width, body)
-	m.doc.SetSize(m.width, body)
+	for _, d := range m.details {
+		d.SetSize(m.width, body)
+	}
 	m.stats.SetSize(m.width, body)
 	m.progress.SetWidth(m.width)
 }

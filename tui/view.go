@@ -12,7 +12,7 @@ func (m Model) View() tea.View {
 	var b strings.Builder
 	crumb := "queue · " + m.queue.tab.String()
 	if m.page == pageDoc {
-		crumb = "document " + m.doc.DocID()
+		crumb = m.detail.Crumb()
 	}
 	b.WriteString(st.Title.Render(ansi.Truncate("reflect review · "+m.svc.corpus.Name+" · "+crumb, m.width, "…")))
 	b.WriteByte('\n')

@@ -7,22 +7,17 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/pipeline/runner"
 	"github.com/reflect-mcp/reflect/store"
 )
 
 // inFlightGrace bounds how long an interrupted batch waits for the documents
 // already being verified.
 const inFlightGrace = 2 * time.Minute
-
-type batchJob struct {
-	seq  int
-	line golden.Line
-}
 
 type batchOut struct {
 	res  pipeline.Result
@@ -72,100 +67,38 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		}
 	}()
 
-	// window bounds lines read but not yet written, so one slow document cannot
-	// make the reorder buffer grow without limit.
-	window := make(chan struct{}, o.concurrency*4)
-	jobs := make(chan batchJob)
-	outs := make(chan struct {
-		seq int
-		out batchOut
-	})
-	var wg sync.WaitGroup
-	for range o.concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				outs <- struct {
-					seq int
-					out batchOut
-				}{j.seq, sink.save(work, j.line, verifyLine(work, name, env.p, j.line), stdio)}
-			}
-		}()
-	}
-	// The reader may sit in a Read of stdin that an interrupt cannot wake (a
-	// producer that has not closed the pipe): it hands lines to the
-	// dispatcher, which alone feeds the workers and stops at the interrupt,
-	// so the batch never waits for input it no longer wants.
-	lines := make(chan golden.Line)
-	readErr := make(chan error, 1)
-	go func() {
-		defer close(lines)
-		readErr <- golden.ReadLines(in, func(l golden.Line) error {
-			select {
-			case lines <- l:
-				return nil
-			case <-interrupted.Done():
+	// Lines are read by the runner, which abandons a read of stdin that an
+	// interrupt cannot wake (a producer that has not closed the pipe), so
+	// the batch never waits for input it no longer wants.
+	var readErr error
+	lines := func(yield func(golden.Line) bool) {
+		readErr = golden.ReadLines(in, func(l golden.Line) error {
+			if !yield(l) {
 				return interrupted.Err()
 			}
+			return nil
 		})
-	}()
-	go func() {
-		defer close(jobs)
-		for seq := 0; ; seq++ {
-			var l golden.Line
-			var ok bool
-			select {
-			case l, ok = <-lines:
-			case <-interrupted.Done():
-				return
-			}
-			if !ok || interrupted.Err() != nil {
-				return
-			}
-			select {
-			case window <- struct{}{}:
-			case <-interrupted.Done():
-				return
-			}
-			select {
-			case jobs <- batchJob{seq: seq, line: l}:
-			case <-interrupted.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(outs) }()
-
+	}
 	worst := ExitOK
-	pending := map[int]batchOut{}
-	next := 0
-	for o := range outs {
-		pending[o.seq] = o.out
-		for {
-			out, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			<-window
+	runner.Run(interrupted, runner.Options{Workers: o.concurrency, Ordered: true}, lines,
+		func(l golden.Line) batchOut { return sink.save(work, l, verifyLine(work, name, env.p, l), stdio) },
+		func(_ golden.Line, out batchOut) {
 			if work.Err() != nil && out.res.Status == pipeline.StatusError {
-				continue // aborted mid-call: the line was not verified, so print nothing for it
+				return // aborted mid-call: the line was not verified, so print nothing for it
 			}
 			writeJSONLine(stdio.Out, out.res)
 			if severity(out.code) > severity(worst) {
 				worst = out.code
 			}
-		}
-	}
+		})
 	if interrupted.Err() != nil {
 		if err := env.finish(); err != nil {
 			return err
 		}
 		return interrupted.Err()
 	}
-	if err := <-readErr; err != nil {
+	// Not interrupted, so the runner read every line and readErr is set.
+	if err := readErr; err != nil {
 		writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", fmt.Errorf("reading input: %w", err)))
 		worst = ExitPipeline
 	}

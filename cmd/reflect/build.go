@@ -23,16 +23,15 @@ type runEnv struct {
 	*runRes
 }
 
-// runRes is what every pipeline of one run shares: one cache handle (two
-// handles on one file in one process would contend for its flock), one
-// budget (--max-cost bounds the run, not each pipeline) and one recorder
+// runRes is what every pipeline of one run shares: the run's client stack
+// (one cache handle, one budget, one replay fixture) and one recorder
 // (--record writes every reply of the run to one fixture).
 type runRes struct {
 	cache    *providers.Cache
 	recorder *providers.Recorder
 	record   string
 	budget   *providers.Budget
-	replay   *providers.Replay
+	stack    *providers.Stack
 }
 
 // finish writes what a run must leave behind (the recorded fixture).
@@ -113,19 +112,12 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 	cfg := pf.prov
 	env := &runEnv{runRes: res}
 
-	// The Critic runs unless heuristics-only was asked for, or the Generator is
-	// the keyless local extractor and no Critic provider was named.
-	criticProvider := cfg.CriticProvider
-	if criticProvider == "" && cfg.Provider != providers.ProviderLocal {
-		criticProvider = cfg.Provider
+	criticProvider, err := cfg.RunCritic(pf.heuristicsOnly)
+	if err != nil {
+		return nil, usageErr(err)
 	}
-	wantCritic := !pf.heuristicsOnly && criticProvider != ""
-	if criticProvider == providers.ProviderLocal && wantCritic {
-		return nil, usageErr(errors.New("the local provider has no Critic: name a model provider with --critic-provider, or use --heuristics-only"))
-	}
-
-	needsLive := (needGenerator && cfg.Provider != providers.ProviderLocal && cfg.Provider != providers.ProviderReplay) ||
-		(wantCritic && criticProvider != providers.ProviderReplay)
+	wantCritic := criticProvider != ""
+	needsLive := (needGenerator && providers.Live(cfg.Provider)) || (wantCritic && criticProvider != providers.ProviderReplay)
 	if needsLive && !pf.noCache && res.cache == nil {
 		path := pf.cache
 		if path == "" {
@@ -138,37 +130,24 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		c.Logger = log
 		res.cache = c
 	}
-	client := func(provider string) (llm.Client, error) {
-		var c llm.Client
-		switch provider {
-		case providers.ProviderReplay:
-			if res.replay == nil {
-				f, err := loadReplayFixture(pf.replay)
-				if err != nil {
-					return nil, usageErr(err)
-				}
-				res.replay = providers.NewReplay(f)
-			}
-			c = res.replay
-		default:
-			live, err := cfg.NewClient(provider)
+	if res.stack == nil {
+		res.stack = &providers.Stack{Config: cfg, Budget: res.budget, Fixture: func() (*providers.Fixture, error) {
+			f, err := loadReplayFixture(pf.replay)
 			if err != nil {
-				return nil, err
+				return nil, usageErr(err)
 			}
-			// The budget sits inside the cache: a cache hit costs nothing, so
-			// it is served even after the run's money is spent.
-			c = res.budget.Wrap(live)
-			if res.cache != nil {
-				c = res.cache.Wrap(provider, c)
-			}
+			return f, nil
+		}}
+	}
+	res.stack.Cache = res.cache
+	client := func(provider string) (llm.Client, error) {
+		// The recorder exists once a model client does: buildEnv tells a
+		// --record that would record nothing by its absence.
+		if pf.record != "" && res.recorder == nil {
+			res.recorder = providers.NewRecorder()
 		}
-		if pf.record != "" {
-			if res.recorder == nil {
-				res.recorder = providers.NewRecorder()
-			}
-			c = res.recorder.Tap(c)
-		}
-		return c, nil
+		res.stack.Recorder = res.recorder
+		return res.stack.Client(provider)
 	}
 
 	pc := pipeline.Config{Schema: schema, Gate: gate, Logger: log, MaxTextBytes: pf.maxTextBytes}
