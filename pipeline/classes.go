@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,6 +21,22 @@ var currencyContextWords = map[string]bool{"currency": true, "curr": true, "amou
 // ("RM 12.50", "12,50 €"): the first non-shared marker glued or spaced to an
 // amount on its line decides.
 func (d *doc) amountCurrency() (code, marker string, sp Span, ok bool) {
+	if d.currency == nil {
+		d.currency = &printedCurrency{}
+		d.currency.code, d.currency.marker, d.currency.span, d.currency.ok = d.findAmountCurrency()
+	}
+	c := d.currency
+	return c.code, c.marker, c.span, c.ok
+}
+
+// printedCurrency caches amountCurrency for a document.
+type printedCurrency struct {
+	code, marker string
+	span         Span
+	ok           bool
+}
+
+func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 	for _, a := range d.amounts {
 		ls, le := d.lineBounds(a.Line)
 		for _, w := range []Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le)} {
@@ -67,31 +84,38 @@ func markerAfter(rs []rune, p, le int) Span {
 	return Span{Start: s, End: k}
 }
 
+type markerInfo struct {
+	code   string
+	shared bool
+}
+
+// markerCodes maps each printed marker to its ISO code, the first code in
+// sorted order for a shared sign; built once, read-only.
+var markerCodes = func() map[string]markerInfo {
+	m := map[string]markerInfo{}
+	for _, c := range slices.Sorted(maps.Keys(currencyMarkers)) {
+		m[c] = markerInfo{code: c}
+		for _, cm := range currencyMarkers[c] {
+			t := cm.text
+			if strings.Contains(t, " ") || !(len([]rune(t)) == 1 || strings.ToUpper(t) == t || t == "Rp" || t == "Rs" || t == "Fr.") {
+				continue
+			}
+			if _, seen := m[t]; !seen {
+				m[t] = markerInfo{code: c, shared: cm.shared}
+			}
+		}
+	}
+	return m
+}()
+
 // markerCode maps a printed marker to its ISO code; shared is true for signs
 // several currencies use ("$", "¥").
 func markerCode(m string) (code string, shared bool) {
-	if len(m) == 3 && strings.ToUpper(m) == m {
-		if _, ok := currencyMarkers[m]; ok {
-			return m, false
-		}
+	i, ok := markerCodes[m]
+	if !ok || len(m) == 3 && i.code == m && strings.ToUpper(m) != m {
+		return "", false
 	}
-	for _, c := range slices.Sorted(func(yield func(string) bool) {
-		for k := range currencyMarkers {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		for _, cm := range currencyMarkers[c] {
-			if cm.text == m && !strings.Contains(m, " ") && (len([]rune(m)) == 1 || strings.ToUpper(m) == m || m == "Rp" || m == "Rs" || m == "Fr.") {
-				if cm.shared {
-					return c, true
-				}
-				return c, false
-			}
-		}
-	}
-	return "", false
+	return i.code, i.shared
 }
 
 // inCurrencyContext reports whether a code found at sp reads as a currency:
@@ -234,7 +258,7 @@ func (d *doc) identifierCandidates(f Field) []string {
 		}
 	}
 	for _, h := range d.moneyHits {
-		if k := LabelKey(h.text); k == "no" || k == "bill no" || k == "receipt no" || k == "invoice no" || k == "doc no" {
+		if k := h.key; k == "no" || k == "bill no" || k == "receipt no" || k == "invoice no" || k == "doc no" {
 			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
 				out = append(out, string(d.rs[sp.Start:sp.End]))
 			}

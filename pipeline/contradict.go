@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -85,19 +86,26 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol+1e-9 }
 // cent, on each row.
 func taxTol(base float64) float64 { return math.Max(0.011, math.Abs(base)*0.0006) }
 
+var (
+	taxHeaderItem = map[string]bool{"item": true, "items": true, "qty": true, "description": true, "price": true,
+		"unit": true, "menge": true, "beschreibung": true, "artikel": true}
+	taxHeaderTax = map[string]bool{"gst": true, "tax": true, "vat": true, "sst": true, "mwst": true, "ust": true,
+		"tva": true, "iva": true}
+	taxHeaderCol = map[string]bool{"amount": true, "amt": true, "net": true, "netto": true, "nett": true, "excl": true,
+		"base": true, "summary": true, "analysis": true, "sales": true, "ht": true, "消費税": true, "税抜": true}
+)
+
 // isTaxHeader reports a tax summary's header line: a tax word and a column
-// of amounts ("GST SUMMARY AMOUNT(RM) TAX(RM)", "MwSt-Satz Netto MwSt").
-func isTaxHeader(words []string) bool {
+// of amounts ("GST SUMMARY AMOUNT(RM) TAX(RM)", "MwSt-Satz Netto MwSt"), and
+// not the header of the item lines.
+func isTaxHeader(rs []rune, words []wordSpan) bool {
 	tax, col := false, false
 	for _, w := range words {
-		switch w {
-		case "item", "items", "qty", "description", "price", "unit", "menge", "beschreibung", "artikel":
-			return false // the header of the item lines
-		case "gst", "tax", "vat", "sst", "mwst", "ust", "tva", "iva":
-			tax = true
-		case "amount", "amt", "net", "netto", "nett", "excl", "base", "summary", "analysis", "sales", "ht", "消費税", "税抜":
-			col = true
+		if inSet(rs, w, taxHeaderItem) {
+			return false
 		}
+		tax = tax || inSet(rs, w, taxHeaderTax)
+		col = col || inSet(rs, w, taxHeaderCol)
 	}
 	return tax && col
 }
@@ -109,16 +117,18 @@ func isTaxHeader(words []string) bool {
 // tax roles, whatever label the row carries.
 func (d *doc) findTaxSummary() {
 	var sum taxSummary
-	byLine := map[int][]int{}
-	for i, a := range d.amounts {
-		byLine[a.Line] = append(byLine[a.Line], i)
-	}
+	var hw [8]wordSpan
 	headerUntil := -1
+	next := 0 // the first amount not on an earlier line
+	var idx []int
 	for li := 0; li < len(d.lineStarts); li++ {
 		ls, le := d.lineBounds(li)
-		idx := byLine[li]
+		idx = idx[:0]
+		for ; next < len(d.amounts) && d.amounts[next].Line == li; next++ {
+			idx = append(idx, next)
+		}
 		if len(idx) == 0 {
-			if isTaxHeader(wordsAround(d.rs, ls, +1, 8, ls, le)) {
+			if isTaxHeader(d.rs, wordSpans(d.rs, ls, +1, 8, ls, le, hw[:0])) {
 				headerUntil = li + 6
 			}
 			continue
@@ -166,9 +176,9 @@ func (d *doc) findTaxSummary() {
 		}
 	}
 	for _, r := range sum.rows {
-		d.amounts[r.taxA].role, d.amounts[r.taxA].label, d.amounts[r.taxA].summary = RoleTax, "tax summary", true
+		d.amounts[r.taxA].role, d.amounts[r.taxA].label, d.amounts[r.taxA].key, d.amounts[r.taxA].summary = RoleTax, "tax summary", "tax summary", true
 		if !r.gross {
-			d.amounts[r.base].role, d.amounts[r.base].label, d.amounts[r.base].summary = RoleSubtotal, "tax summary", true
+			d.amounts[r.base].role, d.amounts[r.base].label, d.amounts[r.base].key, d.amounts[r.base].summary = RoleSubtotal, "tax summary", "tax summary", true
 		}
 	}
 	d.summary = &sum
@@ -247,7 +257,7 @@ func (d *doc) rateBases() {
 			r := math.Max(rates[i], rates[j])
 			if j != i && b.role == RoleTax && r > 0 && abs(b.Line-t.Line) <= 8 && b.Value > t.Value &&
 				near(t.Value, b.Value*r/100, taxTol(b.Value)) {
-				b.role, b.label = RoleSubtotal, "taxable amount"
+				b.role, b.label, b.key = RoleSubtotal, "taxable amount", "taxable amount"
 			}
 		}
 	}
@@ -263,9 +273,10 @@ func abs(x int) int {
 // chooseLabelIn is the label before p on [ls, p).
 func chooseLabelIn(d *doc, ls, p int) (labelHit, bool) {
 	var hs []labelHit
-	for _, h := range d.moneyHits {
-		if h.start >= ls && h.end <= p {
-			hs = append(hs, h)
+	hits := d.moneyHits
+	for k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= ls }); k < len(hits) && hits[k].start < p; k++ {
+		if hits[k].end <= p {
+			hs = append(hs, hits[k])
 		}
 	}
 	return chooseLabel(d.rs, hs, ls, p)
@@ -296,7 +307,7 @@ func (d *doc) lineOf(p int) int {
 }
 
 // labelKeyOf is an amount's label in lexicon form.
-func labelKeyOf(a labelledAmount) string { return LabelKey(a.label) }
+func labelKeyOf(a labelledAmount) string { return a.key }
 
 var tenderedLabels = map[string]bool{"cash": true, "tendered": true, "tender": true, "cash received": true,
 	"paid": true, "paid amount": true, "payment": true, "received": true, "cash paid": true, "bar": true}
@@ -308,6 +319,19 @@ type payment struct{ tendered, change labelledAmount }
 // rounding is a printed rounding adjustment: a small amount after a rounding
 // label ("ROUNDING ADJ -0.02").
 func (d *doc) roundings() []labelledAmount {
+	if !d.roundsDone {
+		d.roundsDone = true
+		d.rounds, d.pays = d.findRoundings(), d.findPayments()
+	}
+	return d.rounds
+}
+
+func (d *doc) payments() []payment {
+	d.roundings()
+	return d.pays
+}
+
+func (d *doc) findRoundings() []labelledAmount {
 	var out []labelledAmount
 	for _, a := range d.amounts {
 		k := labelKeyOf(a)
@@ -319,7 +343,7 @@ func (d *doc) roundings() []labelledAmount {
 	return out
 }
 
-func (d *doc) payments() []payment {
+func (d *doc) findPayments() []payment {
 	var out []payment
 	var last *labelledAmount
 	for i := range d.amounts {

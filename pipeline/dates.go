@@ -183,7 +183,7 @@ func scanDates(rs []rune) []DateMatch {
 			for k < n && unicode.IsLetter(rs[k]) {
 				k++
 			}
-			if mo, ok := monthNames[strings.ToLower(string(rs[i:k]))]; ok {
+			if mo, ok := monthNamed(rs[i:k]); ok {
 				if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {
 					add(m.Start, m.End, m.ISO, false, OrderUnknown)
 				}
@@ -192,6 +192,21 @@ func scanDates(rs []rune) []DateMatch {
 		}
 	}
 	return dedupeDates(out)
+}
+
+// monthNamed looks a word up in monthNames, lowered into a stack buffer: it
+// runs for every word of every document.
+func monthNamed(w []rune) (int, bool) {
+	if len(w) > 12 {
+		return 0, false
+	}
+	var buf [48]byte
+	k := 0
+	for _, r := range w {
+		k += utf8.EncodeRune(buf[k:], unicode.ToLower(r))
+	}
+	mo, ok := monthNames[string(buf[:k])]
+	return mo, ok
 }
 
 func atoiRunes(rs []rune) int {

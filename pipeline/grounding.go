@@ -13,9 +13,12 @@ import (
 // remembering where each folded rune came from in the original.
 type folded struct {
 	r     []rune
-	start []int // original code-point offset of each folded rune
-	end   []int // original end (exclusive) of each folded rune
+	start []int32 // original code-point offset of each folded rune
 }
+
+// endOf is the original end (exclusive) of folded rune k. Needles and labels
+// are trimmed, so a match never ends on a collapsed space run.
+func (f folded) endOf(k int) int { return int(f.start[k]) + 1 }
 
 // foldMode says what folding drops besides case.
 type foldMode int
@@ -47,24 +50,21 @@ func isHyphen(r rune) bool {
 }
 
 func foldRunes(rs []rune, mode foldMode) folded {
-	f := folded{r: make([]rune, 0, len(rs)), start: make([]int, 0, len(rs)), end: make([]int, 0, len(rs))}
+	f := folded{r: make([]rune, 0, len(rs)), start: make([]int32, 0, len(rs))}
 	for i, r := range rs {
 		if mode == foldSpaces && unicode.IsSpace(r) {
 			if n := len(f.r); n > 0 && f.r[n-1] == ' ' {
-				f.end[n-1] = i + 1
 				continue
 			}
 			f.r = append(f.r, ' ')
-			f.start = append(f.start, i)
-			f.end = append(f.end, i+1)
+			f.start = append(f.start, int32(i))
 			continue
 		}
 		if !keepRune(r, mode) {
 			continue
 		}
 		f.r = append(f.r, unicode.ToLower(r))
-		f.start = append(f.start, i)
-		f.end = append(f.end, i+1)
+		f.start = append(f.start, int32(i))
 	}
 	return f
 }
@@ -84,7 +84,7 @@ func (f folded) find(needle []rune) []Span {
 	var out []Span
 	for k := 0; k+m <= len(f.r); {
 		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
-			out = append(out, Span{Start: f.start[k], End: f.end[k+m-1]})
+			out = append(out, Span{Start: int(f.start[k]), End: f.endOf(k + m - 1)})
 			k += m
 			continue
 		}
@@ -360,7 +360,7 @@ func fieldLabelSet(s *Schema) []roleLabel {
 			continue
 		}
 		for _, l := range f.Labels {
-			out = append(out, roleLabel{folded: foldLabel(l), role: fieldLabelOwner(f.Name)})
+			out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: fieldLabelOwner(f.Name)})
 		}
 	}
 	if out == nil {
@@ -368,7 +368,7 @@ func fieldLabelSet(s *Schema) []roleLabel {
 	}
 	for _, k := range []Kind{KindDate, KindIdentifier} {
 		for _, l := range otherFieldLabels[k] {
-			out = append(out, roleLabel{folded: foldLabel(l), role: builtinLabelOwner})
+			out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: builtinLabelOwner})
 		}
 	}
 	return out

@@ -38,6 +38,12 @@ type doc struct {
 	lineStarts []int
 	// summary is the document's tax summary, when it prints one.
 	summary *taxSummary
+	// Computed on first use.
+	currency   *printedCurrency
+	rounds     []labelledAmount
+	pays       []payment
+	roundsDone bool
+	folds      map[foldMode]*folded
 }
 
 func analyze(text string, s *Schema) *doc {

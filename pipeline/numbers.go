@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // AmountMatch is one number-like token found in a text.
@@ -138,36 +139,46 @@ func isGroupSep(r rune) bool {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // parseNumberCore parses digits and separators only, deciding which separator
-// is the decimal one.
+// is the decimal one. It works on offsets into s, so a number costs no
+// allocation: it runs for every digit run of every document.
 func parseNumberCore(s string) (float64, bool) {
-	rs := []rune(s)
-	if len(rs) == 0 || len(rs) > 64 || !isDigit(rs[len(rs)-1]) {
+	if s == "" || utf8.RuneCountInString(s) > 64 || !isDigit(lastRune(s)) {
 		return 0, false
 	}
-	var groups []string // digit runs
-	var seps []rune     // separator before groups[i+1]
-	cur := []rune{}
-	for i, r := range rs {
+	var groups [65][2]int // byte offsets of each digit run
+	var seps [64]rune     // separator before groups[i+1]
+	ng, ns := 0, 0
+	curStart, curLen := 0, 0
+	i := 0
+	for off, r := range s {
 		switch {
 		case isDigit(r):
-			cur = append(cur, r)
+			if curLen == 0 {
+				curStart = off
+			}
+			curLen++
 		case r == '.' || r == ',' || isGroupSep(r):
-			if len(cur) == 0 && i != 0 {
+			if curLen == 0 && i != 0 {
 				return 0, false // two separators in a row
 			}
-			groups = append(groups, string(cur))
-			seps = append(seps, r)
-			cur = cur[:0]
+			groups[ng] = [2]int{curStart, curStart + curLen}
+			ng++
+			seps[ns] = r
+			ns++
+			curLen = 0
 		default:
 			return 0, false
 		}
+		i++
 	}
-	groups = append(groups, string(cur))
-	if len(seps) == 0 {
-		return finishNumber(groups[0], "")
+	groups[ng] = [2]int{curStart, curStart + curLen}
+	ng++
+	glen := func(k int) int { return groups[k][1] - groups[k][0] }
+	if ns == 0 {
+		return finishNumber(s, groups[:1], [2]int{})
 	}
 	dots, commas, grp := 0, 0, rune(0)
-	for _, r := range seps {
+	for _, r := range seps[:ns] {
 		switch {
 		case r == '.':
 			dots++
@@ -181,7 +192,7 @@ func parseNumberCore(s string) (float64, bool) {
 		}
 	}
 	dec := rune(0)
-	last := seps[len(seps)-1]
+	last := seps[ns-1]
 	switch {
 	case dots > 0 && commas > 0:
 		if last != '.' && last != ',' {
@@ -191,13 +202,13 @@ func parseNumberCore(s string) (float64, bool) {
 	case dots == 1:
 		dec = '.'
 	case commas == 1:
-		if len(groups[len(groups)-1]) != 3 || grp != 0 {
+		if glen(ng-1) != 3 || grp != 0 {
 			dec = ','
 		}
 	}
 	if dec != 0 {
 		n := 0
-		for _, r := range seps {
+		for _, r := range seps[:ns] {
 			if r == dec {
 				n++
 			}
@@ -206,11 +217,11 @@ func parseNumberCore(s string) (float64, bool) {
 			return 0, false
 		}
 	}
-	intGroups := groups
-	frac := ""
+	intGroups := groups[:ng]
+	var frac [2]int
 	if dec != 0 {
-		intGroups = groups[:len(groups)-1]
-		frac = groups[len(groups)-1]
+		intGroups = groups[:ng-1]
+		frac = groups[ng-1]
 	}
 	// Every remaining separator groups thousands, and must all be the same.
 	var g rune
@@ -221,43 +232,80 @@ func parseNumberCore(s string) (float64, bool) {
 		g = seps[i]
 	}
 	if len(intGroups) == 1 {
-		if intGroups[0] == "" && frac == "" {
+		if intGroups[0][0] == intGroups[0][1] && frac[0] == frac[1] {
 			return 0, false
 		}
-		return finishNumber(intGroups[0], frac)
+		return finishNumber(s, intGroups, frac)
 	}
-	if !validGrouping(intGroups) {
+	lens := make([]int, len(intGroups))
+	for k := range intGroups {
+		lens[k] = glen(k)
+	}
+	if !validGrouping(lens) {
 		return 0, false
 	}
-	return finishNumber(strings.Join(intGroups, ""), frac)
+	return finishNumber(s, intGroups, frac)
 }
 
-// validGrouping accepts 1,234,567 and the Indian 12,34,567 forms.
-func validGrouping(g []string) bool {
-	if len(g[0]) < 1 || len(g[0]) > 3 || len(g[len(g)-1]) != 3 {
+// validGrouping accepts 1,234,567 and the Indian 12,34,567 forms, given the
+// digit count of each group.
+func validGrouping(g []int) bool {
+	if g[0] < 1 || g[0] > 3 || g[len(g)-1] != 3 {
 		return false
 	}
 	mid := g[1 : len(g)-1]
 	all3, all2 := true, true
 	for _, x := range mid {
-		all3 = all3 && len(x) == 3
-		all2 = all2 && len(x) == 2
+		all3 = all3 && x == 3
+		all2 = all2 && x == 2
 	}
 	if all3 {
 		return true
 	}
-	return all2 && len(g[0]) <= 2
+	return all2 && g[0] <= 2
 }
 
-func finishNumber(intPart, frac string) (float64, bool) {
-	if intPart == "" {
-		intPart = "0"
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// finishNumber is the value of the integer digit groups and fraction digits
+// (byte ranges of s). A mantissa below 2^53 over an exact power of ten is
+// the correctly rounded value, as strconv would give; longer numbers go
+// through strconv.
+func finishNumber(s string, intGroups [][2]int, frac [2]int) (float64, bool) {
+	var mant uint64
+	digits := 0
+	fast := true
+	add := func(a, b int) {
+		for k := a; k < b; k++ {
+			if mant > (1<<53)/10 {
+				fast = false
+				return
+			}
+			mant = mant*10 + uint64(s[k]-'0')
+			digits++
+		}
 	}
-	lit := intPart
-	if frac != "" {
-		lit += "." + frac
+	for _, g := range intGroups {
+		add(g[0], g[1])
 	}
-	v, err := strconv.ParseFloat(lit, 64)
+	fl := frac[1] - frac[0]
+	add(frac[0], frac[1])
+	if fast && fl < len(pow10) && mant < 1<<53 {
+		return float64(mant) / pow10[fl], true
+	}
+	var b strings.Builder
+	for _, g := range intGroups {
+		b.WriteString(s[g[0]:g[1]])
+	}
+	if b.Len() == 0 {
+		b.WriteByte('0')
+	}
+	if fl > 0 {
+		b.WriteByte('.')
+		b.WriteString(s[frac[0]:frac[1]])
+	}
+	v, err := strconv.ParseFloat(b.String(), 64)
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, false
 	}

@@ -5,10 +5,12 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 type roleLabel struct {
 	folded []rune
+	key    string // LabelKey form
 	role   Role
 }
 
@@ -41,7 +43,7 @@ var unitTotalWords = []string{"total", "totals", "sum", "grand total", "subtotal
 var otherLabelSet = func() []roleLabel {
 	var out []roleLabel
 	for _, l := range append(append([]string(nil), otherLabels...), unitTotalLabels()...) {
-		out = append(out, roleLabel{folded: foldLabel(l), role: roleOther})
+		out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: roleOther})
 	}
 	return out
 }()
@@ -86,7 +88,7 @@ func labelSet(s *Schema) []roleLabel {
 		if f.Kind == KindMoney && f.Role != RoleNone {
 			declared[f.Role] = true
 			for _, l := range roleLabelsFor(f) {
-				out = append(out, roleLabel{folded: foldLabel(l), role: f.Role})
+				out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: f.Role})
 			}
 		}
 	}
@@ -95,7 +97,7 @@ func labelSet(s *Schema) []roleLabel {
 	for _, r := range []Role{RoleSubtotal, RoleTax, RoleTotal} {
 		if !declared[r] {
 			for _, l := range append(DefaultRoleLabels(r), extraRoleLabels[r]...) {
-				out = append(out, roleLabel{folded: foldLabel(l), role: r})
+				out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: r})
 			}
 		}
 	}
@@ -107,6 +109,7 @@ type labelHit struct {
 	start, end int
 	role       Role
 	text       string
+	key        string // the label in LabelKey form
 }
 
 // labelledAmount is an amount with the role its source label gives it.
@@ -115,6 +118,7 @@ type labelledAmount struct {
 	role    Role   // "" when unlabelled
 	label   string // the label as written
 	summary bool   // the role comes from a tax summary row
+	key     string // label in LabelKey form
 }
 
 // findLabels lists label occurrences at word boundaries, dropping any that a
@@ -123,36 +127,43 @@ func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
 	if idx == nil {
 		return nil
 	}
-	byFirst, maxLen := idx.byFirst, idx.maxLen
-	var hits []labelHit
-	for k, r := range f.r {
-		// Labels start at word starts only; this also keeps the scan to one
-		// pass over the text instead of one per label.
+	maxLen := idx.maxLen
+	type rawHit struct{ start, end, li int32 }
+	hits := make([]rawHit, 0, len(f.r)/16+4)
+	for k := range f.r {
+		// Labels start at word starts only; from each, one walk down the
+		// trie finds every label there, so the scan is one pass over the text.
 		if k > 0 && isAlnum(f.r[k-1]) {
 			continue
 		}
-		for _, l := range byFirst[r] {
-			m := len(l.folded)
-			if k+m > len(f.r) || !runesEqual(f.r[k:k+m], l.folded) {
-				continue
+		group := len(hits)
+		node := int32(0)
+		for j := k; j < len(f.r) && j-k < maxLen; j++ {
+			child, ok := idx.edges[edgeKey(node, f.r[j])]
+			if !ok {
+				break
 			}
-			sp := Span{Start: f.start[k], End: f.end[k+m-1]}
-			if sp.End < len(rs) && isAlnum(rs[sp.End-1]) && isAlnum(rs[sp.End]) {
-				continue
+			node = child
+			for _, li := range idx.ends[node] {
+				start, end := int(f.start[k]), f.endOf(j)
+				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
+					continue
+				}
+				hits = append(hits, rawHit{int32(start), int32(end), int32(li)})
 			}
-			hits = append(hits, labelHit{start: sp.Start, end: sp.End, role: l.role})
+		}
+		// Longest first at each start, keeping list order among equal
+		// spans (a schema's own label before a built-in one).
+		for x := group + 1; x < len(hits); x++ {
+			for y := x; y > group && hits[y].end > hits[y-1].end; y-- {
+				hits[y], hits[y-1] = hits[y-1], hits[y]
+			}
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].start != hits[j].start {
-			return hits[i].start < hits[j].start
-		}
-		return hits[i].end > hits[j].end
-	})
 	var out []labelHit
 	for i, h := range hits {
 		covered := false
-		for j := i - 1; j >= 0 && !covered && hits[j].start >= h.start-2*maxLen; j-- {
+		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
 			o := hits[j]
 			covered = o.end >= h.end && o.end-o.start > h.end-h.start
 		}
@@ -160,9 +171,10 @@ func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
 			o := hits[j]
 			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
 		}
-		if !covered && (len(out) == 0 || out[len(out)-1].start != h.start || out[len(out)-1].end != h.end) {
-			h.text = string(rs[h.start:h.end])
-			out = append(out, h)
+		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
+			l := idx.labels[h.li]
+			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key,
+				text: string(rs[h.start:h.end])})
 		}
 	}
 	return out
@@ -204,6 +216,60 @@ func anyIn(words []string, set map[string]bool) bool {
 	return false
 }
 
+// wordSpan is a word of the text by its offsets: the label checks look words
+// up in small sets, which needs no string per word.
+type wordSpan struct{ a, b int }
+
+// wordSpans appends to out up to n words immediately before (dir -1) or
+// after (dir +1) position p, staying within [lo, hi).
+func wordSpans(rs []rune, p, dir, n, lo, hi int, out []wordSpan) []wordSpan {
+	i := p
+	if dir < 0 {
+		i = p - 1
+	}
+	for found := 0; found < n && i >= lo && i < hi; {
+		if !unicode.IsLetter(rs[i]) {
+			i += dir
+			continue
+		}
+		j := i
+		for j >= lo && j < hi && unicode.IsLetter(rs[j]) {
+			j += dir
+		}
+		a, b := i, j
+		if dir < 0 {
+			a, b = j+1, i+1
+		}
+		out = append(out, wordSpan{a, b})
+		found++
+		i = j
+	}
+	return out
+}
+
+// inSet reports whether word w, lowered, is in set, without allocating.
+func inSet(rs []rune, w wordSpan, set map[string]bool) bool {
+	var buf [48]byte
+	k := 0
+	for _, r := range rs[w.a:w.b] {
+		r = unicode.ToLower(r)
+		if k+utf8.RuneLen(r) > len(buf) {
+			return false
+		}
+		k += utf8.EncodeRune(buf[k:], r)
+	}
+	return set[string(buf[:k])]
+}
+
+func anyInSpans(rs []rune, ws []wordSpan, set map[string]bool) bool {
+	for _, w := range ws {
+		if inSet(rs, w, set) {
+			return true
+		}
+	}
+	return false
+}
+
 // chooseLabel picks the label that names a number from the hits in the
 // segment [lo, hi) next to it: the nearest one that is not a qualifier of
 // another, with the qualifiers around it deciding what the figure is.
@@ -212,28 +278,30 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 	excluded, included := false, false
 	var qualifier labelHit // the last tax label read as a qualifier
 	contained := false     // a label after "included in": the figure is a part of it
+	var bb, ab [2]wordSpan
 	for _, h := range hits {
-		before := wordsAround(rs, h.start, -1, 2, lo, hi)
-		after := wordsAround(rs, h.end, +1, 2, lo, hi)
-		if len(before) > 0 && inWords[before[0]] {
+		before := wordSpans(rs, h.start, -1, 2, lo, hi, bb[:0])
+		after := wordSpans(rs, h.end, +1, 2, lo, hi, ab[:0])
+		after1 := after[:min(1, len(after))]
+		if len(before) > 0 && inSet(rs, before[0], inWords) {
 			// "G 6% INCLUDED IN TOTAL 0.45": the container, not the figure.
-			contained = contained || len(before) > 1 && inclusionWords[before[1]]
+			contained = contained || len(before) > 1 && inSet(rs, before[1], inclusionWords)
 			if len(keep) == 0 && contained {
 				qualifier, included = h, true
 				qualifier.role = RoleTax
 			}
 			continue
 		}
-		if len(keep) > 0 && (anyIn(after[:min(1, len(after))], inWords) || len(after) == 2 && inWords[after[1]] && modifierWords[after[0]]) {
+		if len(keep) > 0 && (anyInSpans(rs, after1, inWords) || len(after) == 2 && inSet(rs, after[1], inWords) && inSet(rs, after[0], modifierWords)) {
 			// "GST included in total", "tax in total": the head of the phrase
 			// names the figure, what follows says where it is contained.
 			keep = append(keep, h)
 			break
 		}
-		if h.role == RoleTax && (anyIn(before, modifierWords) || len(keep) > 0 && anyIn(after[:min(1, len(after))], modifierWords) ||
+		if h.role == RoleTax && (anyInSpans(rs, before, modifierWords) || len(keep) > 0 && anyInSpans(rs, after1, modifierWords) ||
 			len(keep) > 0 && atBefore(rs, h.start, lo)) {
 			// "NET AMT @ GST 6%": the rate a base is taxed at, not the tax.
-			if anyIn(before, exclusionWords) || anyIn(after[:min(1, len(after))], exclusionWords) {
+			if anyInSpans(rs, before, exclusionWords) || anyInSpans(rs, after1, exclusionWords) {
 				excluded = true
 			} else {
 				included = true
@@ -241,7 +309,7 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 			qualifier = h
 			continue
 		}
-		if h.role == roleOther && len(keep) > 0 && anyIn(before, modifierWords) {
+		if h.role == roleOther && len(keep) > 0 && anyInSpans(rs, before, modifierWords) {
 			continue // "total after rounding"
 		}
 		if len(keep) > 0 && h.start < keep[len(keep)-1].end {
@@ -301,12 +369,15 @@ func isClauseBreak(rs []rune, i int) bool {
 	if rs[i] != '.' && rs[i] != ',' {
 		return true
 	}
-	prev := wordsAround(rs, i, -1, 1, 0, i)
-	if len(prev) == 1 && modifierWords[prev[0]] {
+	// Only the word right before the stop matters: looking further back than
+	// a few runes would make a text of numbers quadratic.
+	var pb [1]wordSpan
+	prev := wordSpans(rs, i, -1, 1, max(0, i-16), i, pb[:0])
+	if len(prev) == 1 && inSet(rs, prev[0], modifierWords) {
 		return false
 	}
 	if rs[i] == '.' && i > 0 && unicode.IsLetter(rs[i-1]) {
-		return len(prev) == 1 && len([]rune(prev[0])) >= 5
+		return len(prev) == 1 && prev[0].b-prev[0].a >= 5
 	}
 	return true
 }
@@ -358,7 +429,7 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 		}
 		if h, ok := choose(segStart, a.Start); ok {
 			if !tableRow(rs, amounts, i, hits) {
-				out[i].role, out[i].label = h.role, h.text
+				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 				if h.role != roleOther && followedByUnit(rs, a.End) {
 					// "Total: 40 hours" totals hours, not money.
 					out[i].role = roleOther
@@ -380,7 +451,7 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 		}
 		if closes || segEnd == le {
 			if h, ok := choose(a.End, segEnd); ok {
-				out[i].role, out[i].label = h.role, h.text
+				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 				continue
 			}
 		}
@@ -394,7 +465,7 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 				}
 			}
 			if h, ok := choose(ps, pe); ok {
-				out[i].role, out[i].label = h.role, h.text
+				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 			}
 		}
 	}
@@ -457,23 +528,40 @@ func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
 	return !strings.ContainsRune(string(rs[a.End:b.Start]), ':')
 }
 
-// labelIndex is a label set ready for findLabels: indexed by first rune so a
-// document is scanned once, not once per label.
+// labelIndex is a label set ready for findLabels: a trie of the folded
+// labels, so a document is scanned once, not once per label.
 type labelIndex struct {
-	byFirst map[rune][]roleLabel
-	maxLen  int
+	labels []roleLabel
+	edges  map[uint64]int32 // (node, rune) → child node
+	ends   map[int32][]int  // node → the labels that end there, in list order
+	maxLen int
 }
+
+func edgeKey(node int32, r rune) uint64 { return uint64(node)<<32 | uint64(uint32(r)) }
 
 func newLabelIndex(labels []roleLabel) *labelIndex {
 	if len(labels) == 0 {
 		return nil
 	}
-	idx := &labelIndex{byFirst: map[rune][]roleLabel{}}
-	for _, l := range labels {
-		idx.maxLen = max(idx.maxLen, len(l.folded))
-		if len(l.folded) > 0 {
-			idx.byFirst[l.folded[0]] = append(idx.byFirst[l.folded[0]], l)
+	idx := &labelIndex{labels: labels, edges: map[uint64]int32{}, ends: map[int32][]int{}}
+	next := int32(1)
+	for i, l := range labels {
+		if len(l.folded) == 0 {
+			continue
 		}
+		idx.maxLen = max(idx.maxLen, len(l.folded))
+		node := int32(0)
+		for _, r := range l.folded {
+			k := edgeKey(node, r)
+			child, ok := idx.edges[k]
+			if !ok {
+				child = next
+				next++
+				idx.edges[k] = child
+			}
+			node = child
+		}
+		idx.ends[node] = append(idx.ends[node], i)
 	}
 	return idx
 }
