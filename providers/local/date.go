@@ -131,20 +131,19 @@ func (d *doc) date(ctx context.Context) (found, bool, error) {
 		}
 	}
 	var c dateCand
-	var conf float64
-	var method string
+	var tier, method string
 	switch {
 	case len(labelled) > 0:
-		c, conf, method = labelled[0], 0.9, "date next to a date label"
+		c, tier, method = labelled[0], "date:labelled", "date next to a date label"
 		if distinctDates(labelled) > 1 {
-			conf, method = 0.75, "first of several labelled dates"
+			tier, method = "date:labelled-several", "first of several labelled dates"
 		}
 	case len(plain) > 0:
 		c = plain[0]
 		if distinctDates(plain) == 1 {
-			conf, method = 0.88, "the only date that is not a due or sent date (no label)"
+			tier, method = "date:only-date", "the only date that is not a due or sent date (no label)"
 		} else {
-			conf, method = 0.6, "first of several unlabelled dates"
+			tier, method = "date:several-unlabelled", "first of several unlabelled dates"
 		}
 	default:
 		return found{}, false, nil
@@ -153,7 +152,9 @@ func (d *doc) date(ctx context.Context) (found, bool, error) {
 	if how != "" {
 		method += "; " + how
 	}
-	return found{iso, min(conf, rconf), method}, true, nil
+	f := tiered(tier, iso, method)
+	f.conf = min(f.conf, rconf)
+	return f, true, nil
 }
 
 func distinctDates(cs []dateCand) int {

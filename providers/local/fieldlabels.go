@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -35,7 +36,7 @@ func (d *doc) byFieldLabels(f pipeline.Field) (found, bool) {
 				continue // "results for patient Ravi Shankar are attached" is prose, not a label
 			}
 			if v, conf, how, ok := d.valueAfter(f.Kind, after, ln.end); ok {
-				return found{v, conf, fmt.Sprintf("after its label %q%s", lab, how)}, true
+				return found{v, conf, fmt.Sprintf("after its label %q%s", lab, how), string(f.Kind) + ":field-label"}, true
 			}
 		}
 	}
@@ -77,7 +78,11 @@ func (d *doc) valueAfter(kind pipeline.Kind, p, end int) (any, float64, string, 
 				q++
 			}
 		}
-		tok := strings.TrimRight(string(d.rs[p:q]), ",;.:)")
+		tok := gluedLabelRE.ReplaceAllString(string(d.rs[p:q]), "")
+		if i := strings.IndexByte(tok, '('); i > 0 {
+			tok = tok[:i] // "K074-001096(06/12/2016)": the date glued after it
+		}
+		tok = strings.TrimRight(tok, ",;.:)")
 		if strings.ContainsFunc(tok, unicode.IsDigit) {
 			return tok, 0.9, "", true
 		}
@@ -91,6 +96,10 @@ func (d *doc) valueAfter(kind pipeline.Kind, p, end int) (any, float64, string, 
 	}
 	return nil, 0, "", false
 }
+
+// gluedLabelRE is a second label glued to the first ("INV NO/DATE:K074"):
+// the value starts after it.
+var gluedLabelRE = regexp.MustCompile(`^/\p{L}+\s*[:#]\s*`)
 
 // labelAt finds label in line at a word start, or -1.
 func labelAt(line, label string) int {

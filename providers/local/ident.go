@@ -26,6 +26,37 @@ func mayHoldIDLabel(low string) bool {
 	return false
 }
 
+// idPartRE is a part that continues a printed number: "V031- 551345",
+// "00015258 / POS01", "DPC11 53409-001-0006", "01 148409".
+var idPartRE = regexp.MustCompile(`^(?:\s?[/-]\s?|-?\s)([A-Za-z0-9][A-Za-z0-9\-/_]*)`)
+
+// extendID grows the identifier text[start:end] by the parts printed after it
+// on its line: a part joined by a slash or hyphen holds a digit; a part after
+// a bare space is a group of at least three digits (or digits and hyphens),
+// so "No: 1234 2 x Coffee" and "No: 1234 10/12/2018" stay "1234".
+func extendID(text string, start, end int) string {
+	for {
+		m := idPartRE.FindStringSubmatchIndex(text[end:])
+		if m == nil {
+			break
+		}
+		part := text[end+m[2] : end+m[3]]
+		joiner := strings.TrimSpace(text[end : end+m[2]])
+		next := end + m[3]
+		if next < len(text) && strings.ContainsRune(":.,", rune(text[next])) && !(text[next] == '.' && next+1 == len(text)) {
+			break // a label ("PAX:"), a time or an amount follows
+		}
+		if _, date := parseDateToken(part); date || !hasDigit(part) {
+			break
+		}
+		if joiner == "" && (len(part) < 3 || strings.Trim(part, "0123456789-") != "") {
+			break
+		}
+		end = next
+	}
+	return text[start:end]
+}
+
 // idWeakRE is a bare "invoice X" or "receipt X" in running text.
 var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|factura|bill)\b[ \t:]*([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
@@ -35,9 +66,14 @@ func (d *doc) identifier() (found, bool) {
 		if !hasDigit(ln.text) || !mayHoldIDLabel(d.lowLine(li)) {
 			continue // the number must be on the label's line
 		}
-		for _, m := range idStrongRE.FindAllStringSubmatch(ln.text, -1) {
-			if v, ok := cleanID(m[1]); ok {
-				return found{v, 0.9, "after the label " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1]))}, true
+		for _, m := range idStrongRE.FindAllStringSubmatchIndex(ln.text, -1) {
+			raw := extendID(ln.text, m[2], m[3])
+			if v, ok := cleanID(raw); ok {
+				tier := "id:strong-label"
+				if len(v) < 3 {
+					tier = "id:strong-label-short" // "NO 42": likely cut by a line break
+				}
+				return tiered(tier, v, "after the label "+strings.TrimSpace(ln.text[m[0]:m[2]])), true
 			}
 		}
 	}
@@ -52,11 +88,11 @@ func (d *doc) identifier() (found, bool) {
 			if !ok {
 				continue
 			}
-			conf := 0.75
+			tier := "id:weak-word"
 			if !hasLetter(v) && len(v) < 4 {
-				conf = 0.6
+				tier = "id:weak-word-short"
 			}
-			return found{v, conf, "after the word " + strings.TrimSpace(strings.TrimSuffix(m[0], m[1])) + " (no number label)"}, true
+			return tiered(tier, v, "after the word "+strings.TrimSpace(strings.TrimSuffix(m[0], m[1]))+" (no number label)"), true
 		}
 	}
 	return found{}, false
@@ -115,10 +151,50 @@ var isoCodes = map[string]bool{
 	"MXN": true, "TWD": true, "VND": true, "AED": true, "SAR": true, "CZK": true, "HUF": true, "TRY": true,
 }
 
+// currencyLabels introduce a currency code on their line.
+var currencyLabels = []string{"currency", "amounts in", "amount in", "prices in", "all amounts", "währung", "devise",
+	"moneda", "valuta", "通貨"}
+
+// currencyCodes lists the ISO codes the document prints in a currency
+// context: next to an amount ("MYR 12.00", "12,00 EUR"), in brackets as a
+// column header ("AMOUNT (MYR)"), or on a line that names the currency
+// ("Amounts in USD"). A code inside an address or an item name ("2 TAU SAR
+// PNEAH") is a word, not a currency.
+func (d *doc) currencyCodes() []string {
+	var out []string
+	for li, ln := range d.lines {
+		labelled := false
+		for _, l := range currencyLabels {
+			if strings.Contains(d.lowLine(li), l) {
+				labelled = true
+			}
+		}
+		for _, c := range upperTriples(ln.text) {
+			if !isoCodes[c.code] {
+				continue
+			}
+			before := strings.TrimRight(ln.text[:c.at], " :")
+			after := strings.TrimLeft(ln.text[c.at+3:], " :")
+			nextToAmount := after != "" && (after[0] >= '0' && after[0] <= '9') ||
+				before != "" && (before[len(before)-1] >= '0' && before[len(before)-1] <= '9')
+			bracketed := strings.HasSuffix(before, "(") && strings.HasPrefix(after, ")")
+			if labelled || nextToAmount || bracketed {
+				out = append(out, c.code)
+			}
+		}
+	}
+	return out
+}
+
+type codeAt struct {
+	code string
+	at   int
+}
+
 // upperTriples lists the words of exactly three capital ASCII letters, as
 // `\b[A-Z]{3}\b` would, in one pass without a regexp.
-func upperTriples(text string) []string {
-	var out []string
+func upperTriples(text string) []codeAt {
+	var out []codeAt
 	word := func(b byte) bool {
 		return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
 	}
@@ -132,7 +208,7 @@ func upperTriples(text string) []string {
 			j++
 		}
 		if j-i == 3 && isUpper(text[i]) && isUpper(text[i+1]) && isUpper(text[i+2]) {
-			out = append(out, text[i:j])
+			out = append(out, codeAt{text[i:j], i})
 		}
 		i = j
 	}
@@ -172,10 +248,7 @@ func (d *doc) detectCurrency() (string, found) {
 	text := string(d.rs)
 	counts := map[string]int{}
 	var order []string
-	for _, c := range upperTriples(text) {
-		if !isoCodes[c] {
-			continue
-		}
+	for _, c := range d.currencyCodes() {
 		if counts[c] == 0 {
 			order = append(order, c)
 		}
@@ -188,33 +261,33 @@ func (d *doc) detectCurrency() (string, found) {
 		}
 	}
 	if best != "" {
-		conf := 0.95
+		tier := "currency:iso-code"
 		if len(order) > 1 {
-			conf = 0.75
+			tier = "currency:iso-several"
 		}
-		return best, found{best, conf, "ISO code " + best + " in the text"}
+		return best, tiered(tier, best, "ISO code "+best+" in the text")
 	}
 	for _, s := range symbols {
 		if strings.Contains(text, s.marker) {
-			conf := 0.9
+			tier := "currency:symbol"
 			if s.marker == "¥" || s.marker == "￥" {
-				conf = 0.85 // shared with CNY
+				tier = "currency:symbol-yen" // shared with CNY
 			}
-			return s.code, found{s.code, conf, "symbol " + s.marker}
+			return s.code, tiered(tier, s.code, "symbol "+s.marker)
 		}
 	}
 	if hasRM(text) {
-		return "MYR", found{"MYR", 0.9, "ringgit marker RM"}
+		return "MYR", tiered("currency:rm", "MYR", "ringgit marker RM")
 	}
 	if strings.Contains(text, "$") {
 		for _, h := range dollarHints {
 			if h.re.MatchString(text) {
-				return h.code, found{h.code, 0.7, `"$" with ` + h.why}
+				return h.code, tiered("currency:dollar-hint", h.code, `"$" with `+h.why)
 			}
 		}
 		// A bare "$" is most often USD, but only most often: the gate
 		// should ask unless something else confirms it.
-		return "USD", found{"USD", 0.68, `"$" with no other currency stated (could be AUD, CAD, …)`}
+		return "USD", tiered("currency:dollar-bare", "USD", `"$" with no other currency stated (could be AUD, CAD, …)`)
 	}
 	return "", found{}
 }

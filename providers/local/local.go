@@ -47,6 +47,7 @@ type found struct {
 	value  any
 	conf   float64
 	method string
+	tier   string // see tiers.go
 }
 
 // Generate extracts a record of s from doc.Text. Fields it cannot find are
@@ -116,7 +117,7 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 			continue
 		}
 		ext.Record[f.Name] = fv.value
-		ext.Evidence[f.Name] = pipeline.Evidence{Confidence: fv.conf, Method: fv.method}
+		ext.Evidence[f.Name] = pipeline.Evidence{Confidence: fv.conf, Method: fv.method, Tier: fv.tier}
 	}
 	return ext, nil
 }

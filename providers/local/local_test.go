@@ -196,7 +196,8 @@ func TestVendorRules(t *testing.T) {
 	}{
 		{"*** COPY ***\nTAX INVOICE\nOJC MARKETING SDN BHD\nROC NO: 538358-H\nTOTAL: 5.00", "OJC MARKETING SDN BHD", false},
 		{"VIVOPAC MARKETING SDN BHD (1070687-M)\n14 JALAN MANIS 4\nTOTAL 5.00", "VIVOPAC MARKETING SDN BHD", false},
-		{"WESTERN EASTERN\nSTATIONERY SDN. BHD\nCO REG NO : 210038-K\nTOTAL 5.00", "WESTERN EASTERN STATIONERY SDN. BHD", false},
+		// Read whole, and flagged: the line above could be a brand or a person.
+		{"WESTERN EASTERN\nSTATIONERY SDN. BHD\nCO REG NO : 210038-K\nTOTAL 5.00", "WESTERN EASTERN STATIONERY SDN. BHD", true},
 		{"Supplier: Distribuciones García S.L.\nTotal: 5,00 €", "Distribuciones García S.L", false},
 		{"Hi team, forwarding the bill from Globex Ltd below.\nTotal 5.00", "Globex Ltd", false},
 		{"From: billing@acme.com\nSubject: invoice\n\nACME Supplies Inc.\nTotal $5.00", "ACME Supplies Inc", false},

@@ -244,18 +244,24 @@ func (d *doc) money() map[pipeline.Role]found {
 		ix := d.newTaxIndex(taxes)
 		for i := len(subs) - 1; i >= 0; i-- {
 			if j := ix.find(subs[i].Value, t); j >= 0 {
-				out[pipeline.RoleSubtotal] = found{subs[i].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", subs[i].label)}
-				out[pipeline.RoleTax] = found{taxes[j].Value, 0.95, fmt.Sprintf("labelled %q; subtotal + tax = total", taxes[j].label)}
+				out[pipeline.RoleSubtotal] = tiered("subtotal:labelled+arithmetic", subs[i].Value, fmt.Sprintf("labelled %q; subtotal + tax = total", subs[i].label))
+				out[pipeline.RoleTax] = tiered("tax:labelled+arithmetic", taxes[j].Value, fmt.Sprintf("labelled %q; subtotal + tax = total", taxes[j].label))
 				return out
 			}
 		}
+	}
+	sum := d.taxSummary()
+	if tok && sum.ok && d.reconciles(sum.base, sum.tax, total.value.(float64)) {
+		out[pipeline.RoleSubtotal] = tiered("subtotal:summary+arithmetic", sum.base, "the tax summary's base; base + tax = total")
+		out[pipeline.RoleTax] = tiered("tax:summary+arithmetic", sum.tax, "the tax summary's tax; base + tax = total")
+		return out
 	}
 	pick := func(cs []amount, r pipeline.Role) {
 		if len(cs) == 0 {
 			return
 		}
 		c := cs[len(cs)-1]
-		conf := 0.85
+		tier := ":labelled"
 		method := fmt.Sprintf("labelled %q", c.label)
 		distinct := map[float64]bool{}
 		for _, x := range cs {
@@ -263,16 +269,28 @@ func (d *doc) money() map[pipeline.Role]found {
 		}
 		switch {
 		case len(distinct) > 1:
-			conf, method = 0.6, method+"; other amounts carry the same label"
+			tier, method = ":labelled-conflict", method+"; other amounts carry the same label"
 		case tok && c.Value > total.value.(float64)+0.005:
-			conf, method = 0.6, method+"; larger than the total"
+			tier, method = ":labelled-conflict", method+"; larger than the total"
 		case tok && len(subs) > 0 && len(taxes) > 0:
-			conf, method = 0.6, method+"; subtotal + tax does not give the total"
+			tier, method = ":labelled-conflict", method+"; subtotal + tax does not give the total"
+		case tok && r == pipeline.RoleTax && rateAgrees(c.label, c.Value, total.value.(float64)):
+			tier, method = ":labelled+rate", method+"; the printed rate gives this tax on the total"
 		}
-		out[r] = found{c.Value, conf, method}
+		out[r] = tiered(string(r)+tier, c.Value, method)
 	}
 	pick(subs, pipeline.RoleSubtotal)
 	pick(taxes, pipeline.RoleTax)
+	if sum.ok {
+		// A summary that does not add up to the total is still what the
+		// document prints for a field nothing else labels.
+		if _, ok := out[pipeline.RoleSubtotal]; !ok {
+			out[pipeline.RoleSubtotal] = tiered("subtotal:summary", sum.base, "the tax summary's base")
+		}
+		if _, ok := out[pipeline.RoleTax]; !ok {
+			out[pipeline.RoleTax] = tiered("tax:summary", sum.tax, "the tax summary's tax")
+		}
+	}
 	return out
 }
 
@@ -312,20 +330,20 @@ func (d *doc) total() (found, bool) {
 	pickLast(func(amount) bool { return true }, "last total")
 	c := *chosen
 	method := fmt.Sprintf("labelled %q on the same line (%s)", c.label, why)
-	conf := 0.9
+	tier := "total:labelled"
 	if c.prevLine {
 		method = fmt.Sprintf("labelled %q on the line above (%s)", c.label, why)
-		conf = 0.85
+		tier = "total:labelled-above"
 	}
-	if how, ok := d.confirmTotal(c, nz); ok {
-		return found{c.Value, 0.95, method + "; " + how}, true
+	if by, how, ok := d.confirmTotal(c, nz); ok {
+		return tiered("total:labelled+"+by, c.Value, method+"; "+how), true
 	}
 	for _, o := range nz {
 		if !near(o.Value, c.Value) && !d.roundingStep(o, c) {
-			return found{c.Value, 0.6, method + fmt.Sprintf("; another total-like amount %.2f disagrees", o.Value)}, true
+			return tiered("total:labelled-conflict", c.Value, method+fmt.Sprintf("; another total-like amount %.2f disagrees", o.Value)), true
 		}
 	}
-	return found{c.Value, conf, method}, true
+	return tiered(tier, c.Value, method), true
 }
 
 // roundingStep reports a pre-rounding total o that the final total c rounds.
@@ -334,23 +352,54 @@ func (d *doc) roundingStep(o, c amount) bool {
 	return o.Start < c.Start && diff < 0.055 && diff > -0.055
 }
 
-// confirmTotal looks for independent figures that agree with the total.
-func (d *doc) confirmTotal(c amount, cs []amount) (string, bool) {
-	for _, o := range cs {
-		if o.Start != c.Start && near(o.Value, c.Value) {
-			return "repeated as " + strings.ToUpper(o.label), true
-		}
-	}
+// confirmTotal looks for independent figures that agree with the total: the
+// tier suffix that names the kind of agreement, and how, for the evidence.
+func (d *doc) confirmTotal(c amount, cs []amount) (by, how string, ok bool) {
 	ix := d.newTaxIndex(d.cands(pipeline.RoleTax))
 	for _, s := range d.cands(pipeline.RoleSubtotal) {
 		if ix.find(s.Value, c.Value) >= 0 {
-			return "subtotal + tax agree", true
+			return "arithmetic", "subtotal + tax agree", true
 		}
 	}
 	if x, ok := d.cashLessChange(); ok && near(x, c.Value) {
-		return "payment minus change agrees", true
+		return "tendered", "payment minus change agrees", true
 	}
-	return "", false
+	for _, o := range cs {
+		if o.Start != c.Start && near(o.Value, c.Value) {
+			return "repeated", "repeated as " + strings.ToUpper(o.label), true
+		}
+	}
+	if n, ok := d.itemsAddUp(c); ok {
+		return "items", fmt.Sprintf("the %d item amounts above add up to it", n), true
+	}
+	return "", "", false
+}
+
+// maxItemLines bounds how far above a total its item lines are read.
+const maxItemLines = 200
+
+// itemsAddUp reports whether the item lines right above the total (each
+// line's last amount, up to the nearest labelled line) add up to it: the
+// total is then two printed figures that agree, not one label.
+func (d *doc) itemsAddUp(c amount) (int, bool) {
+	li := d.lineOf(c.Start)
+	sum, n := 0.0, 0
+	for k := li - 1; k >= 0 && k >= li-maxItemLines; k-- {
+		ams := d.amountsOn(k)
+		if len(ams) == 0 {
+			continue // a description line
+		}
+		last := ams[len(ams)-1]
+		if last.v.OK {
+			break // SUB TOTAL, a tax line: the items end here
+		}
+		sum += last.Value
+		n++
+		if near(sum, c.Value) {
+			return n, true
+		}
+	}
+	return n, false
 }
 
 // cashLessChange is the amount paid minus the change given.
@@ -381,12 +430,12 @@ func (d *doc) derivedTotal() (found, bool) {
 	noTax := len(d.cands(pipeline.RoleTax)) == 0
 	for _, s := range d.cands(pipeline.RoleSubtotal) {
 		if near(s.Value, x) && noTax {
-			return found{x, 0.75, "no total label; payment minus change equals the amount labelled " + strings.ToUpper(s.label)}, true
+			return tiered("total:tendered-change=subtotal", x, "no total label; payment minus change equals the amount labelled "+strings.ToUpper(s.label)), true
 		}
 	}
 	for _, a := range d.amounts {
 		if near(a.Value, x) {
-			return found{x, 0.6, "no total label; payment minus change, a printed amount"}, true
+			return tiered("total:tendered-change", x, "no total label; payment minus change, a printed amount"), true
 		}
 	}
 	return d.guessTotal()
@@ -398,12 +447,12 @@ func (d *doc) derivedTotal() (found, bool) {
 func (d *doc) guessTotal() (found, bool) {
 	if len(d.labelled("change")) == 0 {
 		if paid := d.labelled("cash", "tender", "paid", "received"); len(paid) > 0 && paid[len(paid)-1].Value > 0 {
-			return found{paid[len(paid)-1].Value, 0.5, "no total label; guessed from the amount paid " + strings.ToUpper(paid[len(paid)-1].label)}, true
+			return tiered("total:guess-paid", paid[len(paid)-1].Value, "no total label; guessed from the amount paid "+strings.ToUpper(paid[len(paid)-1].label)), true
 		}
 	}
 	subs := d.cands(pipeline.RoleSubtotal)
 	if len(subs) > 0 && len(d.cands(pipeline.RoleTax)) == 0 && subs[len(subs)-1].Value > 0 {
-		return found{subs[len(subs)-1].Value, 0.5, "no total label; guessed from the subtotal (no tax stated)"}, true
+		return tiered("total:guess-subtotal", subs[len(subs)-1].Value, "no total label; guessed from the subtotal (no tax stated)"), true
 	}
 	return found{}, false
 }

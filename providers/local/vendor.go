@@ -57,7 +57,7 @@ func (d *doc) vendor() (found, bool) {
 			// vendorLabelRE needs a colon; the prose test below needs none.
 		} else if m := vendorLabelRE.FindStringSubmatch(ln.text); m != nil && !strings.Contains(m[1], "@") {
 			if v := cleanName(cutName(m[1])); v != "" && labelled.value == nil {
-				labelled = found{v, 0.9, "after a vendor label"}
+				labelled = tiered("vendor:label", v, "after a vendor label")
 			}
 		}
 		if low := d.lowLine(li); !strings.Contains(low, "from") && !strings.Contains(low, "vendor") && !strings.Contains(low, "paid") || !runningText(ln.text) {
@@ -70,15 +70,15 @@ func (d *doc) vendor() (found, bool) {
 			switch {
 			case m[1] != "":
 				if v := capitalRun(m[1]); v != "" {
-					prose = found{v, 0.85, `named in "bill from ..."`}
+					prose = tiered("vendor:prose", v, `named in "bill from ..."`)
 				}
 			case m[2] != "":
 				if v := cleanName(cutName(m[2])); v != "" {
-					prose = found{v, 0.85, `named in "vendor is ..."`}
+					prose = tiered("vendor:prose", v, `named in "vendor is ..."`)
 				}
 			case m[3] != "":
 				if v := capitalRun(m[3]); v != "" && !paymentWord(v) {
-					prose = found{v, 0.65, `named in "paid ..." (running text)`}
+					prose = tiered("vendor:prose-paid", v, `named in "paid ..." (running text)`)
 				}
 			}
 		}
@@ -90,12 +90,12 @@ func (d *doc) vendor() (found, bool) {
 	switch {
 	case labelled.value != nil:
 		if agree(labelled, head) {
-			labelled.conf = 0.95
+			labelled = tiered("vendor:label+letterhead", labelled.value, labelled.method)
 		}
 		return labelled, true
 	case prose.value != nil:
 		if agree(prose, head) {
-			prose.conf, prose.method = 0.9, prose.method+" and the letterhead"
+			prose = tiered("vendor:prose+letterhead", prose.value, prose.method+" and the letterhead")
 		}
 		return prose, true
 	case head.value != nil:
@@ -148,11 +148,12 @@ func (d *doc) letterhead() found {
 			continue
 		}
 		name := c.text
+		joined := false
 		// "WESTERN EASTERN / STATIONERY SDN. BHD": a suffix line with at most
 		// one word of its own continues the name on the line above.
 		switch {
 		case len(toks)-n <= 1 && k > 0 && cs[k-1].idx == c.idx-1:
-			name = cs[k-1].text + " " + c.text
+			name, joined = cs[k-1].text+" "+c.text, true
 		case len(toks) == n:
 			continue // a suffix alone is not a name
 		}
@@ -160,16 +161,20 @@ func (d *doc) letterhead() found {
 		if name == "" {
 			continue
 		}
-		conf, method := 0.8, "letterhead line with a legal suffix"
+		tier, method := "vendor:letterhead-suffix", "letterhead line with a legal suffix"
 		switch {
 		case k > 0 && cs[k-1].idx == c.idx-1 && name != cleanName(cs[k-1].text+" "+c.text):
 			// A brand or trade name right above the company line: either
 			// could be what the document calls the vendor.
-			conf, method = 0.65, "letterhead line with a legal suffix, below another name-like line"
+			tier, method = "vendor:letterhead-suffix-below-name", "letterhead line with a legal suffix, below another name-like line"
+		case joined && k == 1:
+			// Read whole, but where the name starts is a guess: the line
+			// above may be a brand, a person or the name's first half.
+			tier, method = "vendor:letterhead-joined", "letterhead name over two lines, ending in a legal suffix"
 		case k > 0:
-			conf, method = 0.75, "letterhead line with a legal suffix (not the first line)"
+			tier, method = "vendor:letterhead-suffix-not-first", "letterhead line with a legal suffix (not the first line)"
 		}
-		return found{name, conf, method}
+		return tiered(tier, name, method)
 	}
 	for k, c := range cs {
 		if k > 2 {
@@ -177,12 +182,12 @@ func (d *doc) letterhead() found {
 		}
 		for _, t := range tokens(c.text) {
 			if businessWords[t] {
-				return found{cleanName(c.text), 0.7, "letterhead line with the business word " + strings.ToUpper(t)}
+				return tiered("vendor:letterhead-business-word", cleanName(c.text), "letterhead line with the business word "+strings.ToUpper(t))
 			}
 		}
 	}
 	if len(cs) > 0 {
-		return found{cleanName(cs[0].text), 0.55, "first name-like line of the document (no label)"}
+		return tiered("vendor:first-line", cleanName(cs[0].text), "first name-like line of the document (no label)")
 	}
 	return d.openingSegment()
 }
@@ -202,9 +207,9 @@ func (d *doc) openingSegment() found {
 		return found{}
 	}
 	if _, suffix := suffixLen(tokens(name)); suffix && len(tokens(name)) > 1 {
-		return found{name, 0.75, "opening words before the first comma, with a legal suffix"}
+		return tiered("vendor:opening-suffix", name, "opening words before the first comma, with a legal suffix")
 	}
-	return found{name, 0.55, "opening words before the first comma (no label)"}
+	return tiered("vendor:opening", name, "opening words before the first comma (no label)")
 }
 
 // headerEnd is the index of the first line past the letterhead: the first
