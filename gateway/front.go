@@ -122,11 +122,16 @@ func (g *Gateway) Handler(token string) http.Handler {
 		&mcpsdk.StreamableHTTPOptions{Logger: g.log, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
+	top := http.NewServeMux()
+	if g.opts.Reload != nil {
+		top.Handle("/admin/reload", g.adminHandler(token))
+	}
 	if token == "" {
-		return mux
+		top.Handle("/", mux)
+		return top
 	}
 	want := sha256.Sum256([]byte(token))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	top.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, ok := bearerToken(r.Header.Get("Authorization"))
 		sum := sha256.Sum256([]byte(got))
 		allowed := ok && subtle.ConstantTimeCompare(sum[:], want[:]) == 1
@@ -142,7 +147,8 @@ func (g *Gateway) Handler(token string) http.Handler {
 			return
 		}
 		mux.ServeHTTP(w, r)
-	})
+	}))
+	return top
 }
 
 func bearerToken(h string) (string, bool) {

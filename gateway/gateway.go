@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,9 @@ type Options struct {
 	Obligations *Obligations
 	// Guard, when set, holds calls that carry unsettled reviewed values.
 	Guard ReviewGuard
+	// Reload re-reads the registry for POST /admin/reload on the HTTP
+	// front; nil disables the route.
+	Reload func() ([]UpstreamConfig, error)
 	// OnHold, when set, is told of every new hold the gateway tracks, so it
 	// can become a review item in the queue named for the client.
 	OnHold func(ctx context.Context, h HeldCall)
@@ -206,7 +210,10 @@ func (g *Gateway) Start(ctx context.Context) error {
 
 // Close ends every upstream session (stdio children are stopped).
 func (g *Gateway) Close() {
-	for _, u := range g.upstreams {
+	g.mu.Lock()
+	ups := slices.Clone(g.upstreams)
+	g.mu.Unlock()
+	for _, u := range ups {
 		u.close()
 	}
 }

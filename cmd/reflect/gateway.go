@@ -134,7 +134,15 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 	}
 	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps,
 		ConnectTimeout: set.ConnectTimeout, CallTimeout: set.CallTimeout, HoldWait: gf.holdWait, Logger: log,
-		Version: version, Getenv: os.Getenv}
+		Version: version, Getenv: os.Getenv,
+		// POST /admin/reload (streamable-http only) re-reads the same file.
+		Reload: func() ([]gateway.UpstreamConfig, error) {
+			r, err := gateway.LoadRegistry(gf.config)
+			if err != nil {
+				return nil, err
+			}
+			return r.Upstreams, nil
+		}}
 	var closers []func()
 	cleanup := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
