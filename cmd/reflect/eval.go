@@ -48,6 +48,24 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&e.list, "list", -1, "failures listed per field (-1: all); with --confusions misses and false alarms, default 10")
 }
 
+// check refuses flag values no run could use.
+func (e *evalFlags) check(fs *flag.FlagSet) error {
+	if err := pipeline.CheckThreshold("--min-accuracy", e.minAcc); err != nil {
+		return err
+	}
+	if e.maxSilent < 0 {
+		return errors.New("--max-silent-wrong must be >= 0")
+	}
+	if !e.confusions {
+		for _, name := range []string{"min-catch", "max-false-alarm"} {
+			if flagWasSet(fs, name) {
+				return fmt.Errorf("--%s goes with --confusions", name)
+			}
+		}
+	}
+	return nil
+}
+
 func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	var pf pipelineFlags
 	var ef evalFlags
@@ -59,18 +77,8 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
-	if err := pipeline.CheckThreshold("--min-accuracy", ef.minAcc); err != nil {
+	if err := ef.check(fs); err != nil {
 		return usageErr(err)
-	}
-	if ef.maxSilent < 0 {
-		return usageErr(errors.New("--max-silent-wrong must be >= 0"))
-	}
-	if !ef.confusions {
-		for _, name := range []string{"min-catch", "max-false-alarm"} {
-			if flagWasSet(fs, name) {
-				return usageErr(fmt.Errorf("--%s goes with --confusions", name))
-			}
-		}
 	}
 	rows, err := loadEvalRows(ef, stdio)
 	if err != nil {

@@ -66,7 +66,7 @@ func TestEvalBarFlags(t *testing.T) {
 	if r.code != ExitNeedsReview {
 		t.Fatalf("impossible bars should fail: exit %d\n%s", r.code, r.out)
 	}
-	for _, want := range []string{"FAIL: ok (auto-accepted)", "PASS: invoice_date accuracy", "of scored fields > allowed 0.00%", "more for subtotal (--list -1"} {
+	for _, want := range []string{"FAIL: ok (auto-accepted)", "PASS: invoice_date accuracy", "wrong values returned as fine ", "more for subtotal (--list -1"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.out)
 		}
