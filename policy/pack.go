@@ -171,25 +171,8 @@ func loadPack(file string, data []byte, base *Pack) (*Pack, error) {
 		return nil, l.errf(n, "version must be 1")
 	}
 	if n, ok := top["rules"]; ok {
-		if n.Kind != yaml.SequenceNode {
-			return nil, l.errf(n, "rules must be a list")
-		}
-		for _, rn := range n.Content {
-			r, err := l.rule(rn)
-			if err != nil {
-				return nil, err
-			}
-			if i := findRule(p.rules, r.ID, r.Name); i >= 0 {
-				if r.Name == "" {
-					r.Name = p.rules[i].Name
-				}
-				p.rules[i] = r
-			} else {
-				if findRule(p.rules, r.ID, "") >= 0 {
-					return nil, l.errf(rn, "rule id %q given twice", r.ID)
-				}
-				p.rules = append(p.rules, r)
-			}
+		if err := l.mergeRules(p, n); err != nil {
+			return nil, err
 		}
 	}
 	if n, ok := top["disable"]; ok {
@@ -225,6 +208,32 @@ func loadPack(file string, data []byte, base *Pack) (*Pack, error) {
 		}
 	}
 	return p, nil
+}
+
+// mergeRules adds the pack's rules, replacing a rule with the same id or
+// short name.
+func (l *loader) mergeRules(p *Pack, n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return l.errf(n, "rules must be a list")
+	}
+	for _, rn := range n.Content {
+		r, err := l.rule(rn)
+		if err != nil {
+			return err
+		}
+		if i := findRule(p.rules, r.ID, r.Name); i >= 0 {
+			if r.Name == "" {
+				r.Name = p.rules[i].Name
+			}
+			p.rules[i] = r
+		} else {
+			if findRule(p.rules, r.ID, "") >= 0 {
+				return l.errf(rn, "rule id %q given twice", r.ID)
+			}
+			p.rules = append(p.rules, r)
+		}
+	}
+	return nil
 }
 
 func findRule(rs []*Rule, id, name string) int {
@@ -297,41 +306,8 @@ func (l *loader) rule(n *yaml.Node) (*Rule, error) {
 		}
 		r.Resolvable = v.Value == "true"
 	}
-	if v, ok := fs["obligations"]; ok {
-		if v.Kind != yaml.SequenceNode {
-			return nil, l.errf(v, "obligations must be a list of strings")
-		}
-		for _, o := range v.Content {
-			s, err := l.str(o, "an obligation")
-			if err != nil {
-				return nil, err
-			}
-			r.Obligations = append(r.Obligations, s)
-		}
-	}
-	if v, ok := fs["by_dimension"]; ok {
-		dims, err := l.fields(v, "by_dimension", Dimensions...)
-		if err != nil {
-			return nil, err
-		}
-		r.ByDimension = map[string]RuleOutput{}
-		for d, dn := range dims {
-			o, err := l.fields(dn, "by_dimension."+d, "id", "reason")
-			if err != nil {
-				return nil, err
-			}
-			var out RuleOutput
-			if o["id"] == nil || o["reason"] == nil {
-				return nil, l.errf(dn, "by_dimension.%s needs id and reason", d)
-			}
-			if out.ID, err = l.str(o["id"], "id"); err != nil {
-				return nil, err
-			}
-			if out.Reason, err = l.str(o["reason"], "reason"); err != nil {
-				return nil, err
-			}
-			r.ByDimension[d] = out
-		}
+	if err := l.ruleExtras(r, fs); err != nil {
+		return nil, err
 	}
 	if v, ok := fs["when"]; ok {
 		if r.When, err = l.cond(v); err != nil {
@@ -339,6 +315,47 @@ func (l *loader) rule(n *yaml.Node) (*Rule, error) {
 		}
 	}
 	return r, nil
+}
+
+// ruleExtras reads a rule's obligations and by_dimension outputs.
+func (l *loader) ruleExtras(r *Rule, fs map[string]*yaml.Node) error {
+	if v, ok := fs["obligations"]; ok {
+		if v.Kind != yaml.SequenceNode {
+			return l.errf(v, "obligations must be a list of strings")
+		}
+		for _, o := range v.Content {
+			s, err := l.str(o, "an obligation")
+			if err != nil {
+				return err
+			}
+			r.Obligations = append(r.Obligations, s)
+		}
+	}
+	if v, ok := fs["by_dimension"]; ok {
+		dims, err := l.fields(v, "by_dimension", Dimensions...)
+		if err != nil {
+			return err
+		}
+		r.ByDimension = map[string]RuleOutput{}
+		for d, dn := range dims {
+			o, err := l.fields(dn, "by_dimension."+d, "id", "reason")
+			if err != nil {
+				return err
+			}
+			var out RuleOutput
+			if o["id"] == nil || o["reason"] == nil {
+				return l.errf(dn, "by_dimension.%s needs id and reason", d)
+			}
+			if out.ID, err = l.str(o["id"], "id"); err != nil {
+				return err
+			}
+			if out.Reason, err = l.str(o["reason"], "reason"); err != nil {
+				return err
+			}
+			r.ByDimension[d] = out
+		}
+	}
+	return nil
 }
 
 func (l *loader) budgets(n *yaml.Node) (Budgets, error) {

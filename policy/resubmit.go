@@ -39,41 +39,8 @@ func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *fact
 	if err != nil {
 		return failClosed(id, RuleInternal, "internal error - failing closed", err)
 	}
-	switch h.Status {
-	case StatusApproved:
-	case StatusConsumed:
-		return deny(HoldConsumed)
-	case StatusRejected:
-		return deny(HoldRejected)
-	case StatusExpired:
-		return deny(HoldExpired)
-	default:
-		return deny(HoldNotApproved)
-	}
-	if !now.Before(h.expiresAt()) {
-		return deny(HoldExpired)
-	}
-	if f.envHash() != h.EnvelopeHash {
-		return deny(HoldEnvelopeMismatch)
-	}
-	if h.DecidedBy != "" {
-		typ, pid, _ := strings.Cut(h.DecidedBy, ":")
-		if intersects(actorForms(f.agentID, f.onBehalfOf, f.sessionID), approverForms(typ, pid)) {
-			return deny(HoldActorIsApprover)
-		}
-	}
-	heldParams, _ := asMap(h.Envelope["params"])
-	nowParams := copyMap(f.params, 1)
-	if f.hasAmount {
-		nowParams["currency"] = f.currency
-	}
-	if !sameBound(heldParams, nowParams, "amount") || !sameBound(heldParams, nowParams, "currency") ||
-		digestParams(heldParams) != digestParams(nowParams) {
-		return deny(HoldEnvelopeMismatch)
-	}
-	heldAgent, _ := asMap(h.Envelope["agent"])
-	if actorKey(f.agentID, f.onBehalfOf, f.sessionID) != actorKey(str(heldAgent["id"]), str(heldAgent["on_behalf_of"]), str(heldAgent["session_id"])) {
-		return deny(HoldActorMismatch)
+	if code := e.holdMismatch(now, f, h); code != "" {
+		return deny(code)
 	}
 	nowTS := fmtTS(now)
 	_, err = e.state.UpdateHold(ctx, h.ID, func(cur *Hold) error {
@@ -104,6 +71,48 @@ func (e *Engine) resubmit(ctx context.Context, id string, now time.Time, f *fact
 	mu.Unlock()
 	e.auditResubmission(ctx, now, f, &d, h.ID)
 	return d, nil
+}
+
+// holdMismatch runs checks 2-8 of the resubmission chain (spec §2.4) and
+// returns the first failing reason code, or "".
+func (e *Engine) holdMismatch(now time.Time, f *facts, h *Hold) string {
+	switch h.Status {
+	case StatusApproved:
+	case StatusConsumed:
+		return HoldConsumed
+	case StatusRejected:
+		return HoldRejected
+	case StatusExpired:
+		return HoldExpired
+	default:
+		return HoldNotApproved
+	}
+	if !now.Before(h.expiresAt()) {
+		return HoldExpired
+	}
+	if f.envHash() != h.EnvelopeHash {
+		return HoldEnvelopeMismatch
+	}
+	if h.DecidedBy != "" {
+		typ, pid, _ := strings.Cut(h.DecidedBy, ":")
+		if intersects(actorForms(f.agentID, f.onBehalfOf, f.sessionID), approverForms(typ, pid)) {
+			return HoldActorIsApprover
+		}
+	}
+	heldParams, _ := asMap(h.Envelope["params"])
+	nowParams := copyMap(f.params, 1)
+	if f.hasAmount {
+		nowParams["currency"] = f.currency
+	}
+	if !sameBound(heldParams, nowParams, "amount") || !sameBound(heldParams, nowParams, "currency") ||
+		digestParams(heldParams) != digestParams(nowParams) {
+		return HoldEnvelopeMismatch
+	}
+	heldAgent, _ := asMap(h.Envelope["agent"])
+	if actorKey(f.agentID, f.onBehalfOf, f.sessionID) != actorKey(str(heldAgent["id"]), str(heldAgent["on_behalf_of"]), str(heldAgent["session_id"])) {
+		return HoldActorMismatch
+	}
+	return ""
 }
 
 // sameBound is check 7 for one approval-bound params key: both absent, or
