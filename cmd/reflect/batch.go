@@ -47,25 +47,9 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		}
 	}
 
-	// On Ctrl-C the reader stops at once, but documents already in flight
-	// finish on a context the interrupt does not cancel: their model calls
-	// are paid for either way, so they must reach the cache and the output.
-	// A second Ctrl-C kills the process (main restores the default handler).
 	interrupted := ctx
-	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	work, cancel := inFlight(ctx, stdio)
 	defer cancel()
-	go func() {
-		select {
-		case <-interrupted.Done():
-			fmt.Fprintln(stdio.Err, "reflect: interrupted: finishing the documents in flight (Ctrl-C again to abort)")
-			select {
-			case <-time.After(inFlightGrace):
-				cancel()
-			case <-work.Done():
-			}
-		case <-work.Done():
-		}
-	}()
 
 	// Lines are read by the runner, which abandons a read of stdin that an
 	// interrupt cannot wake (a producer that has not closed the pipe), so
@@ -109,6 +93,29 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		worst = ExitPipeline // a batch reports any failed line as 3, as documented
 	}
 	return resultErr(worst, nil)
+}
+
+// inFlight is the context documents are verified on. On Ctrl-C the reader
+// stops at once, but documents already in flight finish on this context,
+// which the interrupt does not cancel: their model calls are paid for either
+// way, so they must reach the cache and the output. It is cancelled
+// inFlightGrace after the interrupt; a second Ctrl-C kills the process (main
+// restores the default handler).
+func inFlight(interrupted context.Context, stdio Stdio) (context.Context, context.CancelFunc) {
+	work, cancel := context.WithCancel(context.WithoutCancel(interrupted))
+	go func() {
+		select {
+		case <-interrupted.Done():
+			fmt.Fprintln(stdio.Err, "reflect: interrupted: finishing the documents in flight (Ctrl-C again to abort)")
+			select {
+			case <-time.After(inFlightGrace):
+				cancel()
+			case <-work.Done():
+			}
+		case <-work.Done():
+		}
+	}()
+	return work, cancel
 }
 
 func verifyLine(ctx context.Context, name string, p *pipeline.Pipeline, l golden.Line) batchOut {

@@ -116,8 +116,29 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	wantCritic := criticProvider != ""
-	needsLive := (needGenerator && providers.Live(cfg.Provider)) || (wantCritic && criticProvider != providers.ProviderReplay)
+	needsLive := (needGenerator && providers.Live(cfg.Provider)) || (criticProvider != "" && criticProvider != providers.ProviderReplay)
+	client, err := res.clients(pf, log, needsLive)
+	if err != nil {
+		return nil, err
+	}
+	pc := pipeline.Config{Schema: schema, Gate: gate, Logger: log, MaxTextBytes: pf.maxTextBytes}
+	genDesc, critDesc, err := addStages(&pc, pf, needGenerator, criticProvider, client)
+	if err != nil {
+		return nil, err
+	}
+	pc.Version = genDesc + "+" + critDesc
+	p, err := pipeline.New(pc)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	env.p, env.base = p, pc
+	log.Debug("pipeline built", "generator", genDesc, "critic", critDesc, "schema", schema.Name, "provider_config", cfg)
+	return env, nil
+}
+
+// clients returns the run's client factory, opening the call cache first
+// when the run calls a live model.
+func (res *runRes) clients(pf *pipelineFlags, log *slog.Logger, needsLive bool) (func(string) (llm.Client, error), error) {
 	if needsLive && !pf.noCache && res.cache == nil {
 		path := pf.cache
 		if path == "" {
@@ -131,7 +152,7 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		res.cache = c
 	}
 	if res.stack == nil {
-		res.stack = &providers.Stack{Config: cfg, Budget: res.budget, Fixture: func() (*providers.Fixture, error) {
+		res.stack = &providers.Stack{Config: pf.prov, Budget: res.budget, Fixture: func() (*providers.Fixture, error) {
 			f, err := loadReplayFixture(pf.replay)
 			if err != nil {
 				return nil, usageErr(err)
@@ -140,7 +161,7 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		}}
 	}
 	res.stack.Cache = res.cache
-	client := func(provider string) (llm.Client, error) {
+	return func(provider string) (llm.Client, error) {
 		// The recorder exists once a model client does: buildEnv tells a
 		// --record that would record nothing by its absence.
 		if pf.record != "" && res.recorder == nil {
@@ -148,10 +169,15 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		}
 		res.stack.Recorder = res.recorder
 		return res.stack.Client(provider)
-	}
+	}, nil
+}
 
-	pc := pipeline.Config{Schema: schema, Gate: gate, Logger: log, MaxTextBytes: pf.maxTextBytes}
-	genDesc, critDesc := "none", "none"
+// addStages puts the Generator (when needed) and the Critic (when
+// criticProvider is set) into pc and describes each for the pipeline version.
+func addStages(pc *pipeline.Config, pf *pipelineFlags, needGenerator bool, criticProvider string,
+	client func(string) (llm.Client, error)) (genDesc, critDesc string, err error) {
+	cfg := pf.prov
+	genDesc, critDesc = "none", "none"
 	if needGenerator {
 		if cfg.Provider == providers.ProviderLocal {
 			pc.Generator = local.New()
@@ -159,17 +185,17 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		} else {
 			c, err := client(cfg.Provider)
 			if err != nil {
-				return nil, err
+				return "", "", err
 			}
 			_, model := cfg.Generator()
 			pc.Generator = pipeline.NewLLMGenerator(c, pipeline.LLMOptions{Model: model, Retries: retriesFlag(pf.retries)})
 			genDesc = cfg.Provider + ":" + model
 		}
 	}
-	if wantCritic {
+	if criticProvider != "" {
 		c, err := client(criticProvider)
 		if err != nil {
-			return nil, err
+			return "", "", err
 		}
 		_, model := cfg.Critic()
 		if cfg.CriticModel == "" && criticProvider != cfg.Provider {
@@ -178,14 +204,7 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 		pc.Critic = pipeline.NewLLMCritic(c, pipeline.LLMOptions{Model: model, Retries: retriesFlag(pf.retries)})
 		critDesc = criticProvider + ":" + model
 	}
-	pc.Version = genDesc + "+" + critDesc
-	p, err := pipeline.New(pc)
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	env.p, env.base = p, pc
-	log.Debug("pipeline built", "generator", genDesc, "critic", critDesc, "schema", schema.Name, "provider_config", cfg)
-	return env, nil
+	return genDesc, critDesc, nil
 }
 
 // pipelineFor builds a pipeline on the same stages (and so the same clients

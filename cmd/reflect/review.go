@@ -77,29 +77,12 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	var corpus store.Corpus
+	corpus, err := openReviewCorpus(ctx, st, *queue, pos, schemaRef(pf.schema), stdio)
+	if err != nil {
+		return err
+	}
 	if *queue != "" {
-		corpus, err = st.Corpus(ctx, store.QueueCorpusID(*queue))
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		if err != nil {
-			return usageErr(fmt.Errorf("queue %q: %w (an MCP client's needs_review results appear here once `reflect mcp` has served one)", *queue, err))
-		}
 		*noRun = true // queued results came from the MCP server; there is nothing to run
-	} else {
-		var lineErrs []golden.LineError
-		var docs []store.Document
-		corpus, docs, lineErrs, err = golden.LoadCorpus(pos[0], schemaRef(pf.schema))
-		if err != nil {
-			return usageErr(err)
-		}
-		for _, le := range lineErrs {
-			fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
-		}
-		if err := st.PutCorpus(ctx, corpus, docs); err != nil {
-			return err
-		}
 	}
 	// Logs would scribble over the screen: send them to a file next to the store.
 	logw := io.Discard
@@ -142,6 +125,27 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		err = ferr
 	}
 	return err
+}
+
+// openReviewCorpus is the corpus a review opens: an MCP client's queue, or
+// a corpus file (or directory) stored with its documents, which resumes an
+// earlier review of the same file.
+func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []string, schema string, stdio Stdio) (store.Corpus, error) {
+	if queue != "" {
+		corpus, err := st.Corpus(ctx, store.QueueCorpusID(queue))
+		if errors.Is(err, store.ErrNotFound) {
+			return corpus, usageErr(fmt.Errorf("queue %q: %w (an MCP client's needs_review results appear here once `reflect mcp` has served one)", queue, err))
+		}
+		return corpus, err
+	}
+	corpus, docs, lineErrs, err := golden.LoadCorpus(pos[0], schema)
+	if err != nil {
+		return corpus, usageErr(err)
+	}
+	for _, le := range lineErrs {
+		fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
+	}
+	return corpus, st.PutCorpus(ctx, corpus, docs)
 }
 
 // schemaRef is how a corpus remembers its schema: a built-in name, or the
