@@ -85,9 +85,6 @@ func SettingsFromEnv(getenv func(string) string) Settings {
 	s.CoreTimeout = s.seconds(getenv, "REEFLEX_MCP_TIMEOUT", DefaultCoreTimeout)
 	s.ConnectTimeout = s.seconds(getenv, "REEFLEX_MCP_UPSTREAM_CONNECT_TIMEOUT", DefaultConnectTimeout)
 	s.CallTimeout = s.seconds(getenv, "REEFLEX_MCP_CALL_TIMEOUT", DefaultCallTimeout)
-	if getenv("REEFLEX_MCP_ADMIN_TOKEN") != "" {
-		s.Warnings = append(s.Warnings, "REEFLEX_MCP_ADMIN_TOKEN is set but this gateway has no /admin/reload route: restart it to pick up new upstreams")
-	}
 	return s
 }
 
