@@ -65,13 +65,18 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 		defer e.Close()
 		b = &localHolds{e: e}
 	}
+	return holdsDo(ctx, stdio, b, sub, pos, *status, *limit, *asJSON, ef.store.reviewerName(), *reason)
+}
+
+// holdsDo runs one holds subcommand on a backend.
+func holdsDo(ctx context.Context, stdio Stdio, b holdsBackend, sub string, pos []string, status string, limit int, asJSON bool, reviewer, reason string) error {
 	switch sub {
 	case "list":
-		items, err := b.list(ctx, *status, *limit)
+		items, err := b.list(ctx, status, limit)
 		if err != nil {
 			return err
 		}
-		if *asJSON {
+		if asJSON {
 			out := []byte(`{"items":[`)
 			for i := range items {
 				if i > 0 {
@@ -96,7 +101,7 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	if sub == "reject" {
 		decision = "reject"
 	}
-	h, err := b.resolve(ctx, pos[0], decision, ef.store.reviewerName(), *reason)
+	h, err := b.resolve(ctx, pos[0], decision, reviewer, reason)
 	if err != nil {
 		return err
 	}
