@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -98,4 +99,37 @@ func TestItemsOpenOnThePageForTheirKind(t *testing.T) {
 	if m.detail != m.doc || !strings.Contains(viewText(m), "document inv-001") {
 		t.Fatalf("inv-001 opened on %T", m.detail)
 	}
+}
+
+// The queue shows the rows the store wrote: after a decision, an undo and a
+// new result, each row equals the stored one, field for field.
+func TestQueueRowsAreTheStoresRows(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	same := func(what string) {
+		t.Helper()
+		for _, id := range []string{"inv-001", "inv-002"} {
+			if got, want := mustRow(t, m, id), f.row(t, id); got != want {
+				t.Fatalf("%s: queue row of %s = %+v\nstored %+v", what, id, got, want)
+			}
+		}
+	}
+	m = press(t, m, "a")
+	same("after accept")
+	if !mustRow(t, m, "inv-001").Reviewed {
+		t.Fatal("accepting the only flagged field did not review inv-001")
+	}
+	m = press(t, m, "u")
+	same("after undo")
+	m = apply(t, m, f.result(t, "inv-002", "test-2", rerunResult(t), time.Now()))
+	same("after a new result")
+}
+
+func mustRow(t *testing.T, m Model, id string) store.Summary {
+	t.Helper()
+	r, ok := m.queue.Row(id)
+	if !ok {
+		t.Fatalf("no queue row for %s", id)
+	}
+	return r
 }
