@@ -92,12 +92,17 @@ bench:
 	@echo "== reflect core POST /v1/decide at 16 concurrent clients: req/s, p50/p99, p50 next to a /healthz round trip"
 	@$(GO) test -run '^$$' -bench DecideHTTP -benchtime 1x -count 1 ./policy/coreapi/ | $(BENCH_FILTER)
 
-# Each fuzz target briefly (FUZZTIME each): number, date and JSON parsing, the
-# JSONL reader, span finding and the whole heuristics pass.
-PIPELINE_FUZZ := FuzzParseAmount FuzzFindAmounts FuzzParseDate FuzzFindDates FuzzFindSpans FuzzRunHeuristics FuzzExtractJSON
+# Every fuzz target in the tree, each for FUZZTIME (found by name, so a new
+# target is run without editing this list): number, date and JSON parsing,
+# the JSONL and corpus readers, span finding, the heuristics pass, the schema
+# loader, MCP tool arguments and stdio lines, stored results and records,
+# model-call cache entries and keys, replay fixtures, the local extractor.
 fuzz:
-	@set -e; for f in $(PIPELINE_FUZZ); do echo "== $$f"; $(GO) test ./pipeline/ -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME); done
-	@echo "== FuzzReadLines"; $(GO) test ./golden/ -run '^$$' -fuzz '^FuzzReadLines$$' -fuzztime $(FUZZTIME)
+	@set -e; for dir in $$(grep -rlE '^func Fuzz' --include='*_test.go' . | xargs -n1 dirname | sort -u); do \
+	  for fn in $$(grep -hoE '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go | sed 's/^func //' | sort); do \
+	    echo "== $$dir $$fn"; $(GO) test $$dir/ -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME); \
+	  done; \
+	done
 
 clean:
 	rm -rf bin
