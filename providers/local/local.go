@@ -221,6 +221,9 @@ func (d *doc) isClauseBreak(i int) bool {
 	if d.rs[i] != '.' {
 		return true
 	}
+	if i > 0 && d.rs[i-1] == '.' {
+		return false // dot leaders: "TOTAL AMT........ RM 60.31"
+	}
 	k := i
 	for k > 0 && unicode.IsLetter(d.rs[k-1]) {
 		k--

@@ -355,3 +355,54 @@ fields:
 		}
 	}
 }
+
+// A tax word that qualifies another quantity is not the tax, and the tax a
+// total holds is not the total (issue 9 class 1).
+func TestQualifiedTaxLabels(t *testing.T) {
+	ext := generate(t, "SUBTOTAL 22.44\nROUNDING ADJUSTMENTS 0.01\nTOTAL (GST INCL) 22.45\nVISA CARD 22.45\n")
+	want(t, ext, "total", 22.45)
+	ext = generate(t, "ITEM 4.20\nTOTAL AMOUNT 4.20\nCASH 50.20\nCHANGE 46.00\nGST @6% INCLUDED IN TOTAL 0.24\n")
+	want(t, ext, "total", 4.2)
+	want(t, ext, "tax", 0.24)
+	if c := conf(ext, "tax"); c < 0.7 {
+		t.Errorf("tax 0.24 is 6%% of 4.20 - 0.24: the printed rate corroborates it, confidence %.2f", c)
+	}
+	ext = generate(t, "DUE 25.15\nPAY 25.15\nCHANGE 0.00\n(TOTAL INCLUDED GST @ 6% : 1.42)\n")
+	if ext.Record["total"] == 1.42 {
+		t.Errorf("the GST a total includes was read as the total")
+	}
+	ext = generate(t, "TOTAL AMT................. RM 60.31\nROUNDING ADJ -0.01\nTOTAL RM 60.30\n")
+	want(t, ext, "total", 60.3)
+}
+
+// Honest tiers: a labelled value nothing corroborates is below the gate;
+// arithmetic, tendered - change or item lines that agree lift it.
+func TestUncorroboratedEvidenceIsBelowTheGate(t *testing.T) {
+	ext := generate(t, "Total: 55.00\n")
+	if c := conf(ext, "total"); c >= 0.7 {
+		t.Errorf("a lone labelled total at %.2f: nothing corroborates it", c)
+	}
+	if tier := ext.Evidence["total"].Tier; tier != "total:labelled" {
+		t.Errorf("tier %q, want total:labelled", tier)
+	}
+	for text, tier := range map[string]string{
+		"Subtotal 50.00\nTax 5.00\nTotal 55.00\n":                         "total:labelled+arithmetic",
+		"Total 55.00\nCash 60.00\nChange 5.00\n":                          "total:labelled+tendered",
+		"Coffee 20.00\nCake 35.00\nTotal 55.00\n":                         "total:labelled+items",
+		"GST SUMMARY AMOUNT TAX\nTOTAL 50.00 5.00\nTotal payable 55.00\n": "",
+	} {
+		ext := generate(t, text)
+		if c := conf(ext, "total"); c < 0.7 {
+			t.Errorf("%q: corroborated total at %.2f (%s)", text, c, ext.Evidence["total"].Method)
+		}
+		if tier != "" && ext.Evidence["total"].Tier != tier {
+			t.Errorf("%q: tier %q, want %q", text, ext.Evidence["total"].Tier, tier)
+		}
+	}
+	ext = generate(t, "TOTAL AMT PAYABLE : 6.35\nROUNDING ADJUSTMENT : -0.01\nGST SUMMARY AMOUNT TAX\n(RM) (RM)\nSR @ A 6.00 0.36\nTOTAL 6.00 0.36\n")
+	want(t, ext, "subtotal", 6.0)
+	want(t, ext, "tax", 0.36)
+	if tier := ext.Evidence["tax"].Tier; tier != "tax:summary+arithmetic" {
+		t.Errorf("tax tier %q, want tax:summary+arithmetic", tier)
+	}
+}

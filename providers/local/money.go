@@ -45,7 +45,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 				break
 			}
 		}
-		if v := d.labels.Classify(d.slice(segStart, a.Start)); v.OK {
+		if v := d.classify(d.slice(segStart, a.Start)); v.OK {
 			d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(segStart, a.Start))
 			continue
 		}
@@ -61,7 +61,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 			}
 		}
 		if closes || !nextOnLine {
-			if v := d.labels.Classify(d.slice(a.End, segEnd)); v.OK {
+			if v := d.classify(d.slice(a.End, segEnd)); v.OK {
 				d.amounts[i].v, d.amounts[i].label = v, strings.TrimSpace(d.slice(a.End, segEnd))
 				continue
 			}
@@ -75,7 +75,7 @@ func (d *doc) labelAmounts(ctx context.Context, found []pipeline.AmountMatch) er
 					break
 				}
 			}
-			if v := d.labels.Classify(d.slice(ps, prev.end)); v.OK {
+			if v := d.classify(d.slice(ps, prev.end)); v.OK {
 				d.amounts[i].v, d.amounts[i].label, d.amounts[i].prevLine = v, strings.TrimSpace(d.slice(ps, prev.end)), true
 			}
 		}
@@ -360,6 +360,9 @@ func (d *doc) confirmTotal(c amount, cs []amount) (by, how string, ok bool) {
 		if ix.find(s.Value, c.Value) >= 0 {
 			return "arithmetic", "subtotal + tax agree", true
 		}
+	}
+	if sum := d.taxSummary(); sum.ok && d.reconciles(sum.base, sum.tax, c.Value) {
+		return "arithmetic", "the tax summary's base + tax agree", true
 	}
 	if x, ok := d.cashLessChange(); ok && near(x, c.Value) {
 		return "tendered", "payment minus change agrees", true
