@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reflect-mcp/reflect/gateway"
+	"github.com/reflect-mcp/reflect/gateway/clientconfig"
 	"github.com/reflect-mcp/reflect/mcp"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/policy"
@@ -80,6 +81,11 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	for _, w := range set.Warnings {
 		log.Warn(w)
+	}
+	// The single-path check: a server a client reaches directly is
+	// ungoverned. Findings go to stderr; they never stop the gateway.
+	if env, err := clientconfig.OSEnv(); err == nil {
+		clientconfig.ReportDrift(stdio.Err, env)
 	}
 	opts, cleanup, err := gatewayOptions(ctx, &gf, &pf, &sf, set, log)
 	if err != nil {
