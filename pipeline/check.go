@@ -1,5 +1,39 @@
 package pipeline
 
+import "context"
+
+// stopper lets the passes over a text give up when their context is done. It
+// looks at the context once every 4096 steps, so checking costs nothing.
+type stopper struct {
+	ctx  context.Context
+	n    int
+	done bool
+}
+
+func newStopper(ctx context.Context) *stopper { return &stopper{ctx: ctx} }
+
+// stop reports whether the pass should give up; nil never stops.
+func (s *stopper) stop() bool {
+	if s == nil {
+		return false
+	}
+	if s.done {
+		return true
+	}
+	s.n++
+	if s.n&4095 == 0 && s.ctx.Err() != nil {
+		s.done = true
+	}
+	return s.done
+}
+
+func (s *stopper) err() error {
+	if s == nil {
+		return nil
+	}
+	return s.ctx.Err()
+}
+
 // FieldCheck is what the deterministic heuristics found for one field.
 type FieldCheck struct {
 	// Factor is the product of every heuristic's factor, in [0,1]. Heuristics

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -127,8 +128,12 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 	if sp.Start > ls && d.rs[sp.Start-1] == '(' || sp.End < le && d.rs[sp.End] == ')' {
 		return true
 	}
-	for _, a := range d.amounts {
-		if a.Line != li {
+	k := sort.Search(len(d.amounts), func(i int) bool { return d.amounts[i].Line >= li })
+	for _, a := range d.amounts[k:] {
+		if a.Line != li || a.Start > sp.End+64 {
+			break
+		}
+		if a.End < sp.Start-64 {
 			continue
 		}
 		// An amount with cents on the line, or any amount right next to the
@@ -143,12 +148,8 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 			return true
 		}
 	}
-	for _, w := range wordsAround(d.rs, ls, +1, 64, ls, le) {
-		if currencyContextWords[w] {
-			return true
-		}
-	}
-	return false
+	var ws [16]wordSpan
+	return anyInSpans(d.rs, wordSpans(d.rs, max(ls, sp.Start-80), +1, 16, ls, min(le, sp.End+80), ws[:0]), currencyContextWords)
 }
 
 // countryCurrencies are legal forms and country names that fix the currency
@@ -183,7 +184,7 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		return
 	}
 	var ctx []Span
-	for _, sp := range bounded(d.rs, d.fold.find(foldNeedle(code, foldSpaces))) {
+	for _, sp := range capped(bounded(d.rs, d.fold.find(foldNeedle(code, foldSpaces)))) {
 		if d.inCurrencyContext(sp) {
 			ctx = append(ctx, sp)
 		}
@@ -389,7 +390,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		return
 	}
 	customer := ""
-	for _, sp := range c.Spans {
+	for _, sp := range capped(c.Spans) {
 		lab := d.customerLabelFor(sp)
 		if lab == "" {
 			customer = ""
@@ -442,7 +443,7 @@ func nameLike(line string) bool {
 func (d *doc) customerLabelFor(sp Span) string {
 	li := d.lineOf(sp.Start)
 	ls, _ := d.lineBounds(li)
-	before := strings.ToLower(string(d.rs[ls:sp.Start]))
+	before := strings.ToLower(string(d.rs[max(ls, sp.Start-40):sp.Start]))
 	for _, l := range customerLabels {
 		if strings.Contains(before, l) {
 			return l

@@ -58,6 +58,9 @@ func (t *taxSummary) describe() string {
 
 // rateBefore finds a percent rate on [ls, p): "6%", "6.00 %", "@6%".
 func rateBefore(rs []rune, ls, p int) (float64, bool) {
+	// A rate stands near its amounts; looking further would make one long
+	// line quadratic.
+	ls = max(ls, p-48)
 	for k := p - 1; k >= ls; k-- {
 		if rs[k] != '%' {
 			continue
@@ -150,11 +153,13 @@ func (d *doc) findTaxSummary() {
 	}
 	d.rateBases()
 	// The lines of a summary block total its columns, not the document.
+	rowLines := map[int]bool{}
+	for _, r := range sum.rows {
+		rowLines[d.amounts[r.base].Line] = true
+	}
 	for i := range d.amounts {
-		for _, r := range sum.rows {
-			if d.amounts[i].Line == d.amounts[r.base].Line || d.amounts[i].Line == d.amounts[r.base].Line+1 && d.amounts[i].role != "" {
-				d.amounts[i].summary = true
-			}
+		if l := d.amounts[i].Line; rowLines[l] || rowLines[l-1] && d.amounts[i].role != "" {
+			d.amounts[i].summary = true
 		}
 	}
 	if len(sum.rows) == 0 {
@@ -219,6 +224,10 @@ func (d *doc) rateBases() {
 			minTotal = math.Min(minTotal, a.Value)
 		}
 	}
+	cents := make(map[int64]bool, len(d.amounts))
+	for _, a := range d.amounts {
+		cents[int64(math.Round(a.Value*100))] = true
+	}
 	rates := make([]float64, len(d.amounts))
 	for i, a := range d.amounts {
 		ls, _ := d.lineBounds(a.Line)
@@ -234,8 +243,10 @@ func (d *doc) rateBases() {
 		case t.role == RoleTotal && rates[i] > 0:
 			// "(TOTAL INCLUDED GST @ 6% : 0.41)" on a 7.20 receipt: the tax a
 			// larger printed total holds.
-			for _, a := range d.amounts {
-				if a.Value > t.Value && near(t.Value, a.Value*rates[i]/(100+rates[i]), taxTol(a.Value)) {
+			r := rates[i]
+			target, slack := t.Value*(100+r)/r, taxTol(t.Value*(100+r)/r)*(100+r)/r
+			for c := int64(math.Floor((target - slack) * 100)); c <= int64(math.Ceil((target+slack)*100)); c++ {
+				if cents[c] && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), taxTol(float64(c)/100)) {
 					t.role = RoleTax
 					break
 				}
@@ -252,7 +263,8 @@ func (d *doc) rateBases() {
 		if t.role != RoleTax {
 			continue
 		}
-		for j := range d.amounts {
+		// The base of a rate is printed a few amounts away, not anywhere.
+		for j := max(0, i-8); j < min(len(d.amounts), i+9); j++ {
 			b := &d.amounts[j]
 			r := math.Max(rates[i], rates[j])
 			if j != i && b.role == RoleTax && r > 0 && abs(b.Line-t.Line) <= 8 && b.Value > t.Value &&
@@ -511,7 +523,7 @@ func centsForm(raw string) bool {
 // minus change is what was paid.
 func (d *doc) checkPayable(tf Field, total float64, blame func(Field, float64, string)) {
 	at := d.printedAt(total)
-	for _, r := range d.roundings() {
+	for _, r := range capped(d.roundings()) {
 		adj := math.Abs(r.Value)
 		for _, y := range []float64{total + adj, total - adj} {
 			after := false
@@ -531,7 +543,7 @@ func (d *doc) checkPayable(tf Field, total float64, blame func(Field, float64, s
 			}
 		}
 	}
-	for _, p := range d.payments() {
+	for _, p := range capped(d.payments()) {
 		paid := p.tendered.Value - p.change.Value
 		if near(paid, total, amountEpsilon) || paid <= 0 {
 			continue
@@ -555,13 +567,20 @@ func (d *doc) confirmedPayable(a labelledAmount) bool {
 	if a.role == RoleTotal {
 		return true
 	}
-	for _, p := range d.payments() {
+	for _, p := range capped(d.payments()) {
 		if p.change.Value > 0 && near(p.tendered.Value-p.change.Value, a.Value, amountEpsilon) {
 			return true
 		}
 	}
 	return false
 }
+
+// maxRelated bounds how many roundings, payments or rival values a check
+// weighs: a document prints a handful, and a hostile one must not make the
+// checks quadratic.
+const maxRelated = 16
+
+func capped[T any](xs []T) []T { return xs[:min(len(xs), maxRelated)] }
 
 func sign(x float64) string {
 	if x < 0 {
@@ -573,7 +592,7 @@ func sign(x float64) string {
 // roundingExplains reports whether diff is a printed rounding adjustment:
 // "subtotal + tax = total" holds before rounding.
 func (d *doc) roundingExplains(diff float64) bool {
-	for _, r := range d.roundings() {
+	for _, r := range capped(d.roundings()) {
 		if near(math.Abs(diff), math.Abs(r.Value), 0.011) {
 			return true
 		}
@@ -600,8 +619,15 @@ func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
 	if len(own) == 0 || len(other) == 0 {
 		return
 	}
+	seen := map[float64]bool{}
 	for _, o := range other {
-		if o.Value == 0 || d.explainedPair(f.Role, own, o, x) {
+		if o.Value == 0 || seen[o.Value] {
+			continue
+		}
+		if seen[o.Value] = true; len(seen) > maxRelated {
+			return
+		}
+		if d.explainedPair(f.Role, own, o, x) {
 			continue
 		}
 		c.penalize(factorTwoLabels, fmt.Sprintf("the document labels two %s amounts: %.2f (%s, line %d) and %.2f (%s, line %d)", f.Role,

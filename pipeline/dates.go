@@ -130,7 +130,7 @@ func FindDates(text string) []DateMatch {
 }
 
 func findDates(rs []rune) []DateMatch {
-	return realDates(scanDates(rs))
+	return realDates(scanDates(rs, nil))
 }
 
 // realDates drops the date-shaped identifiers.
@@ -148,7 +148,7 @@ func realDates(ms []DateMatch) []DateMatch {
 // scanning can skip those too. It scans by hand rather than with regular
 // expressions: it runs on every document twice per verify and a month-name
 // alternation is slow.
-func scanDates(rs []rune) []DateMatch {
+func scanDates(rs []rune, st *stopper) []DateMatch {
 	var out []DateMatch
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
 		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: string(rs[s:e]),
@@ -168,7 +168,7 @@ func scanDates(rs []rune) []DateMatch {
 		}
 		return k - i
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !st.stop(); i++ {
 		r := rs[i]
 		switch {
 		case isDigit(r) && !isDigit(at(i-1)):

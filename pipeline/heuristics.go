@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -43,21 +44,43 @@ type doc struct {
 	rounds     []labelledAmount
 	pays       []payment
 	roundsDone bool
-	folds      map[foldMode]*folded
+	// folds are the text folded for identifier and name matching, once per
+	// document rather than once per field.
+	folds map[foldMode]folded
 }
 
-func analyze(text string, s *Schema) *doc {
+// foldedAs is the text folded in mode, computed once per document.
+func (d *doc) foldedAs(mode foldMode) folded {
+	if mode == foldSpaces {
+		return d.fold
+	}
+	if f, ok := d.folds[mode]; ok {
+		return f
+	}
+	if d.folds == nil {
+		d.folds = map[foldMode]folded{}
+	}
+	f := foldRunes(d.rs, mode)
+	d.folds[mode] = f
+	return f
+}
+
+func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	rs := []rune(text)
 	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces)}
-	all := scanDates(rs)
+	st := newStopper(ctx)
+	all := scanDates(rs, st)
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
-	amounts := findAmounts(rs, all)
+	amounts := findAmounts(rs, all, st)
 	money, fields := s.labelIndexes()
-	d.moneyHits = findLabels(rs, d.fold, money)
-	d.amounts = labelAmounts(rs, amounts, d.moneyHits)
+	d.moneyHits = findLabels(rs, d.fold, money, st)
+	d.amounts = labelAmounts(rs, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
-	d.fieldHits = findLabels(rs, d.fold, fields)
+	d.fieldHits = findLabels(rs, d.fold, fields, st)
+	if err := st.err(); err != nil {
+		return nil, err
+	}
 	d.lineStarts = append(d.lineStarts, 0)
 	for i, r := range rs {
 		if r == '\n' {
@@ -65,7 +88,7 @@ func analyze(text string, s *Schema) *doc {
 		}
 	}
 	d.findTaxSummary()
-	return d
+	return d, st.err()
 }
 
 // labelBefore is the nearest field label ending at or before p on p's line.
@@ -103,7 +126,18 @@ func documentOrder(ds []DateMatch) DateOrder {
 // schema's relations, never from field names, and returns a check for every
 // non-null field.
 func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
-	d := analyze(text, s)
+	rep, _ := RunHeuristicsContext(context.Background(), text, s, rec)
+	return rep
+}
+
+// RunHeuristicsContext is RunHeuristics that gives up when ctx is done: every
+// pass over the text checks it, so a megabyte document under a deadline
+// returns promptly with the context's error.
+func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Record) (HeuristicReport, error) {
+	d, err := analyze(ctx, text, s)
+	if err != nil {
+		return nil, err
+	}
 	rep := HeuristicReport{}
 	// anchored: the value is where the source puts it (role-grounded for a
 	// money field with a role, grounded otherwise). Arithmetic blames the rest.
@@ -161,7 +195,10 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 		c.markPrimary()
 		rep[name] = c
 	}
-	return rep
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 func valueString(v any) string {
@@ -228,7 +265,7 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 			mode = foldCompact
 		}
 		if n := foldNeedle(val, mode); len(n) >= 3 || kind == KindIdentifier {
-			spans = bounded(d.rs, foldRunes(d.rs, mode).find(n))
+			spans = bounded(d.rs, d.foldedAs(mode).find(n))
 		}
 	}
 	var cut []Span
@@ -312,13 +349,15 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	}
 	var labelled []string
 	seen := map[string]bool{}
+	matched := make(map[int]bool, len(matches))
+	for _, m := range matches {
+		matched[m.Start] = true
+	}
 	for _, a := range d.amounts {
 		if a.role == f.Role {
-			for _, m := range matches {
-				if m.Start == a.Start {
-					c.setPrimary(a.Start)
-					return true
-				}
+			if matched[a.Start] {
+				c.setPrimary(a.Start)
+				return true
 			}
 			if k := fmt.Sprintf("%.2f", a.Value); !seen[k] {
 				seen[k] = true

@@ -323,10 +323,10 @@ var taxCodeSuffixes = map[string]bool{"SR": true, "ZR": true, "ZRL": true, "S": 
 // a leading zero.
 func FindAmounts(text string) []AmountMatch {
 	rs := []rune(text)
-	return findAmounts(rs, scanDates(rs))
+	return findAmounts(rs, scanDates(rs, nil), nil)
 }
 
-func findAmounts(rs []rune, dates []DateMatch) []AmountMatch {
+func findAmounts(rs []rune, dates []DateMatch, st *stopper) []AmountMatch {
 	var out []AmountMatch
 	line, lineAt := 0, 0
 	n := len(rs)
@@ -336,7 +336,7 @@ func findAmounts(rs []rune, dates []DateMatch) []AmountMatch {
 		}
 		return rs[i]
 	}
-	for i := 0; i < n; {
+	for i := 0; i < n && !st.stop(); {
 		if !isDigit(rs[i]) {
 			i++
 			continue

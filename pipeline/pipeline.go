@@ -168,7 +168,11 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
-	h := RunHeuristics(doc.Text, p.cfg.Schema, ext.Record)
+	h, err := RunHeuristicsContext(ctx, doc.Text, p.cfg.Schema, ext.Record)
+	if err != nil {
+		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
+		return p.fail(log, doc, err, &usage)
+	}
 	lowered := 0
 	for _, c := range h {
 		if c.Factor < 1 {

@@ -123,7 +123,7 @@ type labelledAmount struct {
 
 // findLabels lists label occurrences at word boundaries, dropping any that a
 // longer label covers ("total" inside "total incl gst").
-func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
+func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 	if idx == nil {
 		return nil
 	}
@@ -131,6 +131,9 @@ func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
 	type rawHit struct{ start, end, li int32 }
 	hits := make([]rawHit, 0, len(f.r)/16+4)
 	for k := range f.r {
+		if st.stop() {
+			return nil
+		}
 		// Labels start at word starts only; from each, one walk down the
 		// trie finds every label there, so the scan is one pass over the text.
 		if k > 0 && isAlnum(f.r[k-1]) {
@@ -178,33 +181,6 @@ func findLabels(rs []rune, f folded, idx *labelIndex) []labelHit {
 		}
 	}
 	return out
-}
-
-// wordsAround returns up to n lowercase words immediately before (dir -1) or
-// after (dir +1) position p, staying within [lo, hi).
-func wordsAround(rs []rune, p, dir, n, lo, hi int) []string {
-	var words []string
-	i := p
-	if dir < 0 {
-		i = p - 1
-	}
-	for len(words) < n && i >= lo && i < hi {
-		if !unicode.IsLetter(rs[i]) {
-			i += dir
-			continue
-		}
-		j := i
-		for j >= lo && j < hi && unicode.IsLetter(rs[j]) {
-			j += dir
-		}
-		a, b := i, j
-		if dir < 0 {
-			a, b = j+1, i+1
-		}
-		words = append(words, strings.ToLower(string(rs[a:b])))
-		i = j
-	}
-	return words
 }
 
 func anyIn(words []string, set map[string]bool) bool {
@@ -386,7 +362,7 @@ func isClauseBreak(rs []rune, i int) bool {
 // the same line since the previous number or clause break; else a label
 // right after it that closes the clause ("540.00 before tax,"); else, for a
 // number alone on its line, the tail of the previous line.
-func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledAmount {
+func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper) []labelledAmount {
 	out := make([]labelledAmount, len(amounts))
 	// hits are sorted by start: find the window by binary search so long
 	// single-line texts stay linear-ish.
@@ -415,6 +391,9 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit) []labelledA
 		return len(rs)
 	}
 	for i, a := range amounts {
+		if st.stop() {
+			return out[:i]
+		}
 		out[i] = labelledAmount{AmountMatch: a}
 		ls := lineStart(a.Line)
 		segStart := ls

@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Adversarial shapes for the growth tests: each is repeated to size, so a
+// stage that rescans the text per number, date or label shows up as
+// super-linear growth.
+var growthShapes = map[string]string{
+	"numbers without words": "12.50 7 300.00 0.5 1,250.00 42\n",
+	"one long line":         "TOTAL 12.50 CASH 20.00 ITEM 3.00 GST 6% 0.18, ",
+	"many dates":            "01/02/2018 2018-03-04 5 Mar 2019 ",
+	"many labels":           "total subtotal tax gst cash change rounding invoice no date bill to ",
+	"many amounts":          "TOTAL 1.00\nSUBTOTAL 1.00\nGST 6% 1.00 0.06\n",
+}
+
+var growthRecord = Record{"vendor_name": "ACME", "invoice_number": "A-1", "invoice_date": "2018-02-01",
+	"subtotal": 1.0, "tax": 0.06, "total": 1.0, "currency": "MYR"}
+
+func sized(shape string, n int) string {
+	return "ACME\nInvoice No: A-1\n" + strings.Repeat(shape, n/len(shape)+1)[:n]
+}
+
+// timeHeuristics is the fastest of five runs, so a busy machine's noise
+// does not read as growth.
+func timeHeuristics(text string) time.Duration {
+	s := Invoice()
+	best := time.Duration(1 << 62)
+	for range 5 {
+		start := time.Now()
+		RunHeuristics(text, s, growthRecord)
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// Verify is at most n log n in the text: 8x the text costs at most 12x the
+// time, on every adversarial shape.
+func TestHeuristicsGrowth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("growth test")
+	}
+	const n = 32 << 10
+	for name, shape := range growthShapes {
+		var small, big time.Duration
+		var ratio float64
+		// A second measurement before failing: another process's burst on a
+		// shared machine is not growth.
+		for try := 0; try < 2 && (try == 0 || ratio > 12); try++ {
+			small, big = timeHeuristics(sized(shape, n)), timeHeuristics(sized(shape, 8*n))
+			ratio = float64(big) / float64(max(small, time.Microsecond))
+		}
+		t.Logf("%-22s %6d B %8v  %6d B %8v  x%.1f", name, n, small, 8*n, big, ratio)
+		if ratio > 12 {
+			t.Errorf("%s: 8x the text took %.1fx the time (%v -> %v)", name, ratio, small, big)
+		}
+	}
+}
+
+// A megabyte document under a 100 ms deadline returns promptly with the
+// context's error, whatever its shape.
+func TestHeuristicsHonourDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("deadline test")
+	}
+	for name, shape := range growthShapes {
+		text := sized(shape, 1<<20)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := RunHeuristicsContext(ctx, text, Invoice(), growthRecord)
+		took := time.Since(start)
+		cancel()
+		if err == nil {
+			t.Logf("%s: finished within the deadline (%v)", name, took)
+			continue
+		}
+		if took > time.Second {
+			t.Errorf("%s: returned %v after the 100 ms deadline", name, took-100*time.Millisecond)
+		}
+	}
+}
