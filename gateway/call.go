@@ -123,7 +123,10 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 			key = holdKey(c.g.trackerScope(c.req, c.who), env)
 			if p, ok, err := g.opts.Holds.Get(ctx, key); err != nil {
 				g.log.Warn("holds tracker unreadable: treating the call as new", "error", err.Error())
-			} else if ok && !p.expired(g.opts.Now()) {
+			} else if ok && p.expired(g.opts.Now()) {
+				// Pruned on lookup, as in the reference: the call is new.
+				g.untrack(ctx, key)
+			} else if ok {
 				c.approval = &p
 				env, corr, _ = c.envelope()
 			}
@@ -184,11 +187,14 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 // forget clears the tracked hold this call carried, if any (a write only
 // when there is one: most calls carry none).
 func (c *callState) forget(ctx context.Context, key string) {
-	if c.approval == nil {
-		return
+	if c.approval != nil {
+		c.g.untrack(ctx, key)
 	}
-	if err := c.g.opts.Holds.Delete(ctx, key); err != nil {
-		c.g.log.Warn("holds tracker: could not clear an entry", "error", err.Error())
+}
+
+func (g *Gateway) untrack(ctx context.Context, key string) {
+	if err := g.opts.Holds.Delete(ctx, key); err != nil {
+		g.log.Warn("holds tracker: could not clear an entry", "error", err.Error())
 	}
 }
 
