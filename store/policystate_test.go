@@ -270,3 +270,22 @@ func BenchmarkPolicyStateDecide16(b *testing.B) {
 	b.ReportMetric(float64(lat[n/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[n*99/100].Microseconds()), "p99-µs")
 }
+
+func TestPolicyStateFreezeSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflect.db")
+	c := &clock{now: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	e1, _ := engineOn(t, path, c)
+	if on, src := e1.Frozen(ctx); on || src != "env" {
+		t.Fatalf("fresh: %v %s", on, src)
+	}
+	e1.SetFreeze(ctx, true)
+	e2, _ := engineOn(t, path, c)
+	if on, src := e2.Frozen(ctx); !on || src != "switch" {
+		t.Fatalf("after restart: %v %s", on, src)
+	}
+	d, err := e2.Decide(ctx, envelope(t, `{"agent":{"session_id":"s"},"action":{"verb":"update"},"target":{"environment":"dev"}}`))
+	if err != nil || d.Rule != policy.RuleFrozen {
+		t.Fatalf("%+v %v", d, err)
+	}
+}

@@ -49,6 +49,13 @@ func runPolicy(ctx context.Context, args []string, stdio Stdio) error {
 	if failed > 0 {
 		return &exitError{code: ExitNeedsReview, err: fmt.Errorf("%d of %d examples failed", failed, len(res)), loud: true}
 	}
-	fmt.Fprintf(stdio.Out, "%d examples pass\n", len(res))
+	switch len(res) {
+	case 0:
+		fmt.Fprintln(stdio.Out, "no examples to run")
+	case 1:
+		fmt.Fprintln(stdio.Out, "1 example passes")
+	default:
+		fmt.Fprintf(stdio.Out, "%d examples pass\n", len(res))
+	}
 	return nil
 }

@@ -140,7 +140,7 @@ func TestHealthHeadersAndRouting(t *testing.T) {
 }
 
 func TestDecideWire(t *testing.T) {
-	srv, _ := serve(t, Config{MaxBody: 4096}, nil, nil)
+	srv, _ := serve(t, Config{MaxBody: 65536}, nil, nil)
 	r := do(t, srv, "POST", "/v1/decide", "", readEnv)
 	var d map[string]any
 	if r.status != 200 || json.Unmarshal([]byte(r.body), &d) != nil {
@@ -177,7 +177,8 @@ func TestDecideWire(t *testing.T) {
 		{"trailing", readEnv + `{}`, `{"error":"invalid_json"}`},
 		{"bad utf-8", "{\"a\":\"\xff\"}", `{"error":"invalid_json"}`},
 		{"array", `[1]`, `{"error":"invalid_envelope","detail":"envelope must be a JSON object"}`},
-		{"deep", strings.Repeat("[", 1500) + strings.Repeat("]", 1500), `{"error":"invalid_envelope","detail":"envelope must be a JSON object"}`},
+		{"5000 deep", strings.Repeat("[", 5000) + strings.Repeat("]", 5000), `{"error":"invalid_envelope","detail":"envelope must be a JSON object"}`},
+		{"20000 deep", strings.Repeat("[", 20000) + strings.Repeat("]", 20000), `{"error":"invalid_json"}`},
 		{"no verb", `{"agent":{"session_id":"s"},"action":{},"target":{"environment":"prod"}}`, `{"error":"invalid_envelope","detail":"action.verb must be a non-empty string"}`},
 	}
 	for _, c := range bad {
@@ -190,7 +191,7 @@ func TestDecideWire(t *testing.T) {
 	if r := do(t, srv, "POST", "/v1/decide", "", pair); r.status != 200 {
 		t.Errorf("surrogate pair: %+v", r)
 	}
-	if r := do(t, srv, "POST", "/v1/decide", "", `{"pad":"`+strings.Repeat("x", 5000)+`"}`); r.status != 413 || r.body != `{"error":"payload_too_large"}` {
+	if r := do(t, srv, "POST", "/v1/decide", "", `{"pad":"`+strings.Repeat("x", 70000)+`"}`); r.status != 413 || r.body != `{"error":"payload_too_large"}` {
 		t.Errorf("413: %+v", r)
 	}
 	st, body := raw(t, srv, "POST /v1/decide HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
