@@ -2,7 +2,10 @@ package local
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 )
@@ -146,7 +149,7 @@ func (d *doc) date(ctx context.Context) (found, bool, error) {
 			tier, method = "date:several-unlabelled", "first of several unlabelled dates"
 		}
 	default:
-		return found{}, false, nil
+		return d.fallbackDate()
 	}
 	iso, rconf, how := d.resolve(c.m, order)
 	if how != "" {
@@ -200,4 +203,69 @@ func (d *doc) resolve(m pipeline.DateMatch, order pipeline.DateOrder) (string, f
 		return m.ISO[0], 0.86, "ambiguous day/month read day-first (GST/VAT or Malaysian address)"
 	}
 	return m.ISO[0], 0.6, "ambiguous day/month read day-first by default"
+}
+
+// slashDateRE and compactDateRE are date shapes FindDates leaves out because
+// they are glued to something else: "12/06/2016-13:30:10" (a date joined to
+// its time) and "25032018 13:11:54" or "DATE/TIME : 20180428/191204" (a date
+// printed without separators).
+var (
+	slashDateRE   = regexp.MustCompile(`(?:^|[^\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?:[^\d/.]|$)`)
+	compactDateRE = regexp.MustCompile(`(?:^|\D)(\d{8})(?:\D|$)`)
+	timeRE        = regexp.MustCompile(`\b\d{1,2}:\d{2}(?::\d{2})?\b|/\d{6}\b`)
+)
+
+// fallbackDate reads a date FindDates cannot: one glued to its time, or eight
+// digits next to a time or a date label. It is an unusual shape read by
+// position, so the gate should ask.
+func (d *doc) fallbackDate() (found, bool, error) {
+	for li, ln := range d.lines {
+		if len(ln.text) > maxNameLine {
+			continue
+		}
+		if m := slashDateRE.FindStringSubmatch(ln.text); m != nil {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[2])
+			y, _ := strconv.Atoi(m[3])
+			day, month := a, b
+			if a <= 12 && b > 12 || a <= 12 && b <= 12 && d.currency == "USD" {
+				day, month = b, a
+			}
+			if iso, ok := isoDate(y, month, day); ok {
+				return tiered("date:fallback", iso, "a date glued to its time ("+m[0]+")"), true, nil
+			}
+		}
+		timed := timeRE.MatchString(ln.text) || strings.Contains(d.lowLine(li), "date")
+		if !timed {
+			continue
+		}
+		for _, m := range compactDateRE.FindAllStringSubmatch(ln.text, -1) {
+			n := m[1]
+			y1, _ := strconv.Atoi(n[:4])
+			mo1, _ := strconv.Atoi(n[4:6])
+			d1, _ := strconv.Atoi(n[6:])
+			if iso, ok := isoDate(y1, mo1, d1); ok {
+				return tiered("date:fallback", iso, "eight digits read as YYYYMMDD next to a time or date label"), true, nil
+			}
+			d2, _ := strconv.Atoi(n[:2])
+			mo2, _ := strconv.Atoi(n[2:4])
+			y2, _ := strconv.Atoi(n[4:])
+			if iso, ok := isoDate(y2, mo2, d2); ok {
+				return tiered("date:fallback", iso, "eight digits read as DDMMYYYY next to a time or date label"), true, nil
+			}
+		}
+	}
+	return found{}, false, nil
+}
+
+// isoDate formats a calendar date between 1990 and 2099, or reports false.
+func isoDate(y, m, day int) (string, bool) {
+	if y < 1990 || y > 2099 {
+		return "", false
+	}
+	t := time.Date(y, time.Month(m), day, 0, 0, 0, 0, time.UTC)
+	if t.Year() != y || int(t.Month()) != m || t.Day() != day {
+		return "", false
+	}
+	return t.Format("2006-01-02"), true
 }

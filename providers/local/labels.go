@@ -49,6 +49,14 @@ func (d *doc) classify(seg string) pipeline.LabelVerdict {
 		return v
 	}
 	toks := tokens(seg)
+	if v.Role == pipeline.RoleTotal && v.Label == "total" {
+		// "ITEM TOTAL 3": the count or sum of one line, not the document's.
+		for i := 1; i < len(toks); i++ {
+			if toks[i] == "total" && (toks[i-1] == "item" || toks[i-1] == "items" || toks[i-1] == "line") {
+				return pipeline.LabelVerdict{Role: roleOther, Label: "item total", Start: v.Start, End: v.End, OK: true}
+			}
+		}
+	}
 	isTax := func(i int) bool {
 		if i < 0 || i >= len(toks) {
 			return false

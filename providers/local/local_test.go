@@ -406,3 +406,21 @@ func TestUncorroboratedEvidenceIsBelowTheGate(t *testing.T) {
 		t.Errorf("tax tier %q, want tax:summary+arithmetic", tier)
 	}
 }
+
+// Totals the labels alone would miss: the payable after a rounding line, a
+// subtotal and tax whose sum is printed, dates glued to their time.
+func TestPayableAndGluedDates(t *testing.T) {
+	ext := generate(t, "TOTAL AMT................. RM 60.31\nROUNDING ADJ............ -0.01\nRM 60.30\nCASH RM 70.30\nCHANGE RM 10.00\n")
+	want(t, ext, "total", 60.3)
+	ext = generate(t, "6 SUB TOTAL 65.00\nGST 6% 3.90\n68.90\nNET TOTAL\nCASH 100.00\n31.10\nCHANGE\n")
+	want(t, ext, "total", 68.9)
+	ext = generate(t, "ITEM TOTAL 3\nTOTAL 11.25\n")
+	want(t, ext, "total", 11.25)
+	ext = generate(t, "12/06/2016-13:30:10-28-NORBAIZURA BT-101\nTOTAL RM 5.00\n")
+	want(t, ext, "invoice_date", "2016-06-12")
+	ext = generate(t, "DATE/TIME : 20180428/191204\nTOTAL RM 5.00\n")
+	want(t, ext, "invoice_date", "2018-04-28")
+	if c := conf(ext, "invoice_date"); c >= 0.7 {
+		t.Errorf("a date read from eight digits is a guess, confidence %.2f", c)
+	}
+}

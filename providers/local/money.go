@@ -329,6 +329,9 @@ func (d *doc) total() (found, bool) {
 	pickLast(func(a amount) bool { return a.v.Inclusive }, "tax-inclusive total")
 	pickLast(func(amount) bool { return true }, "last total")
 	c := *chosen
+	if p, ok := d.payableAfterRounding(c); ok {
+		return tiered("total:labelled+rounding", p.Value, fmt.Sprintf("labelled %q %s, rounded to the payable %s printed after the rounding line", c.label, c.Raw, p.Raw)), true
+	}
 	method := fmt.Sprintf("labelled %q on the same line (%s)", c.label, why)
 	tier := "total:labelled"
 	if c.prevLine {
@@ -344,6 +347,53 @@ func (d *doc) total() (found, bool) {
 		}
 	}
 	return tiered(tier, c.Value, method), true
+}
+
+// sumTotal reads the total when no label names it but a labelled subtotal
+// and tax add up to an amount printed below them: two figures and their sum
+// agree.
+func (d *doc) sumTotal() (found, bool) {
+	subs, taxes := d.cands(pipeline.RoleSubtotal), d.cands(pipeline.RoleTax)
+	if len(subs) == 0 || len(taxes) == 0 {
+		return found{}, false
+	}
+	sub, tax := subs[len(subs)-1], taxes[len(taxes)-1]
+	from := max(sub.End, tax.End)
+	for _, a := range d.amounts {
+		if a.Start >= from && a.Value > 0 && d.reconciles(sub.Value, tax.Value, a.Value) {
+			return tiered("total:subtotal+tax", a.Value, fmt.Sprintf("no total label; %s + %s = %s, printed below them", sub.Raw, tax.Raw, a.Raw)), true
+		}
+	}
+	return found{}, false
+}
+
+// payableAfterRounding is the amount printed after the rounding line that the
+// rounding adjustment makes of total c ("TOTAL 60.31 / ROUNDING ADJ -0.01 /
+// RM 60.30"): the payable, not the total before rounding.
+func (d *doc) payableAfterRounding(c amount) (amount, bool) {
+	if d.roundAt < 0 || d.lineOf(c.Start) >= d.roundAt {
+		return amount{}, false
+	}
+	var adj *amount
+	for i := range d.amounts {
+		a := &d.amounts[i]
+		if a.v.OK && a.v.Role == roleOther && strings.Contains(a.v.Label, "round") && d.lineOf(a.Start) == d.roundAt {
+			adj = a
+		}
+	}
+	if adj == nil || adj.Value == 0 {
+		return amount{}, false
+	}
+	for _, a := range d.amounts {
+		if d.lineOf(a.Start) <= d.roundAt || a.v.OK && a.v.Role != pipeline.RoleTotal {
+			continue
+		}
+		if near(a.Value, c.Value+absf(adj.Value)) || near(a.Value, c.Value-absf(adj.Value)) {
+			return a, true
+		}
+		break // the first amount after the rounding line is the payable or nothing
+	}
+	return amount{}, false
 }
 
 // roundingStep reports a pre-rounding total o that the final total c rounds.
@@ -426,6 +476,9 @@ func (d *doc) cashLessChange() (float64, bool) {
 // minus change, when that is a printed amount. It is a guess the gate flags
 // unless a subtotal label confirms it.
 func (d *doc) derivedTotal() (found, bool) {
+	if f, ok := d.sumTotal(); ok {
+		return f, true
+	}
 	x, ok := d.cashLessChange()
 	if !ok {
 		return d.guessTotal()

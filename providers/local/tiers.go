@@ -14,6 +14,8 @@ var tierConf = map[string]float64{
 	"total:labelled+arithmetic":      0.95,
 	"total:labelled+tendered":        0.95,
 	"total:labelled+repeated":        0.9,
+	"total:labelled+rounding":        0.9,
+	"total:subtotal+tax":             0.85,
 	"total:labelled+items":           0.9,
 	"total:labelled":                 0.65,
 	"total:labelled-above":           0.6,
@@ -39,6 +41,7 @@ var tierConf = map[string]float64{
 	"date:labelled-several":   0.65,
 	"date:only-date":          0.88,
 	"date:several-unlabelled": 0.6,
+	"date:fallback":           0.6,
 
 	"id:strong-label":    0.9,
 	"id:weak-word":       0.65,
