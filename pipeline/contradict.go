@@ -244,9 +244,9 @@ func (d *doc) rateBases() {
 			// "(TOTAL INCLUDED GST @ 6% : 0.41)" on a 7.20 receipt: the tax a
 			// larger printed total holds.
 			r := rates[i]
-			target, slack := t.Value*(100+r)/r, taxTol(t.Value*(100+r)/r)*(100+r)/r
+			target, slack := t.Value*(100+r)/r, 0.011*(100+r)/r
 			for c := int64(math.Floor((target - slack) * 100)); c <= int64(math.Ceil((target+slack)*100)); c++ {
-				if cents[c] && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), taxTol(float64(c)/100)) {
+				if cents[c] && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), 0.011) {
 					t.role = RoleTax
 					break
 				}
