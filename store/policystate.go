@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -180,8 +181,8 @@ func (p *PolicyState) Cumulative(ctx context.Context, session string, since time
 		}
 		c := b.Cursor()
 		for k, v := c.Seek(append(bytes.Clone(pre), nanos(since)...)); k != nil && bytes.HasPrefix(k, pre); k, v = c.Next() {
-			var e policy.LedgerEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+			e, err := decodeEntry(v)
+			if err != nil {
 				return fmt.Errorf("ledger entry: %w: %w", ErrCorrupt, err)
 			}
 			into.Add(e)
@@ -191,10 +192,7 @@ func (p *PolicyState) Cumulative(ctx context.Context, session string, since time
 }
 
 func (p *PolicyState) AppendLedger(ctx context.Context, session string, e policy.LedgerEntry) error {
-	v, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
+	v := encodeEntry(e)
 	return p.write(func(tx *bbolt.Tx) error { return putLedger(tx, session, e.TS, v) })
 }
 
@@ -226,10 +224,7 @@ func putAudit(tx *bbolt.Tx, line []byte) error {
 // AppendLedgerAudit writes a decision's ledger entry and its audit line in
 // one transaction (one fsync instead of two).
 func (p *PolicyState) AppendLedgerAudit(_ context.Context, session string, e policy.LedgerEntry, line []byte) error {
-	v, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
+	v := encodeEntry(e)
 	line = bytes.Clone(line)
 	return p.write(func(tx *bbolt.Tx) error {
 		if err := putLedger(tx, session, e.TS, v); err != nil {
@@ -412,4 +407,70 @@ func (p *PolicyState) Freeze(ctx context.Context) (on, set bool, err error) {
 		return nil
 	})
 	return on, set, err
+}
+
+// Ledger values are binary, not JSON: a decision reads every entry of its
+// session's window, so decoding must be cheap. Layout: verb, externality,
+// currency (each a length byte and bytes), count (varint), amount (float64
+// bits, only with a currency), ability (the rest). The time is in the key.
+func encodeEntry(e policy.LedgerEntry) []byte {
+	b := make([]byte, 0, 32+len(e.Ability))
+	for _, s := range []string{e.Verb, e.Externality, e.Currency} {
+		b = append(b, byte(min(len(s), 255)))
+		b = append(b, s[:min(len(s), 255)]...)
+	}
+	b = binary.AppendVarint(b, e.Count)
+	if e.Currency != "" {
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(e.Amount))
+	}
+	return append(b, e.Ability...)
+}
+
+var errShortEntry = errors.New("short ledger entry")
+
+// interned gives common values back as shared strings, so a window scan
+// allocates only for abilities. Built once, read only.
+var interned = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range append(append(append([]string{}, policy.Verbs...), "internal", "outbound", "physical"),
+		"EUR", "USD", "GBP", "CHF", "JPY", "XXX") {
+		m[s] = s
+	}
+	return m
+}()
+
+func internStr(b []byte) string {
+	if s, ok := interned[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
+
+func decodeEntry(b []byte) (policy.LedgerEntry, error) {
+	var e policy.LedgerEntry
+	var fields [3]string
+	for i := range fields {
+		if len(b) < 1 || len(b) < 1+int(b[0]) {
+			return e, errShortEntry
+		}
+		n := int(b[0])
+		fields[i] = internStr(b[1 : 1+n])
+		b = b[1+n:]
+	}
+	e.Verb, e.Externality, e.Currency = fields[0], fields[1], fields[2]
+	c, n := binary.Varint(b)
+	if n <= 0 {
+		return e, errShortEntry
+	}
+	e.Count, b = c, b[n:]
+	if e.Currency != "" {
+		if len(b) < 8 {
+			return e, errShortEntry
+		}
+		e.Amount, b = math.Float64frombits(binary.BigEndian.Uint64(b)), b[8:]
+	}
+	if len(b) > 0 {
+		e.Ability = string(b)
+	}
+	return e, nil
 }

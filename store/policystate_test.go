@@ -289,3 +289,33 @@ func TestPolicyStateFreezeSurvivesRestart(t *testing.T) {
 		t.Fatalf("%+v %v", d, err)
 	}
 }
+
+func TestPolicyStateLedgerRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := s.PolicyState()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	entries := []policy.LedgerEntry{
+		{TS: t0.UnixNano(), Verb: "transact", Externality: "outbound", Count: 1, Currency: "EUR", Amount: 4999.7, Ability: "shop/pay"},
+		{TS: t0.UnixNano() + 1, Verb: "transact", Externality: "outbound", Count: 1, Currency: "EUR", Amount: 0.1, Ability: "shop/pay"},
+		{TS: t0.UnixNano() + 2, Verb: "delete", Externality: "internal", Count: 1 << 40, Currency: "NOK", Amount: 3, Ability: "é/ünïcode"},
+		{TS: t0.UnixNano() + 3, Verb: "read", Externality: "physical", Count: 7},
+	}
+	for _, e := range entries {
+		if err := ps.AppendLedger(ctx, "money", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cum policy.Cumulative
+	if err := ps.Cumulative(ctx, "money", t0, &cum); err != nil {
+		t.Fatal(err)
+	}
+	if cum.AmountByCurrency["EUR"] != 4999.7+0.1 || cum.AmountByCurrency["NOK"] != 3 || cum.CountByAbility["shop/pay"] != 2 ||
+		cum.CountByAbility["é/ünïcode"] != 1<<40 || cum.CountByExternality["physical"] != 7 || cum.TotalCount != 2+1<<40+7 ||
+		cum.CountByVerb["transact"] != 2 || len(cum.CountByAbility) != 2 {
+		t.Fatalf("%+v", cum)
+	}
+}
