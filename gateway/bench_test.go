@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reflect-mcp/reflect/policy"
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // goUpstream is a Go MCP server on loopback streamable HTTP with one cheap
@@ -42,14 +44,32 @@ func goUpstream(b *testing.B) string {
 // run, each over loopback streamable HTTP with one go-sdk client session per
 // worker. Run with -benchtime Nx: N calls per phase.
 func BenchmarkGatewayAddedLatency(b *testing.B) {
-	for _, conc := range []int{1, 16} {
-		b.Run(fmt.Sprintf("c%d", conc), func(b *testing.B) {
+	for _, c := range []struct {
+		conc    int
+		onStore bool
+	}{{1, false}, {16, false}, {1, true}} {
+		name := fmt.Sprintf("c%d", c.conc)
+		if c.onStore {
+			// reflect gateway's default: the engine's ledger, nonces and
+			// holds in the bbolt store (every decision is on disk).
+			name += "-store"
+		}
+		conc := c.conc
+		b.Run(name, func(b *testing.B) {
 			url := goUpstream(b)
 			huge := 1e12
-			eng, err := policy.New(policy.Options{Logger: quietLogger(), Getenv: func(string) string { return "" },
+			po := policy.Options{Logger: quietLogger(), Getenv: func(string) string { return "" },
 				// The base pack holds a session after 200 objects touched;
 				// a benchmark touches more.
-				Budgets: &policy.Budgets{Default: map[string]policy.Limit{"objects_touched": {Limit: &huge}}}})
+				Budgets: &policy.Budgets{Default: map[string]policy.Limit{"objects_touched": {Limit: &huge}}}}
+			if c.onStore {
+				st, err := store.Open(filepath.Join(b.TempDir(), "reflect.db"), store.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				po.State = st.PolicyState()
+			}
+			eng, err := policy.New(po)
 			if err != nil {
 				b.Fatal(err)
 			}
