@@ -22,6 +22,12 @@ const (
 	resolveAdvice      = "Resolve via reeflex-holds (list_holds -> resolve_hold), then retry this exact call."
 )
 
+// _meta keys the gateway sets on calls to a built-in upstream.
+const (
+	MetaClient  = "reflect.dev/gateway-client"
+	MetaSession = "reflect.dev/gateway-session"
+)
+
 // call is every tools/call: classify, build the envelope, decide, enforce.
 func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name string) (*mcpsdk.CallToolResult, error) {
 	e := g.lookup(name)
@@ -293,7 +299,14 @@ func (c *callState) wait(ctx context.Context, p PendingHold) bool {
 func (c *callState) forward(ctx context.Context, corr string, d Decision) (*mcpsdk.CallToolResult, error) {
 	cctx, cancel := context.WithTimeout(ctx, c.g.opts.CallTimeout)
 	defer cancel()
-	res, err := c.cs.CallTool(cctx, &mcpsdk.CallToolParams{Name: c.e.tool.Name, Arguments: c.args})
+	params := &mcpsdk.CallToolParams{Name: c.e.tool.Name, Arguments: c.args}
+	if c.e.up.builtin != nil {
+		// One session serves every front client, so an in-process server
+		// sees the gateway as its client; this names the real one (reflect's
+		// server can queue needs_review results for it).
+		params.Meta = mcpsdk.Meta{MetaClient: ClientName(c.req), MetaSession: c.who.SessionID}
+	}
+	res, err := c.cs.CallTool(cctx, params)
 	if err != nil {
 		msg := fmt.Sprintf("reeflex-mcp: upstream '%s' failed calling '%s': %v", c.e.up.cfg.Name, c.e.tool.Name, err)
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {

@@ -57,3 +57,20 @@ func TestUnreviewedValueHeld(t *testing.T) {
 		t.Fatalf("send_payment ran %d times, want 3", n)
 	}
 }
+
+// A built-in upstream is told which front client and session a call is for.
+func TestBuiltinSeesFrontClient(t *testing.T) {
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "b", Version: "1"}, nil)
+	got := make(chan mcpsdk.Meta, 1)
+	s.AddTool(&mcpsdk.Tool{Name: "whoami", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+			got <- req.Params.Meta
+			return &mcpsdk.CallToolResult{}, nil
+		})
+	_, cs := startGateway(t, Options{Builtins: []Builtin{{Name: "b", System: "b", Environment: "dev", Server: s}}, Decider: newTestEngine()})
+	call(t, cs, "b__whoami", map[string]any{})
+	m := <-got
+	if m[MetaClient] != "gateway-test" || !strings.HasPrefix(m[MetaSession].(string), "mcp-http:") {
+		t.Fatalf("built-in saw _meta %v", m)
+	}
+}
