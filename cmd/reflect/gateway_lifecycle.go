@@ -484,7 +484,7 @@ func reloadGateway(ctx context.Context, gatewayURL string, stdio Stdio) {
 	answer, err := clientconfig.Reload(ctx, endpoint, os.Getenv("REEFLEX_MCP_ADMIN_TOKEN"))
 	switch {
 	case errors.Is(err, clientconfig.ErrNoGateway):
-		fmt.Fprintf(stdio.Out, "reload: %v: the change applies when a gateway next starts (a running stdio gateway reloads on SIGHUP)\n", err)
+		fmt.Fprintf(stdio.Out, "reload: %v: the registry is saved, and a gateway picks it up when it next starts (a stdio gateway, the kind a client launches, when the client restarts it)\n", err)
 	case err != nil:
 		fmt.Fprintf(stdio.Out, "reload: %v\n", err)
 	default:

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -426,25 +424,74 @@ func TestGatewayAdd(t *testing.T) {
 	}
 }
 
-// The reload request is the one §5.11 specifies: POST /admin/reload with the
-// admin token as a bearer. The listener here stands in for a running HTTP
-// gateway's admin endpoint (which the gateway package serves).
+// add hot-reloads a real running HTTP gateway (POST /admin/reload with the
+// admin token), and a client session opened before the add sees the new
+// upstream's tools without reconnecting.
 func TestGatewayAddReloadsARunningGateway(t *testing.T) {
-	lcScratchHome(t)
-	t.Setenv("REEFLEX_MCP_ADMIN_TOKEN", "adm-1")
-	var got []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"added":["memory"],"failed":[]}`))
-	}))
-	defer srv.Close()
-	code, out := lcRun(t, runGatewayAdd, "memory", "--gateway-url", srv.URL, "--command", "npx", "-y", "@modelcontextprotocol/server-memory")
-	if code != 0 || !strings.Contains(out, `reload: {"added":["memory"]`) {
-		t.Fatalf("exit %d:\n%s", code, out)
+	mem, err := exec.LookPath("mcp-server-memory")
+	if err != nil {
+		t.Skip("mcp-server-memory not installed (make test-deps installs it)")
 	}
-	if len(got) != 1 || got[0] != "POST /admin/reload Bearer adm-1" {
-		t.Fatalf("requests %q", got)
+	every, err := exec.LookPath("mcp-server-everything")
+	if err != nil {
+		t.Skip("mcp-server-everything not installed (make test-deps installs it)")
+	}
+	bin := reflectBin(t)
+	home, _ := lcScratchHome(t)
+	cfg := filepath.Join(home, "reeflex-mcp.yaml")
+	lcWrite(t, cfg, fmt.Sprintf("upstreams:\n  - name: memory\n    command: [%q]\n    env: {MEMORY_FILE_PATH: %q}\n    target: {system: memory, environment: dev}\n",
+		mem, filepath.Join(home, "mem.jsonl")))
+	port := lcClosedPort(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv := exec.CommandContext(ctx, bin, "gateway", "--transport", "streamable-http", "--port", port, "--config", cfg,
+		"--store", filepath.Join(home, "reflect.db"), "--provider", "local")
+	srv.Env = append(os.Environ(), "REEFLEX_MCP_ADMIN_TOKEN=adm-1", "REEFLEX_CORE_URL=", "REEFLEX_MODE=")
+	var stderr bytes.Buffer
+	srv.Stderr = &stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+	base := "http://127.0.0.1:" + port
+	var cs *mcpsdk.ClientSession
+	for ctx.Err() == nil { // until the gateway listens (no timing asserted)
+		cs, err = mcpsdk.NewClient(&mcpsdk.Implementation{Name: "cursor", Version: "1"}, nil).
+			Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+		if err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if cs == nil {
+		t.Fatalf("gateway never answered: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	tools := func() map[string]bool {
+		names := map[string]bool{}
+		for tool, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			names[tool.Name] = true
+		}
+		return names
+	}
+	if tools()["everything__echo"] {
+		t.Fatal("everything listed before it was added")
+	}
+	t.Setenv("REEFLEX_MCP_ADMIN_TOKEN", "wrong")
+	code, out := lcRun(t, runGatewayAdd, "everything", "--config", cfg, "--gateway-url", base, "--command", every, "stdio")
+	if code != 0 || !strings.Contains(out, "refused the reload") {
+		t.Fatalf("a refused reload: exit %d:\n%s", code, out)
+	}
+	t.Setenv("REEFLEX_MCP_ADMIN_TOKEN", "adm-1")
+	code, out = lcRun(t, runGatewayAdd, "everything", "--config", cfg, "--gateway-url", base, "--command", every, "stdio")
+	if code != 0 || !strings.Contains(out, `reload: {"added":["everything"]`) {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, stderr.String())
+	}
+	if !tools()["everything__echo"] {
+		t.Fatalf("the open session does not see the added upstream:\n%s", stderr.String())
 	}
 }
 
