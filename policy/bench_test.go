@@ -136,6 +136,9 @@ func BenchmarkDecideAllow(b *testing.B) {
 }
 
 func TestCommonPathAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	now := t0
 	e, _ := New(Options{Now: func() time.Time { return now }, Getenv: func(string) string { return "" }})
 	env := decode(t, readInternal.json())
