@@ -45,8 +45,8 @@ lint:
 # make eval: the bundled offline eval (the CI gate), then on the SROIE receipts
 # (CC-BY-4.0, ../shared/data; seven fields with the hand labels in
 # golden/testdata/sroie) the confusion harness and the keyless local eval.
-# Each receipts run is gated by a ratchet (*_BARS: today's figures, so a
-# regression fails) and then printed against issue 9's targets (*_TARGET:
+# Each receipts run is gated by a ratchet (*_BARS: today's figures less a
+# little slack, so a regression fails) and then printed against issue 9's targets (*_TARGET:
 # PASS/FAIL lines, not gated until the pipeline and local checks land; then
 # move the targets into the bars).
 RECEIPTS := ../shared/data
@@ -54,8 +54,8 @@ SROIE_LABELS := golden/testdata/sroie
 CONFUSION_BARS_dev   ?= --min-catch total=0.98,tax=0.95 --max-false-alarm 0.08
 CONFUSION_BARS_check ?= --min-catch total=0.96,tax=0.95 --max-false-alarm 0.15
 CONFUSION_TARGET := --min-catch total=0.98,invoice_date=0.98,tax=0.98 --max-false-alarm 0.08
-LOCAL_BARS_dev   ?= --min-accuracy 0.78 --max-silent-wrong 100000 --max-silent-value-rate 0.02 --min-field-accuracy total=0.99,invoice_date=1 --min-ok-rate 0.20
-LOCAL_BARS_check ?= --min-accuracy 0.71 --max-silent-wrong 100000 --max-silent-value-rate 0.04 --min-field-accuracy total=0.86,invoice_date=0.97 --min-ok-rate 0.29
+LOCAL_BARS_dev   ?= --min-accuracy 0.87 --max-silent-wrong 100000 --max-silent-value-rate 0.005 --min-field-accuracy total=0.98,invoice_date=0.99 --min-ok-rate 0.20
+LOCAL_BARS_check ?= --min-accuracy 0.79 --max-silent-wrong 100000 --max-silent-value-rate 0.01 --min-field-accuracy total=0.88,invoice_date=0.97 --min-ok-rate 0.25
 LOCAL_TARGET := --min-accuracy 0 --max-silent-wrong 100000 --max-silent-value-rate 0.005 --min-field-accuracy total=0.92,invoice_date=0.98 --min-ok-rate 0.50
 eval: build
 	./$(BIN) eval
