@@ -224,7 +224,7 @@ func TestClassCurrencyContext(t *testing.T) {
 		{"address word, no marker", "ACME\nLOT 5, SEK U2\nTOTAL 12.50", map[string]any{"currency": "SEK"}, "currency", "not found"},
 		{"code next to amount", "ACME\nLOT 5\nTOTAL 12.50 SEK", map[string]any{"currency": "SEK"}, "", ""},
 		{"marker decides", "ACME\nTotal € 12,50", map[string]any{"currency": "EUR"}, "", ""},
-		{"omitted currency", "ACME\nTotal € 12,50", map[string]any{"total": 12.5}, "currency", `prints "€" (EUR)`},
+		{"omitted currency", "ACME\nTotal € 12,50", map[string]any{"total": 12.5, "currency": nil}, "currency", `prints "€" (EUR)`},
 		{"country implies", "ACME SDN BHD\nTOTAL 12.50", map[string]any{"currency": "MYR"}, "", ""},
 		{"german right", germanInvoice, germanRecord(), "", ""},
 	})
@@ -264,12 +264,17 @@ func TestClassIssuerNames(t *testing.T) {
 // Class 7: a null the document states a value for is flagged, optional or not.
 func TestClassOmissions(t *testing.T) {
 	runClassCases(t, []classCase{
-		{"tax", "ACME\nSUBTOTAL 100.00\nGST 6.00\nTOTAL 106.00", map[string]any{"subtotal": 100.0, "total": 106.0}, "tax", "tax is null, but the document labels 6.00 as tax"},
-		{"invoice number", "ACME\nInvoice No: A-77\nTotal 5.00", map[string]any{"total": 5.0}, "invoice_number", "prints A-77"},
-		{"date", "ACME\nDate: 2026-01-05\nTotal 5.00", map[string]any{"total": 5.0}, "invoice_date", "prints 2026-01-05"},
+		{"tax", "ACME\nSUBTOTAL 100.00\nGST 6.00\nTOTAL 106.00", map[string]any{"subtotal": 100.0, "tax": nil, "total": 106.0}, "tax", "tax is null, but the document labels 6.00 as tax"},
+		{"invoice number", "ACME\nInvoice No: A-77\nTotal 5.00", map[string]any{"total": 5.0, "invoice_number": nil}, "invoice_number", "prints A-77"},
+		{"date", "ACME\nDate: 2026-01-05\nTotal 5.00", map[string]any{"total": 5.0, "invoice_date": nil}, "invoice_date", "prints 2026-01-05"},
 		{"honest null", "ACME\nTotal 5.00", map[string]any{"vendor_name": "ACME", "total": 5.0}, "", ""},
 		{"german subtotal", germanInvoice, with(germanRecord(), "subtotal", nil), "subtotal", "1.000,00"},
 	})
+	// A key validate's data leaves out is no claim that the value is absent.
+	res := validateHO(t, "ACME\nSUBTOTAL 100.00\nGST 6.00\nTOTAL 106.00", map[string]any{"subtotal": 100.0, "total": 106.0})
+	if _, ok := flagReason(res, "tax"); ok {
+		t.Errorf("an unstated tax was flagged: %+v", res.FlaggedFields)
+	}
 }
 
 // Provenance lists every occurrence of the value; the one the checks

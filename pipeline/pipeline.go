@@ -128,7 +128,7 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 	}
 	log.Info("generated", "stage", "generate", "fields", countNonNull(ext.Record), "calls", ext.Usage.Calls,
 		"cached_calls", ext.Usage.CachedCalls, "duration_ms", ms(start))
-	return p.verify(ctx, log, doc, ext)
+	return p.verify(ctx, log, doc, ext, nil)
 }
 
 // Validate verifies data that was extracted elsewhere: heuristics, Critic and
@@ -149,7 +149,18 @@ func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]a
 	if err != nil {
 		return p.fail(log, doc, fmt.Errorf("%w: data does not fit schema %q: %w", ErrInput, p.cfg.Schema.Name, err), nil)
 	}
-	return p.verify(ctx, log, doc, Extraction{Record: rec})
+	// A key the caller left out is not a claim that the document has no
+	// value: only an explicit null is checked for an omission.
+	var unstated map[string]bool
+	for _, f := range p.cfg.Schema.Fields {
+		if _, ok := data[f.Name]; !ok {
+			if unstated == nil {
+				unstated = map[string]bool{}
+			}
+			unstated[f.Name] = true
+		}
+	}
+	return p.verify(ctx, log, doc, Extraction{Record: rec}, unstated)
 }
 
 // begin gives doc a trace id and returns the logger every stage line of it
@@ -165,13 +176,20 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 	return doc, log
 }
 
-func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction) (Result, error) {
+// unstated names fields the record does not state at all (validate's data
+// left them out): their nulls are not checked as omissions.
+func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
 	h, err := RunHeuristicsContext(ctx, doc.Text, p.cfg.Schema, ext.Record)
 	if err != nil {
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
 		return p.fail(log, doc, err, &usage)
+	}
+	for name := range unstated {
+		if ext.Record[name] == nil {
+			delete(h, name)
+		}
 	}
 	lowered := 0
 	for _, c := range h {
