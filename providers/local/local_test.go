@@ -424,3 +424,17 @@ func TestPayableAndGluedDates(t *testing.T) {
 		t.Errorf("a date read from eight digits is a guess, confidence %.2f", c)
 	}
 }
+
+// A name printed again below the letterhead corroborates it; a title line
+// is never the name (issue 9 class 6).
+func TestVendorCorroboratedByRepetition(t *testing.T) {
+	ext := generate(t, "GUARDIAN HEALTH\nGST REG #000899874816\nSUBTOTAL 2.56\nTHANK YOU FOR SHOPPING\nAT GUARDIAN\n")
+	want(t, ext, "vendor_name", "GUARDIAN HEALTH")
+	if c := conf(ext, "vendor_name"); c < 0.7 {
+		t.Errorf("a name repeated in the footer at %.2f (%s)", c, ext.Evidence["vendor_name"].Method)
+	}
+	ext = generate(t, "ADVANCE SHIPPING NOTICE\nNotice no. 55\nShipping by road\nTotal 5.00\n")
+	if v := ext.Record["vendor_name"]; v == "ADVANCE SHIPPING NOTICE" {
+		t.Errorf("a document title was read as the vendor")
+	}
+}

@@ -381,14 +381,14 @@ func (d *doc) payableAfterRounding(c amount) (amount, bool) {
 			adj = a
 		}
 	}
-	if adj == nil || adj.Value == 0 {
-		return amount{}, false
+	if adj == nil || adj.Value == 0 || absf(adj.Value) > 0.5 {
+		return amount{}, false // no adjustment, or not a rounding of cents
 	}
 	for _, a := range d.amounts {
 		if d.lineOf(a.Start) <= d.roundAt || a.v.OK && a.v.Role != pipeline.RoleTotal {
 			continue
 		}
-		if near(a.Value, c.Value+absf(adj.Value)) || near(a.Value, c.Value-absf(adj.Value)) {
+		if a.Value > 0 && (near(a.Value, c.Value+absf(adj.Value)) || near(a.Value, c.Value-absf(adj.Value))) {
 			return a, true
 		}
 		break // the first amount after the rounding line is the payable or nothing

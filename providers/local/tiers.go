@@ -65,9 +65,19 @@ var tierConf = map[string]float64{
 	"vendor:letterhead-joined":            0.65,
 	"vendor:letterhead-suffix-not-first":  0.55,
 	"vendor:letterhead-business-word":     0.6,
-	"vendor:first-line":                   0.55,
-	"vendor:opening-suffix":               0.75,
-	"vendor:opening":                      0.55,
+	// A distinctive word of the name printed again below the letterhead
+	// (a footer, a web address) corroborates a one-line name; it cannot
+	// tell a brand line from the company line below it, so those keep
+	// their own figure.
+	"vendor:first-line+repeated":                   0.85,
+	"vendor:letterhead-business-word+repeated":     0.85,
+	"vendor:letterhead-suffix+repeated":            0.9,
+	"vendor:letterhead-suffix-below-name+repeated": 0.65,
+	"vendor:letterhead-joined+repeated":            0.65,
+	"vendor:letterhead-suffix-not-first+repeated":  0.55,
+	"vendor:first-line":                            0.55,
+	"vendor:opening-suffix":                        0.75,
+	"vendor:opening":                               0.55,
 }
 
 // tiered is a value found by the evidence of tier, at that tier's confidence.

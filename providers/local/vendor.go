@@ -41,8 +41,9 @@ var customerLabelRE = regexp.MustCompile(`(?i)^\s*(?:bill(?:ed)?\s+to|ship(?:ped
 // headerRE marks email headers and greetings.
 var headerRE = regexp.MustCompile(`(?i)^\s*(?:from|to|cc|bcc|subject|sent|date|re|fwd?|reply-to)\s*:|^\s*(?:hi|hello|dear|thanks|thank you|regards)\b|^-{2,}`)
 
-// noiseRE matches letterhead lines that are titles or contact details.
-var noiseRE = regexp.MustCompile(`(?i)\b(?:tax\s+invoice|invoice|receipt|copy|c0py|duplicate|reprint|cash\s+bill|cash\s+sales?|guest\s+check|quittung|rechnung|facture|factura|請求書|tel|fax|phone|telephone|email|e-mail|gst|sst|vat|roc|reg|registration|co\.?\s*no|company\s+no|abn|siret|nif|ust|website|www|not\s+a\s+receipt|welcome|thank)\b`)
+// noiseRE matches letterhead lines that are titles (an invoice's, a delivery
+// note's, a notice's: a title is never the issuer's name) or contact details.
+var noiseRE = regexp.MustCompile(`(?i)\b(?:tax\s+invoice|invoice|receipt|copy|c0py|duplicate|reprint|cash\s+bill|cash\s+sales?|guest\s+check|quittung|rechnung|facture|factura|請求書|tel|fax|phone|telephone|email|e-mail|gst|sst|vat|roc|reg|registration|co\.?\s*no|company\s+no|abn|siret|nif|ust|website|www|not\s+a\s+receipt|welcome|thank|notice|statement|delivery\s+note|packing\s+(?:list|slip)|quotation|purchase\s+order|order\s+confirmation|credit\s+note|debit\s+note|pro\s*forma|lieferschein|angebot|gutschrift|devis|avoir|albar[aá]n|presupuesto|納品書|見積書|注文書)\b`)
 
 // addressRE marks address lines.
 var addressRE = regexp.MustCompile(`(?i)\b(?:jalan|jln|lot|taman|tmn|no\.|street|st\.|road|rd\.|avenue|ave|lane|drive|straße|strasse|str\.|rue|calle|floor|level|block|blok|unit|seksyen|bandar|kuala\s+lumpur|selangor|johor|suite|p\.?o\.?\s+box|〒)\b|\d{5}`)
@@ -99,9 +100,65 @@ func (d *doc) vendor() (found, bool) {
 		}
 		return prose, true
 	case head.value != nil:
+		if _, lifts := tierConf[head.tier+"+repeated"]; !lifts {
+			return head, true
+		}
+		if w, ok := d.nameRepeated(head.value.(string)); ok {
+			head = tiered(head.tier+"+repeated", head.value, head.method+"; "+w+" is printed again below the letterhead")
+		}
 		return head, true
 	}
 	return found{}, false
+}
+
+// nameRepeated reports a distinctive word of a letterhead name (four letters
+// or more, not a legal suffix or business word) that the document prints
+// again below its letterhead: "THANK YOU FOR SHOPPING AT GUARDIAN",
+// "www.kings.com.my", an e-mail domain. The name is then two printed
+// things that agree, not one line's position.
+func (d *doc) nameRepeated(name string) (string, bool) {
+	end := max(d.headerEnd(), 1) // never the name's own line
+	if end >= len(d.lines) {
+		return "", false
+	}
+	words := map[string]bool{}
+	for _, t := range tokens(name) {
+		if len([]rune(t)) >= 4 && !businessWords[t] && !hasDigit(t) && !isSuffixWord(t) {
+			words[t] = true
+		}
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	for li := end; li < len(d.lines); li++ {
+		if len(d.lines[li].text) > maxNameLine {
+			continue
+		}
+		for _, t := range tokens(d.lines[li].text) {
+			if words[t] {
+				return strings.ToUpper(t), true
+			}
+		}
+		// glued into a web or mail address: "www.kings.com.my"
+		low := d.lowLine(li)
+		if strings.Contains(low, "www") || strings.Contains(low, "@") || strings.Contains(low, ".com") {
+			for w := range words {
+				if strings.Contains(low, w) {
+					return strings.ToUpper(w), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func isSuffixWord(t string) bool {
+	for _, s := range legalSuffixes {
+		if len(s) == 1 && s[0] == t {
+			return true
+		}
+	}
+	return t == "sdn" || t == "bhd" || t == "malaysia"
 }
 
 // maxNameLine is the longest letterhead line read as a name, in bytes: a
