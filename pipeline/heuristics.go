@@ -134,6 +134,11 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 // pass over the text checks it, so a megabyte document under a deadline
 // returns promptly with the context's error.
 func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Record) (HeuristicReport, error) {
+	return runHeuristics(ctx, text, s, rec, nil)
+}
+
+// runHeuristics skips the omission check of the unstated fields.
+func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool) (HeuristicReport, error) {
 	d, err := analyze(ctx, text, s)
 	if err != nil {
 		return nil, err
@@ -145,6 +150,9 @@ func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Recor
 	for _, f := range s.Fields {
 		v, ok := rec[f.Name]
 		if !ok || v == nil {
+			if unstated[f.Name] {
+				continue
+			}
 			if c, ok := d.omission(f); ok {
 				rep[f.Name] = c
 			}

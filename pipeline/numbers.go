@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -367,9 +368,14 @@ func findAmounts(rs []rune, dates []DateMatch, st *stopper) []AmountMatch {
 			}
 			lineAt++
 		}
+		// The cheap rune checks first: most digit runs of a document are
+		// parts of dates, codes and phone numbers, and need no string.
+		if overlapsDate(dates, start, j) || excludedAmount(rs, start, j) {
+			continue
+		}
 		raw := string(rs[start:j])
 		v, ok := parseNumberCore(raw)
-		if !ok || excludedAmount(rs, start, j, raw) || overlapsDate(dates, start, j) {
+		if !ok {
 			continue
 		}
 		if amountNegative(rs, start, j) {
@@ -405,7 +411,7 @@ func extendSpaceGrouped(rs []rune, j int) int {
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-func excludedAmount(rs []rune, start, end int, raw string) bool {
+func excludedAmount(rs []rune, start, end int) bool {
 	n := len(rs)
 	at := func(i int) rune {
 		if i < 0 || i >= n {
@@ -447,7 +453,7 @@ func excludedAmount(rs []rune, start, end int, raw string) bool {
 	case next == '.' && isDigit(at(end+1)):
 		return true // a run the core parser rejected the tail of, e.g. "1.2.3"
 	}
-	if !strings.ContainsAny(raw, ".,") && len(raw) > 1 && raw[0] == '0' {
+	if end-start > 1 && rs[start] == '0' && !slices.ContainsFunc(rs[start:end], func(r rune) bool { return r == '.' || r == ',' }) {
 		return true // "07", "000000111": codes, not amounts
 	}
 	return false

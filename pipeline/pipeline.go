@@ -181,15 +181,10 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
-	h, err := RunHeuristicsContext(ctx, doc.Text, p.cfg.Schema, ext.Record)
+	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated)
 	if err != nil {
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
 		return p.fail(log, doc, err, &usage)
-	}
-	for name := range unstated {
-		if ext.Record[name] == nil {
-			delete(h, name)
-		}
 	}
 	lowered := 0
 	for _, c := range h {

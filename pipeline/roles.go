@@ -250,7 +250,8 @@ func anyInSpans(rs []rune, ws []wordSpan, set map[string]bool) bool {
 // segment [lo, hi) next to it: the nearest one that is not a qualifier of
 // another, with the qualifiers around it deciding what the figure is.
 func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
-	var keep []labelHit
+	var kb [4]labelHit
+	keep := kb[:0]
 	excluded, included := false, false
 	var qualifier labelHit // the last tax label read as a qualifier
 	contained := false     // a label after "included in": the figure is a part of it
@@ -366,9 +367,10 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper
 	out := make([]labelledAmount, len(amounts))
 	// hits are sorted by start: find the window by binary search so long
 	// single-line texts stay linear-ish.
+	var hs []labelHit // reused: most segments hold one label or none
 	choose := func(a, b int) (labelHit, bool) {
 		k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a })
-		var hs []labelHit
+		hs = hs[:0]
 		for ; k < len(hits) && hits[k].start < b; k++ {
 			if hits[k].end <= b {
 				hs = append(hs, hits[k])
@@ -455,7 +457,8 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper
 // currency or sign characters. It stops at the first other character, so a
 // long line of numbers costs little.
 func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
-	var left, right []rune
+	var lb, rb [4]rune
+	left, right := lb[:0], rb[:0]
 	ok := func(r rune, letters *[]rune) bool {
 		switch {
 		case strings.ContainsRune(" \t\r:-()$€£¥", r):
