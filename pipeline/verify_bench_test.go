@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -58,3 +60,30 @@ func benchVerify(b *testing.B, path string) {
 
 func BenchmarkVerifyGolden(b *testing.B)   { benchVerify(b, "../golden/dataset.jsonl") }
 func BenchmarkVerifyReceipts(b *testing.B) { benchVerify(b, "../../shared/data/receipts-dev.jsonl") }
+
+// BenchmarkVerifySize times verify (heuristics and gate) on one document of
+// 1 KB to 1 MB, receipts repeated to size: 10x the text should cost at most
+// 15x the time (issue 9; `make bench`, the pipeline line).
+func BenchmarkVerifySize(b *testing.B) {
+	rows := loadBenchRows(b, "../../shared/data/receipts-dev.jsonl")
+	var all strings.Builder
+	for _, r := range rows {
+		all.WriteString(r.Text)
+		all.WriteString("\n")
+	}
+	p, err := pipeline.New(pipeline.Config{Gate: pipeline.DefaultGate()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{1 << 10, 10 << 10, 100 << 10, 1 << 20} {
+		text := strings.Repeat(all.String(), size/all.Len()+1)[:size]
+		text = strings.ToValidUTF8(text, "")
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := p.Validate(context.Background(), pipeline.Document{Text: text, TraceID: "bench"}, rows[0].Expected); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
