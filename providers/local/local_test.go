@@ -438,3 +438,14 @@ func TestVendorCorroboratedByRepetition(t *testing.T) {
 		t.Errorf("a document title was read as the vendor")
 	}
 }
+
+// Tax summaries whose columns have two-word names read as base and tax.
+func TestTaxSummaryTwoWordColumns(t *testing.T) {
+	ext := generate(t, "TOTAL (GST INCL) 13.78\nCASH 20.00\nCHANGE 6.22\nGST RATE GST EXCL GST AMT\nS 6% 13.00 0.78\n")
+	want(t, ext, "subtotal", 13.0)
+	want(t, ext, "tax", 0.78)
+	want(t, ext, "total", 13.78)
+	ext = generate(t, "Summe 119,00 €\nNetto MwSt Brutto\n100,00 19,00 119,00\n")
+	want(t, ext, "subtotal", 100.0)
+	want(t, ext, "tax", 19.0)
+}

@@ -35,8 +35,19 @@ type taxSummary struct {
 // first base column ("GST SUMMARY", "TAX CODE") are the table's title.
 func headerCols(toks []string) string {
 	var cols []byte
-	for _, t := range toks {
-		if c, ok := summaryCols[t]; ok && (len(cols) == 0 || cols[len(cols)-1] != c) {
+	for i := 0; i < len(toks); i++ {
+		c, ok := summaryCols[toks[i]]
+		// Two-word names: "GST EXCL" is the base, "GST AMT" and "TAX
+		// AMOUNT" the tax.
+		if ok && c == 'T' && i+1 < len(toks) {
+			switch toks[i+1] {
+			case "excl", "exc", "ex", "net", "nett":
+				c, i = 'B', i+1
+			case "amt", "amount":
+				i++
+			}
+		}
+		if ok && (len(cols) == 0 || cols[len(cols)-1] != c) {
 			cols = append(cols, c)
 		}
 	}
