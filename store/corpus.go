@@ -84,7 +84,6 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 		return old, nil
 	}
 	d.CorpusID = corpusID
-	d.Kind = kindOr(d.Kind)
 	d.Seq = nextSeq(docs, corpusID)
 	raw, err := json.Marshal(d)
 	if err != nil {

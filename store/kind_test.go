@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -155,5 +157,24 @@ func TestStoreWritesReturnTheStoredRows(t *testing.T) {
 	}
 	if qrows, _ := s.Summaries(ctx, cid); len(qrows) != 1 || qrows[0] != qrow || qrow.DocID != "q" || qrow.Kind != store.KindExtraction {
 		t.Errorf("Enqueue row = %+v; stored %+v", qrow, qrows)
+	}
+}
+
+// A kind is its name in JSON (what export and the MCP server show), and a
+// name this build does not know is an error, not an extraction.
+func TestKindIsItsNameInJSON(t *testing.T) {
+	b, err := json.Marshal(store.Summary{DocID: "x", Kind: store.KindToolCall})
+	if err != nil || !strings.Contains(string(b), `"kind":"tool_call"`) {
+		t.Fatalf("Marshal = %s, %v", b, err)
+	}
+	var d store.Document
+	if err := json.Unmarshal([]byte(`{"id":"a"}`), &d); err != nil || d.Kind != store.KindExtraction {
+		t.Errorf("a document without a kind: %+v, %v", d, err)
+	}
+	if err := json.Unmarshal([]byte(`{"id":"a","kind":"tool_call"}`), &d); err != nil || d.Kind != store.KindToolCall {
+		t.Errorf("tool_call: %+v, %v", d, err)
+	}
+	if err := json.Unmarshal([]byte(`{"id":"a","kind":"hologram"}`), &d); err == nil {
+		t.Error("an unknown kind decoded without error")
 	}
 }

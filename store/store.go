@@ -138,7 +138,6 @@ func migrateKinds(tx *bbolt.Tx) error {
 		if err != nil {
 			return fmt.Errorf("summary %x: %w", k, err)
 		}
-		r.Kind = kindOr(r.Kind)
 		out = append(out, kv{bytes.Clone(k), encodeSummary(r)})
 		return nil
 	})

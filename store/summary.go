@@ -22,7 +22,7 @@ type sumRec struct {
 
 // sumFormat is the row layout encodeSummary writes. Format 1 had no Kind;
 // migration 2 rewrites such rows, and decodeSummary still reads them (as
-// extraction rows) so the migration can.
+// extraction rows, the zero Kind) so the migration can.
 const (
 	sumFormatV1 = 1
 	sumFormat   = 2
@@ -31,11 +31,11 @@ const (
 // encodeSummary writes a hand-rolled binary row: JSON decoding of 100,000 rows
 // costs hundreds of milliseconds, this costs a few.
 func encodeSummary(r sumRec) []byte {
-	b := make([]byte, 0, 64+len(r.DocID)+len(r.Kind)+len(r.Snippet)+len(r.Error))
+	b := make([]byte, 0, 64+len(r.DocID)+len(r.Snippet)+len(r.Error))
 	b = append(b, sumFormat)
 	b = binary.AppendUvarint(b, uint64(r.Seq))
 	b = appendString(b, r.DocID)
-	b = appendString(b, string(r.Kind))
+	b = append(b, byte(r.Kind))
 	b = appendString(b, string(r.Status))
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Confidence))
 	b = binary.AppendUvarint(b, uint64(r.Flagged))
@@ -121,9 +121,8 @@ func decodeSummary(b []byte) (sumRec, error) {
 	var s sumRec
 	s.Seq = r.uvarint()
 	s.DocID = r.str()
-	s.Kind = KindExtraction
 	if f == sumFormat {
-		s.Kind = internKind(r.str())
+		s.Kind = Kind(r.byte1())
 	}
 	s.Status = internStatus(r.str())
 	if r.err == nil && len(r.b) >= 8 {
@@ -154,24 +153,6 @@ func internStatus(s string) pipeline.Status {
 		}
 	}
 	return pipeline.Status(s)
-}
-
-// internKind is internStatus for kinds.
-func internKind(s string) Kind {
-	for _, known := range []Kind{KindExtraction, KindToolCall} {
-		if s == string(known) {
-			return known
-		}
-	}
-	return Kind(s)
-}
-
-// kindOr is k, or KindExtraction for an item stored before kinds existed.
-func kindOr(k Kind) Kind {
-	if k == "" {
-		return KindExtraction
-	}
-	return k
 }
 
 // snippetOf is the first non-blank line of text, cut to keep rows small.
