@@ -300,3 +300,20 @@ func TestProvenancePrimaryFirst(t *testing.T) {
 		t.Errorf("lone span JSON = %s", b)
 	}
 }
+
+func TestFindTaxSummary(t *testing.T) {
+	text := "ACME\nTOTAL 31.80\nGST SUMMARY AMOUNT(RM) TAX(RM)\nS(6%) 30.00 1.80\n"
+	sum, ok, err := FindTaxSummary(context.Background(), text, Invoice())
+	if err != nil || !ok || sum.Net != 30 || sum.Tax != 1.8 || len(sum.Rows) != 1 || !sum.Rows[0].HasRate || sum.Rows[0].Rate != 6 {
+		t.Fatalf("summary = %+v ok=%v err=%v", sum, ok, err)
+	}
+	if got := string([]rune(text)[sum.Rows[0].TaxSpan.Start:sum.Rows[0].TaxSpan.End]); got != "1.80" {
+		t.Errorf("tax span reads %q", got)
+	}
+	if _, ok, _ := FindTaxSummary(context.Background(), germanInvoice, Invoice()); ok {
+		t.Log("the German invoice's MwSt line reads as a summary row")
+	}
+	if _, ok, _ := FindTaxSummary(context.Background(), "ACME\nTOTAL 5.00", Invoice()); ok {
+		t.Error("a document without a tax table has no summary")
+	}
+}

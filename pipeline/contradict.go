@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -733,3 +734,40 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 
 // isWordRune is a letter or digit.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// TaxRow is one row of a document's tax summary, as the checks read it.
+type TaxRow struct {
+	Net, Tax float64
+	Rate     float64 // percent; meaningful when HasRate
+	HasRate  bool
+	// Gross is true when the printed base includes the tax (Net = base − Tax).
+	Gross bool
+	// BaseSpan and TaxSpan are where the base and the tax are printed.
+	BaseSpan, TaxSpan Span
+}
+
+// TaxSummary is what a document's tax table adds up to: the pre-tax amount
+// and the tax the checks expect a record's subtotal and tax to agree with.
+type TaxSummary struct {
+	Net, Tax float64
+	Rows     []TaxRow
+}
+
+// FindTaxSummary reads the tax summary of text the way the heuristics do
+// ("GST SUMMARY AMOUNT TAX / SR 6% 30.00 1.80", "MwSt. 19 %: …" rows with a
+// rate that proves them), so a Generator (providers/local) can take its
+// subtotal and tax from the figures the checks will confirm. ok is false
+// when the document prints no such table.
+func FindTaxSummary(ctx context.Context, text string, s *Schema) (TaxSummary, bool, error) {
+	d, err := analyze(ctx, text, s)
+	if err != nil || d.summary == nil {
+		return TaxSummary{}, false, err
+	}
+	out := TaxSummary{Net: d.summary.net, Tax: d.summary.tax}
+	for _, r := range d.summary.rows {
+		b, t := d.amounts[r.base], d.amounts[r.taxA]
+		out.Rows = append(out.Rows, TaxRow{Net: r.net, Tax: r.tax, Rate: r.rate, HasRate: r.hasRate, Gross: r.gross,
+			BaseSpan: Span{Start: b.Start, End: b.End}, TaxSpan: Span{Start: t.Start, End: t.End}})
+	}
+	return out, true, nil
+}

@@ -13,6 +13,9 @@ type GateConfig struct {
 	// OverallThreshold sends the whole result to review when overall confidence
 	// is below it.
 	OverallThreshold float64
+	// Profile, when set, replaces FieldThreshold with measured per-field,
+	// per-kind or per-evidence thresholds (see gateprofile.go).
+	Profile *GateProfile
 }
 
 // DefaultGate is the documented default gate: fields below 0.70, or overall below 0.75,
@@ -133,7 +136,7 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 		res.FieldProvenance[f.Name] = spans
 		sum += combined
 		n++
-		if combined < cfg.FieldThreshold {
+		if combined < cfg.fieldThreshold(f, ev[f.Name].Tier) {
 			reason := strings.Join(reasons, "; ")
 			if reason == "" {
 				reason = "confidence below threshold"
@@ -171,7 +174,7 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	if len(asides) > 0 {
 		notes = append(notes, "Passed with a note: "+strings.Join(asides, " | ")+".")
 	}
-	res.Notes = strings.Join(notes, " ")
+	res.Notes = strings.Join(cfg.profileNote(notes), " ")
 	return res
 }
 

@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Calibration keys: what a gate profile's thresholds are indexed by.
+const (
+	ProfileByField    = "field"
+	ProfileByKind     = "kind"
+	ProfileByEvidence = "evidence"
+)
+
+// GateProfile is a measured gate: per-key field thresholds fitted by
+// `reflect calibrate` to keep wrong-and-unflagged values under a budget.
+// The pipeline reads only By, Thresholds and Default; the rest (the budget,
+// what it was fitted on, the held-out estimate) travels with the file so a
+// profile says what it promises and on what evidence.
+type GateProfile struct {
+	// ID is a hash of what decides (schema, by, budget, thresholds,
+	// default): two files that gate alike share it, and a hand edit that
+	// changes a threshold without a new id is refused on load.
+	ID     string  `json:"id" yaml:"id"`
+	Schema string  `json:"schema" yaml:"schema"`
+	By     string  `json:"by" yaml:"by"`
+	Budget float64 `json:"max_silent_wrong" yaml:"max_silent_wrong"`
+	// Thresholds maps a key (a field name, a kind, or an evidence tier) to
+	// the confidence below which its values are flagged.
+	Thresholds map[string]float64 `json:"thresholds" yaml:"thresholds"`
+	// Default applies to a key the calibration never saw (a new evidence
+	// tier, a Generator that reports none): the single threshold fitted on
+	// all values pooled.
+	Default float64 `json:"default_threshold" yaml:"default_threshold"`
+	// Fit describes the data and the held-out estimate; free-form for the
+	// pipeline, written by golden.
+	Fit map[string]any `json:"fit,omitempty" yaml:"fit,omitempty"`
+}
+
+// Threshold is the threshold for one field with the given kind and
+// evidence tier (empty when the Generator gave none).
+func (p *GateProfile) Threshold(f Field, tier string) float64 {
+	var key string
+	switch p.By {
+	case ProfileByKind:
+		key = string(f.Kind)
+	case ProfileByEvidence:
+		key = tier
+	default:
+		key = f.Name
+	}
+	if t, ok := p.Thresholds[key]; ok && key != "" {
+		return t
+	}
+	return p.Default
+}
+
+// ComputeID is the profile's content id.
+func (p *GateProfile) ComputeID() string {
+	keys := make([]string, 0, len(p.Thresholds))
+	for k := range p.Thresholds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "schema=%s\nby=%s\nbudget=%g\ndefault=%g\n", p.Schema, p.By, p.Budget, p.Default)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%q=%g\n", k, p.Thresholds[k])
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return "gp-" + hex.EncodeToString(sum[:6])
+}
+
+// Check refuses a profile the gate could not apply as written.
+func (p *GateProfile) Check() error {
+	switch p.By {
+	case ProfileByField, ProfileByKind, ProfileByEvidence:
+	default:
+		return fmt.Errorf("%w: gate profile: by must be field, kind or evidence, got %q", ErrInput, p.By)
+	}
+	if err := CheckThreshold("default_threshold", p.Default); err != nil {
+		return fmt.Errorf("gate profile: %w", err)
+	}
+	for k, t := range p.Thresholds {
+		if err := CheckThreshold("threshold "+k, t); err != nil {
+			return fmt.Errorf("gate profile: %w", err)
+		}
+	}
+	if want := p.ComputeID(); p.ID != want {
+		return fmt.Errorf("%w: gate profile id %q does not match its thresholds (want %q): edited by hand? re-run reflect calibrate", ErrInput, p.ID, want)
+	}
+	return nil
+}
+
+// LoadGateProfile reads a profile file (YAML or JSON) and checks it.
+func LoadGateProfile(path string) (*GateProfile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: gate profile: %w", ErrInput, err)
+	}
+	var p GateProfile
+	if err := yaml.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%w: gate profile %s: %w", ErrInput, path, err)
+	}
+	if err := p.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &p, nil
+}
+
+// Marshal writes the profile as YAML for a .yaml/.yml path, else JSON.
+func (p *GateProfile) Marshal(path string) ([]byte, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(p); err != nil {
+			return nil, fmt.Errorf("gate profile: %w", err)
+		}
+		return b.Bytes(), enc.Close()
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("gate profile: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// fieldThreshold is the gate's threshold for one field: the profile's when
+// one is loaded, else the flat FieldThreshold.
+func (g GateConfig) fieldThreshold(f Field, tier string) float64 {
+	if g.Profile == nil {
+		return g.FieldThreshold
+	}
+	return g.Profile.Threshold(f, tier)
+}
+
+// profileNote is the sentence every result gated under a profile carries,
+// so a decision can be traced to the thresholds that made it.
+func (g GateConfig) profileNote(notes []string) []string {
+	if g.Profile == nil {
+		return notes
+	}
+	return append(notes, fmt.Sprintf("Gate profile %s (by %s, silent-wrong budget %g).", g.Profile.ID, g.Profile.By, g.Profile.Budget))
+}
+
+// VersionSuffix folds the profile id into a pipeline version, so results
+// stored under different profiles stay apart.
+func (g GateConfig) VersionSuffix() string {
+	if g.Profile == nil {
+		return ""
+	}
+	return "+gate:" + g.Profile.ID
+}
