@@ -120,14 +120,3 @@ func BenchmarkExtractSize(b *testing.B) {
 		})
 	}
 }
-
-func BenchmarkShape(b *testing.B) {
-	for _, name := range []string{"one-long-line", "numbers-without-words", "many-amounts", "many-dates-one-line", "many-labels"} {
-		text := shapes[name](128 << 10)
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				extractTime(b, text)
-			}
-		})
-	}
-}

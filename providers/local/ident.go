@@ -10,11 +10,11 @@ import (
 
 // idStrongRE finds a reference number after a label that says it is one:
 // "Invoice #:", "Receipt No.", "Rechnungsnummer", "Facture n°", "Doc #".
-var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|check|voucher|credit\s+note)\s*(?:number|num|no|n0|nr|n°|nº|#)|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|cash\s+bill|check|chk|voucher|credit\s+note|transaction|trans|slip)[\s.\-]*(?:number|num|no|n0|nr|n°|nº|#)|\btaxinv\s*[:#]|\b(?:cb|trn|slip|chk)\s*[#:]|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
 // idLabelStems are the stems every idStrongRE label starts with: a cheap
 // test that spares the regexp the lines that cannot match.
-var idLabelStems = []string{"inv", "receipt", "rcpt", "bill", "doc", "cash", "check", "voucher", "credit", "rechnung",
+var idLabelStems = []string{"inv", "receipt", "rcpt", "bill", "doc", "cash", "check", "chk", "cb", "trn", "trans", "slip", "voucher", "credit", "rechnung",
 	"factur", "ref", "請求", "領収", "伝票"}
 
 func mayHoldIDLabel(low string) bool {
@@ -62,6 +62,9 @@ var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|fac
 
 // identifier finds the document's reference number by its label.
 func (d *doc) identifier() (found, bool) {
+	// A transaction or slip number is the document's number only when no
+	// invoice, receipt or bill number is printed: it is held back.
+	var secondary found
 	for li, ln := range d.lines {
 		if !hasDigit(ln.text) || !mayHoldIDLabel(d.lowLine(li)) {
 			continue // the number must be on the label's line
@@ -69,13 +72,23 @@ func (d *doc) identifier() (found, bool) {
 		for _, m := range idStrongRE.FindAllStringSubmatchIndex(ln.text, -1) {
 			raw := extendID(ln.text, m[2], m[3])
 			if v, ok := cleanID(raw); ok {
+				label := strings.TrimSpace(ln.text[m[0]:m[2]])
 				tier := "id:strong-label"
-				if len(v) < 3 {
+				switch low := strings.ToLower(label); {
+				case strings.HasPrefix(low, "trans") || strings.HasPrefix(low, "trn") || strings.HasPrefix(low, "slip"):
+					if secondary.value == nil {
+						secondary = tiered("id:transaction-label", v, "after the label "+label+" (a transaction number)")
+					}
+					continue
+				case len(v) < 3:
 					tier = "id:strong-label-short" // "NO 42": likely cut by a line break
 				}
-				return tiered(tier, v, "after the label "+strings.TrimSpace(ln.text[m[0]:m[2]])), true
+				return tiered(tier, v, "after the label "+label), true
 			}
 		}
+	}
+	if secondary.value != nil {
+		return secondary, true
 	}
 	// The weak pattern never crosses a line, so only lines with its words
 	// need the regexp.

@@ -449,3 +449,22 @@ func TestTaxSummaryTwoWordColumns(t *testing.T) {
 	want(t, ext, "subtotal", 100.0)
 	want(t, ext, "tax", 19.0)
 }
+
+// Receipt-number labels as receipts print them, and a transaction number
+// only when no receipt number is printed.
+func TestIdentifierLabelForms(t *testing.T) {
+	for text, id := range map[string]any{
+		"INVOICE.NO: 12345\n":                      "12345",
+		"INV-NO. A-778\n":                          "A-778",
+		"CB#: 55012\n":                             "55012",
+		"ST:8046 CTR2 ID:4986 TAXINV:68089\n":      "68089",
+		"TRANSACTION NO: 1-481374\n":               "1-481374",
+		"TRANSACTION NO: 1-481374\nCHECK # 1340\n": "1340",
+	} {
+		ext := generate(t, text)
+		want(t, ext, "invoice_number", id)
+	}
+	if c := conf(generate(t, "TRANSACTION NO: 1-481374\n"), "invoice_number"); c >= 0.7 {
+		t.Errorf("a transaction number read as the receipt's at %.2f", c)
+	}
+}

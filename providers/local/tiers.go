@@ -27,15 +27,15 @@ var tierConf = map[string]float64{
 
 	"subtotal:labelled+arithmetic": 0.95,
 	"subtotal:labelled":            0.6,
-	"subtotal:labelled-conflict":   0.5,
+	"subtotal:labelled-conflict":   0.3,
 	"tax:labelled+arithmetic":      0.95,
 	"tax:labelled":                 0.6,
 	"tax:labelled-conflict":        0.5,
 	"tax:labelled+rate":            0.9,
 	"subtotal:summary+arithmetic":  0.95,
 	"tax:summary+arithmetic":       0.95,
-	"subtotal:summary":             0.6,
-	"tax:summary":                  0.6,
+	"subtotal:summary":             0.3,
+	"tax:summary":                  0.3,
 
 	"date:labelled":           0.9,
 	"date:labelled-several":   0.65,
@@ -43,9 +43,11 @@ var tierConf = map[string]float64{
 	"date:several-unlabelled": 0.6,
 	"date:fallback":           0.6,
 
-	"id:strong-label":    0.9,
-	"id:weak-word":       0.65,
-	"id:weak-word-short": 0.5,
+	"id:transaction-label":  0.6,
+	"id:strong-label-short": 0.5,
+	"id:strong-label":       0.9,
+	"id:weak-word":          0.65,
+	"id:weak-word-short":    0.5,
 
 	"currency:iso-code":    0.95,
 	"currency:iso-several": 0.6,
