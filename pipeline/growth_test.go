@@ -4,6 +4,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,5 +92,28 @@ func TestHeuristicsHonourDeadline(t *testing.T) {
 		if took > time.Second {
 			t.Errorf("%s: returned %v after the 100 ms deadline", name, took-100*time.Millisecond)
 		}
+	}
+}
+
+// The same through the pipeline: validate of a 1 MB document under a 100 ms
+// deadline fails with the context's error instead of running to the end.
+func TestValidateHonoursDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("deadline test")
+	}
+	p, err := New(Config{Gate: DefaultGate()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := sized(growthShapes["one long line"], 1<<20-64)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord))
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("validate returned %v after the 100 ms deadline", took-100*time.Millisecond)
+	}
+	if err != nil && (!errors.Is(err, context.DeadlineExceeded) || res.Status != StatusError) {
+		t.Errorf("err = %v, status %s; want the deadline's error", err, res.Status)
 	}
 }
