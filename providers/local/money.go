@@ -425,7 +425,29 @@ func (d *doc) confirmTotal(c amount, cs []amount) (by, how string, ok bool) {
 	if n, ok := d.itemsAddUp(c); ok {
 		return "items", fmt.Sprintf("the %d item amounts above add up to it", n), true
 	}
+	if d.largestAmount(c) {
+		return "largest", "no other amount printed (payment aside) is larger", true
+	}
 	return "", "", false
+}
+
+// largestAmount reports whether the total is at least every amount the
+// document prints, leaving out what was paid and given back (cash
+// tendered exceeds the total by design): a total is never below one of its
+// own lines, so a label on a smaller figure ("TOTAL GST 1.27") or on a
+// part is caught, and a label on the largest figure has a second witness.
+func (d *doc) largestAmount(c amount) bool {
+	n := 0
+	for _, a := range d.amounts {
+		if a.v.OK && a.v.Role == roleOther {
+			continue // cash, change, quantities, rounding
+		}
+		if a.Value > c.Value+0.005 {
+			return false
+		}
+		n++
+	}
+	return n >= 3 // a document of one or two amounts has nothing to compare
 }
 
 // maxItemLines bounds how far above a total its item lines are read.

@@ -16,6 +16,7 @@ var tierConf = map[string]float64{
 	"total:labelled+repeated":        0.9,
 	"total:labelled+rounding":        0.9,
 	"total:subtotal+tax":             0.85,
+	"total:labelled+largest":         0.8,
 	"total:labelled+items":           0.9,
 	"total:labelled":                 0.65,
 	"total:labelled-above":           0.6,
