@@ -389,6 +389,7 @@ func TestUncorroboratedEvidenceIsBelowTheGate(t *testing.T) {
 		"Subtotal 50.00\nTax 5.00\nTotal 55.00\n":                         "total:labelled+arithmetic",
 		"Total 55.00\nCash 60.00\nChange 5.00\n":                          "total:labelled+tendered",
 		"Coffee 20.00\nCake 35.00\nTotal 55.00\n":                         "total:labelled+items",
+		"Coffee 20.00\nCake 30.00\nTotal 55.00\n":                         "total:labelled+largest",
 		"GST SUMMARY AMOUNT TAX\nTOTAL 50.00 5.00\nTotal payable 55.00\n": "",
 	} {
 		ext := generate(t, text)
