@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testProfile(t *testing.T) *GateProfile {
+	t.Helper()
+	p := &GateProfile{Schema: "invoice", By: ProfileByEvidence, Budget: 0.005, Default: 0.8,
+		Thresholds: map[string]float64{"total:labelled": 0.5}}
+	p.ID = p.ComputeID()
+	return p
+}
+
+// A profile's threshold replaces the flat one per evidence tier; an unseen
+// tier gets the default; the note names the profile.
+func TestGateAppliesProfile(t *testing.T) {
+	s, err := LoadSchema("invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{"total": 12.0, "vendor_name": "ACME SDN BHD"}
+	h := HeuristicReport{"total": {Factor: 1, Grounded: true}, "vendor_name": {Factor: 1, Grounded: true}}
+	ev := map[string]Evidence{
+		"total":       {Confidence: 0.6, Tier: "total:labelled"},
+		"vendor_name": {Confidence: 0.75, Tier: "vendor:new-tier"},
+	}
+	flat := Gate(s, rec, nil, h, ev, DefaultGate())
+	if !flat.Flagged("total") || flat.Flagged("vendor_name") {
+		t.Fatalf("flat gate: flagged %v, want total only", flat.FlaggedFields)
+	}
+	g := DefaultGate()
+	g.Profile = testProfile(t)
+	res := Gate(s, rec, nil, h, ev, g)
+	if res.Flagged("total") {
+		t.Errorf("total at 0.6 flagged under its tier's 0.5 threshold")
+	}
+	if !res.Flagged("vendor_name") {
+		t.Errorf("vendor_name at 0.75 on an unseen tier passed the 0.8 default")
+	}
+	if !strings.Contains(res.Notes, "Gate profile "+g.Profile.ID) {
+		t.Errorf("notes %q do not name profile %s", res.Notes, g.Profile.ID)
+	}
+	if g.VersionSuffix() != "+gate:"+g.Profile.ID || DefaultGate().VersionSuffix() != "" {
+		t.Errorf("version suffix %q", g.VersionSuffix())
+	}
+}
+
+func TestGateProfileFileRoundTrip(t *testing.T) {
+	p := testProfile(t)
+	p.Fit = map[string]any{"rows": 300}
+	dir := t.TempDir()
+	for _, name := range []string{"gate.yaml", "gate.json"} {
+		path := filepath.Join(dir, name)
+		b, err := p.Marshal(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadGateProfile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got.ID != p.ID || got.Thresholds["total:labelled"] != 0.5 || got.Default != 0.8 || got.By != p.By {
+			t.Errorf("%s: read back %+v", name, got)
+		}
+	}
+}
+
+// A threshold edited by hand without a new id is refused: results would
+// name a profile whose thresholds they were not gated by.
+func TestGateProfileRefusesEdits(t *testing.T) {
+	p := testProfile(t)
+	p.Thresholds["total:labelled"] = 0.1
+	if err := p.Check(); err == nil || !errors.Is(err, ErrInput) {
+		t.Errorf("edited profile: err %v, want ErrInput", err)
+	}
+	q := testProfile(t)
+	q.By = "vendor"
+	q.ID = q.ComputeID()
+	if err := q.Check(); err == nil {
+		t.Error("by=vendor accepted")
+	}
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(path, []byte("id: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadGateProfile(path); err == nil {
+		t.Error("malformed file accepted")
+	}
+	if _, err := LoadGateProfile(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
+		t.Error("missing file accepted")
+	}
+}
