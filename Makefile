@@ -88,7 +88,7 @@ bench:
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
 	@$(GO) test -run '^$$' -bench . -count 1 ./mcp/ | $(BENCH_FILTER)
 	@echo "== decision engine in process, one core: p50/p99 over a mix of envelopes; allocations on an allowed read"
-	@$(GO) test -run '^$$' -bench 'Decide' -cpu 1 -count 1 ./policy/ | $(BENCH_FILTER)
+	@$(GO) test -run '^$$' -bench 'Decide' -benchtime 20000x -cpu 1 -count 1 ./policy/ | $(BENCH_FILTER)
 	@echo "== reflect core POST /v1/decide at 16 concurrent clients: req/s, p50/p99, p50 next to a /healthz round trip"
 	@$(GO) test -run '^$$' -bench DecideHTTP -benchtime 1x -count 1 ./policy/coreapi/ | $(BENCH_FILTER)
 
