@@ -22,12 +22,16 @@ type ExportOptions struct {
 }
 
 // ExportRow is one line Export writes: a golden Row (id, text, expected) plus
-// the review it came from.
+// the review it came from. Expected holds only the fields a human decided, so
+// eval scores nothing nobody looked at; Unreviewed keeps the pipeline's value
+// of every other field for an eval that opts into counting them as accepted
+// (ReadUnreviewed, eval --score-unreviewed).
 type ExportRow struct {
-	ID       string         `json:"id"`
-	Text     string         `json:"text"`
-	Expected map[string]any `json:"expected"`
-	Review   ExportReview   `json:"review"`
+	ID         string         `json:"id"`
+	Text       string         `json:"text"`
+	Expected   map[string]any `json:"expected"`
+	Unreviewed map[string]any `json:"unreviewed"`
+	Review     ExportReview   `json:"review"`
 }
 
 // ExportReview says who settled a row and what the pipeline had said.
@@ -36,7 +40,10 @@ type ExportReview struct {
 	Reviewer   string    `json:"reviewer"`
 	ReviewedAt time.Time `json:"reviewed_at"`
 	Corpus     string    `json:"corpus"`
-	// Corrected lists fields whose settled value differs from the pipeline's.
+	// Confirmed lists fields a human accepted as the pipeline had them;
+	// Corrected those whose settled value differs from the pipeline's.
+	// Together they are exactly the fields of Expected.
+	Confirmed []string `json:"confirmed"`
 	Corrected []string `json:"corrected"`
 	// Original is the pipeline's value of every field the reviewer decided.
 	Original map[string]any `json:"original"`
@@ -48,8 +55,9 @@ type ExportReview struct {
 
 // Export writes one golden JSONL row per reviewed document of the corpus, in
 // corpus order, and returns how many it wrote. Expected holds the settled
-// value of every field of the document's result (decisions applied), so the
-// file can be scored with LoadDataset like any labelled dataset.
+// value of every field a reviewer decided (and only those), so the file can be
+// scored with LoadDataset like any labelled dataset and the score says how
+// the pipeline did on what humans checked.
 func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOptions) (int, error) {
 	if _, err := st.Corpus(ctx, opts.CorpusID); err != nil {
 		return 0, fmt.Errorf("export: %w", err)
@@ -83,12 +91,18 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOption
 
 func exportRow(corpusID string, rv store.Review) ExportRow {
 	res := rv.Result
-	expected := make(map[string]any, len(rv.Settled))
+	expected := make(map[string]any, len(rv.Decisions))
+	unreviewed := map[string]any{}
 	for f, v := range rv.Settled {
-		expected[f] = v
+		if _, decided := rv.Decisions[f]; decided {
+			expected[f] = v
+		} else {
+			unreviewed[f] = v
+		}
 	}
 	review := ExportReview{
 		Corpus:    corpusID,
+		Confirmed: []string{},
 		Corrected: []string{},
 		Original:  map[string]any{},
 		Spans:     map[string][]pipeline.Span{},
@@ -112,6 +126,8 @@ func exportRow(corpusID string, rv store.Review) ExportRow {
 		review.Original[f] = orig
 		if !store.SameValue(d.Value, orig) {
 			review.Corrected = append(review.Corrected, f)
+		} else {
+			review.Confirmed = append(review.Confirmed, f)
 		}
 		if d.At.After(review.ReviewedAt) {
 			review.ReviewedAt, review.Reviewer = d.At, d.Reviewer
@@ -122,11 +138,11 @@ func exportRow(corpusID string, rv store.Review) ExportRow {
 		corrected[f] = true
 	}
 	for f, spans := range res.FieldProvenance {
-		if _, inRecord := expected[f]; inRecord && !corrected[f] && len(spans) > 0 {
+		if _, inRecord := rv.Settled[f]; inRecord && !corrected[f] && len(spans) > 0 {
 			review.Spans[f] = spans
 		}
 	}
-	return ExportRow{ID: rv.Document.ID, Text: rv.Document.Text, Expected: expected, Review: review}
+	return ExportRow{ID: rv.Document.ID, Text: rv.Document.Text, Expected: expected, Unreviewed: unreviewed, Review: review}
 }
 
 // fieldOrder is the result's schema order followed by any other decided

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -60,15 +61,34 @@ func TestExportReviewedRows(t *testing.T) {
 		t.Fatalf("rows = %+v, want %s then %s", rows, okDoc, flaggedDoc)
 	}
 	got := rows[1]
-	if len(got.Expected) != 7 {
-		t.Errorf("expected has %d fields, want all 7 of the result", len(got.Expected))
+	// Only the three fields a human decided are labels; eval must not score
+	// the pipeline's subtotal as if someone had checked it.
+	want := map[string]any{"vendor_name": pipe.Data["vendor_name"], "total": 123.45, "tax": nil}
+	if len(got.Expected) != len(want) {
+		t.Errorf("expected = %v, want only the 3 decided fields", got.Expected)
 	}
-	want := map[string]any{"vendor_name": pipe.Data["vendor_name"], "total": 123.45, "tax": nil,
-		"subtotal": pipe.Data["subtotal"], "invoice_number": pipe.Data["invoice_number"]}
 	for f, v := range want {
 		if gv, ok := got.Expected[f]; !ok || gv != v {
 			t.Errorf("expected[%s] = %v (present %v), want %v", f, gv, ok, v)
 		}
+	}
+	var full []ExportRow
+	_ = ReadLines(bytes.NewReader(buf.Bytes()), func(l Line) error {
+		var r ExportRow
+		if err := json.Unmarshal(l.Raw, &r); err != nil {
+			return err
+		}
+		full = append(full, r)
+		return nil
+	})
+	if u := full[1].Unreviewed; len(u) != 4 || u["subtotal"] != pipe.Data["subtotal"] || u["invoice_number"] != pipe.Data["invoice_number"] {
+		t.Errorf("unreviewed = %v, want the pipeline's 4 undecided fields", u)
+	}
+	if _, ok := full[1].Unreviewed["total"]; ok {
+		t.Error("a decided field is also listed as unreviewed")
+	}
+	if !slices.Equal(full[1].Review.Confirmed, []string{"vendor_name"}) {
+		t.Errorf("confirmed = %v, want [vendor_name]", full[1].Review.Confirmed)
 	}
 	if doc, _ := st.Document(ctx, "c", flaggedDoc); got.Text != doc.Text {
 		t.Errorf("text = %q, want the document's", got.Text)
@@ -160,11 +180,12 @@ func TestExportRequiredNullCorrected(t *testing.T) {
 	if err != nil || len(lineErrs) > 0 || len(rows) != 1 {
 		t.Fatalf("ReadDataset: %v %v %d rows", err, lineErrs, len(rows))
 	}
-	if got := rows[0].Expected; got["total"] != 583.2 || got["vendor_name"] != "Globex Ltd" || rows[0].Text != text {
+	if got := rows[0].Expected; got["total"] != 583.2 || len(got) != 1 || rows[0].Text != text {
 		t.Errorf("row = %+v", rows[0])
 	}
 	var line struct {
-		Review struct {
+		Unreviewed map[string]any `json:"unreviewed"`
+		Review     struct {
 			Corrected []string                   `json:"corrected"`
 			Original  map[string]json.RawMessage `json:"original"`
 			Spans     map[string][]pipeline.Span `json:"spans"`
@@ -174,10 +195,38 @@ func TestExportRequiredNullCorrected(t *testing.T) {
 		t.Fatal(err)
 	}
 	rv := line.Review
+	if line.Unreviewed["vendor_name"] != "Globex Ltd" {
+		t.Errorf("unreviewed = %v, want the pipeline's vendor_name", line.Unreviewed)
+	}
 	if !slices.Equal(rv.Corrected, []string{"total"}) || string(rv.Original["total"]) != "null" {
 		t.Errorf("review corrected %v original %s, want [total] and null", rv.Corrected, rv.Original["total"])
 	}
 	if _, ok := rv.Spans["total"]; ok || len(rv.Spans["vendor_name"]) != 1 {
 		t.Errorf("spans = %v, want vendor_name's only", rv.Spans)
+	}
+}
+
+// TestAddUnreviewed: eval --score-unreviewed adds the pipeline's undecided
+// values to an export's labels, never over a human's.
+func TestAddUnreviewed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	line := `{"id":"d1","text":"t","expected":{"total":9.5},"unreviewed":{"total":1,"tax":0.5},"review":{}}` + "\n" +
+		`{"id":"d2","text":"t","expected":{"total":1}}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := LoadDataset(path)
+	if err != nil || len(rows) != 2 {
+		t.Fatal(rows, err)
+	}
+	if len(rows[0].Expected) != 1 {
+		t.Fatalf("before: %v, want only the decided total", rows[0].Expected)
+	}
+	n, err := AddUnreviewed(path, rows)
+	if err != nil || n != 1 {
+		t.Fatalf("AddUnreviewed = %d, %v; want 1 field added", n, err)
+	}
+	if rows[0].Expected["total"] != 9.5 || rows[0].Expected["tax"] != 0.5 || len(rows[1].Expected) != 1 {
+		t.Errorf("after: %v %v", rows[0].Expected, rows[1].Expected)
 	}
 }

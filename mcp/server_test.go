@@ -312,7 +312,13 @@ func TestReviewLoop(t *testing.T) {
 
 	ans = call(t, cs, "review_status", map[string]any{"trace_id": trace})
 	rec, _ := ans["record"].(map[string]any)
-	if ans["status"] != "reviewed" || rec["total"] != 583.2 || rec["vendor_name"] != "Globex Ltd" ||
+	unrev, _ := ans["unreviewed"].(map[string]any)
+	// Only the total was decided: the vendor nobody looked at is not
+	// labelled human-confirmed.
+	if _, ok := rec["vendor_name"]; ok || unrev["vendor_name"] != "Globex Ltd" {
+		t.Errorf("after review: record %v unreviewed %v, want vendor_name only as unreviewed", rec, unrev)
+	}
+	if ans["status"] != "reviewed" || rec["total"] != 583.2 ||
 		ans["reviewer"] != "alice" || ans["reviewed_at"] != "2026-03-02T09:30:00Z" {
 		t.Fatalf("after review: %v", ans)
 	}

@@ -53,7 +53,8 @@ func (s *Server) addTools() {
 		Name:  "review_status",
 		Title: "Human review status",
 		Description: "Ask whether a human has reviewed a needs_review result. status \"reviewed\" returns record, " +
-			"the human-confirmed values, which you may use as-is; \"pending\" means the flagged fields are not " +
+			"only the fields a human confirmed or corrected (use them as-is), and unreviewed, the pipeline's values " +
+			"of the fields nobody looked at (still unconfirmed); \"pending\" means the flagged fields are not " +
 			"settled yet, so keep treating them as unconfirmed; \"unknown\" means no queued result has that trace_id.",
 		InputSchema:  reviewInputSchema(),
 		OutputSchema: reviewOutputSchema(),
@@ -210,11 +211,14 @@ func (s *Server) reviewStatus(ctx context.Context, req *mcpsdk.CallToolRequest) 
 // digits) and far below what would hurt a log line.
 const maxTraceID = 256
 
+// reviewAnswer's Record holds only the fields a human decided; Unreviewed the
+// pipeline's value of every other field, never presented as confirmed.
 type reviewAnswer struct {
 	TraceID      string          `json:"trace_id"`
 	Status       string          `json:"status"`
 	Queue        string          `json:"queue,omitempty"`
 	Record       pipeline.Record `json:"record,omitempty"`
+	Unreviewed   pipeline.Record `json:"unreviewed,omitempty"`
 	Reviewer     string          `json:"reviewer,omitempty"`
 	ReviewedAt   string          `json:"reviewed_at,omitempty"`
 	ErrorMessage string          `json:"error_message,omitempty"`
@@ -275,7 +279,15 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 			last = d
 		}
 	}
-	ans.Status, ans.Record, ans.Reviewer = "reviewed", rec, last.Reviewer
+	confirmed, unreviewed := pipeline.Record{}, pipeline.Record{}
+	for f, v := range rec {
+		if _, decided := decs[f]; decided {
+			confirmed[f] = v
+		} else {
+			unreviewed[f] = v
+		}
+	}
+	ans.Status, ans.Record, ans.Unreviewed, ans.Reviewer = "reviewed", confirmed, unreviewed, last.Reviewer
 	if !last.At.IsZero() {
 		ans.ReviewedAt = last.At.UTC().Format(time.RFC3339)
 	}

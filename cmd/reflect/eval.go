@@ -29,6 +29,7 @@ type evalFlags struct {
 	minCatch        string
 	maxFalseAlarm   string
 	list            int
+	scoreUnreviewed bool
 }
 
 func (e *evalFlags) register(fs *flag.FlagSet) {
@@ -45,6 +46,7 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.confusions, "confusions", false, "no model: validate each labelled record, then once per confusable value printed in the text, and report what the gate catches")
 	fs.StringVar(&e.minCatch, "min-catch", "", "with --confusions: fail below this catch rate; a number for every field or field=rate pairs (total=0.98,tax=0.98)")
 	fs.StringVar(&e.maxFalseAlarm, "max-false-alarm", "", "with --confusions: fail above this share of labelled records flagged; field=rate pairs bar single fields")
+	fs.BoolVar(&e.scoreUnreviewed, "score-unreviewed", false, "with an exported --dataset: also score the fields no reviewer decided, as if accepted (default: only human-confirmed fields are scored)")
 	fs.IntVar(&e.list, "list", -1, "failures listed per field (-1: all); with --confusions misses and false alarms, default 10")
 }
 
@@ -190,6 +192,11 @@ func loadEvalRows(ef evalFlags, stdio Stdio) ([]golden.Row, error) {
 	}
 	for _, le := range lineErrs {
 		fmt.Fprintf(stdio.Err, "reflect eval: skipping %v\n", le)
+	}
+	if ef.scoreUnreviewed && ef.dataset != "" {
+		if _, err := golden.AddUnreviewed(ef.dataset, rows); err != nil {
+			return nil, usageErr(fmt.Errorf("--score-unreviewed: %w", err))
+		}
 	}
 	if len(rows) == 0 {
 		return nil, usageErr(errors.New("the dataset has no usable rows"))
