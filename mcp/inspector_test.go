@@ -121,7 +121,10 @@ func TestInspectorStdio(t *testing.T) {
 		m := tl.(map[string]any)
 		names = append(names, m["name"].(string))
 		ann, _ := m["annotations"].(map[string]any)
-		if ann["readOnlyHint"] != true || m["outputSchema"] == nil {
+		// Only review_status is read-only: extract and validate write to the
+		// review queue and spend model budget, so no client may auto-approve
+		// them.
+		if ann["readOnlyHint"] != (m["name"] == "review_status") || m["outputSchema"] == nil {
 			t.Errorf("%s: annotations %v, output schema %v", m["name"], ann, m["outputSchema"] != nil)
 		}
 	}
