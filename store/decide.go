@@ -17,6 +17,11 @@ import (
 type step struct {
 	Decision Decision `json:"decision"`
 	Undone   bool     `json:"undone,omitempty"`
+	// Group is the history key's sequence number of the first step one
+	// Decide call wrote: one reviewer action ("accept all") is one group, and
+	// UndoAction takes the whole group back. Zero (steps written before
+	// groups) is a group of one.
+	Group uint64 `json:"group,omitempty"`
 }
 
 // Decide records reviewer decisions, their audit entries and the affected
@@ -41,8 +46,9 @@ func (s *Store) Decide(ctx context.Context, ds ...Decision) ([]Summary, error) {
 		type ref struct{ corpus, doc string }
 		touched := map[ref]bool{}
 		var order []ref
+		var group uint64
 		for _, d := range ds {
-			if err := decide(tx, d); err != nil {
+			if err := decide(tx, d, &group); err != nil {
 				return err
 			}
 			r := ref{d.CorpusID, d.DocID}
@@ -88,7 +94,9 @@ func validateDecision(d Decision) error {
 	}
 }
 
-func decide(tx *bbolt.Tx, d Decision) error {
+// decide writes one decision; *group is the action's group, set by the first
+// decision of the action that writes a step.
+func decide(tx *bbolt.Tx, d Decision, group *uint64) error {
 	bs, err := buckets(tx, bktDocIndex, bktDecisions, bktHistory)
 	if err != nil {
 		return err
@@ -138,7 +146,10 @@ func decide(tx *bbolt.Tx, d Decision) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d})
+	if *group == 0 {
+		*group = seq
+	}
+	return putJSON(bs[2], append(prefix(d.CorpusID), u64(seq)...), step{Decision: d, Group: *group})
 }
 
 // Undone is what one Undo took back.
@@ -154,7 +165,7 @@ type Undone struct {
 // corpus: the field goes back to the latest earlier decision on it that still
 // stands, or to undecided. If someone has decided that field again since,
 // their decision stands and only the step is marked undone. Repeated calls
-// walk further back.
+// walk further back. UndoAction takes back a whole action in one document.
 func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Undone, error) {
 	var out Undone
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
@@ -162,56 +173,62 @@ func (s *Store) Undo(ctx context.Context, corpusID, reviewer string) (Undone, er
 		if err != nil {
 			return err
 		}
-		history, decisions := bs[0], bs[1]
-		key, st, err := lastStep(history, corpusID, nil, func(st step) bool { return st.Decision.Reviewer == reviewer })
+		key, st, err := lastStep(bs[0], corpusID, nil, func(st step) bool { return st.Decision.Reviewer == reviewer })
 		if err != nil || key == nil {
 			return err
 		}
-		st.Undone = true
-		if err := putJSON(history, key, st); err != nil {
+		if err := undoStep(tx, bs[0], bs[1], corpusID, reviewer, key, st); err != nil {
 			return err
 		}
-		d := st.Decision
-		dkey := subKey(d.CorpusID, d.DocID, d.Field)
-		cur, err := getDecision(decisions, dkey)
+		row, err := refreshSummary(tx, st.Decision.CorpusID, st.Decision.DocID, nil)
 		if err != nil {
 			return err
 		}
-		after := d.Original
-		switch {
-		case cur != nil && !sameDecision(*cur, d):
-			after = cur.Value
-		case cur != nil:
-			sameField := func(o step) bool { return o.Decision.DocID == d.DocID && o.Decision.Field == d.Field }
-			pkey, prev, err := lastStep(history, corpusID, key, sameField)
-			if err != nil {
-				return err
-			}
-			if pkey != nil {
-				after = prev.Decision.Value
-				err = putJSON(decisions, dkey, prev.Decision)
-			} else {
-				err = decisions.Delete(dkey)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if _, err := appendAudit(tx, AuditEntry{At: time.Now().UTC(), Who: reviewer, CorpusID: d.CorpusID,
-			DocID: d.DocID, Field: d.Field, Action: ActionUndo, Before: d.Value, After: after}); err != nil {
-			return err
-		}
-		row, err := refreshSummary(tx, d.CorpusID, d.DocID, nil)
-		if err != nil {
-			return err
-		}
-		out = Undone{Found: true, Decision: d, Row: row}
+		out = Undone{Found: true, Decision: st.Decision, Row: row}
 		return nil
 	})
 	if err != nil {
 		return Undone{}, fmt.Errorf("undo in %q: %w", corpusID, err)
 	}
 	return out, nil
+}
+
+// undoStep marks one step undone and puts its field back, with its audit
+// entry; see Undo.
+func undoStep(tx *bbolt.Tx, history, decisions *bbolt.Bucket, corpusID, reviewer string, key []byte, st step) error {
+	st.Undone = true
+	if err := putJSON(history, key, st); err != nil {
+		return err
+	}
+	d := st.Decision
+	dkey := subKey(d.CorpusID, d.DocID, d.Field)
+	cur, err := getDecision(decisions, dkey)
+	if err != nil {
+		return err
+	}
+	after := d.Original
+	switch {
+	case cur != nil && !sameDecision(*cur, d):
+		after = cur.Value
+	case cur != nil:
+		sameField := func(o step) bool { return o.Decision.DocID == d.DocID && o.Decision.Field == d.Field }
+		pkey, prev, err := lastStep(history, corpusID, key, sameField)
+		if err != nil {
+			return err
+		}
+		if pkey != nil {
+			after = prev.Decision.Value
+			err = putJSON(decisions, dkey, prev.Decision)
+		} else {
+			err = decisions.Delete(dkey)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err = appendAudit(tx, AuditEntry{At: time.Now().UTC(), Who: reviewer, CorpusID: d.CorpusID,
+		DocID: d.DocID, Field: d.Field, Action: ActionUndo, Before: d.Value, After: after})
+	return err
 }
 
 // lastStep finds the corpus's latest not-undone step before key (nil: the

@@ -294,5 +294,8 @@ func refreshSummary(tx *bbolt.Tx, corpusID, docID string, res *pipeline.Result) 
 	if err := bs[1].Put(key, encodeSummary(row)); err != nil {
 		return Summary{}, err
 	}
+	if err := noteChange(tx, corpusID, docID); err != nil {
+		return Summary{}, err
+	}
 	return row.Summary, nil
 }

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// The change log lets an open workstation ask "which queue rows changed since
+// I last looked" once a second without reading the whole queue: every
+// rewrite of a row (a new result, a decision, an undo, from any process)
+// takes the next number of one sequence, and each document keeps only its
+// latest number, so the log is one entry per document however often it
+// changes. The buckets are made by the first write that needs them, so a
+// file written before they existed needs no migration: no bucket, no changes.
+var (
+	bktChanges   = []byte("changes")   // corpusID\x00changeSeq -> docID
+	bktChangeIdx = []byte("changeidx") // corpusID\x00docID -> changeSeq
+)
+
+// noteChange records that docID's row changed; it runs in the transaction
+// that changed it.
+func noteChange(tx *bbolt.Tx, corpusID, docID string) error {
+	log, err := tx.CreateBucketIfNotExists(bktChanges)
+	if err != nil {
+		return fmt.Errorf("change log: %w", err)
+	}
+	idx, err := tx.CreateBucketIfNotExists(bktChangeIdx)
+	if err != nil {
+		return fmt.Errorf("change log: %w", err)
+	}
+	seq, err := log.NextSequence()
+	if err != nil {
+		return fmt.Errorf("change log: %w", err)
+	}
+	ik := docKey(corpusID, docID)
+	if old := idx.Get(ik); old != nil {
+		if err := log.Delete(append(prefix(corpusID), old...)); err != nil {
+			return err
+		}
+	}
+	if err := idx.Put(ik, u64(seq)); err != nil {
+		return err
+	}
+	return log.Put(append(prefix(corpusID), u64(seq)...), []byte(docID))
+}
+
+// ChangeSeq is the latest change number in the store: read it before
+// Summaries, then ask ChangedSince with it, and no change falls between.
+func (s *Store) ChangeSeq(ctx context.Context) (uint64, error) {
+	var seq uint64
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		if b := tx.Bucket(bktChanges); b != nil {
+			seq = b.Sequence()
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("change sequence: %w", err)
+	}
+	return seq, nil
+}
+
+// ChangedSince returns the corpus's queue rows that changed after change
+// number since, in the order they changed, and the number to ask with next
+// time. It reads only the changed rows.
+func (s *Store) ChangedSince(ctx context.Context, corpusID string, since uint64) ([]Summary, uint64, error) {
+	var rows []Summary
+	next := since
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		log := tx.Bucket(bktChanges)
+		if log == nil {
+			return nil
+		}
+		next = max(next, log.Sequence())
+		bs, err := buckets(tx, bktDocIndex, bktSummaries)
+		if err != nil {
+			return err
+		}
+		p := prefix(corpusID)
+		c := log.Cursor()
+		for k, v := c.Seek(append(append([]byte(nil), p...), u64(since+1)...)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if len(k) != len(p)+8 {
+				continue
+			}
+			seq := bs[0].Get(docKey(corpusID, string(v)))
+			if seq == nil {
+				continue // removed since
+			}
+			raw := bs[1].Get(append(append([]byte(nil), p...), seq...))
+			if raw == nil {
+				continue
+			}
+			row, err := decodeSummary(raw)
+			if err != nil {
+				return fmt.Errorf("summary of %q: %w", v, err)
+			}
+			rows = append(rows, row.Summary)
+			next = max(next, binary.BigEndian.Uint64(k[len(p):]))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, since, fmt.Errorf("changes in %q since %d: %w", corpusID, since, err)
+	}
+	return rows, next, nil
+}
