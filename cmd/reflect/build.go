@@ -126,7 +126,7 @@ func buildEnvShared(ctx context.Context, pf *pipelineFlags, needGenerator bool, 
 	if err != nil {
 		return nil, err
 	}
-	pc.Version = genDesc + "+" + critDesc
+	pc.Version = genDesc + "+" + critDesc + gate.VersionSuffix()
 	p, err := pipeline.New(pc)
 	if err != nil {
 		return nil, usageErr(err)
@@ -212,6 +212,9 @@ func addStages(pc *pipeline.Config, pf *pipelineFlags, needGenerator bool, criti
 func (e *runEnv) pipelineFor(schema *pipeline.Schema, gate pipeline.GateConfig, heuristicsOnly bool) (*pipeline.Pipeline, error) {
 	c := e.base
 	c.Schema, c.Gate = schema, gate
+	if gate.Profile == nil {
+		c.Gate.Profile = e.base.Gate.Profile // mcp builds its gate per call; --gate still applies
+	}
 	if heuristicsOnly {
 		c.Critic = nil
 	}

@@ -20,6 +20,7 @@ type pipelineFlags struct {
 	heuristicsOnly   bool
 	fieldThreshold   float64
 	overallThreshold float64
+	gateFile         string // --gate / REFLECT_GATE: a calibrated gate profile
 	logLevel         string
 	replay           string
 	record           string
@@ -39,6 +40,7 @@ func (p *pipelineFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.heuristicsOnly, "heuristics-only", false, "skip the Critic model call; verify with deterministic checks only")
 	fs.Float64Var(&p.fieldThreshold, "field-threshold", g.FieldThreshold, "flag a field whose confidence is below this, in [0,1]")
 	fs.Float64Var(&p.overallThreshold, "overall-threshold", g.OverallThreshold, "needs_review when overall confidence is below this, in [0,1]")
+	fs.StringVar(&p.gateFile, "gate", os.Getenv("REFLECT_GATE"), "gate profile FILE from reflect calibrate: measured per-field/kind/evidence thresholds replace --field-threshold (env REFLECT_GATE)")
 	fs.StringVar(&p.logLevel, "log-level", "info", "structured log level on stderr: debug, info, warn, error")
 	fs.StringVar(&p.replay, "replay", "", "with --provider replay: recorded fixture file (default: the bundled golden fixtures)")
 	fs.StringVar(&p.record, "record", "", "write every model reply of this run to a replay fixture FILE")
@@ -52,6 +54,9 @@ func (p *pipelineFlags) register(fs *flag.FlagSet) {
 
 func (p *pipelineFlags) gate() (pipeline.GateConfig, error) {
 	g := pipeline.GateConfig{FieldThreshold: p.fieldThreshold, OverallThreshold: p.overallThreshold}
+	if err := loadGateProfile(&g, p.gateFile); err != nil {
+		return g, err
+	}
 	if err := g.Validate(); err != nil {
 		return g, usageErr(fmt.Errorf("--field-threshold/--overall-threshold: %w", err))
 	}

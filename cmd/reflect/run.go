@@ -33,6 +33,7 @@ func verbs() []verb {
 		{"extract", "extract a record from text and verify every field", runExtract},
 		{"validate", "verify a record extracted elsewhere against its source", runValidate},
 		{"eval", "score the pipeline on a labelled golden dataset", runEval},
+		{"calibrate", "fit gate thresholds to a silent-wrong budget on labelled data, estimated held out by group", runCalibrate},
 		{"review", "open the review workstation on a corpus (runs the pipeline, keeps decisions)", runReview},
 		{"export", "write reviewed documents as golden JSONL for eval", runExport},
 		{"stats", "review totals and the gate's measured catch rate", runStats},
