@@ -268,47 +268,66 @@ func (s *Store) Enqueue(ctx context.Context, queue string, doc Document, pipelin
 	}
 	doc.TraceID = r.TraceID
 	var row Summary
-	err := s.update(ctx, func(tx *bbolt.Tx) error {
-		if _, err := getCorpus(tx, corpusID); err != nil {
-			c := Corpus{ID: corpusID, Name: queue, Kind: "mcp", Schema: r.Schema, Created: time.Now().UTC()}
-			if err := putCorpus(tx, c); err != nil {
-				return err
-			}
-		}
-		docs, err := bucket(tx, bktDocs)
-		if err != nil {
-			return err
-		}
-		if doc.ID == "" {
-			doc.ID = fmt.Sprintf("doc-%d", nextSeq(docs, corpusID)+1)
-		}
-		if err := checkID("document id", doc.ID); err != nil {
-			return err
-		}
-		stored, err := addDocument(tx, corpusID, doc)
-		if err != nil {
-			return err
-		}
-		for base, try := doc.ID, 0; stored.Text != doc.Text; try++ {
-			if try == 10 {
-				return fmt.Errorf("document id %q is taken by other texts", base)
-			}
-			doc.ID = fmt.Sprintf("%s#%d", base, nextSeq(docs, corpusID)+try)
-			if stored, err = addDocument(tx, corpusID, doc); err != nil {
-				return err
-			}
-		}
-		row, err = putResult(tx, corpusID, stored.ID, pipelineVersion, r)
+	err := s.groupWrite(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		row, err = enqueueTx(tx, queue, doc, pipelineVersion, r)
 		return err
-	})
+	}, func() ([]byte, error) { return enqueueEntry(queue, doc, pipelineVersion, r) })
 	if err != nil {
 		return "", Summary{}, fmt.Errorf("enqueue to %q: %w", corpusID, err)
 	}
 	return corpusID, row, nil
 }
 
-// FindTrace says which document a trace id belongs to.
+// enqueueTx is Enqueue's write, also replayed from the outbox.
+func enqueueTx(tx *bbolt.Tx, queue string, doc Document, pipelineVersion string, r pipeline.Result) (Summary, error) {
+	corpusID := QueueCorpusID(queue)
+	if _, err := getCorpus(tx, corpusID); err != nil {
+		c := Corpus{ID: corpusID, Name: queue, Kind: "mcp", Schema: r.Schema, Created: time.Now().UTC()}
+		if err := putCorpus(tx, c); err != nil {
+			return Summary{}, err
+		}
+	}
+	docs, err := bucket(tx, bktDocs)
+	if err != nil {
+		return Summary{}, err
+	}
+	if doc.ID == "" {
+		doc.ID = fmt.Sprintf("doc-%d", nextSeq(docs, corpusID)+1)
+	}
+	if err := checkID("document id", doc.ID); err != nil {
+		return Summary{}, err
+	}
+	stored, err := addDocument(tx, corpusID, doc)
+	if err != nil {
+		return Summary{}, err
+	}
+	for base, try := doc.ID, 0; stored.Text != doc.Text; try++ {
+		if try == 10 {
+			return Summary{}, fmt.Errorf("document id %q is taken by other texts", base)
+		}
+		doc.ID = fmt.Sprintf("%s#%d", base, nextSeq(docs, corpusID)+try)
+		if stored, err = addDocument(tx, corpusID, doc); err != nil {
+			return Summary{}, err
+		}
+	}
+	return putResult(tx, corpusID, stored.ID, pipelineVersion, r)
+}
+
+// FindTrace says which document a trace id belongs to. A trace still in the
+// outbox is found with its corpus and, for a queue entry not yet replayed, an
+// empty docID (Settled reports it not reviewed).
 func (s *Store) FindTrace(ctx context.Context, traceID string) (corpusID, docID string, ok bool, err error) {
+	// The outbox first: an entry leaves it only after it is committed to
+	// the store, so one of the two looks sees it, and a store held by
+	// another process does not hide it.
+	if corpusID, docID, ok = outboxTrace(s.path, traceID); ok {
+		return corpusID, docID, ok, nil
+	}
+	return s.findTrace(ctx, traceID)
+}
+
+func (s *Store) findTrace(ctx context.Context, traceID string) (corpusID, docID string, ok bool, err error) {
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bktTraces)
 		if err != nil {

@@ -348,6 +348,10 @@ func (s *Store) Audit(ctx context.Context, corpusID string) ([]AuditEntry, error
 // Settled returns the latest result's data with the reviewer's decisions
 // applied, and whether the document counts as reviewed.
 func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.Record, bool, error) {
+	if docID == "" {
+		// A queue entry still in the outbox (FindTrace): nobody has seen it.
+		return pipeline.Record{}, false, nil
+	}
 	var rec pipeline.Record
 	var reviewed bool
 	err := s.view(ctx, func(tx *bbolt.Tx) error {

@@ -14,12 +14,15 @@ import (
 // version, makes it the document's latest result and refreshes its queue row,
 // which it returns. Earlier versions' results are kept.
 func (s *Store) PutResult(ctx context.Context, corpusID, docID, pipelineVersion string, r pipeline.Result) (Summary, error) {
+	// Group-committed with other results and queue entries; when the file
+	// stays locked past outboxAfter the result is kept in the outbox and
+	// row is empty.
 	var row Summary
-	err := s.update(ctx, func(tx *bbolt.Tx) error {
+	err := s.groupWrite(ctx, func(tx *bbolt.Tx) error {
 		var err error
 		row, err = putResult(tx, corpusID, docID, pipelineVersion, r)
 		return err
-	})
+	}, func() ([]byte, error) { return resultEntry(corpusID, docID, pipelineVersion, r) })
 	if err != nil {
 		return Summary{}, fmt.Errorf("put result for %q/%q: %w", corpusID, docID, err)
 	}

@@ -20,14 +20,17 @@ import (
 )
 
 // ErrLocked is wrapped when another process holds the store's file lock for
-// longer than Options.Timeout.
+// longer than Options.Timeout. Results and queue entries never surface it:
+// they go to the outbox instead (outbox.go).
 var ErrLocked = errors.New("locked by another reflect process")
 
 // ErrNotFound is wrapped when a corpus or document does not exist.
 var ErrNotFound = errors.New("not found")
 
-// DefaultTimeout is how long an operation waits for the file lock.
-const DefaultTimeout = time.Second
+// DefaultTimeout is how long an operation waits for the file lock. Waiters
+// queue fairly (lock_unix.go) and transactions are short, so a wait this
+// long means a process is stuck, not busy.
+const DefaultTimeout = 10 * time.Second
 
 // Options tune how a Store opens its file.
 type Options struct {
@@ -48,6 +51,8 @@ type Store struct {
 	// broken is set, under mu, when bbolt panicked while opening the file
 	// for writing: the half-open file still holds this process's lock.
 	broken error
+	// group batches results and queue entries into shared transactions.
+	group committer
 }
 
 // Bucket names. docs and summaries share the key corpusID\x00seq(8 bytes BE)
@@ -203,6 +208,11 @@ func Open(path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 		if have == SchemaVersion() {
+			if outboxPending(path) {
+				// Replay what an earlier process left in the outbox; if the
+				// store is held, its holder or the next writer will.
+				_ = s.runWait(ctx, true, outboxAfter, func(*bbolt.Tx) error { return nil })
+			}
 			return s, nil
 		}
 	}
@@ -312,6 +322,12 @@ func current(fn func(tx *bbolt.Tx) error) func(tx *bbolt.Tx) error {
 // process is in the way; a panic from bbolt on a damaged page, or a fault
 // reading past the end of a truncated file, becomes ErrCorrupt.
 func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error) (err error) {
+	return s.runWait(ctx, write, s.timeout, fn)
+}
+
+// runWait is run with its own lock wait: a write that has the outbox to
+// fall back on waits less than one that must reach the file.
+func (s *Store) runWait(ctx context.Context, write bool, wait time.Duration, fn func(tx *bbolt.Tx) error) (err error) {
 	if write {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -329,6 +345,14 @@ func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error
 			return fmt.Errorf("store %s: %w", s.path, err)
 		}
 	}
+	release, err := fileLock(s.path, write, wait)
+	if err != nil {
+		if errors.Is(err, ErrLocked) {
+			return fmt.Errorf("store %s is busy (%w)", s.path, ErrLocked)
+		}
+		return fmt.Errorf("store %s: %w", s.path, err)
+	}
+	defer release()
 	// A file shorter than its pages say (a cut-short copy) faults inside
 	// the mmap; this turns the fault into a panic the recover below sees.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -360,7 +384,7 @@ func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error
 	if s.broken != nil {
 		return s.broken
 	}
-	db, err = bbolt.Open(s.path, 0o600, &bbolt.Options{Timeout: s.timeout, ReadOnly: !write,
+	db, err = bbolt.Open(s.path, 0o600, &bbolt.Options{Timeout: wait, ReadOnly: !write,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
 			file = f
@@ -377,7 +401,11 @@ func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error
 		return fmt.Errorf("store %s: open: %w", s.path, err)
 	}
 	if write {
-		err = db.Update(fn)
+		// Whoever gets the lock first drains what others could not write,
+		// before its own write, so the outbox keeps arrival order.
+		if err = s.drainOutbox(db); err == nil {
+			err = db.Update(fn)
+		}
 	} else {
 		err = db.View(fn)
 	}

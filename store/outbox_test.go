@@ -1,0 +1,75 @@
+package store_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// While another process holds the store, a queue entry and a result are
+// kept in the fsynced outbox and reported made (no "busy"); FindTrace sees
+// them at once, and the next write replays them in order and empties it.
+func TestOutboxWhileLocked(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/reflect.db"
+	s, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutCorpus(ctx, store.Corpus{ID: "c", Name: "c", Schema: "invoice"}, []store.Document{{ID: "d1", Text: "one"}}); err != nil {
+		t.Fatal(err)
+	}
+	cmd, stdin := startLockHolder(t, "hold-lock", path)
+
+	res := func(trace string) pipeline.Result {
+		return pipeline.Result{Schema: "invoice", Status: pipeline.StatusNeedsReview, TraceID: trace, Data: pipeline.Record{"total": 1.0}}
+	}
+	start := time.Now()
+	corpusID, _, err := s.Enqueue(ctx, "agent", store.Document{Text: "queued text"}, "v1", res("trace-q"))
+	if err != nil {
+		t.Fatalf("Enqueue while locked: %v", err)
+	}
+	if _, err := s.PutResult(ctx, "c", "d1", "v1", res("trace-r")); err != nil {
+		t.Fatalf("PutResult while locked: %v", err)
+	}
+	if fi, err := os.Stat(path + ".outbox"); err != nil || fi.Size() == 0 {
+		t.Fatalf("outbox after writes under a held lock: %v %v", fi, err)
+	}
+	// The agent's review_status must not say "unknown" for a queued trace.
+	got, doc, ok, err := s.FindTrace(ctx, "trace-q")
+	if err != nil || !ok || got != corpusID {
+		t.Fatalf("FindTrace(trace-q) from the outbox = %q %q %v %v", got, doc, ok, err)
+	}
+	if _, reviewed, err := s.Settled(ctx, got, doc); err != nil || reviewed {
+		t.Fatalf("Settled of an outbox entry = %v %v", reviewed, err)
+	}
+	t.Logf("two writes under a held lock took %v", time.Since(start))
+
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	// A fresh handle (another process would be the same) drains on Open.
+	s2, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path + ".outbox"); err != nil || fi.Size() != 0 {
+		t.Fatalf("outbox not emptied: %v %v", fi, err)
+	}
+	got, doc, ok, err = s2.FindTrace(ctx, "trace-q")
+	if err != nil || !ok || got != corpusID || doc == "" {
+		t.Fatalf("FindTrace(trace-q) after the drain = %q %q %v %v", got, doc, ok, err)
+	}
+	if r, ok, err := s2.Result(ctx, "c", "d1"); err != nil || !ok || r.TraceID != "trace-r" {
+		t.Fatalf("result after the drain = %+v %v %v", r, ok, err)
+	}
+	rows, err := s2.Summaries(ctx, corpusID)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("queue after the drain: %d rows, %v (replayed twice?)", len(rows), err)
+	}
+}
