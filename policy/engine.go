@@ -105,8 +105,10 @@ type Options struct {
 
 // Engine decides. Safe for concurrent use.
 type Engine struct {
-	pack    *Pack
-	budgets Budgets
+	// active is the pack and its budgets, swapped whole by SetPack so a
+	// decision never sees one pack's rules with another's budgets.
+	active   atomic.Pointer[activePack]
+	override *Budgets // --budgets, applied over every pack set
 	state   State
 	now     func() time.Time
 	window  time.Duration
@@ -141,22 +143,21 @@ type scratch struct {
 
 // New builds an Engine.
 func New(o Options) (*Engine, error) {
-	e := &Engine{pack: o.Pack, state: o.State, now: o.Now, window: o.Window, ttl: o.HoldTTL,
+	e := &Engine{override: o.Budgets, state: o.State, now: o.Now, window: o.Window, ttl: o.HoldTTL,
 		getenv: o.Getenv, log: o.Logger, newID: o.NewID, seed: maphash.MakeSeed(), onEvent: o.OnEvent, backend: o.Backend}
-	if e.pack == nil {
-		p, err := BasePack()
-		if err != nil {
+	p := o.Pack
+	if p == nil {
+		var err error
+		if p, err = BasePack(); err != nil {
 			return nil, err
 		}
-		e.pack = p
 	}
-	e.budgets = e.pack.budgets.clone()
 	if o.Budgets != nil {
 		if err := o.Budgets.Validate(); err != nil {
 			return nil, err
 		}
-		e.budgets.Override(*o.Budgets)
 	}
+	e.SetPack(p)
 	if e.state == nil {
 		e.state = NewMemState()
 	}
@@ -194,6 +195,24 @@ func New(o Options) (*Engine, error) {
 	}
 	e.pool.New = func() any { s := &scratch{}; s.cum.Reset(); return s }
 	return e, nil
+}
+
+type activePack struct {
+	pack    *Pack
+	budgets Budgets
+}
+
+// SetPack makes p (a pack from LoadPack or BasePack) decide from the next
+// call on, with its budgets under the engine's --budgets override; a call
+// being decided finishes under the pack it started with. It is how an
+// operator pack is hot-reloaded: load it first, and only a pack that loaded
+// is set, so a bad file never leaves the engine without a pack.
+func (e *Engine) SetPack(p *Pack) {
+	a := &activePack{pack: p, budgets: p.budgets.clone()}
+	if e.override != nil {
+		a.budgets.Override(*e.override)
+	}
+	e.active.Store(a)
 }
 
 // Close releases the audit file.
@@ -315,7 +334,8 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", err)
 	}
 	s.cum.WindowSeconds = int64(e.window / time.Second)
-	s.x = evalCtx{f: f, cum: &s.cum, bud: &e.budgets, now: now}
+	act := e.active.Load()
+	s.x = evalCtx{f: f, cum: &s.cum, bud: &act.budgets, now: now}
 	if e.backend != nil {
 		v, err := e.backend.Evaluate(ctx, e.backendInput(f, &s.cum))
 		if err != nil || !validVerdict(v.Decision) || v.Rule == "" {
@@ -323,7 +343,7 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		}
 		d = Decision{Decision: v.Decision, Reason: v.Reason, Rule: v.Rule, Obligations: nonNil(v.Obligations), DecisionID: id}
 	} else {
-		r := e.pack.evaluate(&s.x)
+		r := act.pack.evaluate(&s.x)
 		if r == nil {
 			return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
 		}

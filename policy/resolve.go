@@ -143,7 +143,7 @@ func (e *Engine) ruleResolvable(rule string) bool {
 	if ShortName(rule) == "irreversible_systemic_prod" {
 		return false
 	}
-	for _, r := range e.pack.rules {
+	for _, r := range e.active.Load().pack.rules {
 		if r.ID == rule {
 			return r.Resolvable
 		}
