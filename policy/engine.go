@@ -109,6 +109,7 @@ type Engine struct {
 	// decision never sees one pack's rules with another's budgets.
 	active   atomic.Pointer[activePack]
 	override *Budgets // --budgets, applied over every pack set
+
 	state   State
 	now     func() time.Time
 	window  time.Duration
