@@ -52,6 +52,7 @@ type calFlags struct {
 	conc             int
 	asJSON           bool
 	allowUnsupported bool
+	audit            auditFlags
 }
 
 func (c *calFlags) register(fs *flag.FlagSet) {
@@ -67,6 +68,7 @@ func (c *calFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.conc, "concurrency", 4, "rows verified at once")
 	fs.BoolVar(&c.asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&c.allowUnsupported, "allow-unsupported", false, "write the profile even when the held-out bound does not support the budget")
+	c.audit.register(fs)
 }
 
 func (c *calFlags) check() error {
@@ -120,6 +122,9 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	pf.logLevel = "warn"
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
+	}
+	if cf.audit.sample != "" || cf.audit.estimate != "" {
+		return runAudit(cf, stdio)
 	}
 	if err := cf.check(); err != nil {
 		return usageErr(err)
