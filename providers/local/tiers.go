@@ -79,8 +79,16 @@ var tierConf = map[string]float64{
 	"vendor:letterhead-joined+repeated":            0.65,
 	"vendor:letterhead-suffix-not-first+repeated":  0.55,
 	"vendor:first-line":                            0.55,
-	"vendor:opening-suffix":                        0.75,
-	"vendor:opening":                               0.55,
+	// A company registration number printed with the name (in brackets on
+	// its line, or alone on the line below) ties the number to that line:
+	// the name the register knows. It says nothing about a brand line above
+	// the company line (below-name) or where a joined name starts.
+	"vendor:damaged-word":                           0.4,
+	"vendor:first-line+registered":                  0.8,
+	"vendor:letterhead-business-word+registered":    0.8,
+	"vendor:letterhead-suffix-not-first+registered": 0.8,
+	"vendor:opening-suffix":                         0.75,
+	"vendor:opening":                                0.55,
 }
 
 // tiered is a value found by the evidence of tier, at that tier's confidence.

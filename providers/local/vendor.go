@@ -100,11 +100,16 @@ func (d *doc) vendor() (found, bool) {
 		}
 		return prose, true
 	case head.value != nil:
+		if w, bad := damagedWord(head.value.(string)); bad {
+			return tiered("vendor:damaged-word", head.value, head.method+"; "+strings.ToUpper(w)+" is one letter off a legal suffix (a damaged scan)"), true
+		}
 		if _, lifts := tierConf[head.tier+"+repeated"]; !lifts {
 			return head, true
 		}
 		if w, ok := d.nameRepeated(head.value.(string)); ok {
 			head = tiered(head.tier+"+repeated", head.value, head.method+"; "+w+" is printed again below the letterhead")
+		} else if _, lifts := tierConf[head.tier+"+registered"]; lifts && d.registeredName(head.value.(string)) {
+			head = tiered(head.tier+"+registered", head.value, head.method+"; a company registration number is printed with it")
 		}
 		return head, true
 	}
