@@ -35,8 +35,8 @@ func runAudit(cf calFlags, stdio Stdio) error {
 		return usageErr(fmt.Errorf("--max-silent-wrong must be in (0,1), got %v", cf.budget))
 	case !(a.conf > 0 && a.conf < 1):
 		return usageErr(fmt.Errorf("--audit-confidence must be in (0,1), got %v", a.conf))
-	case len(cf.datasets) > 0:
-		return usageErr(errors.New("the audit modes read results or an export, not --dataset"))
+	case len(cf.datasets) > 1 || (len(cf.datasets) == 1 && a.sample == ""):
+		return usageErr(errors.New("--dataset goes with --audit-sample only, once: the documents the results came from"))
 	}
 	if a.sample != "" {
 		return auditSample(cf, stdio)
@@ -70,16 +70,48 @@ func auditSample(cf calFlags, stdio Stdio) error {
 	perDoc := float64(values) / float64(max(len(ok), 1))
 	n := golden.AuditSampleSize(cf.budget, cf.audit.conf, perDoc)
 	picked := golden.AuditSample(ok, n, cf.seed)
-	for _, id := range picked {
-		b, _ := json.Marshal(map[string]string{"id": id})
-		if _, err := fmt.Fprintln(stdio.Out, string(b)); err != nil {
-			return err
-		}
+	if err := writeSample(cf, picked, stdio); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdio.Err, "reflect calibrate: audit sample of %d of %d auto-accepted documents (%d results; seed %d): %d are needed, at %.1f values a document, to bound a %.2f%% silent-wrong rate at %.0f%% if the audit finds none wrong\n",
 		len(picked), len(ok), lines, cf.seed, n, perDoc, 100*cf.budget, 100*cf.audit.conf)
 	if len(picked) < n {
 		fmt.Fprintf(stdio.Err, "reflect calibrate: warning: only %d auto-accepted documents, fewer than the %d the bound needs: audit them all and keep auditing\n", len(ok), n)
+	}
+	return nil
+}
+
+// writeSample prints the sample: with --dataset, the sampled documents'
+// own lines (a corpus `reflect review` opens), else their ids.
+func writeSample(cf calFlags, picked []string, stdio Stdio) error {
+	if len(cf.datasets) == 0 {
+		for _, id := range picked {
+			b, _ := json.Marshal(map[string]string{"id": id})
+			if _, err := fmt.Fprintln(stdio.Out, string(b)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	want := map[string]bool{}
+	for _, id := range picked {
+		want[id] = true
+	}
+	found := 0
+	err := readJSONL(cf.datasets[0], func(b []byte) error {
+		var x struct{ ID string }
+		if json.Unmarshal(b, &x) != nil || !want[x.ID] {
+			return nil
+		}
+		found++
+		_, err := fmt.Fprintln(stdio.Out, string(b))
+		return err
+	})
+	if err != nil {
+		return usageErr(fmt.Errorf("--dataset: %w", err))
+	}
+	if found < len(picked) {
+		return usageErr(fmt.Errorf("--dataset %s holds %d of the %d sampled documents: is it the file the results came from?", cf.datasets[0], found, len(picked)))
 	}
 	return nil
 }

@@ -36,6 +36,11 @@ func TestAuditSampleThenEstimate(t *testing.T) {
 	if a.code != ExitOK || a.out != b.out || a.out == "" {
 		t.Fatalf("audit sample: exit %d, reproducible %v\n%s\n%s", a.code, a.out == b.out, a.out, a.err)
 	}
+	docsFile := writeFile(t, "docs2.jsonl", in.String())
+	c := run(t, "", append(args, "--dataset", docsFile)...)
+	if c.code != ExitOK || strings.Count(c.out, `"text"`) != strings.Count(a.out, "\n") {
+		t.Errorf("--dataset: want the sampled documents' lines, got exit %d\n%s\n%s", c.code, c.out, c.err)
+	}
 	if !strings.Contains(a.err, "auto-accepted documents") {
 		t.Errorf("no summary on stderr: %s", a.err)
 	}
