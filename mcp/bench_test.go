@@ -57,7 +57,8 @@ func pipeSession(b *testing.B, s *Server) *mcpsdk.ClientSession {
 	ctx := context.Background()
 	toServerR, toServerW := io.Pipe()
 	toClientR, toClientW := io.Pipe()
-	ss, err := s.SDK().Connect(ctx, &mcpsdk.IOTransport{Reader: toServerR, Writer: toClientW}, nil)
+	// The server side is reflect's own stdio transport, as ServeStdio runs it.
+	ss, err := s.SDK().Connect(ctx, &lineTransport{r: toServerR, w: toClientW, log: s.log}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
