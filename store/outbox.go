@@ -25,7 +25,8 @@ import (
 // document is gone) is moved to path+".outbox.rejected", never lost.
 
 type outboxEntry struct {
-	Op       string          `json:"op"` // "enqueue" or "result"
+	Op       string          `json:"op"` // "enqueue", "result" or "line" (Saver)
+	Corpus   *Corpus         `json:"corpus,omitempty"`
 	Queue    string          `json:"queue,omitempty"`
 	CorpusID string          `json:"corpus_id,omitempty"`
 	Doc      *Document       `json:"doc,omitempty"`
@@ -42,6 +43,8 @@ func enqueueEntry(queue string, doc Document, version string, r pipeline.Result)
 	}
 	return json.Marshal(outboxEntry{Op: "enqueue", Queue: queue, Doc: &doc, Version: version, TraceID: r.TraceID, Result: raw})
 }
+
+func jsonLine(e outboxEntry) ([]byte, error) { return json.Marshal(e) }
 
 func resultEntry(corpusID, docID, version string, r pipeline.Result) ([]byte, error) {
 	raw, err := r.MarshalJSON()
@@ -217,6 +220,13 @@ func applyEntry(tx *bbolt.Tx, line []byte) error {
 		_, err = enqueueTx(tx, e.Queue, *e.Doc, e.Version, *r)
 	case "result":
 		_, err = putResult(tx, e.CorpusID, e.DocID, e.Version, *r)
+	case "line":
+		if e.Corpus == nil || e.Doc == nil {
+			return errors.New("outbox line without its corpus or document")
+		}
+		if err = ensureCorpus(tx, *e.Corpus); err == nil {
+			err = saveLineTx(tx, e.Corpus.ID, *e.Doc, e.Version, *r)
+		}
 	default:
 		err = fmt.Errorf("outbox entry with op %q", e.Op)
 	}
@@ -235,8 +245,11 @@ func outboxTrace(path, traceID string) (corpusID, docID string, ok bool) {
 		if json.Unmarshal(line, &e) != nil || e.TraceID != traceID {
 			continue
 		}
-		if e.Op == "enqueue" {
+		switch {
+		case e.Op == "enqueue":
 			return QueueCorpusID(e.Queue), "", true
+		case e.Op == "line" && e.Corpus != nil && e.Doc != nil:
+			return e.Corpus.ID, e.Doc.ID, true
 		}
 		return e.CorpusID, e.DocID, true
 	}

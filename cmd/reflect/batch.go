@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/reflect-mcp/reflect/golden"
@@ -65,16 +69,23 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 	}
 	worst := ExitOK
 	runner.Run(interrupted, runner.Options{Workers: o.concurrency, Ordered: true}, lines,
-		func(l golden.Line) batchOut { return sink.save(work, l, verifyLine(work, name, env.p, l), stdio) },
-		func(_ golden.Line, out batchOut) {
+		func(l golden.Line) batchOut { return verifyLine(work, name, env.p, l) },
+		func(l golden.Line, out batchOut) {
 			if work.Err() != nil && out.res.Status == pipeline.StatusError {
 				return // aborted mid-call: the line was not verified, so print nothing for it
 			}
+			// Saved in input order (the first of two lines with one id
+			// wins, as in the workstation) and in the background: the
+			// exit status, not the line, says whether it was stored.
+			sink.save(l, out.res, stdio)
 			writeJSONLine(stdio.Out, out.res)
 			if severity(out.code) > severity(worst) {
 				worst = out.code
 			}
 		})
+	if sink.close() && severity(ExitPipeline) > severity(worst) {
+		worst = ExitPipeline // a verified result was not kept
+	}
 	if interrupted.Err() != nil {
 		if err := env.finish(); err != nil {
 			return err
@@ -148,69 +159,84 @@ func verifyLine(ctx context.Context, name string, p *pipeline.Pipeline, l golden
 // resultSink stores batch results in the review store under the corpus of
 // the input file: the same corpus and document ids `reflect review FILE`
 // uses, so the workstation opens them without running anything again.
+// Documents are stored as their lines come, with their results (issue 10
+// §4: the file is never loaded whole), by a store.Saver that group-commits
+// them.
 type resultSink struct {
-	st       *store.Store
-	corpusID string
-	version  string
-	// docs maps each stored document's id to its text's digest. A line the
-	// corpus loader rejected (empty text, a duplicate id) has no document of
-	// its own: its result must not land on another line's document.
-	docs map[string][sha256.Size]byte
+	saver  *store.Saver
+	mu     sync.Mutex
+	failed bool
 }
 
-func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
+func openSink(_ context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
+	if o.file == "" || o.file == "-" {
+		return nil, usageErr(errors.New("--save needs --file: results are stored under the file's corpus"))
+	}
+	corpus, err := sinkCorpus(o.file, schemaRef(o.pf.schema))
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("--save: %w", err))
+	}
 	st, err := o.sf.open()
 	if err != nil {
 		return nil, err
 	}
-	corpus, docs, _, err := golden.LoadCorpus(o.file, schemaRef(o.pf.schema))
+	saver, err := st.NewSaver(corpus, env.p.Version())
 	if err != nil {
-		return nil, usageErr(fmt.Errorf("--save: %w", err))
-	}
-	if err := st.PutCorpus(ctx, corpus, docs); err != nil {
 		return nil, fmt.Errorf("--save: %w", err)
 	}
-	sums := make(map[string][sha256.Size]byte, len(docs))
-	for _, d := range docs {
-		sums[d.ID] = sha256.Sum256([]byte(d.Text))
-	}
-	return &resultSink{st: st, corpusID: corpus.ID, version: env.p.Version(), docs: sums}, nil
+	return &resultSink{saver: saver}, nil
 }
 
-// save stores out's result (nil sink: nothing to do). A verified document
-// whose result cannot be stored is reported on stderr; its line still prints.
-// A line that is not the stored document of its id is not stored.
-func (s *resultSink) save(ctx context.Context, l golden.Line, out batchOut, stdio Stdio) batchOut {
-	if s == nil || l.Err != nil || ctx.Err() != nil {
-		return out
+// sinkCorpus is the corpus record golden.LoadCorpus makes for a JSONL file,
+// without reading the file (TestSinkCorpusMatchesLoadCorpus keeps them one).
+func sinkCorpus(path, schema string) (store.Corpus, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return store.Corpus{}, err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return store.Corpus{}, err
+	} else if fi.IsDir() {
+		return store.Corpus{}, fmt.Errorf("%s is a directory; --batch reads a JSONL file", path)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return store.Corpus{ID: "file:" + hex.EncodeToString(sum[:8]),
+		Name: strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)), Kind: "file", Path: abs,
+		Schema: schema, Created: time.Now().UTC()}, nil
+}
+
+// save queues l's result (nil sink: nothing to do). A line the corpus
+// loader would reject (bad JSON, empty text) has no document of its own;
+// one whose id is stored with another text is refused by the store. A
+// result that cannot be stored is reported on stderr.
+func (s *resultSink) save(l golden.Line, res pipeline.Result, stdio Stdio) {
+	if s == nil || l.Err != nil || strings.TrimSpace(l.Text) == "" {
+		return
 	}
 	id := l.ID
 	if id == "" {
 		id = "line-" + strconv.Itoa(l.No)
 	}
-	if sum, ok := s.docs[id]; !ok || sum != sha256.Sum256([]byte(l.Text)) {
-		return out
+	if strings.IndexByte(id, 0) >= 0 {
+		return
 	}
-	// Other reflect processes may hold the store for a moment at a time;
-	// a verified result is worth waiting a few seconds for.
-	var err error
-	for attempt := range saveAttempts {
-		if _, err = s.st.PutResult(ctx, s.corpusID, id, s.version, out.res); err == nil || !errors.Is(err, store.ErrLocked) {
-			break
+	no := l.No
+	s.saver.Add(store.Document{ID: id, Text: l.Text, Expected: l.Expected}, res, func(err error) {
+		if err == nil || errors.Is(err, store.ErrOtherDocument) {
+			return
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Duration(attempt+1) * 100 * time.Millisecond):
-		}
-	}
-	if err != nil {
-		// The line still prints, but the batch must not exit as if every
-		// result were kept.
-		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", l.No, err)
-		out.code = ExitPipeline
-	}
-	return out
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.failed = true
+		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", no, err)
+	})
 }
 
-// saveAttempts bounds the waits for a busy store (about 5 s in all).
-const saveAttempts = 10
+// close waits for every queued result and says whether any was not stored.
+func (s *resultSink) close() bool {
+	if s == nil {
+		return false
+	}
+	s.saver.Close()
+	return s.failed
+}

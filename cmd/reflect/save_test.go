@@ -4,9 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
@@ -92,5 +95,66 @@ func TestNoRunReviewUsesTheCorpusSchema(t *testing.T) {
 	r = run(t, "", "review", data, "--no-run", "--store", storePath, "--schema", "nope.yaml")
 	if r.code != ExitUsage || !strings.Contains(r.err, "nope.yaml") {
 		t.Fatalf("a bad --schema: exit %d %s", r.code, r.err)
+	}
+}
+
+// --save derives the corpus LoadCorpus would, without reading the file.
+func TestSinkCorpusMatchesLoadCorpus(t *testing.T) {
+	path := writeFile(t, "c.jsonl", fakeCorpus(2))
+	want, _, _, err := golden.LoadCorpus(path, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sinkCorpus(path, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != want.ID || got.Name != want.Name || got.Kind != want.Kind || got.Path != want.Path || got.Schema != want.Schema {
+		t.Fatalf("sinkCorpus = %+v, LoadCorpus = %+v", got, want)
+	}
+}
+
+// extract --batch --save streams (issue 10 §4): a result is stored while
+// the input is still open, which a batch that loads the corpus first can
+// never do. The input is a FIFO the test holds open until it sees the
+// first stored result (or gives up).
+func TestBatchSaveStreams(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	storePath := filepath.Join(dir, "review.db")
+	done := make(chan runOut, 1)
+	go func() {
+		done <- run(t, "", "extract", "--batch", "--save", "--file", fifo, "--store", storePath, "--provider", "local", "--log-level", "error")
+	}()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(w, fakeCorpus(3)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := sinkCorpus(fifo, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed := false
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !streamed; time.Sleep(20 * time.Millisecond) {
+		st, err := store.Open(storePath, store.Options{})
+		if err != nil {
+			continue
+		}
+		rows, err := st.Summaries(context.Background(), c.ID)
+		streamed = err == nil && len(rows) > 0 && rows[0].Status != ""
+	}
+	w.Close()
+	r := <-done
+	if !streamed {
+		t.Fatalf("no result was stored while the input stayed open (exit %d)\n%s", r.code, r.err)
+	}
+	if r.code > ExitNeedsReview {
+		t.Fatalf("exit %d\n%s", r.code, r.err)
 	}
 }
