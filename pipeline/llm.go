@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
@@ -190,9 +191,33 @@ func converse(ctx context.Context, client llm.Client, opts LLMOptions, req llm.R
 			return nil
 		}
 		lastErr = err
-		req.Messages = append(req.Messages,
-			llm.Message{Role: "assistant", Content: resp.Text},
-			llm.Message{Role: "user", Content: "Your reply could not be used: " + err.Error() + ". Reply with only the corrected JSON object."})
+		// Rebuilt, not appended: a re-ask carries only the latest reply, clipped,
+		// so a huge or runaway reply is not re-sent (and grown) on every attempt.
+		req.Messages = []llm.Message{
+			{Role: "user", Content: prompt},
+			{Role: "assistant", Content: clipText(resp.Text, reaskReplyMax)},
+			{Role: "user", Content: "Your reply could not be used: " + clipText(err.Error(), reaskErrMax) + ". Reply with only the corrected JSON object."},
+		}
 	}
 	return fmt.Errorf("unusable output after %d attempt(s): %w", opts.retries()+1, lastErr)
+}
+
+// What a re-ask feeds back of the unusable reply and of its error. 4 KB of
+// reply is enough for the model to see what it did wrong.
+const (
+	reaskReplyMax = 4 << 10
+	reaskErrMax   = 500
+)
+
+// clipText returns s cut to at most max bytes on a UTF-8 character boundary,
+// saying how much was left out.
+func clipText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [%d more bytes not shown]", len(s)-cut)
 }
