@@ -47,7 +47,7 @@ func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name st
 	if e.changed() && g.recheckPin(ctx, e) {
 		c.class = floor(firstListLen(args), SourcePinChanged)
 	} else {
-		c.class = Classify(g.opts.Mappings[e.up.cfg.System], e.tool.Name, e.tool.Annotations, args)
+		c.class = Classify((*g.maps.Load())[e.up.cfg.System], e.tool.Name, e.tool.Annotations, args)
 	}
 	if _, _, err := c.envelope(); err != nil {
 		return blocked("reeflex-mcp: could not normalize the call, not forwarded -- "+err.Error(), nil), nil

@@ -152,6 +152,9 @@ func (p inProcess) Decide(ctx context.Context, env Envelope) (Decision, error) {
 	return p.e.Decide(ctx, env)
 }
 
+// SetPack swaps the engine's operator pack (a hot reload).
+func (p inProcess) SetPack(pk *policy.Pack) { p.e.SetPack(pk) }
+
 func (p inProcess) HoldStatus(ctx context.Context, id string) (string, error) {
 	h, err := p.e.Hold(ctx, id)
 	if err != nil {

@@ -44,9 +44,10 @@ type Options struct {
 	Obligations *Obligations
 	// Guard, when set, holds calls that carry unsettled reviewed values.
 	Guard ReviewGuard
-	// Reload re-reads the registry for POST /admin/reload on the HTTP
-	// front; nil disables the route.
-	Reload func() ([]UpstreamConfig, error)
+	// Reload re-reads the registry, mappings and pack for POST
+	// /admin/reload on the HTTP front and for ReloadFromConfig (SIGHUP);
+	// nil disables both.
+	Reload func() (ReloadConfig, error)
 	// OnHold, when set, is told of every new hold the gateway tracks, so it
 	// can become a review item in the queue named for the client.
 	OnHold func(ctx context.Context, h HeldCall)
@@ -69,6 +70,10 @@ type Gateway struct {
 
 	mu    sync.Mutex
 	tools map[string]*entry // by namespaced name
+	// maps is swapped whole by a reload; a call classifies with one set.
+	maps atomic.Pointer[Mappings]
+	// reloadMu makes reloads (SIGHUP, POST /admin/reload) one at a time.
+	reloadMu sync.Mutex
 }
 
 // entry is one proxied tool.
@@ -122,6 +127,7 @@ func New(opts Options) (*Gateway, error) {
 		opts.Mappings = Mappings{}
 	}
 	g := &Gateway{opts: opts, log: opts.Logger, stdioSession: "mcp-gateway:" + newID(), tools: map[string]*entry{}}
+	g.maps.Store(&opts.Mappings)
 	seen := map[string]bool{}
 	for _, c := range opts.Upstreams {
 		if seen[c.Name] {
@@ -221,6 +227,12 @@ func (g *Gateway) Close() {
 func (g *Gateway) onToolsChanged(u *upstream) {
 	ctx, cancel := context.WithTimeout(context.Background(), g.opts.ConnectTimeout)
 	defer cancel()
+	g.mu.Lock()
+	live := slices.Contains(g.upstreams, u)
+	g.mu.Unlock()
+	if !live {
+		return // replaced or removed by a reload
+	}
 	if err := u.refresh(ctx); err != nil {
 		g.log.Warn("tools/list after list_changed failed: keeping the previous list", "upstream", u.cfg.Name, "error", err.Error())
 		return
@@ -233,60 +245,91 @@ func (g *Gateway) onToolsChanged(u *upstream) {
 // publish replaces u's tools on the front. The SDK then tells every front
 // session tools/list_changed.
 func (g *Gateway) publish(ctx context.Context, u *upstream) error {
+	next, err := g.stage(ctx, u)
+	if err != nil {
+		return err
+	}
+	g.apply(nil, map[*upstream]map[string]*entry{u: next})
+	return nil
+}
+
+// stage checks and pins u's listed tools, without touching the front.
+func (g *Gateway) stage(ctx context.Context, u *upstream) (map[string]*entry, error) {
 	u.mu.Lock()
 	tools := u.tools
 	down := u.down
 	u.mu.Unlock()
 	next := map[string]*entry{}
-	if down == nil {
-		for _, t := range tools {
-			name := u.cfg.Name + Separator + t.Name
-			switch {
-			case !toolNameRE.MatchString(name):
-				g.log.Warn("tool refused: its name is not a valid MCP tool name once namespaced", "upstream", u.cfg.Name, "tool", t.Name)
-				continue
-			case next[name] != nil:
-				g.log.Warn("tool refused: the upstream lists this name twice", "upstream", u.cfg.Name, "tool", t.Name)
-				continue
-			case !objectSchema(t.InputSchema):
-				g.log.Warn("tool refused: its inputSchema is not a JSON object schema", "upstream", u.cfg.Name, "tool", t.Name)
-				continue
-			}
-			st, err := g.opts.Pins.Check(ctx, u.cfg.Name, t.Name, PinHash(t))
-			if err != nil {
-				return fmt.Errorf("gateway: pin store: %w", err)
-			}
-			if st == PinChanged {
-				g.log.Warn("tool definition changed since it was pinned: classified at the floor and held until a human accepts it",
-					"upstream", u.cfg.Name, "tool", t.Name, "accept", "reflect gateway pins accept "+name)
-			}
-			next[name] = &entry{name: name, up: u, tool: t}
-			next[name].pinState.Store(int32(st))
-		}
+	if down != nil {
+		return next, nil
 	}
+	for _, t := range tools {
+		name := u.cfg.Name + Separator + t.Name
+		switch {
+		case !toolNameRE.MatchString(name):
+			g.log.Warn("tool refused: its name is not a valid MCP tool name once namespaced", "upstream", u.cfg.Name, "tool", t.Name)
+			continue
+		case next[name] != nil:
+			g.log.Warn("tool refused: the upstream lists this name twice", "upstream", u.cfg.Name, "tool", t.Name)
+			continue
+		case !objectSchema(t.InputSchema):
+			g.log.Warn("tool refused: its inputSchema is not a JSON object schema", "upstream", u.cfg.Name, "tool", t.Name)
+			continue
+		}
+		st, err := g.opts.Pins.Check(ctx, u.cfg.Name, t.Name, PinHash(t))
+		if err != nil {
+			return nil, fmt.Errorf("gateway: pin store: %w", err)
+		}
+		if st == PinChanged {
+			g.log.Warn("tool definition changed since it was pinned: classified at the floor and held until a human accepts it",
+				"upstream", u.cfg.Name, "tool", t.Name, "accept", "reflect gateway pins accept "+name)
+		}
+		next[name] = &entry{name: name, up: u, tool: t}
+		next[name].pinState.Store(int32(st))
+	}
+	return next, nil
+}
+
+// apply is one change of the catalogue: the tools of drop and of next's
+// upstreams that next does not list go, next's are added or replaced. The
+// front changes in one tight run, so the SDK's debounce sends open
+// sessions one tools/list_changed for it.
+func (g *Gateway) apply(drop []*upstream, next map[*upstream]map[string]*entry) {
 	g.mu.Lock()
 	var gone []string
 	for name, e := range g.tools {
-		if e.up == u && next[name] == nil {
-			gone = append(gone, name)
+		_, restaged := next[e.up]
+		if !restaged && !slices.Contains(drop, e.up) {
+			continue
+		}
+		if next[e.up][name] == nil {
+			listedAgain := false
+			for _, es := range next {
+				listedAgain = listedAgain || es[name] != nil
+			}
+			if !listedAgain {
+				gone = append(gone, name)
+			}
 			delete(g.tools, name)
 		}
 	}
-	names := sortedKeys(next)
-	for _, name := range names {
-		g.tools[name] = next[name]
+	var added []*entry
+	for _, es := range next {
+		for _, name := range sortedKeys(es) {
+			g.tools[name] = es[name]
+			added = append(added, es[name])
+		}
 	}
 	g.mu.Unlock()
 	if len(gone) > 0 {
 		g.front.RemoveTools(gone...)
 	}
-	for _, name := range names {
-		e := next[name]
+	for _, e := range added {
+		name := e.name
 		g.front.AddTool(frontTool(e), func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 			return g.call(ctx, req, name)
 		})
 	}
-	return nil
 }
 
 // frontTool is the upstream's definition under its namespaced name: schemas,

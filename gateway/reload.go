@@ -5,9 +5,35 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"reflect"
 	"slices"
+
+	"github.com/reflect-mcp/reflect/policy"
 )
+
+// ReloadConfig is what a reload re-reads: the registry's upstreams, the
+// mappings and the operator pack.
+type ReloadConfig struct {
+	Upstreams []UpstreamConfig
+	// Mappings replace the current ones; nil keeps them.
+	Mappings Mappings
+	// Pack, when set, decides from the reload on; nil keeps the current one.
+	// It needs a Decider that can take a pack (the in-process engine).
+	Pack *policy.Pack
+}
+
+// ErrInvalidPolicy marks a reload refused because the operator pack did
+// not load; the pack deciding before keeps deciding.
+var ErrInvalidPolicy = errors.New("invalid policy pack")
+
+// PackSetter is a Decider whose pack can be swapped while it decides.
+type PackSetter interface {
+	SetPack(p *policy.Pack)
+}
 
 // ReloadFailure is one upstream a reload could not connect.
 type ReloadFailure struct {
@@ -17,65 +43,143 @@ type ReloadFailure struct {
 
 // ReloadResult is the answer of POST /admin/reload.
 type ReloadResult struct {
-	Added  []string        `json:"added"`
-	Failed []ReloadFailure `json:"failed"`
-	Note   string          `json:"note,omitempty"`
+	Added    []string        `json:"added"`
+	Replaced []string        `json:"replaced"`
+	Removed  []string        `json:"removed"`
+	Failed   []ReloadFailure `json:"failed"`
+	Mappings bool            `json:"mappings_reloaded"`
+	Pack     bool            `json:"pack_reloaded"`
+	Note     string          `json:"note,omitempty"`
 }
 
-// Reload connects every upstream of cfgs that is not up now: new ones,
-// earlier failures, and a same-named one that is down (closed and replaced).
-// Nothing up is removed or reconfigured, and a failure never takes the
-// gateway down, even for a required upstream (spec §5.11).
-func (g *Gateway) Reload(ctx context.Context, cfgs []UpstreamConfig) ReloadResult {
-	res := ReloadResult{Added: []string{}, Failed: []ReloadFailure{}}
-	for _, c := range cfgs {
-		g.mu.Lock()
-		i := slices.IndexFunc(g.upstreams, func(u *upstream) bool { return u.cfg.Name == c.Name })
-		var old *upstream
-		if i >= 0 {
-			old = g.upstreams[i]
+// ReloadFromConfig re-reads the registry with Options.Reload and applies
+// it; an error (a registry, mapping or pack that does not load) changes
+// nothing. SIGHUP and POST /admin/reload both come here.
+func (g *Gateway) ReloadFromConfig(ctx context.Context) (ReloadResult, error) {
+	if g.opts.Reload == nil {
+		return ReloadResult{}, errors.New("gateway: no registry to reload")
+	}
+	rc, err := g.opts.Reload()
+	if err != nil {
+		return ReloadResult{}, err
+	}
+	return g.Reload(ctx, rc)
+}
+
+// Reload makes the gateway serve rc: upstreams that are new, or down, are
+// connected; an up one whose configuration changed (command, env, url,
+// auth, system, environment) is replaced by a fresh session; one no longer
+// listed is closed and its tools hidden; mappings and the pack are swapped.
+// The catalogue changes in one batch once every connection is settled, so
+// open sessions get one tools/list_changed per reload (none when the
+// catalogue did not change). A connect failure never takes the gateway
+// down, even for a required upstream (spec §5.11); a refused reload (an
+// error) changes nothing.
+func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, error) {
+	g.reloadMu.Lock()
+	defer g.reloadMu.Unlock()
+	res := ReloadResult{Added: []string{}, Replaced: []string{}, Removed: []string{}, Failed: []ReloadFailure{}}
+	seen := map[string]bool{}
+	for _, c := range rc.Upstreams {
+		if seen[c.Name] {
+			return res, fmt.Errorf("upstream %q is listed twice", c.Name)
 		}
-		g.mu.Unlock()
+		seen[c.Name] = true
+	}
+	var setter PackSetter
+	if rc.Pack != nil {
+		var ok bool
+		if setter, ok = g.opts.Decider.(PackSetter); !ok {
+			return res, fmt.Errorf("%w: the engine deciding is remote; its pack is its own", ErrInvalidPolicy)
+		}
+	}
+	g.mu.Lock()
+	current := slices.Clone(g.upstreams)
+	g.mu.Unlock()
+	byName := map[string]*upstream{}
+	for _, u := range current {
+		byName[u.cfg.Name] = u
+	}
+	var drop []*upstream
+	next := map[*upstream]map[string]*entry{}
+	kept := []*upstream{}
+	for _, u := range current {
+		if u.builtin == nil && !seen[u.cfg.Name] {
+			drop = append(drop, u)
+			res.Removed = append(res.Removed, u.cfg.Name)
+			continue
+		}
+		kept = append(kept, u)
+	}
+	for _, c := range rc.Upstreams {
+		old := byName[c.Name]
+		if old != nil && old.builtin != nil {
+			res.Failed = append(res.Failed, ReloadFailure{Name: c.Name, Error: "the name is taken by a built-in upstream"})
+			continue
+		}
 		if old != nil {
-			if _, err := old.state(); err == nil || old.builtin != nil {
+			if _, err := old.state(); err == nil && reflect.DeepEqual(old.cfg, c) {
 				continue
 			}
-			old.close()
-			_ = g.publish(ctx, old) // down: its tools go
 		}
 		u := &upstream{cfg: c}
 		err := u.connect(ctx, g.opts.ConnectTimeout, g.opts.UpstreamStderr, g.opts.Version, func() { g.onToolsChanged(u) })
+		if err == nil {
+			var entries map[string]*entry
+			if entries, err = g.stage(ctx, u); err != nil {
+				u.close()
+			} else {
+				next[u] = entries
+			}
+		}
 		if err != nil {
 			u.markDown(err)
-		}
-		g.mu.Lock()
-		if i >= 0 && i < len(g.upstreams) && g.upstreams[i] == old {
-			g.upstreams[i] = u
-		} else {
-			g.upstreams = append(g.upstreams, u)
-		}
-		g.mu.Unlock()
-		if err != nil {
 			res.Failed = append(res.Failed, ReloadFailure{Name: c.Name, Error: err.Error()})
+		}
+		if old == nil {
+			kept = append(kept, u)
+			if err == nil {
+				res.Added = append(res.Added, c.Name)
+			}
 			continue
 		}
-		if err := g.publish(ctx, u); err != nil {
-			res.Failed = append(res.Failed, ReloadFailure{Name: c.Name, Error: err.Error()})
-			continue
+		// A changed or down upstream gives way to the new one, even when the
+		// new one failed: its tools then go, as a down upstream's do.
+		drop = append(drop, old)
+		kept[slices.Index(kept, old)] = u
+		if err == nil {
+			res.Replaced = append(res.Replaced, c.Name)
 		}
-		res.Added = append(res.Added, c.Name)
 	}
-	if len(res.Added) == 0 && len(res.Failed) == 0 {
+	if setter != nil {
+		setter.SetPack(rc.Pack)
+		res.Pack = true
+	}
+	if rc.Mappings != nil {
+		m := rc.Mappings
+		g.maps.Store(&m)
+		res.Mappings = true
+	}
+	g.mu.Lock()
+	g.upstreams = kept
+	g.mu.Unlock()
+	g.apply(drop, next)
+	for _, u := range drop {
+		u.close()
+	}
+	if len(res.Added)+len(res.Replaced)+len(res.Removed)+len(res.Failed) == 0 {
 		res.Note = "no new upstreams found in config"
 	}
-	g.log.Info("reload", "added", res.Added, "failed", len(res.Failed))
-	return res
+	g.log.Info("reload", "added", res.Added, "replaced", res.Replaced, "removed", res.Removed, "failed", len(res.Failed),
+		"mappings", res.Mappings, "pack", res.Pack)
+	return res, nil
 }
 
 // adminHandler is POST /admin/reload. With REEFLEX_MCP_ADMIN_TOKEN set it
-// needs that bearer; unset, it needs the front's token when the front has
-// one (so an off-loopback gateway never opens it to the network) and
-// nothing otherwise, as in the reference on loopback.
+// needs that bearer. Unset, a request reaching the gateway beyond loopback
+// is refused (the front's token is an agent's, not an operator's); on
+// loopback it needs the front's token when the front has one and nothing
+// otherwise, as in the reference.
 func (g *Gateway) adminHandler(frontToken string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON := func(status int, v any) {
@@ -89,6 +193,11 @@ func (g *Gateway) adminHandler(frontToken string) http.Handler {
 			return
 		}
 		want := g.opts.Getenv("REEFLEX_MCP_ADMIN_TOKEN")
+		if want == "" && !loopbackRequest(r) {
+			writeJSON(http.StatusForbidden, map[string]string{"error": "admin_token_required",
+				"detail": "the gateway is bound beyond loopback: set REEFLEX_MCP_ADMIN_TOKEN to reload over HTTP, or send it SIGHUP"})
+			return
+		}
 		if want == "" {
 			want = frontToken
 		}
@@ -100,11 +209,26 @@ func (g *Gateway) adminHandler(frontToken string) http.Handler {
 				return
 			}
 		}
-		cfgs, err := g.opts.Reload()
+		res, err := g.ReloadFromConfig(r.Context())
 		if err != nil {
-			writeJSON(http.StatusBadRequest, map[string]string{"error": "invalid_config", "detail": err.Error()})
+			code := "invalid_config"
+			if errors.Is(err, ErrInvalidPolicy) {
+				code = "invalid_policy"
+			}
+			writeJSON(http.StatusBadRequest, map[string]string{"error": code, "detail": err.Error()})
 			return
 		}
-		writeJSON(http.StatusOK, g.Reload(r.Context(), cfgs))
+		writeJSON(http.StatusOK, res)
 	})
+}
+
+// loopbackRequest reports whether the connection arrived on a loopback
+// address of this host; unknown is not loopback.
+func loopbackRequest(r *http.Request) bool {
+	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	return err == nil && IsLoopback(host)
 }

@@ -32,7 +32,11 @@ func TestAdminReload(t *testing.T) {
 	base := newCounterServer("list_things")
 	g, err := New(Options{Builtins: []Builtin{{Name: "base", System: "b", Environment: "dev", Server: base.srv}},
 		Decider: newTestEngine(), Mode: ModeEnforce, Logger: quietLogger(), Getenv: func(k string) string { mu.Lock(); defer mu.Unlock(); return env[k] },
-		Reload: func() ([]UpstreamConfig, error) { mu.Lock(); defer mu.Unlock(); return cfgs, cfgErr }})
+		Reload: func() (ReloadConfig, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return ReloadConfig{Upstreams: cfgs}, cfgErr
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

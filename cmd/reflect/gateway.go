@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/reflect-mcp/reflect/gateway"
@@ -34,6 +36,7 @@ var gatewaySubcommands = map[string]func(context.Context, []string, Stdio) error
 // give their defaults and a flag given on the command line wins.
 type gatewayFlags struct {
 	config, transport, host, tokenEnv string
+	policy                            string
 	port                              int
 	holdWait                          time.Duration
 	noReflect, noStore                bool
@@ -67,6 +70,7 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	fs.IntVar(&gf.port, "port", set.Port, "streamable-http port (env REEFLEX_MCP_PORT)")
 	fs.StringVar(&gf.tokenEnv, "auth-token-env", "", "streamable-http: require 'Authorization: Bearer $NAME' (or a clients: token) on every request")
 	fs.DurationVar(&gf.holdWait, "hold-wait", 20*time.Second, "how long a held call waits for a human (sending progress) before it returns the held result")
+	fs.StringVar(&gf.policy, "policy", "", "operator policy pack (YAML or JSON) over the base pack; re-read on reload (SIGHUP, POST /admin/reload)")
 	fs.BoolVar(&gf.noReflect, "no-reflect-tools", false, "do not offer reflect's own tools as the built-in upstream reflect__*")
 	fs.BoolVar(&gf.noStore, "no-store", false, "keep holds, pins and the engine's ledger in memory only, and queue no needs_review results")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
@@ -110,12 +114,9 @@ func setThresholdFlag(fs *flag.FlagSet) string {
 func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf *storeFlags, set gateway.Settings,
 	log *slog.Logger) (gateway.Options, func(), error) {
 	nop := func() {}
-	reg, err := gateway.LoadRegistry(gf.config)
+	reg, maps, err := loadGatewayRegistry(gf, set, log)
 	if err != nil {
 		return gateway.Options{}, nop, usageErr(err)
-	}
-	for _, w := range reg.Warnings {
-		log.Warn("registry "+gf.config+": "+w, "config", gf.config)
 	}
 	mode := gateway.ModeObserve
 	if reg.Mode != "" {
@@ -124,30 +125,23 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 	if set.Mode != "" {
 		mode = set.Mode
 	}
-	dir := set.MappingsDir
-	if dir == "" && reg.MappingsDir != "" {
-		dir = reg.MappingsDir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(filepath.Dir(gf.config), dir)
-		}
-	}
-	maps, err := gateway.LoadMappings(dir)
-	if err != nil {
-		return gateway.Options{}, nop, usageErr(err)
-	}
-	if _, ok := maps["reflect"]; !ok && !gf.noReflect {
-		maps["reflect"] = gateway.BundledMapping("reflect")
-	}
 	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps,
 		ConnectTimeout: set.ConnectTimeout, CallTimeout: set.CallTimeout, HoldWait: gf.holdWait, Logger: log,
 		Version: version, Getenv: os.Getenv,
-		// POST /admin/reload (streamable-http only) re-reads the same file.
-		Reload: func() ([]gateway.UpstreamConfig, error) {
-			r, err := gateway.LoadRegistry(gf.config)
+		// SIGHUP and POST /admin/reload re-read the same files. The mode
+		// and clients: stay as started.
+		Reload: func() (gateway.ReloadConfig, error) {
+			r, m, err := loadGatewayRegistry(gf, set, log)
 			if err != nil {
-				return nil, err
+				return gateway.ReloadConfig{}, err
 			}
-			return r.Upstreams, nil
+			rc := gateway.ReloadConfig{Upstreams: r.Upstreams, Mappings: m}
+			if gf.policy != "" && set.CoreURL == "" {
+				if rc.Pack, err = loadPackFile(gf.policy); err != nil {
+					return rc, fmt.Errorf("%w: %w (the pack loaded before keeps deciding)", gateway.ErrInvalidPolicy, err)
+				}
+			}
+			return rc, nil
 		}}
 	var closers []func()
 	cleanup := func() {
@@ -174,6 +168,11 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 		log.Info("decisions from a remote engine", "url", set.CoreURL)
 	} else {
 		po := policy.Options{Logger: log, Getenv: os.Getenv, AuditPath: os.Getenv("REEFLEX_AUDIT_LOG")}
+		if gf.policy != "" {
+			if po.Pack, err = loadPackFile(gf.policy); err != nil {
+				return opts, nop, err
+			}
+		}
 		if st != nil {
 			po.State = st.PolicyState()
 		}
@@ -197,6 +196,58 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 		}
 	}
 	return opts, cleanup, nil
+}
+
+// loadGatewayRegistry reads the registry and its mappings, at start and on
+// every reload.
+func loadGatewayRegistry(gf *gatewayFlags, set gateway.Settings, log *slog.Logger) (*gateway.Registry, gateway.Mappings, error) {
+	reg, err := gateway.LoadRegistry(gf.config)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range reg.Warnings {
+		log.Warn("registry "+gf.config+": "+w, "config", gf.config)
+	}
+	dir := set.MappingsDir
+	if dir == "" && reg.MappingsDir != "" {
+		dir = reg.MappingsDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(gf.config), dir)
+		}
+	}
+	maps, err := gateway.LoadMappings(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, ok := maps["reflect"]; !ok && !gf.noReflect {
+		maps["reflect"] = gateway.BundledMapping("reflect")
+	}
+	return reg, maps, nil
+}
+
+// reloadOnHangup re-reads the registry, mappings and pack on every SIGHUP,
+// for either front, until ctx ends. A refused reload is logged and changes
+// nothing.
+func reloadOnHangup(ctx context.Context, g *gateway.Gateway, log *slog.Logger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				res, err := g.ReloadFromConfig(ctx)
+				if err != nil {
+					log.Error("SIGHUP: reload refused, nothing changed", "error", err.Error())
+					continue
+				}
+				log.Info("SIGHUP: reloaded", "added", res.Added, "replaced", res.Replaced, "removed", res.Removed,
+					"failed", len(res.Failed), "pack", res.Pack)
+			}
+		}
+	}()
 }
 
 // reflectBuiltin is reflect's own MCP server (extract, validate,
@@ -257,6 +308,9 @@ func serveGateway(ctx context.Context, gf *gatewayFlags, opts gateway.Options, l
 		return err
 	}
 	defer g.Close()
+	rctx, stopReload := context.WithCancel(ctx)
+	defer stopReload()
+	reloadOnHangup(rctx, g, log)
 	log.Info("gateway ready", "mode", string(opts.Mode), "tools", len(g.ToolNames()), "transport", gf.transport)
 	if gf.transport == "stdio" {
 		return g.ServeStdio(ctx)
