@@ -413,6 +413,10 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		return
 	}
 	if len(ambiguous) == 0 {
+		if spans := d.printedDateSpans(iso); len(spans) > 0 {
+			c.Spans, c.Grounded = spans, true
+			return
+		}
 		c.penalize(factorNotFound, "date "+iso+" not found in source text")
 		return
 	}

@@ -185,6 +185,15 @@ func TestHeuristicsDates(t *testing.T) {
 		{"Dated 14.03.2026", "2026-03-14", 1, 1, ""},
 		{"Dated 14 March 2026", "2026-03-15", 0.3, 0.3, "date 2026-03-15 not found in source text"},
 		{"DATE : 15/01/2019 11:05:16 AM", "2019-01-15", 1, 1, ""},
+		// Shapes FindDates does not offer, grounded next to a time or a
+		// date label: glued to the time, ISO 8601 basic, day-first compact.
+		{"12/06/2016-13:30:10-28-NORBAIZURA", "2016-06-12", 1, 1, ""},
+		{"DATE/TIME : 20180428/191204", "2018-04-28", 1, 1, ""},
+		{"00440010036 25032018 13:11:54 0003", "2018-03-25", 1, 1, ""},
+		{"Rechnungsdatum 20240131", "2024-01-31", 1, 1, ""},
+		// Without a time or a label, eight digits are an identifier.
+		{"REF 20180428 QTY 2", "2018-04-28", 0.3, 0.3, "date 2018-04-28 not found in source text"},
+		{"12/06/2016-4471", "2016-06-12", 0.3, 0.3, "date 2016-06-12 not found in source text"},
 	}
 	for _, tc := range cases {
 		rep := RunHeuristics(tc.text, s, Record{"invoice_date": tc.date})

@@ -232,12 +232,20 @@ func (d *doc) fallbackDate() (found, bool, error) {
 				day, month = b, a
 			}
 			if iso, ok := isoDate(y, month, day); ok {
-				return tiered("date:fallback", iso, "a date glued to its time ("+m[0]+")"), true, nil
+				tier := "date:fallback"
+				if timeRE.MatchString(ln.text) {
+					tier = "date:fallback+time"
+				}
+				return tiered(tier, iso, "a date glued to its time ("+m[0]+")"), true, nil
 			}
 		}
-		timed := timeRE.MatchString(ln.text) || strings.Contains(d.lowLine(li), "date")
-		if !timed {
+		withTime := timeRE.MatchString(ln.text)
+		if !withTime && !strings.Contains(d.lowLine(li), "date") {
 			continue
+		}
+		tier := "date:fallback"
+		if withTime {
+			tier = "date:fallback+time"
 		}
 		for _, m := range compactDateRE.FindAllStringSubmatch(ln.text, -1) {
 			n := m[1]
@@ -245,13 +253,13 @@ func (d *doc) fallbackDate() (found, bool, error) {
 			mo1, _ := strconv.Atoi(n[4:6])
 			d1, _ := strconv.Atoi(n[6:])
 			if iso, ok := isoDate(y1, mo1, d1); ok {
-				return tiered("date:fallback", iso, "eight digits read as YYYYMMDD next to a time or date label"), true, nil
+				return tiered(tier, iso, "eight digits read as YYYYMMDD next to a time or date label"), true, nil
 			}
 			d2, _ := strconv.Atoi(n[:2])
 			mo2, _ := strconv.Atoi(n[2:4])
 			y2, _ := strconv.Atoi(n[4:])
 			if iso, ok := isoDate(y2, mo2, d2); ok {
-				return tiered("date:fallback", iso, "eight digits read as DDMMYYYY next to a time or date label"), true, nil
+				return tiered(tier, iso, "eight digits read as DDMMYYYY next to a time or date label"), true, nil
 			}
 		}
 	}

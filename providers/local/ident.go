@@ -96,19 +96,37 @@ func (d *doc) identifier() (found, bool) {
 		if !mayHoldWeakIDLabel(d.lowLine(li)) {
 			continue
 		}
-		for _, m := range idWeakRE.FindAllStringSubmatch(ln.text, -1) {
-			v, ok := cleanID(m[1])
+		for _, ix := range idWeakRE.FindAllStringSubmatchIndex(ln.text, -1) {
+			v, ok := cleanID(ln.text[ix[2]:ix[3]])
 			if !ok {
 				continue
 			}
+			word := strings.TrimSpace(ln.text[ix[0]:ix[2]])
 			tier := "id:weak-word"
-			if !hasLetter(v) && len(v) < 4 {
+			switch {
+			case !hasLetter(v) && len(v) < 4:
 				tier = "id:weak-word-short"
+			case strings.HasSuffix(word, ":") && idEndsHere(ln.text[ix[3]:]):
+				// "INVOICE : 581355", "Rechnung: 2024-017": the colon makes
+				// the document's own word a label, and the token is whole.
+				tier = "id:word-colon"
 			}
-			return tiered(tier, v, "after the word "+strings.TrimSpace(strings.TrimSuffix(m[0], m[1]))+" (no number label)"), true
+			return tiered(tier, v, "after the word "+word+" (no number label)"), true
 		}
 	}
 	return found{}, false
+}
+
+// idEndsHere reports whether the text after an identifier leaves it whole:
+// the line ends, or a space and a word follow, not "- 389 - 4768", a
+// number continued after a space.
+func idEndsHere(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" {
+		return true
+	}
+	r := rest[0]
+	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
 }
 
 func mayHoldWeakIDLabel(low string) bool {

@@ -421,8 +421,16 @@ func TestPayableAndGluedDates(t *testing.T) {
 	want(t, ext, "invoice_date", "2016-06-12")
 	ext = generate(t, "DATE/TIME : 20180428/191204\nTOTAL RM 5.00\n")
 	want(t, ext, "invoice_date", "2018-04-28")
+	// The document's only date, with its time printed next to it: two
+	// signals, and the verify stage grounds the shape (dateshapes.go).
+	if c := conf(ext, "invoice_date"); c < 0.7 {
+		t.Errorf("the only date, next to its time: confidence %.2f, want at least 0.7", c)
+	}
+	// Eight digits after a date label but with no time are a guess.
+	ext = generate(t, "DATE 20180428 REF\nTOTAL RM 5.00\n")
+	want(t, ext, "invoice_date", "2018-04-28")
 	if c := conf(ext, "invoice_date"); c >= 0.7 {
-		t.Errorf("a date read from eight digits is a guess, confidence %.2f", c)
+		t.Errorf("a date read from eight digits with no time is a guess, confidence %.2f", c)
 	}
 }
 

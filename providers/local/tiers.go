@@ -43,12 +43,18 @@ var tierConf = map[string]float64{
 	"date:only-date":          0.88,
 	"date:several-unlabelled": 0.6,
 	"date:fallback":           0.6,
+	// The document's only date, in a shape without separators or glued to
+	// its time, with the time printed next to it: the time is the second
+	// signal a position alone lacks (the verify stage grounds these shapes).
+	"date:fallback+time": 0.8,
 
 	"id:transaction-label":  0.6,
 	"id:strong-label-short": 0.5,
 	"id:strong-label":       0.9,
 	"id:weak-word":          0.65,
-	"id:weak-word-short":    0.5,
+	// The document's word with a colon, then one whole token: a label.
+	"id:word-colon":      0.8,
+	"id:weak-word-short": 0.5,
 
 	"currency:iso-code":    0.95,
 	"currency:iso-several": 0.6,

@@ -1,0 +1,101 @@
+package pipeline
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Dates FindDates does not read as dates because, printed alone, the shape
+// is too often something else: a date glued to its time ("12/06/2016-13:30")
+// and a date without separators ("20180428/191204", "25032018 13:11:54",
+// ISO 8601's basic form). Next to a time or after a date label they are
+// the document's date as surely as "12/06/2016" is, so a value checked
+// against the text is grounded by them; FindDates still does not offer them
+// as candidates, so nothing else changes.
+
+// printedDateSpans finds iso printed in one of those shapes and returns
+// the spans (code-point offsets) of each occurrence.
+func (d *doc) printedDateSpans(iso string) []Span {
+	if len(iso) != 10 {
+		return nil
+	}
+	y, m, day := iso[:4], iso[5:7], iso[8:]
+	text := string(d.rs)
+	var spans []Span
+	// Compact: next to a time or after a date label.
+	for _, form := range []string{y + m + day, day + m + y} {
+		for _, at := range indexAll(text, form) {
+			end := at + len(form)
+			if digitAt(text, at-1) || digitAt(text, end) {
+				continue
+			}
+			if !timeFollows(text[end:]) && !dateLabelBefore(text[:at]) {
+				continue
+			}
+			spans = append(spans, d.runeSpan(text, at, end))
+		}
+	}
+	// Glued to its time by a hyphen.
+	for _, sep := range []string{"/", ".", "-"} {
+		for _, form := range []string{day + sep + m + sep + y, m + sep + day + sep + y} {
+			for _, at := range indexAll(text, form) {
+				end := at + len(form)
+				if digitAt(text, at-1) || end >= len(text) || text[end] != '-' || !timeFollows(text[end+1:]) {
+					continue
+				}
+				spans = append(spans, d.runeSpan(text, at, end))
+			}
+		}
+	}
+	return spans
+}
+
+func indexAll(s, sub string) []int {
+	var out []int
+	for off := 0; ; {
+		i := strings.Index(s[off:], sub)
+		if i < 0 {
+			return out
+		}
+		out = append(out, off+i)
+		off += i + 1
+	}
+}
+
+func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+// timeFollows reports a time right after a date: "13:11", "/191204",
+// " 1:11:38".
+func timeFollows(s string) bool {
+	s = strings.TrimLeft(s, " /")
+	n := 0
+	for n < len(s) && digitAt(s, n) {
+		n++
+	}
+	switch {
+	case n == 6 && !digitAt(s, 6):
+		return true // HHMMSS
+	case (n == 1 || n == 2) && len(s) > n+2 && s[n] == ':' && digitAt(s, n+1) && digitAt(s, n+2):
+		return true
+	}
+	return false
+}
+
+// dateLabelBefore reports a date label earlier on the same line.
+func dateLabelBefore(s string) bool {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	low := strings.ToLower(s)
+	for _, w := range []string{"date", "datum", "fecha", "data", "tarikh", "日付", "発行日"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doc) runeSpan(text string, at, end int) Span {
+	s := utf8.RuneCountInString(text[:at])
+	return Span{Start: s, End: s + utf8.RuneCountInString(text[at:end])}
+}
