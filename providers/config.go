@@ -449,7 +449,22 @@ type Stack struct {
 	// asked for.
 	Fixture func() (*Fixture, error)
 
-	replay *Replay
+	replay   *Replay
+	breakers map[string]*Breaker // one per provider, shared by the run's clients
+}
+
+// breaker is provider's breaker for the run: every pipeline of a batch or an
+// MCP server sees the same endpoint state.
+func (s *Stack) breaker(provider string) *Breaker {
+	if s.breakers == nil {
+		s.breakers = map[string]*Breaker{}
+	}
+	b := s.breakers[provider]
+	if b == nil {
+		b = NewBreaker(s.Config.Endpoint(provider), BreakerOptions{})
+		s.breakers[provider] = b
+	}
+	return b
 }
 
 // Client returns the client for provider with the run's layers around it.
@@ -472,7 +487,7 @@ func (s *Stack) Client(provider string) (llm.Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		c = s.Budget.Wrap(live)
+		c = s.Budget.Wrap(s.breaker(provider).Wrap(live))
 		if s.Cache != nil {
 			c = s.Cache.Wrap(provider, c)
 		}
