@@ -14,13 +14,15 @@ type SummariesMsg struct {
 	Err  error
 }
 
-// UndoneMsg reports store.Undo: what was taken back, the document's queue
-// row as the store rewrote it, and the document's decisions after it, so an
-// open document can show them.
+// UndoneMsg reports store.UndoAction on the open document: the action taken
+// back, the document's queue row as the store rewrote it, and the document's
+// decisions after it, so the page can show them.
 type UndoneMsg struct {
-	store.Undone
-	Decisions map[string]store.Decision
-	Err       error
+	store.UndoneAction
+	DocID string
+	// Now is the document's decisions after the undo.
+	Now map[string]store.Decision
+	Err error
 }
 
 // ExportedMsg reports a golden export.
@@ -81,9 +83,9 @@ func (s *services) reground(text, field string, v any) ([]pipeline.Span, bool) {
 	return chk.Spans, true
 }
 
-func (s *services) decideCmd(docID, text string, ds []store.Decision) tea.Cmd {
+func (s *services) decideCmd(docID, text string, ds []store.Decision, advance bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := DecidedMsg{DocID: docID, Decisions: ds}
+		msg := DecidedMsg{DocID: docID, Decisions: ds, Advance: advance}
 		if msg.Rows, msg.Err = s.store.Decide(s.ctx, ds...); msg.Err != nil {
 			return msg
 		}
@@ -100,14 +102,16 @@ func (s *services) decideCmd(docID, text string, ds []store.Decision) tea.Cmd {
 	}
 }
 
-func (s *services) undoCmd() tea.Cmd {
+// undoCmd takes back the reviewer's last action in docID, never in another
+// document: the reviewer sees what u undid.
+func (s *services) undoCmd(docID string) tea.Cmd {
 	return func() tea.Msg {
-		var msg UndoneMsg
-		msg.Undone, msg.Err = s.store.Undo(s.ctx, s.corpus.ID, s.reviewer)
+		msg := UndoneMsg{DocID: docID}
+		msg.UndoneAction, msg.Err = s.store.UndoAction(s.ctx, s.corpus.ID, docID, s.reviewer)
 		if msg.Err != nil || !msg.Found {
 			return msg
 		}
-		msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, msg.Decision.DocID)
+		msg.Now, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, docID)
 		return msg
 	}
 }

@@ -33,20 +33,43 @@ type DecidedMsg struct {
 	Decisions []store.Decision
 	Rows      []store.Summary
 	Spans     map[string][]pipeline.Span
-	Err       error
+	// Advance is set on accept-all: once saved, the next document opens.
+	Advance bool
+	Err     error
+	// redo marks a redo's save, which must not clear what is left to redo.
+	redo bool
 }
+
+// statusMsg puts a line on the status bar.
+type statusMsg struct {
+	text  string
+	isErr bool
+}
+
+// advanceMsg opens the document after DocID (accept-all on a document with
+// nothing left to decide).
+type advanceMsg struct{ DocID string }
 
 // docPage is the document screen: source text with provenance highlights,
 // the field table, and the reviewer's actions on the selected field.
 type docPage struct {
 	svc *services
 
-	docID     string
-	loading   bool
-	loadErr   error
-	doc       store.Document
+	docID   string
+	loading bool
+	loadErr error
+	doc     store.Document
+	// orig is the stored pipeline result; res is it re-checked against the
+	// reviewer's corrections (see recheck), and what the page shows.
+	orig      pipeline.Result
 	res       pipeline.Result
+	rechecked bool
 	hasResult bool
+	// expanded shows the selected field's full reason and every note.
+	expanded bool
+	// redo holds the actions undone in this document, latest last; a new
+	// decision clears it, as in any editor.
+	redo      [][]store.Decision
 	decisions map[string]store.Decision
 	regrounds map[string][]pipeline.Span
 	pending   map[string]bool
@@ -101,10 +124,11 @@ func (d *docPage) Apply(msg tea.Msg) bool {
 		}
 		return true
 	case UndoneMsg:
-		if !msg.Found || msg.Decision.DocID != d.docID {
+		if !msg.Found || msg.DocID != d.docID {
 			return false
 		}
-		d.SetDecisions(msg.Decision.DocID, msg.Decisions)
+		d.SetDecisions(msg.DocID, msg.Now)
+		d.redo = append(d.redo, msg.Decisions)
 		return true
 	}
 	return false
@@ -124,9 +148,9 @@ func (d *docPage) Loaded(msg DocLoadedMsg) {
 	if msg.Err != nil {
 		return
 	}
-	d.doc, d.res, d.hasResult = msg.Doc, msg.Result, msg.HasResult
+	d.doc, d.orig, d.hasResult = msg.Doc, msg.Result, msg.HasResult
 	if d.lateResult != nil {
-		d.res, d.hasResult = *d.lateResult, true
+		d.orig, d.hasResult = *d.lateResult, true
 		d.lateResult = nil
 	}
 	d.decisions = msg.Decisions
@@ -138,6 +162,7 @@ func (d *docPage) Loaded(msg DocLoadedMsg) {
 		d.regrounds = map[string][]pipeline.Span{}
 	}
 	d.pending = map[string]bool{}
+	d.recheck()
 	d.text.SetText(msg.Doc.Text)
 	d.sel = 0
 	if i := d.nextFlagged(-1, 1); i >= 0 {
@@ -155,7 +180,8 @@ func (d *docPage) SetResult(docID string, r pipeline.Result) {
 		d.lateResult = &r
 		return
 	}
-	d.res, d.hasResult, d.running = r, true, false
+	d.orig, d.hasResult, d.running = r, true, false
+	d.recheck()
 	if !d.reviewable() {
 		// An error result has no field table to edit in: an editor left
 		// open would take every key while the screen no longer shows it.
@@ -178,6 +204,7 @@ func (d *docPage) SetDecisions(docID string, decs map[string]store.Decision) {
 			delete(d.regrounds, f)
 		}
 	}
+	d.recheck()
 	d.refresh()
 }
 
@@ -198,8 +225,34 @@ func (d *docPage) Decided(msg DecidedMsg) bool {
 			d.regrounds[dec.Field] = sp
 		}
 	}
+	if msg.Err == nil {
+		d.recheck()
+		if !msg.redo {
+			d.redo = nil
+		}
+	}
 	d.refresh()
 	return true
+}
+
+// recheck recomputes the shown flags from the stored result and the
+// decisions so far.
+func (d *docPage) recheck() {
+	d.res, d.rechecked = recheck(d.doc.Text, d.svc.schema, d.orig, d.decisions)
+}
+
+// nextOpen is the next flagged field nobody has decided after index from,
+// wrapping; -1 when none is left.
+func (d *docPage) nextOpen(from int) int {
+	n := len(d.fields)
+	for step := 1; step <= n; step++ {
+		i := ((from+step)%n + n) % n
+		name := d.fields[i].Name
+		if _, done := d.decisions[name]; d.res.Flagged(name) && !done && !d.pending[name] {
+			return i
+		}
+	}
+	return -1
 }
 
 func (d *docPage) SetSize(w, h int) {
@@ -278,6 +331,17 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(k, km.Retry):
 		return d.retry()
+	case key.Matches(k, km.Skip):
+		if i := d.nextOpen(d.sel); i >= 0 && i != d.sel {
+			d.sel = i
+		} else {
+			return d.advance()
+		}
+	case key.Matches(k, km.Expand):
+		d.expanded = !d.expanded
+		return nil
+	case key.Matches(k, km.Redo):
+		return d.redoLast()
 	default:
 		return d.decisionKey(k)
 	}
@@ -307,21 +371,60 @@ func (d *docPage) decisionKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, km.Accept):
 		// The store records an accept as the pipeline's value, so mirror that.
-		return d.decide(d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
+		cmd := d.decide(d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
+		if i := d.nextOpen(d.sel); i >= 0 {
+			d.sel = i
+			d.refresh()
+		}
+		return cmd
 	case key.Matches(k, km.SetNull):
 		return d.decide(d.decision(f.Name, store.ActionSetNull, nil))
 	case key.Matches(k, km.Correct):
 		d.edit = newEditor(f, d.value(f.Name), d.svc.styles, d.svc.keys, d.width)
 		return nil
-	default: // accept all remaining
+	default: // accept all remaining, then the next document
 		var ds []store.Decision
 		for _, f := range d.fields {
 			if _, done := d.decisions[f.Name]; !done && !d.pending[f.Name] {
 				ds = append(ds, d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
 			}
 		}
-		return d.decide(ds...)
+		if len(ds) == 0 {
+			return d.advance()
+		}
+		for _, dec := range ds {
+			d.pending[dec.Field] = true
+		}
+		return d.svc.decideCmd(d.docID, d.doc.Text, ds, true)
 	}
+}
+
+// redoLast decides the last undone action again, as one action.
+func (d *docPage) redoLast() tea.Cmd {
+	if len(d.redo) == 0 || !d.reviewable() {
+		return func() tea.Msg { return statusMsg{text: "nothing to redo in " + d.docID} }
+	}
+	last := d.redo[len(d.redo)-1]
+	d.redo = d.redo[:len(d.redo)-1]
+	ds := make([]store.Decision, len(last))
+	now := time.Now().UTC()
+	for i, dec := range last {
+		dec.At, dec.Reviewer = now, d.svc.reviewer
+		ds[i] = dec
+		d.pending[dec.Field] = true
+	}
+	cmd := d.svc.decideCmd(d.docID, d.doc.Text, ds, false)
+	return func() tea.Msg {
+		msg := cmd().(DecidedMsg)
+		msg.redo = true
+		return msg
+	}
+}
+
+// advance asks the root to open the next document.
+func (d *docPage) advance() tea.Cmd {
+	id := d.docID
+	return func() tea.Msg { return advanceMsg{DocID: id} }
 }
 
 func (d *docPage) decision(field string, a store.Action, v any) store.Decision {
@@ -338,7 +441,7 @@ func (d *docPage) decide(ds ...store.Decision) tea.Cmd {
 	for _, dec := range ds {
 		d.pending[dec.Field] = true
 	}
-	return d.svc.decideCmd(d.docID, d.doc.Text, ds)
+	return d.svc.decideCmd(d.docID, d.doc.Text, ds, false)
 }
 
 func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
@@ -419,14 +522,14 @@ func (d *docPage) ShortHelp() []key.Binding {
 	if d.hasResult && d.res.Status == pipeline.StatusError {
 		return []key.Binding{km.Retry, km.NextDoc, km.PrevDoc}
 	}
-	return []key.Binding{km.NextFlagged, km.Accept, km.Correct, km.SetNull, km.AcceptAll, km.NextDoc}
+	return []key.Binding{km.Accept, km.AcceptAll, km.Correct, km.Skip, km.Expand}
 }
 
 func (d *docPage) FullHelp() [][]key.Binding {
 	km := d.svc.keys
 	return [][]key.Binding{
 		{km.NextField, km.PrevField, km.NextFlagged, km.PrevFlagged, km.ScrollDown, km.ScrollUp},
-		{km.Accept, km.Correct, km.SetNull, km.AcceptAll, km.Retry},
+		{km.Accept, km.AcceptAll, km.Correct, km.SetNull, km.Skip, km.Expand, km.Retry},
 		{km.NextDoc, km.PrevDoc},
 	}
 }

@@ -39,7 +39,11 @@ func (d *docPage) View() string {
 	if d.loadErr != nil {
 		return b.String()
 	}
-	b.WriteString(d.text.Render(d.textHeight(), st))
+	if d.expanded {
+		b.WriteString(d.expandedView(d.textHeight()))
+	} else {
+		b.WriteString(d.text.Render(d.textHeight(), st))
+	}
 	b.WriteByte('\n')
 	b.WriteString(st.Divider.Render(strings.Repeat("─", max(0, d.width))))
 	b.WriteByte('\n')

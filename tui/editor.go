@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -29,6 +28,10 @@ type editor struct {
 	input textinput.Model
 	err   string
 	keys  *KeyMap
+	// selected: the current value is selected, so the first character typed
+	// replaces it (a correction is usually a new value, not an edit) and
+	// backspace clears it; an arrow key keeps it for editing.
+	selected bool
 }
 
 func newEditor(f pipeline.Field, current any, st *Styles, keys *KeyMap, width int) *editor {
@@ -39,7 +42,7 @@ func newEditor(f pipeline.Field, current any, st *Styles, keys *KeyMap, width in
 	setInputWidth(&ti, width)
 	// A static cursor: Focus returns no blink command.
 	ti.Focus()
-	return &editor{field: f, input: ti, keys: keys}
+	return &editor{field: f, input: ti, keys: keys, selected: current != nil}
 }
 
 func placeholder(k pipeline.Kind) string {
@@ -79,6 +82,17 @@ func (e *editor) Update(msg tea.Msg) (act editAction, value any, cmd tea.Cmd) {
 			}
 			return editSubmit, v, nil
 		}
+		if e.selected {
+			e.selected = false
+			switch {
+			case k.Text != "":
+				e.input.SetValue("")
+			case k.Code == tea.KeyBackspace || k.Code == tea.KeyDelete:
+				e.input.SetValue("")
+				e.err = ""
+				return editNone, nil, nil
+			}
+		}
 	}
 	changed, cmd := updateInput(&e.input, msg)
 	if changed {
@@ -92,7 +106,13 @@ func (e *editor) Update(msg tea.Msg) (act editAction, value any, cmd tea.Cmd) {
 	return editNone, nil, cmd
 }
 
-func (e *editor) View() string { return e.input.View() }
+func (e *editor) View() string {
+	if e.selected {
+		// The selection shown the way terminals show one: reverse video.
+		return e.input.Prompt + "\x1b[7m" + e.input.Value() + "\x1b[27m  (type to replace, → to edit)"
+	}
+	return e.input.View()
+}
 
 // parseCorrection validates typed text against the field's kind and returns
 // the value in the Record's representation (float64 for money, strings
@@ -111,15 +131,21 @@ func parseCorrection(f pipeline.Field, s string) (any, error) {
 		}
 		return v, nil
 	case pipeline.KindDate:
-		if !pipeline.ValidISODate(s) {
-			return nil, fmt.Errorf("%q is not a valid date (YYYY-MM-DD)", s)
+		if pipeline.ValidISODate(s) {
+			return s, nil
 		}
-		return s, nil
+		// Any form the heuristics read in a document (15.03.2024, 15 Mar
+		// 2024, 2024/03/15), as long as it means one day.
+		iso, ok := pipeline.ParseDate(s)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%q is not a date (e.g. 2024-03-15, 15.03.2024, 15 Mar 2024)", s)
+		case len(iso) > 1:
+			return nil, fmt.Errorf("%q could be %s or %s: type YYYY-MM-DD", s, iso[0], iso[1])
+		}
+		return iso[0], nil
 	case pipeline.KindCurrency:
-		if len(s) != 3 || strings.IndexFunc(s, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsLetter(r) }) >= 0 {
-			return nil, fmt.Errorf("%q is not a 3-letter currency code", s)
-		}
-		return strings.ToUpper(s), nil
+		return parseCurrency(s)
 	default:
 		return s, nil
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // handleData applies the results of commands and of the background run. It
@@ -38,7 +39,17 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		return m.openDoc(msg.DocID), true
 	case DecidedMsg:
 		m.onDecided(msg)
+		if msg.Advance && msg.Err == nil && m.page == pageDoc && m.detail.ItemID() == msg.DocID {
+			return tea.Sequence(m.advanceFrom(msg.DocID), m.replayTypeahead()), true
+		}
 		return m.replayTypeahead(), true
+	case statusMsg:
+		m.setStatus(msg.text, msg.isErr)
+	case advanceMsg:
+		if m.page != pageDoc || m.detail.ItemID() != msg.DocID {
+			return nil, true // the reviewer moved on meanwhile
+		}
+		return tea.Sequence(m.advanceFrom(msg.DocID), m.replayTypeahead()), true
 	case UndoneMsg:
 		m.undoing = false
 		m.onUndone(msg)
@@ -131,9 +142,30 @@ func (m *Model) onUndone(msg UndoneMsg) {
 		m.setStatus("nothing to undo", false)
 		return
 	}
-	d := msg.Decision
 	m.queue.Upsert(msg.Row)
 	m.queue.Refilter()
 	m.detail.Apply(msg)
-	m.setStatus(fmt.Sprintf("undone: %s %s on %s", actionWord(string(d.Action)), d.Field, d.DocID), false)
+	m.setStatus("undone: "+describeAction(msg.Decisions)+" on "+msg.DocID+" (U redoes)", false)
+}
+
+// describeAction names what one action did: "accepted total", or "accepted
+// 7 fields" for an accept-all.
+func describeAction(ds []store.Decision) string {
+	if len(ds) == 1 {
+		return actionWord(string(ds[0].Action)) + " " + ds[0].Field
+	}
+	return fmt.Sprintf("%s %d fields", actionWord(string(ds[0].Action)), len(ds))
+}
+
+// advanceFrom opens the document after from in the queue's view (the one
+// that took its place once it was reviewed); when none is left the queue
+// comes back, saying so.
+func (m *Model) advanceFrom(from string) tea.Cmd {
+	if id, ok := m.queue.Step(from, 1); ok && id != from {
+		return m.openDoc(id)
+	}
+	m.page = pageQueue
+	m.layout()
+	m.setStatus("saved "+from+" · no more documents in "+m.queue.tab.String(), false)
+	return nil
 }

@@ -11,6 +11,7 @@ type KeyMap struct {
 	Help   key.Binding
 	Stats  key.Binding
 	Undo   key.Binding
+	Redo   key.Binding
 	Export key.Binding
 
 	// Queue.
@@ -35,6 +36,8 @@ type KeyMap struct {
 	Correct     key.Binding
 	SetNull     key.Binding
 	AcceptAll   key.Binding
+	Skip        key.Binding
+	Expand      key.Binding
 	NextDoc     key.Binding
 	PrevDoc     key.Binding
 	Retry       key.Binding
@@ -66,7 +69,8 @@ func DefaultKeyMap() KeyMap {
 		Back:   b([]string{"q", "esc"}, "q", "back"),
 		Help:   b([]string{"?"}, "?", "help"),
 		Stats:  b([]string{"s"}, "s", "stats"),
-		Undo:   b([]string{"u"}, "u", "undo"),
+		Undo:   b([]string{"u"}, "u", "undo action"),
+		Redo:   b([]string{"U", "ctrl+r"}, "U", "redo"),
 		Export: b([]string{"E"}, "E", "export golden"),
 
 		Up:       b([]string{"k", "up"}, "↑/k", "up"),
@@ -87,8 +91,10 @@ func DefaultKeyMap() KeyMap {
 		Accept:      b([]string{"a"}, "a", "accept"),
 		Correct:     b([]string{"e"}, "e", "correct"),
 		SetNull:     b([]string{"x"}, "x", "null"),
-		AcceptAll:   b([]string{"A"}, "A", "all ok"),
-		NextDoc:     b([]string{"space", "]"}, "]", "next"),
+		AcceptAll:   b([]string{"A"}, "A", "accept rest"),
+		Skip:        b([]string{"space"}, "space", "skip"),
+		Expand:      b([]string{"enter"}, "enter", "why"),
+		NextDoc:     b([]string{"]"}, "]", "next doc"),
 		PrevDoc:     b([]string{"["}, "[", "prev"),
 		Retry:       b([]string{"r"}, "r", "retry"),
 		ScrollDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "scroll text"),
@@ -113,5 +119,5 @@ func DefaultKeyMap() KeyMap {
 
 // globalHelp is what every page adds to its own bindings.
 func (k KeyMap) globalHelp() []key.Binding {
-	return []key.Binding{k.Undo, k.Stats, k.Export, k.Help, k.Back}
+	return []key.Binding{k.Undo, k.Redo, k.Stats, k.Export, k.Help, k.Back}
 }

@@ -273,9 +273,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.layout()
 		return m.svc.statsCmd()
 	case key.Matches(k, km.Undo):
+		if m.page != pageDoc || m.detail != detail(m.doc) {
+			m.setStatus("u undoes your last action in the open document: open one first", false)
+			return nil
+		}
 		m.undoing = true
 		m.setStatus("undoing…", false)
-		return m.svc.undoCmd()
+		return m.svc.undoCmd(m.doc.DocID())
 	case key.Matches(k, km.Export):
 		m.setStatus("exporting to "+m.svc.export+"…", false)
 		return m.svc.exportCmd()

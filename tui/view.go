@@ -14,7 +14,9 @@ func (m Model) View() tea.View {
 	if m.page == pageDoc {
 		crumb = m.detail.Crumb()
 	}
-	b.WriteString(st.Title.Render(ansi.Truncate("reflect review · "+m.svc.corpus.Name+" · "+crumb, m.width, "…")))
+	// Who I am is on every screen: with two reviewers on one store, the
+	// decisions a reviewer sees arrive under names.
+	b.WriteString(st.Title.Render(ansi.Truncate("reflect review · "+m.svc.corpus.Name+" · "+crumb+" · you: "+m.svc.reviewer, m.width, "…")))
 	b.WriteByte('\n')
 	b.WriteString(fitHeight(m.active().View(), m.bodyH))
 	b.WriteByte('\n')
