@@ -11,7 +11,10 @@ import (
 // SummariesMsg is the queue's data, loaded from the store.
 type SummariesMsg struct {
 	Rows []store.Summary
-	Err  error
+	// Seq is the store's change number read before the rows, so polling
+	// from it misses nothing written after them.
+	Seq uint64
+	Err error
 }
 
 // UndoneMsg reports store.UndoAction on the open document: the action taken
@@ -40,8 +43,12 @@ type StatsMsg struct {
 
 func (s *services) loadSummariesCmd() tea.Cmd {
 	return func() tea.Msg {
+		seq, err := s.store.ChangeSeq(s.ctx)
+		if err != nil {
+			return SummariesMsg{Err: err}
+		}
 		rows, err := s.store.Summaries(s.ctx, s.corpus.ID)
-		return SummariesMsg{Rows: rows, Err: err}
+		return SummariesMsg{Rows: rows, Seq: seq, Err: err}
 	}
 }
 

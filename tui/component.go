@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -39,4 +40,5 @@ type services struct {
 	export   string
 	styles   *Styles
 	keys     *KeyMap
+	poll     time.Duration
 }

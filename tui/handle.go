@@ -17,13 +17,26 @@ import (
 func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SummariesMsg:
+		first := !m.summariesDone
 		m.summariesDone = true
 		if msg.Err != nil {
 			m.setStatus("cannot load the queue: "+msg.Err.Error(), true)
 		} else {
 			m.queue.SetRows(msg.Rows)
+			m.changeSeq = msg.Seq
+		}
+		if first {
+			return tea.Batch(m.replayTypeahead(), m.pollTick()), true
 		}
 		return m.replayTypeahead(), true
+	case pollMsg:
+		open := ""
+		if m.page == pageDoc {
+			open = m.doc.DocID()
+		}
+		return m.svc.pollCmd(m.changeSeq, open), true
+	case ChangesMsg:
+		return m.onChanges(msg), true
 	case RunStartedMsg:
 		m.progress.Started(msg)
 	case ResultMsg:

@@ -45,6 +45,9 @@ type Config struct {
 	// "<corpus name>.golden.jsonl".
 	ExportPath string
 	NoColor    bool
+	// Poll is how often the queue asks the store for rows changed by other
+	// processes and reviewers; 0 turns it off (Run uses DefaultPoll).
+	Poll time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -116,6 +119,8 @@ type Model struct {
 	resortPending bool
 	// summariesDone is set by the first SummariesMsg, loaded or failed.
 	summariesDone bool
+	// changeSeq is the store's change number the queue is current to.
+	changeSeq uint64
 	// undoing is set while an undo is in flight; see busy.
 	undoing bool
 	// typeahead holds keys pressed while the model is busy; they are
@@ -137,6 +142,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	svc := &services{
 		ctx: ctx, store: cfg.Store, corpus: cfg.Corpus, schema: cfg.Schema, runner: cfg.Runner,
 		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, styles: &st, keys: &km,
+		poll: cfg.Poll,
 	}
 	h := help.New()
 	if cfg.NoColor {
@@ -164,6 +170,9 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.Reviewer = os.Getenv("USER")
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Poll == 0 {
+		cfg.Poll = DefaultPoll
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
