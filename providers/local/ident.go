@@ -118,16 +118,19 @@ func (d *doc) identifier() (found, bool) {
 }
 
 // idEndsHere reports whether the text after an identifier leaves it whole:
-// the line ends, or a space and a word follow, not "- 389 - 4768", a
-// number continued after a space.
+// the line ends, or a space and a word or a date follow, not
+// "- 389 - 4768", a number continued after a space.
 func idEndsHere(rest string) bool {
 	rest = strings.TrimLeft(rest, " \t")
 	if rest == "" {
 		return true
 	}
 	r := rest[0]
-	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || leadingDateRE.MatchString(rest)
 }
+
+// leadingDateRE is a numeric date opening a text: "25/03/18 ...".
+var leadingDateRE = regexp.MustCompile(`^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}(?:\s|$)`)
 
 func mayHoldWeakIDLabel(low string) bool {
 	for _, s := range []string{"invoice", "receipt", "rechnung", "facture", "factura", "bill"} {

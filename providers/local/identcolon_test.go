@@ -12,6 +12,7 @@ func TestWordWithColonLabelsTheNumber(t *testing.T) {
 	}{
 		{"SHOP\nINVOICE : 581355\nTOTAL 5.00", "581355", true},
 		{"Firma GmbH\nRechnung: 2024-017\nSumme 5,00", "2024-017", true},
+		{"SHOP\nTAX INVOICE : SJP03201705170016 17/05/17\nTOTAL 5.00", "SJP03201705170016", true},
 		{"SHOP\nBILL 18550 - 389 - 4768\nTOTAL 5.00", "18550", false},
 		{"SHOP\nINVOICE: 18550 - 389\nTOTAL 5.00", "18550", false},
 	} {

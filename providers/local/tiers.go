@@ -89,6 +89,7 @@ var tierConf = map[string]float64{
 	// its line, or alone on the line below) ties the number to that line:
 	// the name the register knows. It says nothing about a brand line above
 	// the company line (below-name) or where a joined name starts.
+	"vendor:letterhead-joined+registered":           0.8,
 	"vendor:damaged-word":                           0.4,
 	"vendor:first-line+registered":                  0.8,
 	"vendor:letterhead-business-word+registered":    0.8,

@@ -12,7 +12,7 @@ var legalSuffixes = [][]string{
 	{"sdn", "bhd"}, {"sbn", "bhd"}, {"bhd"}, {"s", "b"}, {"plt"}, {"ltd"}, {"limited"}, {"inc"},
 	{"incorporated"}, {"llc"}, {"llp"}, {"plc"}, {"gmbh"}, {"ag"}, {"kg"}, {"sa"}, {"s", "a"}, {"sarl"},
 	{"s", "a", "r", "l"}, {"sas"}, {"s", "l"}, {"sl"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"},
-	{"pty", "ltd"}, {"pte", "ltd"}, {"co"}, {"corp"}, {"corporation"}, {"company"}, {"oy"}, {"ab"}, {"as"},
+	{"pty", "ltd"}, {"pte", "ltd"}, {"sb"}, {"co"}, {"corp"}, {"corporation"}, {"company"}, {"oy"}, {"ab"}, {"as"},
 	{"enterprise"}, {"enterprises"}, {"trading"}, {"株式会社"}, {"有限会社"},
 }
 
@@ -157,6 +157,15 @@ func (d *doc) nameRepeated(name string) (string, bool) {
 	return "", false
 }
 
+func hasBusinessWord(s string) bool {
+	for _, t := range tokens(s) {
+		if businessWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
 func isSuffixWord(t string) bool {
 	for _, s := range legalSuffixes {
 		if len(s) == 1 && s[0] == t {
@@ -200,6 +209,14 @@ func (d *doc) letterhead() found {
 		}
 		cs = append(cs, cand{i, cleanName(t)})
 	}
+	// "HOME MASTER HARDWARE &" / "ELECTRICAL": a line ending in "&"
+	// continues on the next one.
+	for k := 0; k+1 < len(cs); k++ {
+		if strings.HasSuffix(cs[k].text, "&") && cs[k+1].idx == cs[k].idx+1 {
+			cs[k].text = cs[k].text + " " + cs[k+1].text
+			cs = append(cs[:k+1], cs[k+2:]...)
+		}
+	}
 	for k, c := range cs {
 		toks := tokens(c.text)
 		n, ok := suffixLen(toks)
@@ -229,6 +246,13 @@ func (d *doc) letterhead() found {
 			// A brand or trade name right above the company line: either
 			// could be what the document calls the vendor.
 			tier, method = "vendor:letterhead-suffix-below-name", "letterhead line with a legal suffix, below another name-like line"
+		case joined && k == 1 && hasBusinessWord(cs[0].text) && !hasLegalSuffix(cs[0].text) &&
+			c.idx+1 < len(d.lines) && regLine(d.lines[c.idx+1].text):
+			// "KEDAI UBAT & RUNCIT HONG" / "NING SDN. BHD." / "(717853-P)":
+			// the first line names a business (not a person, and not a
+			// complete name of its own) and the register's number closes
+			// the name.
+			tier, method = "vendor:letterhead-joined+registered", "letterhead name over two lines, ending in a legal suffix, a company registration number below it"
 		case joined && k == 1:
 			// Read whole, but where the name starts is a guess: the line
 			// above may be a brand, a person or the name's first half.

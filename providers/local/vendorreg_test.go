@@ -45,3 +45,20 @@ func TestDamagedSuffixWordIsFlagged(t *testing.T) {
 		}
 	}
 }
+
+// A name over two lines: a line ending in "&" continues on the next; a
+// first line naming a business, closed by a suffix line and the register's
+// number, is read whole and corroborated; a person's name above is not.
+func TestNameOverTwoLines(t *testing.T) {
+	ext := generate(t, "HOME MASTER HARDWARE &\nELECTRICAL\nNO.113G JALAN SETIA\nDATE: 02/01/2018\nTOTAL 12.00")
+	want(t, ext, "vendor_name", "HOME MASTER HARDWARE & ELECTRICAL")
+	ext = generate(t, "KEDAI UBAT & RUNCIT HONG\nNING SDN. BHD.\n(717853-P)\nNO.8 KEPONG BARU\nDATE: 02/01/2018\nTOTAL 12.00")
+	want(t, ext, "vendor_name", "KEDAI UBAT & RUNCIT HONG NING SDN. BHD.")
+	if c := conf(ext, "vendor_name"); c < 0.7 {
+		t.Errorf("registered two-line business name at %.2f, want above the gate", c)
+	}
+	ext = generate(t, "TAN WOON YANN\nYONGFATT ENTERPRISE\n(JM0517726)\nNO 122 JALAN DEDAP\nDATE: 02/01/2018\nTOTAL 12.00")
+	if c := conf(ext, "vendor_name"); c >= 0.7 {
+		t.Errorf("%v at %.2f: a person's name above the company line must keep the name in review", ext.Record["vendor_name"], c)
+	}
+}
