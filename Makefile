@@ -87,7 +87,9 @@ bench:
 	@echo "== review store and workstation over 100,000 stored documents; SROIE run from an empty store"
 	@$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
 	@echo "== one store shared (issue 10 §1): the workstation's writes, 10 reflect mcp agents (extract -> needs_review) and --save batches for 30s"
-	@REFLECT_CONTENTION=30s $(GO) test -run '^TestStoreContention$$' -count 1 -v ./cmd/reflect/ | grep -E '^(store contention|contention:|FAIL|--- FAIL|panic)' || true
+	@REFLECT_CONTENTION=30s $(GO) test -run '^TestStoreContention$$' -count 1 -v ./cmd/reflect/ | grep -E '^(store contention|BENCH|FAIL|--- FAIL|panic)' || true
+	@echo "== extract --batch --save: 5 MB with vs without --save; a 100 MB input saved: time to first result, peak RSS (local extractor, own process)"
+	@$(GO) test -run '^$$' -bench 'BatchSave' -benchtime 1x -count 1 -timeout 30m ./cmd/reflect/ | grep -E '^(BENCH|FAIL|--- FAIL|panic)' || true
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
 	@$(GO) test -run '^$$' -bench . -count 1 ./mcp/ | $(BENCH_FILTER)
 	@echo "== decision engine in process, one core: p50/p99 over a mix of envelopes; allocations on an allowed read"

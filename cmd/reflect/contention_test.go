@@ -184,15 +184,12 @@ func TestStoreContention(t *testing.T) {
 		}
 	}
 	p50, p99 := pct(fig.enqueue, 0.50), pct(fig.enqueue, 0.99)
-	printFigure := func(name, value, goal string) {
-		fmt.Printf("%-44s %12s   goal %s\n", name, value, goal)
-	}
 	fmt.Printf("store contention, %v: %d needs_review answers, %d reviewer actions, %d --save batches\n",
 		dur, fig.needsReview, fig.reviewerActions, fig.batches)
-	printFigure("contention: needs_review results lost", fmt.Sprint(fig.lost), "0")
-	printFigure("contention: busy errors surfaced", fmt.Sprint(fig.busy), "0")
-	printFigure("contention: extract+enqueue p50", p50.Round(time.Microsecond).String(), "-")
-	printFigure("contention: extract+enqueue p99", p99.Round(time.Microsecond).String(), "< 1s")
+	benchFigure("contention: needs_review results lost", fmt.Sprint(fig.lost), "0", fig.lost == 0)
+	benchFigure("contention: busy errors surfaced", fmt.Sprint(fig.busy), "0", fig.busy == 0)
+	benchFigure("contention: extract+enqueue p50", p50.Round(time.Microsecond).String(), "-", true)
+	benchFigure("contention: extract+enqueue p99", p99.Round(time.Microsecond).String(), "<1s", p99 < time.Second)
 	for _, p := range problems {
 		t.Error(p)
 	}
