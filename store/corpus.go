@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -25,13 +26,46 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 			return fmt.Errorf("put corpus %q: %w", c.ID, err)
 		}
 	}
-	sorted := append([]Document(nil), docs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Seq < sorted[j].Seq })
-	err := s.update(ctx, func(tx *bbolt.Tx) error {
+	// Reopening a stored corpus is the common case (issue 11: review FILE on
+	// 100k documents took an exclusive lock and an fsync on every open):
+	// look first under a shared lock, and write only what is new.
+	var fresh []Document
+	same := false
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktCorpora, bktDocIndex)
+		if err != nil {
+			return err
+		}
+		if old := bs[0].Get([]byte(c.ID)); old != nil {
+			var prev Corpus
+			if err := json.Unmarshal(old, &prev); err == nil {
+				want := c
+				want.Created = prev.Created
+				a, _ := json.Marshal(prev)
+				b, _ := json.Marshal(want)
+				same = bytes.Equal(a, b)
+			}
+		}
+		for _, d := range docs {
+			if bs[1].Get(docKey(c.ID, d.ID)) == nil {
+				fresh = append(fresh, d)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("put corpus %q: %w", c.ID, err)
+	}
+	if same && len(fresh) == 0 {
+		return nil
+	}
+	sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Seq < fresh[j].Seq })
+	err = s.update(ctx, func(tx *bbolt.Tx) error {
 		if err := putCorpus(tx, c); err != nil {
 			return err
 		}
-		for _, d := range sorted {
+		// addDocument skips an id another process stored since the look.
+		for _, d := range fresh {
 			if _, err := addDocument(tx, c.ID, d); err != nil {
 				return err
 			}

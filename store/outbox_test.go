@@ -73,3 +73,36 @@ func TestOutboxWhileLocked(t *testing.T) {
 		t.Fatalf("queue after the drain: %d rows, %v (replayed twice?)", len(rows), err)
 	}
 }
+
+// Reopening a stored corpus writes nothing (issue 11): it succeeds while
+// another process holds a read lock, which a write transaction cannot.
+func TestPutCorpusUnchangedDoesNotWrite(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/reflect.db"
+	if _, err := store.Open(path, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(path, store.Options{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := store.Corpus{ID: "c", Name: "c", Kind: "file", Schema: "invoice", ContentHash: "h1"}
+	docs := []store.Document{{ID: "a", Text: "one", Seq: 0}, {ID: "b", Text: "two", Seq: 1}}
+	if err := s.PutCorpus(ctx, c, docs); err != nil {
+		t.Fatal(err)
+	}
+	_, stdin := startLockHolder(t, "hold-read-lock", path)
+	c.Created = time.Now()
+	if err := s.PutCorpus(ctx, c, docs); err != nil {
+		t.Fatalf("reopening an unchanged corpus under a reader: %v", err)
+	}
+	stdin.Close()
+	// A new document is still added, after the others.
+	if err := s.PutCorpus(ctx, c, append(docs, store.Document{ID: "c", Text: "three", Seq: 2})); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Summaries(ctx, "c")
+	if err != nil || len(rows) != 3 || rows[2].DocID != "c" {
+		t.Fatalf("rows after adding one: %+v %v", rows, err)
+	}
+}
