@@ -568,6 +568,9 @@ func (d *docPage) header() string {
 	s := fmt.Sprintf("%s · %s", d.docID, d.res.Status)
 	if d.res.Status != pipeline.StatusError {
 		s += fmt.Sprintf(" · confidence %.2f · %d flagged", d.res.OverallConfidence, len(d.res.FlaggedFields))
+		if d.rechecked {
+			s += " · re-checked"
+		}
 	}
 	return s
 }

@@ -73,7 +73,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 			return usageErr(fmt.Errorf("--%s does nothing with --queue or --no-run: no pipeline runs", name))
 		}
 	}
-	st, err := sf.open()
+	st, err := sf.openForWrite(ctx)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,14 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 	if queue != "" {
 		corpus, err := st.Corpus(ctx, store.QueueCorpusID(queue))
 		if errors.Is(err, store.ErrNotFound) {
-			return corpus, usageErr(fmt.Errorf("queue %q: %w (an MCP client's needs_review results appear here once `reflect mcp` has served one)", queue, err))
+			// Say which queues exist: a client's queue is named for its
+			// clientInfo.name (Claude Desktop's is "claude-ai"), not for
+			// what the user calls it.
+			qs, lerr := listQueues(ctx, st)
+			if lerr != nil {
+				return corpus, usageErr(fmt.Errorf("queue %q: %w", queue, err))
+			}
+			return corpus, usageErr(fmt.Errorf("queue %q: %w; %s (reflect queues lists them)", queue, err, queueNames(qs)))
 		}
 		return corpus, err
 	}

@@ -37,6 +37,8 @@ func verbs() []verb {
 		{"review", "open the review workstation on a corpus (runs the pipeline, keeps decisions)", runReview},
 		{"export", "write reviewed documents as golden JSONL for eval", runExport},
 		{"stats", "review totals and the gate's measured catch rate", runStats},
+		{"queues", "list the review queues (MCP clients' and corpora) in a store, with counts", runQueues},
+		{"audit", "every review decision: who, when, before, after", runReviewAudit},
 		{"doctor", "run bbolt's consistency check over the review store and the model-call cache", runDoctor},
 		{"mcp", "serve extract, validate and review_status over MCP (stdio or HTTP)", runMCP},
 		{"gateway", "govern other MCP servers' tools: classify, decide, allow / deny / hold", runGateway},

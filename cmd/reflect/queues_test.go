@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
+)
+
+func queuesStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "q.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := storetest.Populate(ctx, st, store.QueueCorpusID("claude-ai"), 4); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Decide(ctx, store.Decision{CorpusID: store.QueueCorpusID("claude-ai"), DocID: "doc-000001",
+		Field: "total", Action: store.ActionCorrect, Value: 1.5, Reviewer: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	return path // the store keeps no file open between transactions
+}
+
+// reflect queues names each queue with its counts; review --queue with a
+// name that does not exist lists the ones that do.
+func TestQueuesListsQueuesAndReviewNamesThem(t *testing.T) {
+	path := queuesStore(t)
+	r := run(t, "", "queues", "--store", path)
+	if r.code != ExitOK || !strings.Contains(r.out, "claude-ai") || !strings.Contains(r.out, "reflect review --queue claude-ai") {
+		t.Fatalf("queues: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	r = run(t, "", "queues", "--store", path, "--json")
+	var qs []queueInfo
+	if err := json.Unmarshal([]byte(r.out), &qs); err != nil || len(qs) != 1 || qs[0].Queue != "claude-ai" || qs[0].Documents != 4 {
+		t.Fatalf("queues --json: %v %+v", err, qs)
+	}
+	r = run(t, "", "review", "--queue", "claude-desktop", "--store", path)
+	if r.code != ExitUsage || !strings.Contains(r.err, "queues in this store: claude-ai (4 docs)") {
+		t.Fatalf("review --queue claude-desktop: exit %d %q", r.code, r.err)
+	}
+}
+
+// reflect audit prints every decision with who, before and after, filtered.
+func TestAuditListsDecisions(t *testing.T) {
+	path := queuesStore(t)
+	r := run(t, "", "audit", "--store", path, "--reviewer", "ann")
+	if r.code != ExitOK || !strings.Contains(r.out, "ann") || !strings.Contains(r.out, "doc-000001") || !strings.Contains(r.out, "1.50") {
+		t.Fatalf("audit: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	r = run(t, "", "audit", "--store", path, "--json", "--document", "doc-000001")
+	var e store.AuditEntry
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.out)), &e); err != nil || e.Who != "ann" || e.After != 1.5 || e.Action != store.ActionCorrect {
+		t.Fatalf("audit --json: %v %+v (%q)", err, e, r.out)
+	}
+	if r = run(t, "", "audit", "--store", path, "--reviewer", "bob"); r.code != ExitOK || !strings.Contains(r.out, "no decisions match") {
+		t.Fatalf("audit for nobody: %q", r.out)
+	}
+}
