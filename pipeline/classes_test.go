@@ -187,6 +187,10 @@ func TestClassContradictions(t *testing.T) {
 	runClassCases(t, []classCase{
 		{"tendered - change", "ACME STORE\nTOTAL 10.25\nITEM 12.30\nCASH 20.00\nCHANGE 9.75",
 			with(base, "total", 12.3), "total", "cash 20.00 − change 9.75 = 10.25, not the total 12.30"},
+		{"pay - change", "ACME STORE\nITEM 9.90\nDUE 9.90\nPAY 50.00\nCHANGE 40.10",
+			with(base, "total", 50.0), "total", "pay 50.00 − change 40.10 = 9.90, not the total 50.00"},
+		{"pay inside an item name", "ACME STORE\nPAY PARKING TICKET 1.50\nTOTAL AMOUNT 1.50\nACCEPTED TOTAL 2.00\nCHANGE 0.50",
+			with(base, "total", 1.5), "", ""},
 		{"rounding", "ACME STORE\nTOTAL SALES 10.23\nROUNDING ADJ 0.02\nTOTAL AFTER ROUNDING 10.25",
 			with(base, "total", 10.23), "total", "10.23 + 0.02 (ROUNDING ADJ) = 10.25"},
 		{"rounding right", "ACME STORE\nTOTAL SALES 10.23\nROUNDING ADJ 0.02\nTOTAL AFTER ROUNDING 10.25",

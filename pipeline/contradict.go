@@ -32,6 +32,17 @@ func (d *doc) lineBounds(li int) (int, int) {
 	return ls, le
 }
 
+// labelOpensLine reports whether a's line holds nothing before the amount
+// but its label: "PAY 50.00", not "PAY PARKING TICKET 1.50".
+func (d *doc) labelOpensLine(a labelledAmount) bool {
+	ls := d.lineStarts[d.lineOf(a.Start)]
+	if ls > a.Start {
+		return false
+	}
+	before := strings.Trim(strings.TrimSpace(string(d.rs[ls:a.Start])), ":：")
+	return LabelKey(before) == a.key
+}
+
 // lineOf is the index of the line holding offset p.
 func (d *doc) lineOf(p int) int {
 	lo, hi := 0, len(d.lineStarts)
@@ -50,7 +61,7 @@ func (d *doc) lineOf(p int) int {
 func labelKeyOf(a labelledAmount) string { return a.key }
 
 var tenderedLabels = map[string]bool{"cash": true, "tendered": true, "tender": true, "cash received": true,
-	"paid": true, "paid amount": true, "payment": true, "received": true, "cash paid": true, "bar": true}
+	"paid": true, "paid amount": true, "payment": true, "received": true, "cash paid": true, "bar": true, "pay": true}
 var changeLabels = map[string]bool{"change": true, "change due": true, "changes": true, "rückgeld": true}
 
 // payment is an amount tendered and the change given back on it.
@@ -93,6 +104,8 @@ func (d *doc) findPayments() []payment {
 		}
 		k := labelKeyOf(*a)
 		switch {
+		case k == "pay" && !d.labelOpensLine(*a):
+			// "PAY PARKING TICKET 1.50": a verb in an item's name.
 		case tenderedLabels[k] || strings.HasPrefix(k, "cash"):
 			last = a
 		case changeLabels[k] && last != nil && a.Value >= 0 && last.Value >= a.Value:

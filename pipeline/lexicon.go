@@ -33,6 +33,8 @@ var otherLabels = []string{
 	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
 	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
 	"total sv", "total gv", "total ev", "total qu", "accepted total", "amount tendered", "tendered amount",
+	// "PAY 50.00" / "CHANGE 40.10": the amount handed over.
+	"pay",
 }
 
 // extraRoleLabels widen a role's default labels with the forms receipts and
