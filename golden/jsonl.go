@@ -12,6 +12,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/pipeline"
 )
 
 // MaxLineBytes is the longest JSONL line the reader accepts (excluding the
@@ -132,6 +134,9 @@ func parseLine(no int, b []byte) Line {
 	// corrupt provenance offsets; reject it instead.
 	if !utf8.Valid(b) {
 		return fail("not valid UTF-8")
+	}
+	if err := pipeline.CheckJSONText(b); err != nil {
+		return fail("%w", err)
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {

@@ -116,56 +116,14 @@ func strictString(name string, raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", argErr("%s must be a string", name)
 	}
-	if !utf8.Valid(raw) {
-		return "", fmt.Errorf("%w: %s is not valid UTF-8", pipeline.ErrInput, name)
-	}
-	if off, bad := loneSurrogate(raw); bad {
-		return "", fmt.Errorf("%w: %s is not valid UTF-8 (unpaired UTF-16 surrogate escape at byte %d of the JSON string)",
-			pipeline.ErrInput, name, off)
+	if err := pipeline.CheckJSONText(raw); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", argErr("%s must be a string: %v", name, err)
 	}
 	return s, nil
-}
-
-// loneSurrogate finds a \uD800-\uDFFF escape that is not a high surrogate
-// followed by a low one.
-func loneSurrogate(raw []byte) (int, bool) {
-	hex4 := func(i int) (uint64, bool) {
-		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
-		return v, err == nil
-	}
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			continue
-		}
-		if raw[i+1] != 'u' {
-			i++ // skip the escaped character, which may be a backslash
-			continue
-		}
-		v, ok := hex4(i)
-		if !ok {
-			continue
-		}
-		switch {
-		case v >= 0xDC00 && v <= 0xDFFF:
-			return i, true
-		case v >= 0xD800 && v <= 0xDBFF:
-			lo, ok := hex4(i + 6)
-			if !ok || lo < 0xDC00 || lo > 0xDFFF {
-				return i, true
-			}
-			i += 11
-		default:
-			i += 5
-		}
-	}
-	return 0, false
 }
 
 // decodeData accepts the record as a JSON object, or as a string holding one
@@ -181,6 +139,9 @@ func decodeData(raw json.RawMessage) (map[string]any, error) {
 	}
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, fmt.Errorf("%w: data must be a JSON object of field values", pipeline.ErrInput)
+	}
+	if err := pipeline.CheckJSONText(raw); err != nil {
+		return nil, fmt.Errorf("data: %w", err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {

@@ -29,7 +29,7 @@ func ExtractJSON(s string) (map[string]any, error) {
 		} else {
 			var m map[string]any
 			dec := json.NewDecoder(bytes.NewReader([]byte(s[start : end+1])))
-			err := dec.Decode(&m)
+			err := checkedDecode(dec, s[start:end+1], &m)
 			if err == nil {
 				return m, nil
 			}

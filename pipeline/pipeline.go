@@ -96,7 +96,7 @@ func CheckText(text string, maxBytes int) error {
 	if maxBytes > 0 && len(text) > maxBytes {
 		return fmt.Errorf("%w: text is %d bytes, over the %d-byte limit", ErrInput, len(text), maxBytes)
 	}
-	return nil
+	return checkTextChars(text)
 }
 
 // NewTraceID returns a fresh random trace id.

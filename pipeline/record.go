@@ -59,7 +59,7 @@ func (s *Schema) NormalizeRecord(raw map[string]any, mode NormalizeMode) (Record
 	}
 	rec := make(Record, len(s.Fields))
 	for _, f := range s.Fields {
-		v, err := normalizeValue(f, raw[f.Name])
+		v, err := checkedValue(f, raw[f.Name])
 		if err != nil {
 			return nil, fmt.Errorf("field %q: %w", f.Name, err)
 		}

@@ -1,0 +1,107 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// CheckTextValue is the one rule for a text value reflect accepts, from an
+// agent, a batch line, --data or a model reply: valid UTF-8 with no NUL or
+// other control character except tab, LF, CR and form feed. A NUL in
+// "ACME LTD\u0000" is invisible in every view yet makes the record differ
+// from what the reviewer saw; it is refused, never returned ok.
+func CheckTextValue(s string) error {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return fmt.Errorf("is not valid UTF-8 (first bad byte at offset %d)", i)
+			}
+		case r == 0:
+			return fmt.Errorf("contains a NUL character (U+0000) at byte %d", i)
+		case (r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f') || (r >= 0x7f && r <= 0x9f):
+			return fmt.Errorf("contains the control character %U at byte %d", r, i)
+		}
+	}
+	return nil
+}
+
+// CheckJSONText scans raw JSON, before it is decoded, for what encoding/json
+// would let through or silently change: bytes that are not UTF-8 and
+// \uD800-\uDFFF escapes that are not a high surrogate followed by a low one
+// (both become U+FFFD), and \u0000 escapes. Batch lines, --data, MCP
+// arguments and model replies all go through it, so they follow one rule.
+func CheckJSONText(raw []byte) error {
+	if !utf8.Valid(raw) {
+		for off := 0; off < len(raw); {
+			r, size := utf8.DecodeRune(raw[off:])
+			if r == utf8.RuneError && size <= 1 {
+				return fmt.Errorf("%w: not valid UTF-8 (first bad byte at offset %d)", ErrInput, off)
+			}
+			off += size
+		}
+	}
+	hex4 := func(i int) (uint64, bool) {
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		return v, err == nil
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // skip the escaped character, which may be a backslash
+			continue
+		}
+		v, ok := hex4(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case v == 0:
+			return fmt.Errorf("%w: a NUL character (\\u0000) at byte %d of the JSON", ErrInput, i)
+		case v >= 0xDC00 && v <= 0xDFFF:
+			return fmt.Errorf("%w: not valid UTF-8 (unpaired UTF-16 surrogate escape at byte %d of the JSON)", ErrInput, i)
+		case v >= 0xD800 && v <= 0xDBFF:
+			lo, ok := hex4(i + 6)
+			if !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return fmt.Errorf("%w: not valid UTF-8 (unpaired UTF-16 surrogate escape at byte %d of the JSON)", ErrInput, i)
+			}
+			i += 11
+		default:
+			i += 5
+		}
+	}
+	return nil
+}
+
+// checkedDecode is dec.Decode for ExtractJSON with CheckJSONText first.
+func checkedDecode(dec *json.Decoder, raw string, v any) error {
+	if err := CheckJSONText([]byte(raw)); err != nil {
+		return err
+	}
+	return dec.Decode(v)
+}
+
+// checkedValue is normalizeValue with CheckTextValue on a string value.
+func checkedValue(f Field, v any) (any, error) {
+	if s, ok := v.(string); ok {
+		if err := CheckTextValue(s); err != nil {
+			return nil, fmt.Errorf("%w: the value %s", ErrInput, err)
+		}
+	}
+	return normalizeValue(f, v)
+}
+
+// checkTextChars is CheckText's character rule.
+func checkTextChars(text string) error {
+	if err := CheckTextValue(text); err != nil {
+		return fmt.Errorf("%w: text %s", ErrInput, err)
+	}
+	return nil
+}
