@@ -74,6 +74,9 @@ type Gateway struct {
 	maps atomic.Pointer[Mappings]
 	// reloadMu makes reloads (SIGHUP, POST /admin/reload) one at a time.
 	reloadMu sync.Mutex
+	// sendBelow sends past ownListChanged; pushMu orders the pushes.
+	sendBelow mcpsdk.MethodHandler
+	pushMu    sync.Mutex
 }
 
 // entry is one proxied tool.
@@ -134,15 +137,19 @@ func New(opts Options) (*Gateway, error) {
 			return nil, fmt.Errorf("gateway: upstream %q is listed twice", c.Name)
 		}
 		seen[c.Name] = true
-		g.upstreams = append(g.upstreams, &upstream{cfg: c})
+		u := &upstream{cfg: c}
+		u.live.Store(true)
+		g.upstreams = append(g.upstreams, u)
 	}
 	for _, b := range opts.Builtins {
 		if seen[b.Name] {
 			return nil, fmt.Errorf("gateway: upstream name %q is taken by a built-in upstream (rename it, or turn the built-in off)", b.Name)
 		}
 		seen[b.Name] = true
-		g.upstreams = append(g.upstreams, &upstream{builtin: b.Server,
-			cfg: UpstreamConfig{Name: b.Name, System: b.System, Environment: b.Environment, Required: true}})
+		u := &upstream{builtin: b.Server,
+			cfg: UpstreamConfig{Name: b.Name, System: b.System, Environment: b.Environment, Required: true}}
+		u.live.Store(true)
+		g.upstreams = append(g.upstreams, u)
 	}
 	g.front = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "reflect-gateway", Title: "reflect governance gateway", Version: opts.Version},
 		&mcpsdk.ServerOptions{
@@ -154,7 +161,39 @@ func New(opts Options) (*Gateway, error) {
 				"get it approved, then retry the exact same call.",
 		})
 	g.front.AddReceivingMiddleware(g.unknownTools)
+	g.front.AddSendingMiddleware(g.ownListChanged)
 	return g, nil
+}
+
+const methodToolsListChanged = "notifications/tools/list_changed"
+
+// ownListChanged drops the SDK's own tools/list_changed, which it sends
+// 10 ms after the last AddTool or RemoveTools: a change of many tools can
+// straddle that debounce and reach a session twice. apply sends one per
+// change of the catalogue instead, below this middleware.
+func (g *Gateway) ownListChanged(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	g.sendBelow = next
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if method == methodToolsListChanged {
+			return nil, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// pushListChanged tells every open front session, once, that the tools
+// changed.
+func (g *Gateway) pushListChanged() {
+	g.pushMu.Lock()
+	defer g.pushMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ss := range g.front.Sessions() {
+		req := &mcpsdk.ServerRequest[*mcpsdk.ToolListChangedParams]{Session: ss, Params: &mcpsdk.ToolListChangedParams{}}
+		if _, err := g.sendBelow(ctx, methodToolsListChanged, req); err != nil {
+			g.log.Debug("tools/list_changed not delivered", "session", ss.ID(), "error", err.Error())
+		}
+	}
 }
 
 // unknownTools answers a call to a tool that is not (or no longer) listed
@@ -206,7 +245,8 @@ func (g *Gateway) Start(ctx context.Context) error {
 		return fmt.Errorf("gateway: required upstream failed: %w", errors.Join(required...))
 	}
 	for _, u := range g.upstreams {
-		if err := g.publish(ctx, u); err != nil {
+		// No push: a session that connects later lists them anyway.
+		if err := g.publish(ctx, u, false); err != nil {
 			g.Close()
 			return err
 		}
@@ -227,29 +267,35 @@ func (g *Gateway) Close() {
 func (g *Gateway) onToolsChanged(u *upstream) {
 	ctx, cancel := context.WithTimeout(context.Background(), g.opts.ConnectTimeout)
 	defer cancel()
-	g.mu.Lock()
-	live := slices.Contains(g.upstreams, u)
-	g.mu.Unlock()
-	if !live {
+	if u.retired.Load() {
 		return // replaced or removed by a reload
+	}
+	// An upstream a reload is still connecting (server-everything lists
+	// more tools right after initialize) is refreshed once it is live, so
+	// the reload's older list cannot overwrite the newer one.
+	if !u.live.Load() {
+		u.missed.Store(true)
+		if !u.live.Load() {
+			return
+		}
 	}
 	if err := u.refresh(ctx); err != nil {
 		g.log.Warn("tools/list after list_changed failed: keeping the previous list", "upstream", u.cfg.Name, "error", err.Error())
 		return
 	}
-	if err := g.publish(ctx, u); err != nil {
+	if err := g.publish(ctx, u, true); err != nil {
 		g.log.Warn("could not publish the changed tools", "upstream", u.cfg.Name, "error", err.Error())
 	}
 }
 
-// publish replaces u's tools on the front. The SDK then tells every front
-// session tools/list_changed.
-func (g *Gateway) publish(ctx context.Context, u *upstream) error {
+// publish replaces u's tools on the front; with push every open front
+// session is told tools/list_changed once.
+func (g *Gateway) publish(ctx context.Context, u *upstream, push bool) error {
 	next, err := g.stage(ctx, u)
 	if err != nil {
 		return err
 	}
-	g.apply(nil, map[*upstream]map[string]*entry{u: next})
+	g.apply(nil, map[*upstream]map[string]*entry{u: next}, push)
 	return nil
 }
 
@@ -292,9 +338,8 @@ func (g *Gateway) stage(ctx context.Context, u *upstream) (map[string]*entry, er
 
 // apply is one change of the catalogue: the tools of drop and of next's
 // upstreams that next does not list go, next's are added or replaced. The
-// front changes in one tight run, so the SDK's debounce sends open
-// sessions one tools/list_changed for it.
-func (g *Gateway) apply(drop []*upstream, next map[*upstream]map[string]*entry) {
+// open sessions get one tools/list_changed for it.
+func (g *Gateway) apply(drop []*upstream, next map[*upstream]map[string]*entry, push bool) {
 	g.mu.Lock()
 	var gone []string
 	for name, e := range g.tools {
@@ -329,6 +374,9 @@ func (g *Gateway) apply(drop []*upstream, next map[*upstream]map[string]*entry) 
 		g.front.AddTool(frontTool(e), func(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 			return g.call(ctx, req, name)
 		})
+	}
+	if push && len(gone)+len(added) > 0 {
+		go g.pushListChanged()
 	}
 }
 

@@ -134,6 +134,7 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 		}
 		if err != nil {
 			u.markDown(err)
+			u.live.Store(true) // down: nothing listed to overwrite
 			res.Failed = append(res.Failed, ReloadFailure{Name: c.Name, Error: err.Error()})
 		}
 		if old == nil {
@@ -163,9 +164,18 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 	g.mu.Lock()
 	g.upstreams = kept
 	g.mu.Unlock()
-	g.apply(drop, next)
+	for _, u := range drop {
+		u.retired.Store(true)
+	}
+	g.apply(drop, next, true)
 	for _, u := range drop {
 		u.close()
+	}
+	for u := range next {
+		u.live.Store(true)
+		if u.missed.Swap(false) {
+			go g.onToolsChanged(u)
+		}
 	}
 	if len(res.Added)+len(res.Replaced)+len(res.Removed)+len(res.Failed) == 0 {
 		res.Note = "no new upstreams found in config"

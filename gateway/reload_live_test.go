@@ -73,8 +73,13 @@ func postReload(t *testing.T, root, token string) (int, map[string]any) {
 // tools/list_changed, and it sees new tools come and removed ones go
 // without reconnecting. A reload that changes nothing pushes nothing.
 func TestReloadSeenByLiveSession(t *testing.T) {
-	ups := npmUpstreams(t)
-	everything, memory := ups[0], ups[2]
+	// Two server-memory children: their catalogue is fixed, so every
+	// list_changed the session gets is the reload's (server-everything
+	// lists more tools on its own after initialize).
+	memory := npmUpstreams(t)[2]
+	notes := memory
+	notes.Name, notes.System = "notes", "notes"
+	notes.Env = map[string]string{"MEMORY_FILE_PATH": t.TempDir() + "/notes.jsonl"}
 	reg := &reloadable{}
 	g, err := New(Options{Upstreams: []UpstreamConfig{memory}, Decider: newTestEngine(), Mode: ModeEnforce,
 		Logger: quietLogger(), UpstreamStderr: io.Discard, Reload: reg.load})
@@ -87,14 +92,14 @@ func TestReloadSeenByLiveSession(t *testing.T) {
 	}
 	t.Cleanup(g.Close)
 	root := serveFront(t, g)
-	var notes atomic.Int32
+	var pushed atomic.Int32
 	arrived := make(chan struct{}, 16)
 	cs := connectHTTP(t, root+"/mcp", &mcpsdk.ClientOptions{ToolListChangedHandler: func(context.Context, *mcpsdk.ToolListChangedRequest) {
-		notes.Add(1)
+		pushed.Add(1)
 		arrived <- struct{}{}
 	}})
 	t.Cleanup(func() { _ = cs.Close() })
-	if tools := listTools(t, cs); tools["memory__read_graph"] == nil || tools["everything__echo"] != nil {
+	if tools := listTools(t, cs); tools["memory__read_graph"] == nil || tools["notes__read_graph"] != nil {
 		t.Fatalf("before: %v", sortedKeys(tools))
 	}
 	want := 0
@@ -115,25 +120,25 @@ func TestReloadSeenByLiveSession(t *testing.T) {
 			t.Fatalf("no tools/list_changed after the reload that %s %s", field, name)
 		}
 	}
-	reload(ReloadConfig{Upstreams: []UpstreamConfig{memory, everything}}, "added", "everything")
-	if tools := listTools(t, cs); tools["everything__echo"] == nil || tools["memory__read_graph"] == nil {
+	reload(ReloadConfig{Upstreams: []UpstreamConfig{memory, notes}}, "added", "notes")
+	if tools := listTools(t, cs); tools["notes__read_graph"] == nil || tools["memory__read_graph"] == nil {
 		t.Fatalf("after the add: %v", sortedKeys(tools))
 	}
-	if res := call(t, cs, "everything__echo", map[string]any{"message": "hot"}); res.IsError || !strings.Contains(text(res), "hot") {
+	if res := call(t, cs, "notes__create_entities", map[string]any{"entities": []any{map[string]any{"name": "hot", "entityType": "t", "observations": []any{}}}}); res.IsError || !strings.Contains(text(res), "hot") {
 		t.Fatalf("hot-added tool: %s", jsonOf(t, res))
 	}
 	// A changed env is a changed upstream: a fresh child with the new file.
 	moved := memory
 	moved.Env = map[string]string{"MEMORY_FILE_PATH": t.TempDir() + "/moved.jsonl"}
-	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved, everything}}, "replaced", "memory")
+	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved, notes}}, "replaced", "memory")
 	if res := call(t, cs, "memory__read_graph", map[string]any{}); res.IsError {
 		t.Fatalf("replaced upstream: %s", text(res))
 	}
-	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved}}, "removed", "everything")
-	if tools := listTools(t, cs); tools["everything__echo"] != nil || tools["memory__read_graph"] == nil {
+	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved}}, "removed", "notes")
+	if tools := listTools(t, cs); tools["notes__read_graph"] != nil || tools["memory__read_graph"] == nil {
 		t.Fatalf("after the removal: %v", sortedKeys(tools))
 	}
-	if res := call(t, cs, "everything__echo", map[string]any{"message": "gone"}); !res.IsError || !strings.Contains(text(res), "unknown tool") {
+	if res := call(t, cs, "notes__read_graph", map[string]any{}); !res.IsError || !strings.Contains(text(res), "unknown tool") {
 		t.Fatalf("a removed tool still answers: %s", jsonOf(t, res))
 	}
 	// Nothing changed: no push. The next reload's notification, which comes
@@ -142,8 +147,8 @@ func TestReloadSeenByLiveSession(t *testing.T) {
 	if code, body := postReload(t, root, ""); code != 200 || body["note"] == nil {
 		t.Fatalf("no-op reload: %d %v", code, body)
 	}
-	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved, everything}}, "added", "everything")
-	if got := int(notes.Load()); got != want {
+	reload(ReloadConfig{Upstreams: []UpstreamConfig{moved, notes}}, "added", "notes")
+	if got := int(pushed.Load()); got != want {
 		t.Fatalf("%d tools/list_changed for %d reloads that changed the catalogue", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +28,10 @@ type Builtin struct {
 type upstream struct {
 	cfg     UpstreamConfig
 	builtin *mcpsdk.Server
+
+	// live: its tools are on the front (a reload sets it once applied);
+	// missed: a list_changed came before that; retired: a reload dropped it.
+	live, missed, retired atomic.Bool
 
 	mu      sync.Mutex
 	session *mcpsdk.ClientSession
