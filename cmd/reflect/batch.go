@@ -168,7 +168,7 @@ type resultSink struct {
 	failed bool
 }
 
-func openSink(_ context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
+func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
 	if o.file == "" || o.file == "-" {
 		return nil, usageErr(errors.New("--save needs --file: results are stored under the file's corpus"))
 	}
@@ -176,7 +176,7 @@ func openSink(_ context.Context, o verifyOpts, env *runEnv) (*resultSink, error)
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("--save: %w", err))
 	}
-	st, err := o.sf.open()
+	st, err := o.sf.openForWrite(ctx)
 	if err != nil {
 		return nil, err
 	}

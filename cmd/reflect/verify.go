@@ -163,6 +163,9 @@ func parseData(s string) (map[string]any, error) {
 		}
 		raw = b
 	}
+	if err := pipeline.CheckJSONText(raw); err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("%w: --data is not a JSON object: %w", pipeline.ErrInput, err)

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/store/storetest"
+)
+
+// scribbledStore is a populated store with random bytes over every data page
+// (not the meta pages, which bbolt checksums on open): Open accepts it, the
+// consistency check does not.
+func scribbledStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "store.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := storetest.Populate(context.Background(), st, "old", 300); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	const page = 4096
+	for off := 2 * page; off+page <= len(b); off += page {
+		start := off + r.IntN(page-64)
+		for i := start; i < start+64; i++ {
+			b[i] = byte(r.Uint32())
+		}
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Open(path, store.Options{}); err != nil {
+		t.Fatalf("the scribbled file should still open: %v", err)
+	}
+	return path
+}
+
+// Every verb that writes into the store refuses a damaged one before writing
+// anything, with an error that says what to do.
+func TestWritersRefuseADamagedStore(t *testing.T) {
+	corpus := writeFile(t, "docs.jsonl", fakeCorpus(2))
+	cases := map[string][]string{
+		"extract --save":  {"extract", "--batch", "--save", "--file", corpus},
+		"validate --save": {"validate", "--batch", "--save", "--file", corpus},
+		"review":          {"review", "--queue", "q"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := scribbledStore(t)
+			before, _ := os.ReadFile(path)
+			r := runWith(t, nil, "", append(args, "--store", path)...)
+			if r.code == ExitOK {
+				t.Fatalf("%s wrote into a damaged store: exit 0\n%s", name, r.out)
+			}
+			if msg := r.out + r.err; !strings.Contains(msg, "consistency check") || !strings.Contains(msg, "reflect doctor") {
+				t.Fatalf("%s: want an error naming the failed check and reflect doctor, got\n%s\n%s", name, r.out, r.err)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+				t.Fatalf("%s changed the damaged file", name)
+			}
+		})
+	}
+}
