@@ -64,3 +64,59 @@ func TestAuditListsDecisions(t *testing.T) {
 		t.Fatalf("audit for nobody: %q", r.out)
 	}
 }
+
+// stats --json says null where the text says n/a, and both report false
+// alarms once flagged fields have been reviewed.
+func TestStatsNullsAndFalseAlarms(t *testing.T) {
+	r := run(t, "", "stats", "--json")
+	var js map[string]any
+	if err := json.Unmarshal([]byte(r.out), &js); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := js["catch_rate"]; !ok || v != nil {
+		t.Errorf("catch_rate on an empty store = %v (present %v), want null", v, ok)
+	}
+	if v, ok := js["false_alarm_rate"]; !ok || v != nil {
+		t.Errorf("false_alarm_rate on an empty store = %v, want null", v)
+	}
+	if r = run(t, "", "stats"); !strings.Contains(r.out, "false alarms      : n/a") {
+		t.Errorf("stats text:\n%s", r.out)
+	}
+
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := storetest.Populate(ctx, st, "c", 10); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := st.Summaries(ctx, "c")
+	var doc string
+	for _, row := range rows {
+		if row.Flagged > 0 {
+			doc = row.DocID
+			break
+		}
+	}
+	if doc == "" {
+		t.Fatal("no flagged document in the populated store")
+	}
+	res, _, _ := st.Result(ctx, "c", doc)
+	var ds []store.Decision
+	for _, f := range res.FlaggedFields {
+		ds = append(ds, store.Decision{CorpusID: "c", DocID: doc, Field: f.Field, Action: store.ActionAccept, Reviewer: "ann"})
+	}
+	if _, err := st.Decide(ctx, ds...); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, "", "stats", "--store", path, "--json")
+	js = nil
+	if err := json.Unmarshal([]byte(r.out), &js); err != nil {
+		t.Fatal(err)
+	}
+	if js["false_alarms"] != float64(len(ds)) || js["false_alarm_rate"] != 1.0 {
+		t.Errorf("after accepting %d flags as they were: %v", len(ds), js)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/reflect-mcp/reflect/store"
 )
 
 func runStats(ctx context.Context, args []string, stdio Stdio) error {
@@ -31,8 +33,12 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
+	al, err := st.Alarms(ctx, id)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
-		b, err := json.MarshalIndent(s, "", "  ")
+		b, err := json.MarshalIndent(statsJSON(s, al), "", "  ")
 		if err != nil {
 			return fmt.Errorf("encode stats: %w", err)
 		}
@@ -51,5 +57,29 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 		catch = fmt.Sprintf("%.1f%% (%d of %d wrong values flagged)", s.CatchRate*100, s.CaughtWrong, s.CaughtWrong+s.SilentWrong)
 	}
 	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
+	fa := "n/a (no flagged field reviewed yet)"
+	if al.Flagged > 0 {
+		fa = fmt.Sprintf("%d of %d flags (%.1f%%) accepted as they were", al.FalseAlarms, al.Flagged, 100*float64(al.FalseAlarms)/float64(al.Flagged))
+	}
+	fmt.Fprintf(stdio.Out, "false alarms      : %s\n", fa)
 	return nil
+}
+
+// statsJSON is the stats as JSON, with null wherever the text form says n/a:
+// a rate with nothing under it is not a number.
+func statsJSON(s store.Stats, al store.Alarms) map[string]any {
+	out := map[string]any{
+		"documents": s.Documents, "with_result": s.WithResult, "reviewed": s.Reviewed, "auto_accepted": s.AutoAccepted,
+		"needs_review": s.NeedsReview, "errors": s.Errors, "decided_fields": s.DecidedFields,
+		"corrected_fields": s.CorrectedFields, "flagged_fields": s.FlaggedFields, "caught_wrong": s.CaughtWrong,
+		"silent_wrong": s.SilentWrong, "catch_rate": nil, "flagged_reviewed": al.Flagged,
+		"false_alarms": al.FalseAlarms, "false_alarm_rate": nil,
+	}
+	if s.CaughtWrong+s.SilentWrong > 0 {
+		out["catch_rate"] = s.CatchRate
+	}
+	if al.Flagged > 0 {
+		out["false_alarm_rate"] = float64(al.FalseAlarms) / float64(al.Flagged)
+	}
+	return out
 }
