@@ -374,6 +374,11 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		}
 	}
 	if len(labelled) == 0 {
+		if f.Role == RoleTax && len(matches) > 0 && d.summary == nil && !d.printsRole(RoleTax) {
+			// A receipt with no tax word anywhere: a non-zero tax can only
+			// be some other printed figure (an item line, the cash).
+			c.penalize(factorWrongRole, fmt.Sprintf("the document labels no tax anywhere; %.2f is printed as another figure", x))
+		}
 		// The source labels nothing for this role: nothing to contradict.
 		return false
 	}
@@ -387,6 +392,16 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		reason += fmt.Sprintf("; it appears labelled %q", strings.ToUpper(strings.Join(strings.Fields(matches[0].label), " ")))
 	}
 	c.penalize(factorWrongRole, reason)
+	return false
+}
+
+// printsRole reports whether any money label of role is printed.
+func (d *doc) printsRole(r Role) bool {
+	for _, h := range d.moneyHits {
+		if h.role == r {
+			return true
+		}
+	}
 	return false
 }
 
