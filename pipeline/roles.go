@@ -553,6 +553,17 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 type labelCache struct {
 	once          sync.Once
 	money, fields *labelIndex
+	lexOnce       sync.Once
+	lex           *Lexicon
+}
+
+// Lexicon is the schema's lexicon (NewLexicon), built once per schema:
+// building one costs far more than reading a document, and every
+// Generator call with the schema reads the same one. Like the label
+// indexes, it assumes the schema does not change once used.
+func (s *Schema) Lexicon() *Lexicon {
+	s.labels.lexOnce.Do(func() { s.labels.lex = NewLexicon(s) })
+	return s.labels.lex
 }
 
 // labelIndexes returns the indexes of the money-role labels and of the

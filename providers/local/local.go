@@ -9,38 +9,21 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"unicode"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// Extractor is the rule-based Generator. It is safe for concurrent use; the
-// only thing it keeps between calls is the lexicon of the last schema it
-// read, because building one costs far more than reading a receipt.
-type Extractor struct {
-	last atomic.Pointer[schemaLexicon]
-}
-
-type schemaLexicon struct {
-	s  *pipeline.Schema
-	lx *pipeline.Lexicon
-}
+// Extractor is the rule-based Generator. It is safe for concurrent use and
+// keeps nothing between calls: the lexicon is cached on the schema
+// (pipeline.Schema.Lexicon).
+type Extractor struct{}
 
 // New returns a rule-based extractor.
 func New() *Extractor { return &Extractor{} }
 
-// lexicon is s's lexicon, built once for a run of calls with one schema
-// (a pipeline's); a schema that changes every call costs a build each time
-// and never grows the cache.
-func (e *Extractor) lexicon(s *pipeline.Schema) *pipeline.Lexicon {
-	if c := e.last.Load(); c != nil && c.s == s {
-		return c.lx
-	}
-	lx := pipeline.NewLexicon(s)
-	e.last.Store(&schemaLexicon{s: s, lx: lx})
-	return lx
-}
+// lexicon is s's lexicon, built once per schema.
+func (e *Extractor) lexicon(s *pipeline.Schema) *pipeline.Lexicon { return s.Lexicon() }
 
 // found is one extracted value and how it was found.
 type found struct {
