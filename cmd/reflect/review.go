@@ -54,7 +54,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	queue := fs.String("queue", "", "review an MCP client's queue (e.g. --queue mcp) instead of a corpus file")
 	conc := fs.Int("concurrency", 4, "documents run through the pipeline at once")
 	noRun := fs.Bool("no-run", false, "only review stored results; run nothing")
-	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.golden.jsonl)")
+	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.golden.jsonl next to the store, never in the working directory)")
 	pf.logLevel = "error"
 	fs.Lookup("log-level").DefValue = "error"
 	pos, err := parseFlags(fs, args, stdio)
@@ -93,6 +93,15 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	log, err := newLogger(logw, pf.logLevel)
 	if err != nil {
 		return err
+	}
+	if *exportPath == "" {
+		// Next to the store, not the working directory: `make run` from a
+		// checkout must not drop a golden file into the source tree.
+		name := corpus.Name
+		if q, ok := store.QueueName(corpus.ID); ok {
+			name = "queue-" + q
+		}
+		*exportPath = filepath.Join(filepath.Dir(st.Path()), filepath.Base(name)+".golden.jsonl")
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
@@ -145,14 +154,15 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 		}
 		return corpus, err
 	}
-	corpus, docs, lineErrs, err := golden.LoadCorpus(pos[0], schema)
-	if err != nil {
+	// Streamed, and not read at all when the stored fingerprint matches.
+	corpus, lineErrs, err := golden.OpenCorpus(ctx, st, pos[0], schema)
+	if errors.Is(err, golden.ErrCorpusFile) {
 		return corpus, usageErr(err)
 	}
 	for _, le := range lineErrs {
 		fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
 	}
-	return corpus, st.PutCorpus(ctx, corpus, docs)
+	return corpus, err
 }
 
 // schemaRef is how a corpus remembers its schema: a built-in name, or the
