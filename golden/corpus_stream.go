@@ -1,0 +1,160 @@
+package golden
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// CorpusStore is what OpenCorpus needs of the store.
+type CorpusStore interface {
+	Corpus(ctx context.Context, id string) (store.Corpus, error)
+	PutCorpus(ctx context.Context, c store.Corpus, docs []store.Document) error
+	CorpusFingerprint(ctx context.Context, corpusID string) (store.Fingerprint, bool, error)
+	PutCorpusFingerprint(ctx context.Context, corpusID string, fp store.Fingerprint) error
+}
+
+// ErrCorpusFile marks an OpenCorpus error that is the file's (missing,
+// unreadable, a line past the limit), not the store's: the user's to fix.
+var ErrCorpusFile = errors.New("corpus file")
+
+// streamBatch bounds the documents held at once while a file is streamed
+// into the store: memory stays flat in corpus size.
+const streamBatch = 512
+
+// OpenCorpus stores a corpus file (or directory) and returns its record.
+// A JSONL file whose size and mtime match the fingerprint stored with the
+// corpus is not read at all; otherwise it is streamed line by line and only
+// documents the store does not have are written (issue 11: review FILE on a
+// stored 100k corpus read and decoded the whole file on every open).
+// A directory is loaded as LoadCorpus does.
+func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store.Corpus, []LineError, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return store.Corpus{}, nil, fmt.Errorf("%w %s: %w", ErrCorpusFile, path, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return store.Corpus{}, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
+	}
+	if fi.IsDir() {
+		c, docs, bad, err := LoadCorpus(abs, schema)
+		if err != nil {
+			return c, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
+		}
+		return c, bad, st.PutCorpus(ctx, c, docs)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	c := store.Corpus{
+		ID:     "file:" + hex.EncodeToString(sum[:8]),
+		Name:   strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)),
+		Kind:   "file",
+		Path:   abs,
+		Schema: schema,
+	}
+	prev, err := st.Corpus(ctx, c.ID)
+	switch {
+	case err == nil:
+		c.Created = prev.Created
+		fp, ok, err := st.CorpusFingerprint(ctx, c.ID)
+		if err != nil {
+			return c, nil, err
+		}
+		if ok && fp.SameFile(fi.Size(), fi.ModTime().UnixNano()) && prev.ContentHash == fp.Hash && prev.Schema == schema {
+			return prev, nil, nil
+		}
+		c.ContentHash = prev.ContentHash
+	case errors.Is(err, store.ErrNotFound):
+		c.Created = time.Now().UTC()
+	default:
+		return c, nil, err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return c, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
+	}
+	defer f.Close()
+	// Stat the open file: the fingerprint must describe what was read.
+	if fi, err = f.Stat(); err != nil {
+		return c, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
+	}
+	h := sha256.New()
+	var putErr error
+	bad, err := streamJSONL(io.TeeReader(f, h), func(batch []store.Document) error {
+		// The record keeps its old hash until the whole file is stored.
+		putErr = st.PutCorpus(ctx, c, batch)
+		return putErr
+	})
+	if putErr != nil {
+		return c, nil, putErr
+	}
+	if err != nil {
+		return c, nil, fmt.Errorf("%w %s: %w", ErrCorpusFile, abs, err)
+	}
+	c.ContentHash = hex.EncodeToString(h.Sum(nil))
+	if err := st.PutCorpus(ctx, c, nil); err != nil {
+		return c, nil, err
+	}
+	fp := store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash}
+	if err := st.PutCorpusFingerprint(ctx, c.ID, fp); err != nil {
+		return c, nil, err
+	}
+	return c, bad, nil
+}
+
+// streamJSONL is loadJSONL without holding the texts: documents are handed
+// to put streamBatch at a time. Only ids are kept, to find duplicates.
+func streamJSONL(r io.Reader, put func([]store.Document) error) ([]LineError, error) {
+	var bad []LineError
+	seen := map[string]int{}
+	batch := make([]store.Document, 0, streamBatch)
+	seq := 0
+	err := ReadLines(r, func(l Line) error {
+		if l.Err != nil {
+			var le *LineError
+			if errors.As(l.Err, &le) {
+				bad = append(bad, *le)
+			} else {
+				bad = append(bad, LineError{Line: l.No, Err: l.Err})
+			}
+			return nil
+		}
+		id := l.ID
+		if id == "" {
+			id = "line-" + strconv.Itoa(l.No)
+		}
+		if err := checkDoc(id, l.Text, seen, l.No); err != nil {
+			bad = append(bad, LineError{Line: l.No, Err: err})
+			return nil
+		}
+		batch = append(batch, store.Document{ID: id, Text: l.Text, Expected: l.Expected, Seq: seq})
+		seq++
+		if len(batch) == streamBatch {
+			if err := put(batch); err != nil {
+				return err
+			}
+			clear(batch)
+			batch = batch[:0]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(batch) > 0 {
+		if err := put(batch); err != nil {
+			return nil, err
+		}
+	}
+	return bad, nil
+}
