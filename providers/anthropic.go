@@ -33,6 +33,8 @@ type AnthropicConfig struct {
 	MaxRetryDelay time.Duration
 	// Prices fills Usage.CostUSD; nil means DefaultPrices.
 	Prices Prices
+	// HTTPClient carries the calls; nil means NewHTTPClient(0).
+	HTTPClient *http.Client
 }
 
 // Anthropic is a Client for the Messages API.
@@ -70,6 +72,7 @@ func newAnthropic(vendor string, cfg AnthropicConfig, scrub scrubber, auth []opt
 		option.WithRequestTimeout(orDefault(cfg.Timeout, DefaultTimeout)),
 		option.WithMaxRetries(retries(cfg.MaxRetries)),
 		option.WithMiddleware(capRetryAfter(orDefault(cfg.MaxRetryDelay, DefaultMaxRetryDelay))),
+		option.WithHTTPClient(httpClient(cfg.HTTPClient)),
 	})
 	prices := cfg.Prices
 	if prices == nil {

@@ -3,6 +3,7 @@ package providers
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -22,6 +23,8 @@ type BedrockConfig struct {
 	MaxRetries    int
 	MaxRetryDelay time.Duration
 	Prices        Prices
+	// HTTPClient carries the calls; nil means NewHTTPClient(0).
+	HTTPClient *http.Client
 }
 
 // ErrBedrockSigV4 explains why only Bedrock API keys work in this build.
@@ -59,6 +62,7 @@ func NewBedrock(cfg BedrockConfig) (*Anthropic, error) {
 		MaxRetries:    cfg.MaxRetries,
 		MaxRetryDelay: cfg.MaxRetryDelay,
 		Prices:        cfg.Prices,
+		HTTPClient:    cfg.HTTPClient,
 	}
 	auth := []option.RequestOption{option.WithAuthToken(cfg.APIKey), option.WithBaseURL(base)}
 	return newAnthropic("bedrock", acfg, newScrubber(cfg.APIKey), auth), nil

@@ -54,6 +54,10 @@ type Config struct {
 	MaxRetries int           // REFLECT_MAX_RETRIES; 0 default, negative none
 	PricesPath string        // REFLECT_PRICES: JSON price overrides
 
+	// HTTPClient carries every call of the clients NewClient builds; nil
+	// means a new NewHTTPClient(0) per client. Stack sets one per run.
+	HTTPClient *http.Client
+
 	invalid []string // malformed environment values, reported by Validate
 }
 
@@ -244,6 +248,7 @@ func (c Config) NewClient(provider string) (llm.Client, error) {
 			MaxRetries:        c.MaxRetries,
 			StructuredOutputs: c.OpenAIResponseFormat,
 			Prices:            prices,
+			HTTPClient:        c.HTTPClient,
 		})
 	case ProviderAnthropic:
 		if c.AnthropicAPIKey == "" {
@@ -255,6 +260,7 @@ func (c Config) NewClient(provider string) (llm.Client, error) {
 			Timeout:    c.Timeout,
 			MaxRetries: c.MaxRetries,
 			Prices:     prices,
+			HTTPClient: c.HTTPClient,
 		})
 	case ProviderBedrock:
 		return NewBedrock(BedrockConfig{
@@ -264,6 +270,7 @@ func (c Config) NewClient(provider string) (llm.Client, error) {
 			Timeout:    c.Timeout,
 			MaxRetries: c.MaxRetries,
 			Prices:     prices,
+			HTTPClient: c.HTTPClient,
 		})
 	case ProviderReplay:
 		return nil, errors.New("provider replay: replay answers from a fixture file; build it with providers.NewReplay")
@@ -448,6 +455,10 @@ type Stack struct {
 	// Fixture loads the replay fixture the first time ProviderReplay is
 	// asked for.
 	Fixture func() (*Fixture, error)
+	// Concurrency is how many calls the run makes at once (a batch's
+	// workers); it sizes the connection pool the run's clients share. 0
+	// means MinIdleConnsPerHost.
+	Concurrency int
 
 	replay   *Replay
 	breakers map[string]*Breaker // one per provider, shared by the run's clients
@@ -483,6 +494,11 @@ func (s *Stack) Client(provider string) (llm.Client, error) {
 		}
 		c = s.replay
 	} else {
+		if s.Config.HTTPClient == nil {
+			// One pool for the run: generator and critic calls to one host
+			// reuse each other's connections.
+			s.Config.HTTPClient = NewHTTPClient(s.Concurrency)
+		}
 		live, err := s.Config.NewClient(provider)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -57,6 +58,9 @@ type OpenAIConfig struct {
 	StructuredOutputs string
 	// Prices fills Usage.CostUSD; nil means DefaultPrices.
 	Prices Prices
+	// HTTPClient carries the calls; nil means NewHTTPClient(0). A run passes
+	// one to all its clients so they share one connection pool.
+	HTTPClient *http.Client
 }
 
 // OpenAI is a Client for the Chat Completions API.
@@ -96,6 +100,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		option.WithRequestTimeout(orDefault(cfg.Timeout, DefaultTimeout)),
 		option.WithMaxRetries(retries(cfg.MaxRetries)),
 		option.WithMaxRetryDelay(orDefault(cfg.MaxRetryDelay, DefaultMaxRetryDelay)),
+		option.WithHTTPClient(httpClient(cfg.HTTPClient)),
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
@@ -222,6 +227,13 @@ func maxTokens(req llm.Request) int {
 		return req.MaxTokens
 	}
 	return defaultMaxTokens
+}
+
+func httpClient(c *http.Client) *http.Client {
+	if c == nil {
+		return NewHTTPClient(0)
+	}
+	return c
 }
 
 func orDefault(d, def time.Duration) time.Duration {

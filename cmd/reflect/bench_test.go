@@ -1,54 +1,84 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reflect-mcp/reflect/cmd/reflect/internal/fakemodel"
 )
 
 // BenchmarkBatchThroughput runs `reflect extract --batch` over 500 documents
-// against a local OpenAI-compatible server that answers every call after a
-// fixed delay (50ms: far below a real model's, so reflect's own overhead
-// shows), and reports the run's speed as a ratio to the ideal
-// (documents × calls × delay / concurrency): 1.0 means reflect adds nothing.
-// Then it reruns with a warm cache and reports the speed-up.
+// against an OpenAI-compatible server, in a process of its own, that answers
+// every call after a fixed delay (50ms: far below a real model's, so
+// reflect's own overhead shows), and reports the run's speed as a ratio to
+// the ideal (documents × calls × delay / concurrency): 1.0 means reflect adds
+// nothing. It counts the TCP connections the 1,000 calls opened, then reruns
+// with a warm cache and reports the speed-up. make bench runs it with
+// -benchtime 1x; each figure is printed as a BENCH line with its goal.
 func BenchmarkBatchThroughput(b *testing.B) {
 	const docs, calls, delay = 500, 2, 50 * time.Millisecond
 	corpus := fakeCorpus(docs)
+	srv := startFakeModel(b, delay)
 	for _, conc := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
-			srv := newFakeOpenAI(b, delay)
-			b.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+			b.Setenv("OPENAI_BASE_URL", srv.url+"/v1")
 			b.Setenv("OPENAI_API_KEY", "sk-bench")
 			b.Setenv("REFLECT_PROVIDER", "")
 			cache := filepath.Join(b.TempDir(), "calls.db")
 			args := []string{"extract", "--batch", "--batch-concurrency", fmt.Sprint(conc), "--cache", cache, "--log-level", "error"}
 			var cold, warm time.Duration
+			var coldStats, warmStats fakemodel.Stats
 			for b.Loop() {
+				srv.reset(b)
 				start := time.Now()
 				runBatchBench(b, corpus, args)
 				cold = time.Since(start)
-				if n := srv.requests.Load(); n != docs*calls {
-					b.Fatalf("cold run made %d requests, want %d", n, docs*calls)
+				coldStats = srv.stats(b)
+				if coldStats.Requests != docs*calls {
+					b.Fatalf("cold run made %d requests, want %d", coldStats.Requests, docs*calls)
 				}
+				srv.reset(b)
 				start = time.Now()
 				runBatchBench(b, corpus, args)
 				warm = time.Since(start)
-				if n := srv.requests.Load(); n != docs*calls {
-					b.Fatalf("cached rerun made %d requests, want 0", n-docs*calls)
+				if warmStats = srv.stats(b); warmStats.Requests != 0 {
+					b.Fatalf("cached rerun made %d requests, want 0", warmStats.Requests)
 				}
 			}
 			ideal := time.Duration(docs*calls) * delay / time.Duration(conc)
-			b.ReportMetric(ideal.Seconds()/cold.Seconds(), "ratio-to-ideal")
+			ratio, speedup := ideal.Seconds()/cold.Seconds(), cold.Seconds()/warm.Seconds()
+			b.ReportMetric(ratio, "ratio-to-ideal")
 			b.ReportMetric(cold.Seconds(), "cold-s")
+			b.ReportMetric(float64(coldStats.Conns), "tcp-conns")
 			b.ReportMetric(warm.Seconds(), "cached-s")
-			b.ReportMetric(cold.Seconds()/warm.Seconds(), "cache-speedup")
+			b.ReportMetric(speedup, "cache-speedup")
+			c := fmt.Sprintf("c=%d", conc)
+			benchFigure("extract --batch vs ideal, fake model 50 ms, "+c, fmt.Sprintf("%.3f", ratio), "≥ 0.95", ratio >= 0.95)
+			benchFigure("extract --batch TCP connections for 1,000 calls, "+c, fmt.Sprint(coldStats.Conns), fmt.Sprintf("≤ %d", conc), coldStats.Conns <= int64(conc))
+			benchFigure("cached rerun model calls, "+c, fmt.Sprint(warmStats.Requests), "0", warmStats.Requests == 0)
+			benchFigure("cached rerun speed-up over first run, "+c, fmt.Sprintf("%.0f×", speedup), "≥ 50×", speedup >= 50)
 		})
 	}
+}
+
+// benchFigure prints one figure of make bench: name, value, goal, verdict.
+func benchFigure(name, value, goal string, ok bool) {
+	verdict := "ok"
+	if !ok {
+		verdict = "MISSED"
+	}
+	fmt.Printf("BENCH %-58s %10s  goal %-8s %s\n", name, value, goal, verdict)
 }
 
 func runBatchBench(b *testing.B, corpus string, args []string) {
@@ -57,4 +87,74 @@ func runBatchBench(b *testing.B, corpus string, args []string) {
 	if code := ExitCode(err); code > ExitNeedsReview {
 		b.Fatalf("batch failed (exit %d): %v\n%s", code, err, errb.String())
 	}
+}
+
+// fakeModelProc is fakemodel's server program running as a child process.
+type fakeModelProc struct {
+	url, control string
+}
+
+// startFakeModel builds internal/fakemodel/server and starts it; it ends
+// when the benchmark does (its stdin closes).
+func startFakeModel(b *testing.B, delay time.Duration) *fakeModelProc {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "fakemodel")
+	build := exec.Command("go", "build", "-o", bin, "./internal/fakemodel/server")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the fake model server: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-delay", delay.String())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			_ = cmd.Process.Kill()
+		}
+	})
+	p := &fakeModelProc{}
+	sc := bufio.NewScanner(stdout)
+	for p.url == "" || p.control == "" {
+		if !sc.Scan() {
+			b.Fatalf("fake model server printed no addresses: %v", sc.Err())
+		}
+		if addr, ok := strings.CutPrefix(sc.Text(), "model "); ok {
+			p.url = "http://" + addr
+		} else if addr, ok := strings.CutPrefix(sc.Text(), "control "); ok {
+			p.control = "http://" + addr
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	return p
+}
+
+func (p *fakeModelProc) stats(b *testing.B) fakemodel.Stats {
+	var s fakemodel.Stats
+	res, err := http.Get(p.control + "/stats")
+	if err == nil {
+		defer res.Body.Close()
+		err = json.NewDecoder(res.Body).Decode(&s)
+	}
+	if err != nil {
+		b.Fatalf("fake model stats: %v", err)
+	}
+	return s
+}
+
+func (p *fakeModelProc) reset(b *testing.B) {
+	res, err := http.Post(p.control+"/reset", "", nil)
+	if err != nil {
+		b.Fatalf("fake model reset: %v", err)
+	}
+	res.Body.Close()
 }

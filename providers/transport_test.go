@@ -1,0 +1,75 @@
+package providers
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The connection count is the point of the shared transport: with
+// http.DefaultTransport's 2 idle connections per host, 32 concurrent calls
+// repeated 5 times dial about 30 new connections per round.
+func TestStackClientsReuseConnections(t *testing.T) {
+	const conc, rounds = 32, 5
+	var conns atomic.Int64
+	var inflight sync.WaitGroup
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(5 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, openAIOK)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	s := &Stack{Config: Config{OpenAIAPIKey: testKey, OpenAIBaseURL: srv.URL + "/v1"}, Concurrency: conc}
+	gen, err := s.Client(ProviderOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	critic, err := s.Client(ProviderOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range rounds {
+		for i := range conc {
+			c := gen
+			if i%2 == 1 {
+				c = critic
+			}
+			inflight.Go(func() {
+				if _, err := c.Complete(context.Background(), testRequest()); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		inflight.Wait()
+	}
+	if n := conns.Load(); n > conc {
+		t.Fatalf("%d calls (%d at once) opened %d connections, want at most %d", conc*rounds, conc, n, conc)
+	}
+}
+
+func TestNewTransportPoolFitsConcurrency(t *testing.T) {
+	for _, conc := range []int{0, 1, 32, 500} {
+		tr := NewTransport(conc)
+		if tr.MaxIdleConnsPerHost < conc || tr.MaxIdleConnsPerHost < MinIdleConnsPerHost {
+			t.Errorf("concurrency %d: MaxIdleConnsPerHost %d", conc, tr.MaxIdleConnsPerHost)
+		}
+		if tr.MaxIdleConns < 2*tr.MaxIdleConnsPerHost || tr.DisableKeepAlives {
+			t.Errorf("concurrency %d: MaxIdleConns %d, keep-alives off %v", conc, tr.MaxIdleConns, tr.DisableKeepAlives)
+		}
+		if tr.Proxy == nil {
+			t.Errorf("concurrency %d: the proxy from the environment is lost", conc)
+		}
+	}
+}
