@@ -195,3 +195,31 @@ func dataOrder(raw []byte) []string {
 	}
 	return order
 }
+
+// MissingResultIDs lists, in Seq order, the ids of the documents that have
+// no result for pipelineVersion. Unlike MissingResults it reads no document
+// and holds no text (issue 11: resume at 1M documents held 3.7 GB of
+// texts); the runner loads each text with Document when it runs it.
+func (s *Store) MissingResultIDs(ctx context.Context, corpusID, pipelineVersion string) ([]string, error) {
+	var out []string
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktSummaries, bktResults)
+		if err != nil {
+			return err
+		}
+		return scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			if bs[1].Get(subKey(corpusID, r.DocID, pipelineVersion)) == nil {
+				out = append(out, r.DocID)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("missing results of %q: %w", corpusID, err)
+	}
+	return out, nil
+}
