@@ -86,6 +86,8 @@ bench:
 	@$(GO) test -run '^$$' -bench . -cpu 1 -count 1 ./providers/local/ | $(BENCH_FILTER)
 	@echo "== extract (local) and verify per document at 1KB/10KB/100KB/1MB (aim: 1MB < 2s, 10x text <= 15x time); 1MB under a 100ms deadline"
 	@$(GO) test -run '^$$' -bench 'BenchmarkSize' -cpu 1 -count 1 ./golden/ | grep -E '^(Benchmark|FAIL|panic)|aim' || true
+	@echo "== review FILE corpus open on a stored 100k corpus (fingerprint match: file not read)"
+	@$(GO) test -run '^$$' -bench 'OpenCorpusStored100k' -benchtime 3x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== extract --batch, 500 docs x 2 calls against a fake OpenAI server (own process) answering after 50ms; TCP connections; cached rerun"
 	@$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x -count 1 ./cmd/reflect/ | $(BENCH_FILTER)
 	@echo "== review store and workstation over 100,000 stored documents; SROIE run from an empty store"
