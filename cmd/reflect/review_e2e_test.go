@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -29,6 +31,9 @@ var e2eCorpus = []struct{ id, text string }{
 	{"inv-004", "Hi team, forwarding the bill from Globex Ltd below.\nRef: GLX/2026/778\nBilling date 2026-02-28.\nItems came to 540.00 before tax, tax was 43.20, and the amount due is 583.20. Please pay in GBP. Thanks!"},
 	{"inv-005", "KEDAI RUNCIT MAJU JAYA SDN BHD\n(CO. NO. 123456-X)\nLOT 5, JALAN BESAR, 43000 KAJANG, SELANGOR\nTEL: 03-8736 1234\nTAX INVOICE\nINVOICE NO: CS00012345\nDATE: 21/03/2026 14:32\nCASHIER: AMINAH\n-----------------------------\nMILO 1KG           1 x 18.90\nGARDENIA BREAD     2 x  4.20\nTELUR GRED A       1 x 12.50\n-----------------------------\nSUBTOTAL (EXCL SST):  RM 39.80\nSST 6%:               RM  2.39\nTOTAL (INCL SST):     RM 42.19\nCASH                  RM 50.00\nCHANGE                RM  7.81\nTHANK YOU. PLEASE COME AGAIN."},
 }
+
+// docTitleRE reads the open document's id from the title line.
+var docTitleRE = regexp.MustCompile(`reflect review · \S+ · document (\S+) · you:`)
 
 // tmuxTerm drives one tmux server on a private socket.
 type tmuxTerm struct {
@@ -264,14 +269,16 @@ func TestReviewE2EInTmux(t *testing.T) {
 	}
 
 	// Session 1: the background run finishes; one document needs review.
+	// The local extractor's evidence tiers flag odd-9's vendor (0.60) and
+	// invoice number (0.65) as well as its total: three flagged fields.
 	rc1 := filepath.Join(dir, "rc1")
 	start("one", rc1)
 	s := tm.waitText("one", "5/5", "done", "▶ review  odd-9")
-	if !strings.Contains(s, "review 1") || !strings.Contains(s, "err 0") {
+	if !strings.Contains(s, "review 1") || !strings.Contains(s, "err 0") || !strings.Contains(s, "you: e2e") {
 		t.Fatalf("run summary:\n%s", s)
 	}
 	tm.keys("one", "Enter")
-	s = tm.waitText("one", "document odd-9", "needs_review")
+	s = tm.waitText("one", "document odd-9", "needs_review", "3 flagged")
 	// NO_COLOR: the cells carry attributes (reverse, bold) but no colour.
 	styled := tm.must("capture-pane", "-p", "-e", "-t", "one")
 	if c := colourSGR(styled); c != "" {
@@ -280,21 +287,63 @@ func TestReviewE2EInTmux(t *testing.T) {
 	if !strings.Contains(styled, "\x1b[7m") && !regexp.MustCompile(`\x1b\[[0-9;]*;7[;m]`).MatchString(styled) {
 		t.Fatalf("NO_COLOR screen has no reverse-video selection:\n%q", styled)
 	}
-	if l := fieldRow(s, "total"); !strings.Contains(l, "▶!total") || !strings.Contains(l, "flagged") {
-		t.Fatalf("the flagged total is not selected on open:\n%s", s)
+	if l := fieldRow(s, "vendor_name"); !strings.HasPrefix(l, "▶!vendor_name") || !strings.Contains(l, "flagged") {
+		t.Fatalf("the first flagged field is not selected on open:\n%s", s)
 	}
+	// a accepts and moves to the next flagged field: two keys, two fields.
+	tm.keys("one", "a")
+	tm.waitFor("one", "invoice_number selected", func(s string) bool { return strings.HasPrefix(fieldRow(s, "invoice_number"), "▶!") })
+	tm.keys("one", "a")
+	s = tm.waitFor("one", "total selected", func(s string) bool { return strings.HasPrefix(fieldRow(s, "total"), "▶!") })
+	if l := fieldRow(s, "vendor_name"); !strings.Contains(l, "accepted") {
+		t.Fatalf("vendor_name after a: %q", l)
+	}
+	// One correction: e, the value (it replaces the selected old one), enter.
 	tm.keys("one", "e")
-	tm.waitText("one", "correct total (money):")
-	tm.keys("one", "C-u")
+	tm.waitText("one", "correct total (money): 32.40")
 	tm.typeText("one", "99.00")
 	tm.waitText("one", "correct total (money): 99.00")
 	tm.keys("one", "Enter")
-	s = tm.waitText("one", "saved: odd-9 corrected [total]")
+	s = tm.waitText("one", "saved: odd-9 corrected [total]", "re-checked")
 	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") || !strings.Contains(l, "corrected") {
 		t.Fatalf("total row after saving: %q\n%s", l, s)
 	}
+	// u takes back only the last action (the correction); U puts it back.
+	tm.keys("one", "u")
+	s = tm.waitText("one", "undone: corrected total on odd-9")
+	if l := fieldRow(s, "total"); !strings.Contains(l, "32.40") || !strings.Contains(l, "flagged") || !strings.Contains(fieldRow(s, "invoice_number"), "accepted") {
+		t.Fatalf("after one u: total %q, invoice_number %q", l, fieldRow(s, "invoice_number"))
+	}
+	tm.keys("one", "U")
+	s = tm.waitText("one", "saved: odd-9 corrected [total]")
+	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") {
+		t.Fatalf("after U: %q", l)
+	}
 	tm.keys("one", "q")
-	tm.waitText("one", "queue · needs review")
+	tm.waitText("one", "queue · needs review", "[ 1 needs review 0 ]", "4 reviewed 1")
+
+	// A on an ok document: one key settles it and opens the next document;
+	// one u back in it undoes the whole A.
+	tm.keys("one", "5", "g")
+	tm.waitText("one", "queue · all")
+	tm.keys("one", "Enter")
+	s = tm.waitFor("one", "a document open", func(s string) bool { return docTitleRE.MatchString(s) })
+	first := docTitleRE.FindStringSubmatch(s)[1]
+	tm.keys("one", "A")
+	tm.waitFor("one", "the next document after A", func(s string) bool {
+		m := docTitleRE.FindStringSubmatch(s)
+		return m != nil && m[1] != first
+	})
+	tm.keys("one", "[")
+	tm.waitText("one", "document "+first)
+	tm.keys("one", "u")
+	undone := regexp.MustCompile(`undone: accepted ([0-9]+) fields on ` + regexp.QuoteMeta(first))
+	s = tm.waitFor("one", "one u undoing the whole A", undone.MatchString)
+	if n, _ := strconv.Atoi(undone.FindStringSubmatch(s)[1]); n < 4 {
+		t.Fatalf("one u undid %d fields of A:\n%s", n, s)
+	}
+	tm.keys("one", "q")
+	tm.waitText("one", "queue · all")
 	tm.keys("one", "q")
 	if rc := waitExit(t, tm, "one", rc1); rc != 0 {
 		t.Fatalf("first review session exited %d", rc)
@@ -312,6 +361,8 @@ func TestReviewE2EInTmux(t *testing.T) {
 	tm.keys("two", "4")
 	tm.waitText("two", "queue · reviewed", "▶ review  odd-9")
 	tm.keys("two", "Enter")
+	tm.waitText("two", "document odd-9")
+	tm.keys("two", "n", "n") // the first flagged field is selected on open; total is the third
 	s = tm.waitText("two", "document odd-9", "corrected value found in source")
 	if l := fieldRow(s, "total"); !strings.Contains(l, "99.00") || !strings.Contains(l, "corrected") {
 		t.Fatalf("correction not kept across sessions: %q\n%s", l, s)
@@ -365,6 +416,11 @@ func TestReviewE2EInTmux(t *testing.T) {
 	if row.Expected["total"] != 99.0 || row.Review.Reviewer != "e2e" || len(row.Review.Corrected) != 1 || row.Review.Corrected[0] != "total" {
 		t.Fatalf("exported row: expected=%v review=%+v", row.Expected, row.Review)
 	}
+	// Only what a human decided is a label: the three flagged fields.
+	if len(row.Expected) != 3 || len(row.Review.Confirmed) != 2 || len(row.Unreviewed) == 0 {
+		t.Fatalf("exported row: expected=%v confirmed=%v unreviewed=%v, want 3 decided fields only",
+			row.Expected, row.Review.Confirmed, row.Unreviewed)
+	}
 	if row.Review.Original["total"] != 32.4 {
 		t.Errorf("exported original total %v, want the pipeline's 32.4", row.Review.Original["total"])
 	}
@@ -389,5 +445,56 @@ func TestReviewE2EInTmux(t *testing.T) {
 	rep := evOut.String()
 	if !strings.Contains(rep, "examples          : 1") || !strings.Contains(rep, "[odd-9] total: expected 99.0") {
 		t.Fatalf("eval report does not score the reviewed value:\n%s\n%s", rep, evErr.String())
+	}
+	if !strings.Contains(rep, "field accuracy    : 66.7%  (2/3)") || !strings.Contains(rep, "of 3 scored fields") {
+		t.Fatalf("eval scored fields nobody confirmed:\n%s", rep)
+	}
+
+	liveQueueE2E(t, tm, bin, dir, storePath)
+}
+
+// liveQueueE2E: a workstation open on an MCP client's queue shows a result a
+// second process queues within a second, without a key pressed.
+func liveQueueE2E(t *testing.T, tm *tmuxTerm, bin, dir, storePath string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	queueOne := func(total float64) {
+		t.Helper()
+		cmd := exec.Command(bin, "mcp", "--provider", "local", "--store", storePath, "--log-level", "warn")
+		cmd.Env = cleanEnv()
+		client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "claude-ai", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "validate", Arguments: map[string]any{
+			"text": "Globex Ltd\nInvoice 77\nAmount due 583.20 GBP", "heuristics_only": true,
+			"data": map[string]any{"vendor_name": "Globex Ltd", "total": total}}})
+		if err != nil || res.IsError {
+			t.Fatalf("validate: %v %+v", err, res)
+		}
+	}
+	queueOne(683.2)
+	q := exec.Command(bin, "queues", "--store", storePath)
+	q.Env = cleanEnv()
+	if out, err := q.CombinedOutput(); err != nil || !strings.Contains(string(out), "claude-ai") {
+		t.Fatalf("reflect queues: %v\n%s", err, out)
+	}
+	rc := filepath.Join(dir, "rc3")
+	review := fmt.Sprintf("%q review --queue claude-ai --store %q --reviewer e2e; echo $? > %q", bin, storePath, rc)
+	tm.must("new-session", "-d", "-s", "three", "-x", "80", "-y", "24", "-e", "NO_COLOR=1", "sh", "-c", review)
+	tm.waitText("three", "1 docs · 1 need review")
+	queueOne(783.2)
+	queued := time.Now()
+	tm.waitText("three", "2 docs · 2 need review")
+	took := time.Since(queued)
+	t.Logf("a result queued by another process appeared in the open queue after %v", took.Round(10*time.Millisecond))
+	if took > time.Second {
+		t.Errorf("the queued result took %v to appear, want under 1 s", took)
+	}
+	tm.keys("three", "q")
+	if code := waitExit(t, tm, "three", rc); code != 0 {
+		t.Fatalf("queue review exited %d", code)
 	}
 }
