@@ -101,6 +101,17 @@ type Review struct {
 // transaction so an export is a consistent snapshot.
 func (s *Store) Reviewed(ctx context.Context, corpusID string) ([]Review, error) {
 	var out []Review
+	err := s.EachReviewed(ctx, corpusID, func(rv Review) error {
+		out = append(out, rv)
+		return nil
+	})
+	return out, err
+}
+
+// EachReviewed is Reviewed one document at a time, in one read transaction
+// (a consistent snapshot) without holding every text (issue 11: export at
+// 1M documents held 3.8 GB). fn must not write to the store.
+func (s *Store) EachReviewed(ctx context.Context, corpusID string, fn func(Review) error) error {
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		bs, err := buckets(tx, bktSummaries, bktDocs)
 		if err != nil {
@@ -129,12 +140,11 @@ func (s *Store) Reviewed(ctx context.Context, corpusID string) ([]Review, error)
 				return err
 			}
 			rv.Settled = settle(res, rv.Decisions)
-			out = append(out, rv)
-			return nil
+			return fn(rv)
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reviewed documents of %q: %w", corpusID, err)
+		return fmt.Errorf("reviewed documents of %q: %w", corpusID, err)
 	}
-	return out, nil
+	return nil
 }
