@@ -51,6 +51,15 @@ func (s *Store) Check(ctx context.Context) (CheckReport, error) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("the file is %d bytes but its pages need %d: it was cut short", rep.Bytes, rep.PagesBytes))
 			return nil
 		}
+		// bbolt's check runs in a goroutine of its own, where a page id
+		// that points outside the file is a fault nothing can recover. Walk
+		// every bucket here first, under run's fault guard: a reference
+		// out of bounds then becomes ErrCorrupt (reported below) before
+		// bbolt's check can follow it.
+		if err := walkAll(tx); err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			return nil
+		}
 		for cerr := range tx.Check() {
 			if len(rep.Problems) < maxProblems {
 				rep.Problems = append(rep.Problems, cerr.Error())
@@ -107,4 +116,31 @@ func (s *Store) CheckWritable(ctx context.Context) error {
 // no migration, no directory or file created, nothing written.
 func CheckFile(ctx context.Context, path string) (CheckReport, error) {
 	return (&Store{path: path, timeout: DefaultTimeout}).Check(ctx)
+}
+
+// walkAll reads every key and value of every bucket, nested ones included,
+// so that each page the buckets reach is touched in this goroutine.
+func walkAll(tx *bbolt.Tx) error {
+	var walk func(b *bbolt.Bucket, depth int) error
+	walk = func(b *bbolt.Bucket, depth int) error {
+		if depth > 64 {
+			return fmt.Errorf("buckets nested more than 64 deep")
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if v != nil {
+				return nil
+			}
+			child := b.Bucket(k)
+			if child == nil {
+				return fmt.Errorf("bucket entry %q has no bucket", k)
+			}
+			return walk(child, depth+1)
+		})
+	}
+	return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+		if err := walk(b, 1); err != nil {
+			return fmt.Errorf("bucket %s: %w", name, err)
+		}
+		return nil
+	})
 }
