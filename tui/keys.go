@@ -26,6 +26,8 @@ type KeyMap struct {
 	PrevTab  key.Binding
 	Tabs     [5]key.Binding
 	Filter   key.Binding
+	Sort     key.Binding
+	SortHelp key.Binding
 
 	// Document.
 	NextField   key.Binding
@@ -57,6 +59,8 @@ type KeyMap struct {
 	MoveHelp key.Binding
 	TabsHelp key.Binding
 	QuitHelp key.Binding
+	// ClearFilterHelp is q on a filtered queue: it clears the filter first.
+	ClearFilterHelp key.Binding
 }
 
 // DefaultKeyMap is the workstation's bindings.
@@ -83,6 +87,8 @@ func DefaultKeyMap() KeyMap {
 		NextTab:  b([]string{"tab"}, "tab", "next tab"),
 		PrevTab:  b([]string{"shift+tab"}, "shift+tab", "prev tab"),
 		Filter:   b([]string{"/"}, "/", "filter"),
+		Sort:     b([]string{"o"}, "o", "sort"),
+		SortHelp: b([]string{"o"}, "o", "sort (status,conf,id,flags)"),
 
 		NextField:   b([]string{"j", "down"}, "↓/j", "next field"),
 		PrevField:   b([]string{"k", "up"}, "↑/k", "prev field"),
@@ -109,6 +115,8 @@ func DefaultKeyMap() KeyMap {
 		MoveHelp: b([]string{"j", "k"}, "↑↓", "move"),
 		TabsHelp: b([]string{"tab"}, "tab/1-5", "tabs"),
 		QuitHelp: b([]string{"q"}, "q", "quit"),
+
+		ClearFilterHelp: b([]string{"q"}, "q", "unfilter"),
 	}
 	for i, name := range tabNames {
 		k := string(rune('1' + i))

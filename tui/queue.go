@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
@@ -72,16 +73,20 @@ type queuePage struct {
 	view       []int // views[tab]
 
 	tab       Tab
+	sortBy    sortKey
 	filter    textinput.Model
 	filtering bool
 	query     string
 
 	cursor, offset int
 	width, height  int
+	// longestID is the widest document id loaded, so the ID column grows
+	// with the terminal only as far as an id needs.
+	longestID int
 }
 
 func newQueuePage(svc *services) *queuePage {
-	ti := newTextInput(svc.styles, "/", "filter by id or text")
+	ti := newTextInput(svc.styles, "/", "filter: id or first line of text")
 	return &queuePage{svc: svc, byID: map[string]int{}, filter: ti}
 }
 
@@ -89,8 +94,10 @@ func newQueuePage(svc *services) *queuePage {
 func (q *queuePage) SetRows(rows []store.Summary) {
 	q.rows = rows
 	q.byID = make(map[string]int, len(rows))
+	q.longestID = 0
 	for i := range rows {
 		q.byID[rows[i].DocID] = i
+		q.noteID(rows[i].DocID)
 	}
 	q.hay = nil
 	q.loaded = true
@@ -117,6 +124,7 @@ func (q *queuePage) Upsert(s store.Summary) {
 		return
 	}
 	q.byID[s.DocID] = len(q.rows)
+	q.noteID(s.DocID)
 	q.rows = append(q.rows, s)
 	if q.hay != nil {
 		q.hay = append(q.hay, haystack(&s))
@@ -145,8 +153,57 @@ func statusRank(s pipeline.Status) int {
 	}
 }
 
-// Resort rebuilds the sorted order (needs review first, lowest confidence
-// first) and then the view.
+// sortKey is the queue's order; o cycles through them.
+type sortKey int
+
+const (
+	// sortStatus: needs review first, then errors, ok, pending; lowest
+	// confidence first within a status (what most needs a look).
+	sortStatus sortKey = iota
+	sortConfidence
+	sortID
+	// sortFlags: most flagged fields first.
+	sortFlags
+)
+
+var sortNames = [...]string{"status", "confidence", "id", "flags"}
+
+func (k sortKey) String() string { return sortNames[k] }
+
+// less orders two rows by the key; every key falls back to confidence and
+// then arrival, so the order is total and stable across reloads.
+func (k sortKey) less(x, y *store.Summary) bool {
+	switch k {
+	case sortStatus:
+		if rx, ry := statusRank(x.Status), statusRank(y.Status); rx != ry {
+			return rx < ry
+		}
+	case sortID:
+		if x.DocID != y.DocID {
+			return x.DocID < y.DocID
+		}
+	case sortFlags:
+		if x.Flagged != y.Flagged {
+			return x.Flagged > y.Flagged
+		}
+	}
+	if x.Confidence != y.Confidence {
+		return x.Confidence < y.Confidence
+	}
+	return x.Seq < y.Seq
+}
+
+func (q *queuePage) noteID(id string) {
+	q.longestID = max(q.longestID, ansi.StringWidth(id))
+}
+
+// idWidth is the ID column: at least minIDWidth, growing with the terminal
+// (up to a third of it) as far as the longest id needs.
+func (q *queuePage) idWidth() int {
+	return max(minIDWidth, min(q.longestID, q.width/3))
+}
+
+// Resort rebuilds the sorted order (by q.sortBy) and then the view.
 func (q *queuePage) Resort() {
 	if cap(q.order) >= len(q.rows) {
 		q.order = q.order[:len(q.rows)]
@@ -158,14 +215,7 @@ func (q *queuePage) Resort() {
 	}
 	rows := q.rows
 	sort.Slice(q.order, func(a, b int) bool {
-		x, y := &rows[q.order[a]], &rows[q.order[b]]
-		if rx, ry := statusRank(x.Status), statusRank(y.Status); rx != ry {
-			return rx < ry
-		}
-		if x.Confidence != y.Confidence {
-			return x.Confidence < y.Confidence
-		}
-		return x.Seq < y.Seq
+		return q.sortBy.less(&rows[q.order[a]], &rows[q.order[b]])
 	})
 	q.Refilter()
 }
@@ -347,6 +397,10 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 		q.setTab((q.tab + 1) % Tab(len(tabNames)))
 	case key.Matches(k, km.PrevTab):
 		q.setTab((q.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+	case key.Matches(k, km.Sort):
+		q.sortBy = (q.sortBy + 1) % sortKey(len(sortNames))
+		q.Resort()
+		return nil
 	case key.Matches(k, km.Filter):
 		q.filtering = true
 		q.filter.SetValue(q.query)
@@ -403,6 +457,6 @@ func (q *queuePage) FullHelp() [][]key.Binding {
 	km := q.svc.keys
 	return [][]key.Binding{
 		{km.Open, km.Down, km.Up, km.PageDown, km.PageUp, km.Top, km.Bottom},
-		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter}, km.Tabs[:]...),
+		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp}, km.Tabs[:]...),
 	}
 }

@@ -23,10 +23,10 @@ func (q *queuePage) View() string {
 	case q.query != "":
 		b.WriteString(st.Info.Render(fmt.Sprintf("filter: %q  (/ to edit, esc to clear)", q.query)))
 	default:
-		b.WriteString(st.Muted.Render(fmt.Sprintf("%d documents", len(q.rows))))
+		b.WriteString(st.Muted.Render(ansi.Truncate(fmt.Sprintf("%d documents · sorted by %s (o)", len(q.rows), q.sortBy), q.width, "…")))
 	}
 	b.WriteByte('\n')
-	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", idWidth)+"  CONF FLAG REV  TEXT", q.width)))
+	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", q.idWidth())+"  CONF FLAG REV  TEXT", q.width)))
 	h := q.listHeight()
 	for line := 0; line < h; line++ {
 		b.WriteByte('\n')
@@ -67,7 +67,7 @@ func (q *queuePage) tabBar() string {
 	return ansi.Truncate(strings.Join(parts, ""), q.width, "…")
 }
 
-const idWidth = 18
+const minIDWidth = 18
 
 func statusLabel(s *store.Summary) string {
 	switch s.Status {
@@ -116,16 +116,17 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	} else if s.Decisions > 0 {
 		rev = " ~ "
 	}
+	idW := q.idWidth()
 	text := s.Snippet
 	if s.Status == pipeline.StatusError && s.Error != "" {
 		text = s.Error
 	}
 	text = strings.Join(strings.Fields(text), " ")
 	if selected {
-		line := marker + pad(statusLabel(s), 6) + "  " + pad(s.DocID, idWidth) + "  " + conf + " " + flags + rev + " " + text
+		line := marker + pad(statusLabel(s), 6) + "  " + pad(s.DocID, idW) + "  " + conf + " " + flags + rev + " " + text
 		return q.svc.styles.RowSelected.Render(fitWidth(line, q.width))
 	}
-	line := marker + q.statusStyle(s) + "  " + pad(s.DocID, idWidth) + "  " + conf + " " + flags + rev + " " + text
+	line := marker + q.statusStyle(s) + "  " + pad(s.DocID, idW) + "  " + conf + " " + flags + rev + " " + text
 	return ansi.Truncate(line, q.width, "…")
 }
 

@@ -48,6 +48,9 @@ type Config struct {
 	// Poll is how often the queue asks the store for rows changed by other
 	// processes and reviewers; 0 turns it off (Run uses DefaultPoll).
 	Poll time.Duration
+	// Holds resolves held tool calls; nil shows them without approve and
+	// reject keys.
+	Holds HoldResolver
 }
 
 func (c Config) withDefaults() Config {
@@ -151,7 +154,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	doc := newDocPage(svc)
 	m := Model{
 		svc: svc, help: h, queue: newQueuePage(svc), doc: doc,
-		details: map[store.Kind]detail{store.KindExtraction: doc}, detail: doc,
+		details: map[store.Kind]detail{store.KindExtraction: doc, store.KindToolCall: newHoldPage(svc, cfg.Holds)}, detail: doc,
 		stats: &statsPanel{svc: svc}, progress: newRunProgress(&st),
 		width: 80, height: 24,
 	}
@@ -446,16 +449,28 @@ func (r rootKeys) ShortHelp() []key.Binding {
 	if r.modal() {
 		return r.page.ShortHelp()
 	}
-	back := r.km.Back
-	if _, onQueue := r.page.(*queuePage); onQueue {
-		back = r.km.QuitHelp
+	return append(r.page.ShortHelp(), r.km.Help, r.back())
+}
+
+// back is what q does on this page: leave a document; on the queue, clear
+// the filter when there is one, else quit.
+func (r rootKeys) back() key.Binding {
+	q, onQueue := r.page.(*queuePage)
+	switch {
+	case !onQueue:
+		return r.km.Back
+	case q.query != "":
+		return r.km.ClearFilterHelp
+	default:
+		return r.km.QuitHelp
 	}
-	return append(r.page.ShortHelp(), r.km.Help, back)
 }
 
 func (r rootKeys) FullHelp() [][]key.Binding {
 	if r.modal() {
 		return [][]key.Binding{r.page.ShortHelp()}
 	}
-	return append(r.page.FullHelp(), append(r.km.globalHelp(), r.km.Quit))
+	global := r.km.globalHelp()
+	global[len(global)-1] = r.back()
+	return append(r.page.FullHelp(), append(global, r.km.Quit))
 }
