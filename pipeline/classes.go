@@ -365,11 +365,6 @@ var titleWords = map[string]bool{"tax": true, "invoice": true, "receipt": true, 
 	"reçu": true, "factura": true, "recibo": true, "fattura": true, "ricevuta": true, "領収書": true, "請求書": true,
 	"納品書": true, "見積書": true, "receipts": true, "invoices": true, "gst": true, "vat": true, "and": true, "&": true}
 
-// customerLabels introduce the other party of a document.
-var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "bill to", "billed to", "sold to", "ship to", "deliver to", "customer", "client",
-	"attn", "buyer", "kunde", "rechnungsempfänger", "lieferadresse", "client", "destinataire", "facturé à",
-	"cliente", "請求先", "お客様", "御中", "bill-to"}
-
 // nameContinuations are words that end a name and never start one: a line
 // that begins with one continues the name above it.
 var nameContinuations = map[string]bool{"sdn": true, "bhd": true, "berhad": true, "ltd": true, "limited": true,
@@ -436,27 +431,4 @@ func nameLike(line string) bool {
 	}
 	ws := LabelTokens(line)
 	return len(ws) > 0 && slices.ContainsFunc(ws, func(w string) bool { return !titleWords[w] })
-}
-
-// customerLabelFor is the customer label that names the text at sp: on its
-// line before it, or alone on the line above.
-func (d *doc) customerLabelFor(sp Span) string {
-	li := d.lineOf(sp.Start)
-	ls, _ := d.lineBounds(li)
-	before := strings.ToLower(string(d.rs[max(ls, sp.Start-40):sp.Start]))
-	for _, l := range customerLabels {
-		if strings.Contains(before, l) {
-			return l
-		}
-	}
-	if li > 0 && strings.TrimSpace(before) == "" {
-		ps, pe := d.lineBounds(li - 1)
-		prev := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.TrimSpace(string(d.rs[ps:pe])), ":")))
-		for _, l := range customerLabels {
-			if prev == l {
-				return l
-			}
-		}
-	}
-	return ""
 }
