@@ -382,6 +382,10 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		// The source labels nothing for this role: nothing to contradict.
 		return false
 	}
+	if m, ok := d.roundedAfter(f.Role, matches, x); ok {
+		c.setPrimary(m.Start)
+		return true
+	}
 	reason := fmt.Sprintf("%.2f is not the amount labelled %s (%s)", x, f.Role, strings.Join(labelled, ", "))
 	switch {
 	case len(matches) == 0:
@@ -393,6 +397,26 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	}
 	c.penalize(factorWrongRole, reason)
 	return false
+}
+
+// roundedAfter finds a printing of x after a labelled total that a printed
+// rounding adjustment turns into x ("TOTAL 60.31 / ROUNDING -0.01 / 60.30"):
+// the rounded figure is the payable one.
+func (d *doc) roundedAfter(r Role, matches []labelledAmount, x float64) (labelledAmount, bool) {
+	if r != RoleTotal {
+		return labelledAmount{}, false
+	}
+	for _, a := range d.amounts {
+		if a.role != RoleTotal || !d.roundingExplains(math.Abs(x)-math.Abs(a.Value)) {
+			continue
+		}
+		for _, m := range matches {
+			if m.Start > a.Start {
+				return m, true
+			}
+		}
+	}
+	return labelledAmount{}, false
 }
 
 // printsRole reports whether any money label of role is printed.

@@ -346,6 +346,12 @@ func isClauseBreak(rs []rune, i int) bool {
 	if rs[i] != '.' && rs[i] != ',' {
 		return true
 	}
+	if rs[i] == '.' && i > 0 && (rs[i-1] == '.' || rs[i-1] == ' ' || rs[i-1] == '\t') {
+		// Dot leaders ("Total ........ 80.00", "Total . . . 80.00") join a
+		// label to its amount; a sentence stop follows a word, not a dot
+		// or a space.
+		return false
+	}
 	// Only the word right before the stop matters: looking further back than
 	// a few runes would make a text of numbers quadratic.
 	var pb [1]wordSpan

@@ -1,0 +1,56 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+// moneyCase is one document with a money value: wrong values must be
+// penalized with a reason naming want, correct ones left alone.
+type moneyCase struct {
+	name, text string
+	rec        Record
+	field      string
+	wrong      bool
+	want       string // a substring of the reasons when wrong
+}
+
+func runMoneyCases(t *testing.T, cases []moneyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := RunHeuristics(tc.text, Invoice(), tc.rec)[tc.field]
+			all := strings.Join(c.Reasons, "; ")
+			if tc.wrong {
+				if c.Factor > 0.5 || !strings.Contains(all, tc.want) {
+					t.Errorf("%s = %v: factor %v reasons %q, want penalized with %q", tc.field, tc.rec[tc.field], c.Factor, all, tc.want)
+				}
+				return
+			}
+			if c.Factor < 0.9 {
+				t.Errorf("correct %s = %v penalized: factor %v reasons %q", tc.field, tc.rec[tc.field], c.Factor, all)
+			}
+		})
+	}
+}
+
+// Dot leaders and spaced dots join a label to its amount like spaces do.
+func TestMoneyDotLeaders(t *testing.T) {
+	doc := func(sep string) string {
+		return "ACME LAWN LLC\nInvoice A-1   Date 2026-11-30\nSubtotal" + sep + "$1,000.00\nSales tax" + sep + "$80.00\nTotal" + sep + "$1,080.00\n"
+	}
+	var cases []moneyCase
+	for _, sep := range []string{" ........ ", " :........ ", " . . . . ", "....", " … "} {
+		cases = append(cases,
+			moneyCase{name: sep + "wrong", text: doc(sep), rec: Record{"total": 1000.0}, field: "total", wrong: true, want: "is not the amount labelled total (1080.00)"},
+			moneyCase{name: sep + "tax as total", text: doc(sep), rec: Record{"total": 80.0}, field: "total", wrong: true, want: "is not the amount labelled total (1080.00)"},
+			moneyCase{name: sep + "right", text: doc(sep), rec: Record{"subtotal": 1000.0, "tax": 80.0, "total": 1080.0}, field: "total"},
+		)
+	}
+	rounded := "SHOP SDN BHD\nTOTAL AMT.......... RM 60.31\nROUNDING ADJ....... -0.01\nRM 60.30\nCASH.............. RM 70.30\n"
+	cases = append(cases,
+		moneyCase{name: "rounded payable after a dotted total", text: rounded, rec: Record{"total": 60.30}, field: "total"},
+		moneyCase{name: "cash after a dotted total", text: rounded, rec: Record{"total": 70.30}, field: "total", wrong: true, want: "is not the amount labelled total (60.31)"})
+	cases = append(cases, moneyCase{name: "sentence stop still breaks", text: "Paid in full. 45.00 was the deposit.\nTotal 75.00", rec: Record{"total": 75.0}, field: "total"})
+	runMoneyCases(t, cases)
+}
