@@ -79,6 +79,9 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		// A message about an item (its load) goes to the page that
 		// shows items, whichever page is in front.
 		if m.detail.Apply(msg) {
+			if s, ok := msg.(savedStatus); ok {
+				m.onSaved(s)
+			}
 			return m.replayTypeahead(), true
 		}
 		return nil, false
