@@ -28,6 +28,8 @@ type KeyMap struct {
 	Filter   key.Binding
 	Sort     key.Binding
 	SortHelp key.Binding
+	Bulk     key.Binding
+	BulkHelp key.Binding
 
 	// Document.
 	NextField   key.Binding
@@ -49,6 +51,10 @@ type KeyMap struct {
 	// Correction editor.
 	Submit key.Binding
 	Cancel key.Binding
+
+	// Confirmation (bulk accept).
+	Confirm key.Binding
+	Deny    key.Binding
 
 	// Filter line.
 	ApplyFilter key.Binding
@@ -88,7 +94,9 @@ func DefaultKeyMap() KeyMap {
 		PrevTab:  b([]string{"shift+tab"}, "shift+tab", "prev tab"),
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"o"}, "o", "sort"),
-		SortHelp: b([]string{"o"}, "o", "sort (status,conf,id,flags)"),
+		Bulk:     b([]string{"B"}, "B", "bulk accept"),
+		BulkHelp: b([]string{"B"}, "B", "bulk accept ≥ conf"),
+		SortHelp: b([]string{"o"}, "o", "sort status,conf,id,flags"),
 
 		NextField:   b([]string{"j", "down"}, "↓/j", "next field"),
 		PrevField:   b([]string{"k", "up"}, "↑/k", "prev field"),
@@ -105,6 +113,9 @@ func DefaultKeyMap() KeyMap {
 		Retry:       b([]string{"r"}, "r", "retry"),
 		ScrollDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "scroll text"),
 		ScrollUp:    b([]string{"pgup", "ctrl+u"}, "pgup", "scroll text"),
+
+		Confirm: b([]string{"y"}, "y", "yes, accept"),
+		Deny:    b([]string{"n", "esc"}, "n", "no"),
 
 		Submit: b([]string{"enter"}, "enter", "save"),
 		Cancel: b([]string{"esc"}, "esc", "cancel"),

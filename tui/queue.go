@@ -77,6 +77,10 @@ type queuePage struct {
 	filter    textinput.Model
 	filtering bool
 	query     string
+	// bulk is the open bulk accept (B), nil when none; note is its last
+	// outcome, shown until the next key.
+	bulk *bulkState
+	note string
 
 	cursor, offset int
 	width, height  int
@@ -345,7 +349,7 @@ func (q *queuePage) SetSize(w, h int) {
 	q.clamp()
 }
 
-func (q *queuePage) Capturing() bool { return q.filtering }
+func (q *queuePage) Capturing() bool { return q.filtering || q.bulk != nil }
 
 // Counts returns how many documents (text filter applied) each tab holds.
 func (q *queuePage) Counts() (n [len(tabNames)]int) {
@@ -366,6 +370,9 @@ func (q *queuePage) setTab(t Tab) {
 }
 
 func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
+	if q.bulk != nil {
+		return q.updateBulk(msg)
+	}
 	if q.filtering {
 		return q.updateFilter(msg)
 	}
@@ -373,6 +380,7 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	q.note = ""
 	km := q.svc.keys
 	for i, b := range km.Tabs {
 		if key.Matches(k, b) {
@@ -397,6 +405,11 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 		q.setTab((q.tab + 1) % Tab(len(tabNames)))
 	case key.Matches(k, km.PrevTab):
 		q.setTab((q.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+	case key.Matches(k, km.Bulk):
+		if len(q.view) > 0 {
+			q.startBulk()
+		}
+		return nil
 	case key.Matches(k, km.Sort):
 		q.sortBy = (q.sortBy + 1) % sortKey(len(sortNames))
 		q.Resort()
@@ -447,6 +460,9 @@ func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
 
 func (q *queuePage) ShortHelp() []key.Binding {
 	km := q.svc.keys
+	if q.bulk != nil {
+		return q.bulkHelp()
+	}
 	if q.filtering {
 		return []key.Binding{km.ApplyFilter, km.ClearFilter}
 	}
@@ -457,6 +473,6 @@ func (q *queuePage) FullHelp() [][]key.Binding {
 	km := q.svc.keys
 	return [][]key.Binding{
 		{km.Open, km.Down, km.Up, km.PageDown, km.PageUp, km.Top, km.Bottom},
-		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp}, km.Tabs[:]...),
+		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp, km.BulkHelp}, km.Tabs[:]...),
 	}
 }

@@ -18,6 +18,10 @@ func (q *queuePage) View() string {
 	b.WriteString(q.tabBar())
 	b.WriteByte('\n')
 	switch {
+	case q.bulk != nil:
+		b.WriteString(ansi.Truncate(q.bulkLine(), q.width, "…"))
+	case q.note != "":
+		b.WriteString(st.Info.Render(ansi.Truncate(q.note, q.width, "…")))
 	case q.filtering:
 		b.WriteString(q.filter.View())
 	case q.query != "":

@@ -94,7 +94,7 @@ func TestQueueHelpSaysWhatQDoes(t *testing.T) {
 		t.Fatal("q on an unfiltered queue does not quit")
 	}
 	m = press(t, m, "?")
-	if v := viewText(m); !strings.Contains(v, "sort (status,conf,id,flags)") || !slices.ContainsFunc(strings.Split(v, "\n"), func(l string) bool { return strings.Contains(strings.Join(strings.Fields(l), " "), "q quit") }) {
+	if v := viewText(m); !strings.Contains(v, "sort status,conf,id,flags") || !slices.ContainsFunc(strings.Split(v, "\n"), func(l string) bool { return strings.Contains(strings.Join(strings.Fields(l), " "), "q quit") }) {
 		t.Fatalf("full help:\n%s", v)
 	}
 }
