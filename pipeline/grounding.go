@@ -340,7 +340,22 @@ var otherFieldLabels = map[Kind][]string{
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
 		"vat id", "tax id", "gst reg", "gst reg no", "gst id", "tel", "phone", "fax", "kundennummer", "kunden-nr",
-		"ust-idnr", "bestellnummer", "auftragsnummer", "siret", "n° tva", "nif", "cif", "partita iva", "p.iva"},
+		"ust-idnr", "bestellnummer", "auftragsnummer", "siret", "n° tva", "nif", "cif", "partita iva", "p.iva",
+		// Another party's reference: "ref" alone is the invoice's, "your ref" is not.
+		"your ref", "your reference", "your order", "customer ref", "client ref", "buyer's ref", "shipper's ref",
+		"shipper ref", "shippers ref", "order ref", "po ref", "kundennr", "kunden nr", "kd-nr", "kd nr",
+		"ihre bestellung", "ihr zeichen", "votre référence", "votre réf", "su referencia",
+		// Registration and tax numbers of the parties.
+		"ust-id", "ust id", "ust-id-nr", "steuernummer", "steuer-nr", "st.-nr", "hrb", "handelsregister", "uid",
+		"siren", "rcs", "tva intracommunautaire", "n° tva intracommunautaire", "cnpj", "cpf", "rfc", "uuid",
+		"folio fiscal", "gstin", "pan", "vat reg no", "vat registration", "vat registration no", "company reg",
+		"company reg no", "company registration", "company no", "registration no", "reg. no", "co reg no",
+		"co. reg. no", "roc no", "brn", "uen", "tin", "統一社会信用代码", "统一社会信用代码", "纳税人识别号", "登録番号",
+		// Places, payment and other documents.
+		"zip", "postcode", "room", "room no", "zimmer", "zimmer nr", "table no", "tisch", "auth", "auth code",
+		"approval", "account ends", "card no", "member no", "store", "store no", "store #", "markt", "filiale",
+		"original invoice", "original invoice no", "original invoice #", "avser faktura", "refers to invoice",
+		"against invoice", "ref invoice", "tracking", "tracking no", "awb", "b/l no", "container"},
 }
 
 // fieldLabelOwner keys a label to the field that owns it; built-in

@@ -164,7 +164,9 @@ fields:
     labels: [invoice no, invoice no., invoice number, "invoice #", invoice id, invoice, inv no, "inv #", bill no, "bill #",
       receipt no, "receipt #", receipt number, ref, reference, document no, doc no, rechnungsnummer, rechnung nr,
       rechnungs-nr, rechnung, re-nr, facture n°, facture no, facture, numéro de facture, n° de facture, factura,
-      factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号]
+      factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号,
+      rechnungsnr, rechnungsnr., rechnungs nr, factura simplificada, folio, no. invois, no invois, "check #", check no,
+      credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
