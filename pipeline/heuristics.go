@@ -361,9 +361,16 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	for _, m := range matches {
 		matched[m.Start] = true
 	}
-	for _, a := range d.amounts {
+	var flipped *labelledAmount // the labelled printing of |x| with the other sign
+	for i, a := range d.amounts {
 		if a.role == f.Role {
 			if matched[a.Start] {
+				if x != 0 && a.Value != 0 && (x < 0) != (a.Value < 0) {
+					if flipped == nil {
+						flipped = &d.amounts[i]
+					}
+					continue
+				}
 				c.setPrimary(a.Start)
 				return true
 			}
@@ -372,6 +379,13 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 				labelled = append(labelled, k)
 			}
 		}
+	}
+	if flipped != nil {
+		// "Total: -$1,130.00" on a credit note: 1130 has the wrong sign.
+		c.setPrimary(flipped.Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f has the opposite sign of the amount labelled %s (%.2f, %q, line %d)", x, f.Role,
+			flipped.Value, strings.ToUpper(strings.Join(strings.Fields(flipped.label), " ")), flipped.Line+1))
+		return false
 	}
 	if len(labelled) == 0 {
 		if f.Role == RoleTax && len(matches) > 0 && d.summary == nil && !d.printsRole(RoleTax) {
@@ -463,20 +477,29 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
 	}
 	m := ambiguous[0]
-	switch d.order {
+	order, proof := d.order, ""
+	if order == OrderUnknown {
+		// No printed date settles it; the document's locale may.
+		order, proof = d.localeOrder()
+	}
+	switch order {
 	case OrderUnknown:
 		c.Grounded = true
 		c.penalize(factorAmbiguousDate, fmt.Sprintf("ambiguous day/month order in %q", m.Raw))
 	default:
 		for _, a := range ambiguous {
-			if (d.order == OrderDMY && a.ISO[0] == iso) || (d.order == OrderMDY && a.ISO[1] == iso) {
+			if (order == OrderDMY && a.ISO[0] == iso) || (order == OrderMDY && a.ISO[1] == iso) {
 				c.Grounded = true
 				return
 			}
 		}
 		reads, conv := "month-first", "day-first"
-		if d.order == OrderMDY {
+		if order == OrderMDY {
 			reads, conv = "day-first", "month-first"
+		}
+		if proof != "" {
+			c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %s", iso, m.Raw, reads, proof))
+			return
 		}
 		c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %q in the same document is %s", iso, m.Raw, reads, d.proof(), conv))
 	}

@@ -54,3 +54,23 @@ func TestMoneyDotLeaders(t *testing.T) {
 	cases = append(cases, moneyCase{name: "sentence stop still breaks", text: "Paid in full. 45.00 was the deposit.\nTotal 75.00", rec: Record{"total": 75.0}, field: "total"})
 	runMoneyCases(t, cases)
 }
+
+// A credit note prints its amounts negative: the value with the sign
+// dropped is not the printed amount.
+func TestMoneySignMustAgree(t *testing.T) {
+	credit := "ACME INC\nCredit memo CM-9  2026-11-18\nSubtotal: -$1,000.00\nTax: -$130.00\nTotal: -$1,130.00\n"
+	paren := "ACME INC\nCredit memo CM-9  2026-11-18\nSubtotal (1,000.00)\nTax (130.00)\nTotal (1,130.00)\n"
+	sek := "ACME AB\nCredit note CN-1  2026-10-19\nNet -1 200,00 SEK\nVAT 25% -300,00 SEK\nTotal -1 500,00 SEK\n"
+	plain := "ACME INC\nInvoice 9  2026-11-18\nSubtotal: $1,000.00\nTax: $130.00\nTotal: $1,130.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "minus dropped", text: credit, rec: Record{"total": 1130.0}, field: "total", wrong: true, want: "1130.00 has the opposite sign of the amount labelled total (-1130.00"},
+		{name: "minus kept", text: credit, rec: Record{"subtotal": -1000.0, "tax": -130.0, "total": -1130.0}, field: "total"},
+		{name: "parentheses dropped", text: paren, rec: Record{"total": 1130.0}, field: "total", wrong: true, want: "opposite sign"},
+		{name: "parentheses kept", text: paren, rec: Record{"total": -1130.0}, field: "total"},
+		{name: "spaced thousands minus dropped", text: sek, rec: Record{"total": 1500.0}, field: "total", wrong: true, want: "opposite sign"},
+		{name: "subtotal minus dropped", text: sek, rec: Record{"subtotal": 1200.0}, field: "subtotal", wrong: true, want: "opposite sign"},
+		{name: "spaced thousands minus kept", text: sek, rec: Record{"subtotal": -1200.0, "tax": -300.0, "total": -1500.0}, field: "total"},
+		{name: "sign invented", text: plain, rec: Record{"total": -1130.0}, field: "total", wrong: true, want: "opposite sign"},
+		{name: "plain", text: plain, rec: Record{"total": 1130.0}, field: "total"},
+	})
+}
