@@ -81,6 +81,12 @@ type queuePage struct {
 	// outcome, shown until the next key.
 	bulk *bulkState
 	note string
+	// deep holds the ids the background search (enter on the filter) found
+	// for deepFor in text, values or reasons; searching is the query it is
+	// running for.
+	deep      map[string]bool
+	deepFor   string
+	searching string
 
 	cursor, offset int
 	width, height  int
@@ -90,7 +96,7 @@ type queuePage struct {
 }
 
 func newQueuePage(svc *services) *queuePage {
-	ti := newTextInput(svc.styles, "/", "filter: id or first line of text")
+	ti := newTextInput(svc.styles, "/", "id or first line; enter also searches text, values, reasons")
 	return &queuePage{svc: svc, byID: map[string]int{}, filter: ti}
 }
 
@@ -282,9 +288,13 @@ func (q *queuePage) match(src []int, needle string) []int {
 			q.hay[i] = haystack(&q.rows[i])
 		}
 	}
+	deep := q.deep
+	if q.deepFor != needle {
+		deep = nil
+	}
 	out := q.matchBuf[:0]
 	for _, i := range src {
-		if strings.Contains(q.hay[i], needle) {
+		if strings.Contains(q.hay[i], needle) || deep[q.rows[i].DocID] {
 			out = append(out, i)
 		}
 	}
@@ -370,6 +380,10 @@ func (q *queuePage) setTab(t Tab) {
 }
 
 func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(deepMatchMsg); ok {
+		q.applyDeep(m)
+		return nil
+	}
 	if q.bulk != nil {
 		return q.updateBulk(msg)
 	}
@@ -441,7 +455,7 @@ func (q *queuePage) updateFilter(msg tea.Msg) tea.Cmd {
 		case key.Matches(k, q.svc.keys.ApplyFilter):
 			q.filtering = false
 			q.filter.Blur()
-			return nil
+			return q.startDeepSearch()
 		case key.Matches(k, q.svc.keys.ClearFilter):
 			q.filtering = false
 			q.filter.Blur()

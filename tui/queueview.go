@@ -25,7 +25,11 @@ func (q *queuePage) View() string {
 	case q.filtering:
 		b.WriteString(q.filter.View())
 	case q.query != "":
-		b.WriteString(st.Info.Render(fmt.Sprintf("filter: %q  (/ to edit, esc to clear)", q.query)))
+		line := fmt.Sprintf("filter: %q  (/ to edit, esc to clear)", q.query)
+		if q.searching != "" {
+			line = fmt.Sprintf("filter: %q  searching text, values and reasons…", q.query)
+		}
+		b.WriteString(st.Info.Render(ansi.Truncate(line, q.width, "…")))
 	default:
 		b.WriteString(st.Muted.Render(ansi.Truncate(fmt.Sprintf("%d documents · sorted by %s (o)", len(q.rows), q.sortBy), q.width, "…")))
 	}
