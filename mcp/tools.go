@@ -301,6 +301,10 @@ func clientName(req *mcpsdk.CallToolRequest) string {
 	return ""
 }
 
+// QueueName is the review queue a client's items go to; the gateway files
+// its holds there too, so a client's answers and actions are one queue.
+func QueueName(client string) string { return queueName(client) }
+
 // queueName turns a client's self-reported name into a review queue name a
 // reviewer can type: lower case letters, digits, '.', '_' and '-'.
 func queueName(client string) string {

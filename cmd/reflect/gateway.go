@@ -158,6 +158,7 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 			return opts, nop, err
 		}
 		opts.Pins, opts.Holds = storePins{st}, storeHolds{st}
+		opts.OnHold = queueHold(st, log)
 	}
 	if set.CoreURL != "" {
 		r, err := gateway.NewRemote(set.CoreURL, set.CoreToken, set.CoreTimeout, set.VerifySSL)

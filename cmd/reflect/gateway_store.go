@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/reflect-mcp/reflect/gateway"
+	"github.com/reflect-mcp/reflect/mcp"
 	"github.com/reflect-mcp/reflect/store"
 )
 
@@ -57,6 +59,21 @@ func (h storeHolds) Put(ctx context.Context, key string, p gateway.PendingHold) 
 
 func (h storeHolds) Delete(ctx context.Context, key string) error {
 	return h.st.DeleteGatewayHold(ctx, key)
+}
+
+// queueHold is the gateway's OnHold on the review store: each new hold
+// becomes a tool_call item in the queue named for its client, the queue
+// the client's extraction results go to. A failure is logged, not fatal:
+// the engine has the hold, so `reflect holds` can still resolve it.
+func queueHold(st *store.Store, log *slog.Logger) func(context.Context, gateway.HeldCall) {
+	return func(ctx context.Context, h gateway.HeldCall) {
+		c := store.ToolCall{HoldID: h.HoldID, DecisionID: h.DecisionID, Client: h.Client, SessionID: h.SessionID,
+			Upstream: h.Upstream, Tool: h.Tool, Arguments: h.Arguments, Class: h.Class.Verb, Source: h.Class.Source,
+			Rule: h.Rule, Reason: h.Reason, Expires: h.ExpiresTS}
+		if _, _, err := st.EnqueueToolCall(ctx, mcp.QueueName(h.Client), c); err != nil {
+			log.Warn("the hold is not in the review queue (reflect holds still resolves it)", "hold_id", h.HoldID, "error", err.Error())
+		}
+	}
 }
 
 // runGatewayPins lists pinned tool definitions, or accepts a changed one.

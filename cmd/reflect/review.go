@@ -54,6 +54,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	queue := fs.String("queue", "", "review an MCP client's queue (e.g. --queue mcp) instead of a corpus file")
 	conc := fs.Int("concurrency", 4, "documents run through the pipeline at once")
 	noRun := fs.Bool("no-run", false, "only review stored results; run nothing")
+	holdPack := fs.String("policy", "", "with --queue: the operator policy pack the gateway decides with, so the queue's held calls resolve under its rules")
 	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.golden.jsonl next to the store, never in the working directory)")
 	pf.logLevel = "error"
 	fs.Lookup("log-level").DefValue = "error"
@@ -63,6 +64,9 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	if (len(pos) == 1) == (*queue != "") {
 		return usageErr(errors.New("review takes one corpus (a .jsonl file or a directory of .txt files) or --queue NAME"))
+	}
+	if *holdPack != "" && *queue == "" {
+		return usageErr(errors.New("--policy is for a client's queue (--queue NAME): only queues hold tool calls"))
 	}
 	if *conc < 1 {
 		return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", *conc))
@@ -105,6 +109,17 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
+	if *queue != "" {
+		// A client's queue holds its gateway's held calls too: they
+		// resolve on this store's engine, as `reflect holds` does.
+		ef := engineFlags{store: storeFlags{path: st.Path(), reviewer: sf.reviewer}, pack: *holdPack}
+		e, _, err := ef.engine(log, nil)
+		if err != nil {
+			return err
+		}
+		defer e.Close()
+		cfg.Holds = holdResolver{b: &localHolds{e: e}, reviewer: cfg.Reviewer}
+	}
 	if *noRun {
 		// Nothing runs, but corrections are still checked against the
 		// fields' kinds: --schema, else the schema the corpus was opened with.
@@ -199,4 +214,20 @@ func isTerminal(v any) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// holdResolver is the workstation's tui.HoldResolver: the code `reflect
+// holds approve|reject` runs, with the reviewer as the approver.
+type holdResolver struct {
+	b        holdsBackend
+	reviewer string
+}
+
+func (r holdResolver) Resolve(ctx context.Context, holdID string, approve bool, note string) error {
+	decision := "reject"
+	if approve {
+		decision = "approve"
+	}
+	_, err := r.b.resolve(ctx, holdID, decision, r.reviewer, note)
+	return err
 }
