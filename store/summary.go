@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -48,7 +49,13 @@ func encodeSummary(r sumRec) []byte {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
 	b = appendString(b, r.Error)
-	return appendString(b, r.Snippet)
+	b = appendString(b, r.Snippet)
+	// FlagNames trails the row: decoders that predate it stop at Snippet and
+	// ignore it, and rows without it decode with "" (no format bump needed).
+	if r.FlagNames != "" {
+		b = appendString(b, r.FlagNames)
+	}
+	return b
 }
 
 func appendString(b []byte, s string) []byte {
@@ -139,6 +146,9 @@ func decodeSummary(b []byte) (sumRec, error) {
 	s.Silent = r.uvarint()
 	s.Error = r.str()
 	s.Snippet = r.str()
+	if r.err == nil && len(r.b) > 0 {
+		s.FlagNames = r.str()
+	}
 	if r.err != nil {
 		return sumRec{}, r.err
 	}
@@ -179,6 +189,7 @@ func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision)
 		s.Status = res.Status
 		s.Confidence = res.OverallConfidence
 		s.Flagged = len(res.FlaggedFields)
+		s.FlagNames = flagNames(res.FlaggedFields)
 		s.Error = res.ErrorMessage
 	}
 	s.Decisions = len(decs)
@@ -195,6 +206,19 @@ func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision)
 	}
 	s.Reviewed = isReviewed(res, decs)
 	return s
+}
+
+func flagNames(fs []pipeline.FlaggedField) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(fs))
+	for _, f := range fs {
+		if !slices.Contains(names, f.Field) {
+			names = append(names, f.Field)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // isReviewed: at least one decision and every flagged field decided.

@@ -132,4 +132,8 @@ type Summary struct {
 	Corrected  int             `json:"corrected"` // fields whose settled value differs from the pipeline's
 	Error      string          `json:"error,omitempty"`
 	Snippet    string          `json:"snippet,omitempty"` // first line of text, for `/` filtering
+	// FlagNames is the flagged fields' names, comma-separated in the
+	// result's order (one string, so a row stays one allocation). Rows
+	// written before it existed have "" until their document changes.
+	FlagNames string `json:"flag_names,omitempty"`
 }
