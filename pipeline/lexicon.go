@@ -41,12 +41,30 @@ var otherLabels = []string{
 // invoices print. They apply only to a field that keeps the default labels.
 var extraRoleLabels = map[Role][]string{
 	RoleSubtotal: {"taxable amount", "taxable amt", "taxable", "gst taxable", "vat taxable", "total sales excluding", "nett of tax", "net of tax", "montant net", "net ht",
-		"amt paid excl", "amount paid excl", "total excl of", "total excluded"},
-	RoleTax: {"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
-		"vat amount"},
+		"amt paid excl", "amount paid excl", "total excl of", "total excluded",
+		"subtotaal", "totaal excl", "subtotale", "imponibile", "jumlah kecil", "소계", "小计", "netto bedrag", "summa exkl"},
+	RoleTax: append([]string{"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
+		"vat amount", "taxes", "tax & fees", "taxes & fees", "taxes and fees"}, taxRegimeWords...),
 	RoleTotal: {"final total", "total after rounding", "total atter rounding", "total sales",
 		"amt paid incl", "amount paid incl", "total amt payable", "amt payable", "total amount payable", "total amount due",
-		"total rm", "total myr", "ttl", "total a pagar", "amount to be paid", "amount to pay", "total to pay"},
+		"total rm", "total myr", "ttl", "total a pagar", "amount to be paid", "amount to pay", "total to pay",
+		"totaal", "totaal incl", "totaalbedrag", "te betalen", "totale", "totale fattura", "importo totale", "da pagare",
+		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
+		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
+		"お支払金額", "합계", "총액", "합계금액", "total general", "importe a pagar"},
+}
+
+// taxRegimeWords are the names common tax regimes print for their tax: a
+// Danish "Moms 25 %", a Dutch "BTW 21%", a Canadian "HST 13%", a Japanese
+// "消費税額" and a Korean "부가세" are tax labels like "VAT".
+var taxRegimeWords = []string{
+	"hst", "pst", "qst", "tps", "tvq", "rst", // Canada
+	"cgst", "sgst", "igst", "utgst", "cess", // India
+	"btw", "moms", "mva", "alv", "dph", "pvm", "pvn", "käibemaks", "áfa", "kdv", "fpa", "φπα", "ddv", "pdv",
+	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer", "taxe", "taxes", "impuesto", "impuestos",
+	"igv", "itbis", "itbms", "iss", "icms", "ipi", "ppn", "thuế", "gtgt", "jct",
+	"消費税額", "消费税", "税额", "增值税", "増値税", "税金", "内消費税", "부가세", "부가가치세", "세액", "ภาษี", "ภาษีมูลค่าเพิ่ม",
+	"مالیات", "ضريبة", "ضريبة القيمة المضافة", "מע\"מ",
 }
 
 // finalTotalLabels name the amount actually payable after rounding; they win

@@ -74,3 +74,32 @@ func TestMoneySignMustAgree(t *testing.T) {
 		{name: "plain", text: plain, rec: Record{"total": 1130.0}, field: "total"},
 	})
 }
+
+// The tax names of common regimes are tax labels: a correct tax next to
+// one is not "labelled no tax anywhere", and the same figure as a total is
+// still the tax.
+func TestMoneyTaxRegimeWords(t *testing.T) {
+	var cases []moneyCase
+	for _, tc := range []struct {
+		label          string
+		sub, tax, tot  float64
+		subRaw, taxRaw string
+	}{
+		{"Moms 25 %", 1200, 300, 1500, "1 200,00 SEK", "300,00 SEK"},
+		{"BTW 21%", 1000, 210, 1210, "€ 1.000,00", "€ 210,00"},
+		{"HST 13%", 1000, 130, 1130, "$1,000.00", "$130.00"},
+		{"消費税額", 30000, 3000, 33000, "30,000", "3,000"},
+		{"税额（13%）", 1100, 143, 1243, "¥1,100.00", "¥143.00"},
+		{"부가세", 13180, 1318, 14498, "13,180", "1,318"},
+		{"ISS (5%)", 4850, 242.5, 5092.5, "R$ 4.850,00", "R$ 242,50"},
+		{"City franchise fee & taxes", 64.2, 6.42, 70.62, "$64.20", "$6.42"},
+		{"CGST 9%", 1000, 90, 1090, "₹1,000.00", "₹90.00"},
+	} {
+		text := "ACME\nInvoice 7  2026-11-02\nWidget    " + tc.subRaw + "\n" + tc.label + "    " + tc.taxRaw + "\n"
+		cases = append(cases,
+			moneyCase{name: tc.label + " right", text: text, rec: Record{"tax": tc.tax}, field: "tax"},
+			moneyCase{name: tc.label + " item as tax", text: text, rec: Record{"tax": tc.sub}, field: "tax", wrong: true, want: "is not the amount labelled tax"},
+		)
+	}
+	runMoneyCases(t, cases)
+}
