@@ -172,7 +172,8 @@ fields:
     description: The date the invoice was issued, as YYYY-MM-DD.
     labels: [invoice date, date, dated, issued, issued on, issue date, date of issue, billing date, bill date,
       receipt date, datum, rechnungsdatum, date de facture, date d'émission, fecha, fecha de factura,
-      fecha de emisión, data, data fattura, data emissione, factuurdatum, 発行日, 日付, 請求日]
+      fecha de emisión, data, data fattura, data emissione, factuurdatum, 発行日, 日付, 請求日, invoiced, invoiced on,
+      fakturadatum, 开票日期]
   - name: subtotal
     kind: money
     role: subtotal

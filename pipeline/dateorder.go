@@ -1,0 +1,37 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// dayFirstCurrencies are currencies whose countries all write numeric dates
+// day first. "$" and "¥" are shared and say nothing; USD and CAD are left out
+// (month first, or both).
+var dayFirstCurrencies = map[string]bool{"EUR": true, "GBP": true, "AUD": true, "NZD": true, "MYR": true,
+	"SGD": true, "INR": true, "BRL": true, "MXN": true, "CHF": true, "NOK": true, "DKK": true, "PLN": true,
+	"CZK": true, "HUF": true, "TRY": true, "IDR": true, "HKD": true, "ZAR": true, "ARS": true, "CLP": true, "COP": true}
+
+// australianStates are state abbreviations that, followed by a four-digit
+// postcode, place a document in Australia (day first). WA, SA and NT are
+// too common as plain words to count.
+var australianStates = []string{"nsw", "vic", "qld", "tas", "act"}
+
+// localeOrder is the day/month convention the document's locale implies
+// when no printed date settles it: the currency of its amounts or an
+// Australian address. OrderUnknown when nothing says.
+func (d *doc) localeOrder() (DateOrder, string) {
+	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
+		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
+	}
+	toks := labelTokens(string(d.rs))
+	for i := 0; i+1 < len(toks); i++ {
+		next := toks[i+1].text
+		if slices.Contains(australianStates, toks[i].text) && len(next) == 4 && strings.Trim(next, "0123456789") == "" &&
+			strings.ToUpper(string(d.rs[toks[i].start:toks[i].end])) == string(d.rs[toks[i].start:toks[i].end]) {
+			return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[toks[i].start:toks[i+1].end]))
+		}
+	}
+	return OrderUnknown, ""
+}
