@@ -231,7 +231,7 @@ func (q *queuePage) Resort() {
 }
 
 func haystack(s *store.Summary) string {
-	return strings.ToLower(s.DocID + " " + s.Snippet)
+	return strings.ToLower(s.DocID + " " + s.Snippet + " " + s.FlagNames)
 }
 
 // needle is the query as matched against haystacks.

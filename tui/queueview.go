@@ -34,7 +34,7 @@ func (q *queuePage) View() string {
 		b.WriteString(st.Muted.Render(ansi.Truncate(fmt.Sprintf("%d documents · sorted by %s (o)", len(q.rows), q.sortBy), q.width, "…")))
 	}
 	b.WriteByte('\n')
-	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", q.idWidth())+"  CONF FLAG REV  TEXT", q.width)))
+	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", q.idWidth())+"  CONF "+pad("FLAG", q.flagWidth())+" REV  TEXT", q.width)))
 	h := q.listHeight()
 	for line := 0; line < h; line++ {
 		b.WriteByte('\n')
@@ -110,14 +110,12 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	if selected {
 		marker = "▶ "
 	}
-	conf, flags := "    ", "    "
+	conf, flags := "    ", ""
 	if s.Status != "" && s.Status != pipeline.StatusError {
 		conf = fmt.Sprintf("%4.2f", s.Confidence)
-		flags = fmt.Sprintf("%4d", s.Flagged)
-		if s.Flagged > 0 {
-			flags = fmt.Sprintf("%3d!", s.Flagged)
-		}
+		flags = flagCell(s)
 	}
+	flags = pad(flags, q.flagWidth())
 	rev := "   "
 	if s.Reviewed {
 		rev = " ✓ "
@@ -136,6 +134,23 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	}
 	line := marker + q.statusStyle(s) + "  " + pad(s.DocID, idW) + "  " + conf + " " + flags + rev + " " + text
 	return ansi.Truncate(line, q.width, "…")
+}
+
+// flagWidth is the FLAG column: room for a field name or two, more on a
+// wider terminal.
+func (q *queuePage) flagWidth() int { return max(4, min(24, q.width/5)) }
+
+// flagCell names the flagged fields ("1! total"), or counts them when the
+// row predates the names.
+func flagCell(s *store.Summary) string {
+	switch {
+	case s.Flagged == 0:
+		return "0"
+	case s.FlagNames == "":
+		return fmt.Sprintf("%d!", s.Flagged)
+	default:
+		return fmt.Sprintf("%d! %s", s.Flagged, strings.ReplaceAll(s.FlagNames, ",", " "))
+	}
 }
 
 // pad truncates or right-pads s to exactly w cells.

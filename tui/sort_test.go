@@ -98,3 +98,20 @@ func TestQueueHelpSaysWhatQDoes(t *testing.T) {
 		t.Fatalf("full help:\n%s", v)
 	}
 }
+
+// The FLAG column names the flagged fields, and / finds a document by them.
+func TestQueueFlagColumnNamesFields(t *testing.T) {
+	m := loaded(t, newFixture(t).config())
+	v := viewText(m)
+	if !strings.Contains(v, "1! total") || !strings.Contains(v, "1! invoice_date") {
+		t.Fatalf("FLAG column does not name the fields:\n%s", v)
+	}
+	m = typeText(t, press(t, m, "/"), "invoice_date")
+	if ids := queueIDs(m); !slices.Equal(ids, []string{"inv-002"}) {
+		t.Fatalf("/invoice_date matched %v", ids)
+	}
+	// A row stored before the names existed still counts its flags.
+	if got := flagCell(&store.Summary{Flagged: 2}); got != "2!" {
+		t.Fatalf("row without names: %q", got)
+	}
+}
