@@ -371,6 +371,13 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 					}
 					continue
 				}
+				if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
+					c.setPrimary(a.Start)
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
+						strings.ToUpper(strings.Join(strings.Fields(a.label), " ")), later.Value,
+						strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
+					return false
+				}
 				c.setPrimary(a.Start)
 				return true
 			}
@@ -428,6 +435,35 @@ func (d *doc) roundedAfter(r Role, matches []labelledAmount, x float64) (labelle
 			if m.Start > a.Start {
 				return m, true
 			}
+		}
+	}
+	return labelledAmount{}, false
+}
+
+// laterFinalTotal finds, for a total a under a plain label ("TOTAL 135.01"),
+// a different amount after it under a final-total label ("Grand Total
+// 159.81", "Jumlah Besar", "Balance due"): a tip, a rounding or a previous
+// balance came in between, and the final figure is the total. A payment in
+// between ("Amount paid -1,800.00 / Balance due 0.00") leaves the invoice
+// total standing, and so does x printed under a final label itself.
+func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount) (labelledAmount, bool) {
+	if r != RoleTotal || finalTotalLabels[a.key] {
+		return labelledAmount{}, false
+	}
+	for _, m := range matches {
+		if m.role == RoleTotal && finalTotalLabels[m.key] {
+			return labelledAmount{}, false
+		}
+	}
+	for _, b := range d.amounts {
+		if b.Start <= a.Start || b.role == RoleTotal && !finalTotalLabels[b.key] {
+			continue
+		}
+		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || b.Value < 0 && !strings.Contains(b.key, "round")) {
+			return labelledAmount{}, false // paid or credited: the balance is not the total
+		}
+		if b.role == RoleTotal && b.Value > 0 && !near(b.Value, a.Value, amountEpsilon) && centsForm(b.Raw) == centsForm(a.Raw) {
+			return b, true
 		}
 	}
 	return labelledAmount{}, false

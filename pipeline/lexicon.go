@@ -35,6 +35,13 @@ var otherLabels = []string{
 	"total sv", "total gv", "total ev", "total qu", "accepted total", "amount tendered", "tendered amount",
 	// "PAY 50.00" / "CHANGE 40.10": the amount handed over.
 	"pay",
+	// A statement's carried-over balance and a tip are no invoice's total.
+	"previous balance", "balance forward", "balance brought forward", "past due", "prior balance", "opening balance",
+	"saldo anterior", "vorheriger saldo", "saldovortrag", "solde précédent", "saldo precedente", "vorig saldo",
+	"baki terdahulu", "baki lama", "前回請求額", "前回ご請求額", "繰越金額", "이전 잔액",
+	"tip", "tips", "gratuity", "trinkgeld", "pourboire", "propina", "mancia", "fooi", "dricks", "チップ", "小费", "봉사료",
+	"pelarasan pembundaran", "pembundaran", "rundung", "rundungsdifferenz", "arrondi", "redondeo", "arrotondamento", "afronding",
+	"端数調整",
 }
 
 // extraRoleLabels widen a role's default labels with the forms receipts and
@@ -75,6 +82,11 @@ var finalTotalLabels = map[string]bool{
 	"amt payable": true, "total amt payable": true, "total amount payable": true, "total due": true, "amount due": true,
 	"total amount due": true, "balance due": true, "total rm": true, "total myr": true, "gesamtbetrag": true,
 	"total ttc": true, "to pay": true, "please pay": true, "montant total": true,
+	"total balance due": true, "total amount payable (rm)": true, "jumlah besar": true, "jumlah keseluruhan": true,
+	"jumlah perlu dibayar": true, "gesamtsumme": true, "endbetrag": true, "zu zahlen": true, "net à payer": true,
+	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
+	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
+	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
 }
 
 // modifierWords turn a following or preceding tax label into a qualifier of

@@ -103,3 +103,24 @@ func TestMoneyTaxRegimeWords(t *testing.T) {
 	}
 	runMoneyCases(t, cases)
 }
+
+// A total under a plain or carried-over label is not the total when a final
+// total (grand total, balance due, Jumlah Besar) follows with another figure.
+func TestMoneyNonFinalTotal(t *testing.T) {
+	tip := "BISTRO\nCheck 12  2026-11-02\nSubtotal 124.00\nTax 11.01\nTOTAL 135.01\nTip: 24.80\nGrand Total: 159.81\n"
+	jumlah := "KEDAI SDN BHD\nResit 5  02/11/2026\nJumlah RM 1,233.45\nPelarasan Pembundaran RM 0.05\nJumlah Besar RM 1,233.50\n"
+	de := "ACME GmbH\nRechnung 5  02.11.2026\nSumme 100,00 EUR\nTrinkgeld 10,00 EUR\nGesamtbetrag 110,00 EUR\n"
+	stmt := "ACME LAWN LLC\nStatement A-1   Date 2026-11-30\nPrevious Balance ........ $340.00\nNew Charges ........ $275.00\nTOTAL BALANCE DUE ........ $615.00\n"
+	paid := "ACME\nInvoice 7  2026-10-01\nInvoice total $1,800.00\nAmount paid (ACH 2026-10-20) -$1,800.00\nBalance due $0.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "pre-tip", text: tip, rec: Record{"total": 135.01}, field: "total", wrong: true, want: `135.01 is labelled "TOTAL", but the document's final total is 159.81 ("GRAND TOTAL", line 7)`},
+		{name: "after tip", text: tip, rec: Record{"total": 159.81}, field: "total"},
+		{name: "pre-rounding malay", text: jumlah, rec: Record{"total": 1233.45}, field: "total", wrong: true, want: "final total is 1233.50"},
+		{name: "rounded malay", text: jumlah, rec: Record{"total": 1233.50}, field: "total"},
+		{name: "german before tip", text: de, rec: Record{"total": 100.0}, field: "total", wrong: true, want: "final total is 110.00"},
+		{name: "german final", text: de, rec: Record{"total": 110.0}, field: "total"},
+		{name: "previous balance", text: stmt, rec: Record{"total": 340.0}, field: "total", wrong: true, want: `"PREVIOUS BALANCE"`},
+		{name: "balance due", text: stmt, rec: Record{"total": 615.0}, field: "total"},
+		{name: "paid invoice keeps its total", text: paid, rec: Record{"total": 1800.0}, field: "total"},
+	})
+}
