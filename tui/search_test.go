@@ -43,3 +43,20 @@ func TestResultMatchesValues(t *testing.T) {
 		}
 	}
 }
+
+// A search that lands after the reviewer opened a document still reaches the
+// queue.
+func TestDeepSearchLandsWhileADocumentIsOpen(t *testing.T) {
+	m := typeText(t, press(t, loaded(t, newFixture(t).config()), "5", "/"), "receipt 5521")
+	nm, cmd := m.Update(keyMsg("enter"))
+	m = nm.(Model)
+	if cmd == nil || !strings.Contains(viewText(m), "searching text, values and reasons") {
+		t.Fatalf("enter started no search:\n%s", viewText(m))
+	}
+	msg := cmd()
+	m = openDoc(t, m, "inv-001")
+	m = apply(t, m, msg)
+	if ids := queueIDs(m); !slices.Equal(ids, []string{"inv-003"}) || m.queue.searching != "" {
+		t.Fatalf("queue after the search landed: %v (searching %q)", ids, m.queue.searching)
+	}
+}

@@ -230,6 +230,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.fitHelp()
 		return m, cmd
 	}
+	if dm, ok := msg.(deepMatchMsg); ok {
+		// The reviewer may have opened a document while the search ran.
+		m.queue.applyDeep(dm)
+		return m, nil
+	}
 	return m, m.active().Update(msg)
 }
 
