@@ -23,6 +23,11 @@ func TestOtherIdentifierLabels(t *testing.T) {
 		{"uuid", "Ferretería México SA\nUUID: 6F1C2A3B-4D5E-6789-ABCD-0123456789EF\nFolio 8821\nTotal 9.00", n("6F1C2A3B-4D5E-6789-ABCD-0123456789EF"), "invoice_number", "8821"},
 		{"folio right", "Ferretería México SA\nRFC: FEM850101AB1\nFACTURA  Serie A  Folio 8821\nTotal 9.00", n("8821"), "", ""},
 		{"malay invois", "Syarikat Maju Sdn Bhd (002345678-K)\nNo. Invois : MJ/2026/1102\nJumlah RM 9.00", n("002345678-K"), "invoice_number", "MJ/2026/1102"},
+		{"abn", "Woolies Metro\nABN 88 000 014 675\nDate 25/11/2026  Time 08:02  Rcpt 3301\nTotal $9.00", n("88 000 014 675"), "invoice_number", `labelled "ABN"`},
+		{"markt", "REWE Markt GmbH\n23.11.2026   17:45   Bon-Nr.: 4411   Markt: 5521\nSumme 9,00 €", n("5521"), "invoice_number", `labelled "Markt"`},
+		{"bon-nr right", "REWE Markt GmbH\n23.11.2026   17:45   Bon-Nr.: 4411   Markt: 5521\nSumme 9,00 €", n("4411"), "", ""},
+		{"account number", "City Water\nAccount number: 44-1923-07\nBill number: 2026-10-55123\nTotal $9.00", n("44-1923-07"), "invoice_number", `labelled "Account number"`},
+		{"room", "Hotel Adler\nGastrechnung Nr. 66120\nZimmer 214\nSumme 9,00 €", n("214"), "invoice_number", `labelled "Zimmer"`},
 		{"original invoice", "Acme Inc\nCredit Memo #: CM-00419\nOriginal Invoice #: 100873\nTotal (9.00)", n("100873"), "invoice_number", "CM-00419"},
 	})
 }

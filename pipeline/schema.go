@@ -166,7 +166,8 @@ fields:
       rechnungs-nr, rechnung, re-nr, facture n°, facture no, facture, numéro de facture, n° de facture, factura,
       factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号,
       rechnungsnr, rechnungsnr., rechnungs nr, factura simplificada, folio, no. invois, no invois, "check #", check no,
-      credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码]
+      credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码, rcpt, rcpt no, bill number,
+      bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
