@@ -18,7 +18,8 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
 // Frau Becker", "Hey Sam"): elsewhere they are ordinary words.
 var addressWords = []string{"to", "an", "dear", "hey", "hi", "hello", "sehr geehrte", "sehr geehrter",
-	"liebe", "lieber", "bonjour", "estimado", "estimada", "cher", "chère", "gentile", "caro", "cara"}
+	"liebe", "lieber", "bonjour", "estimado", "estimada", "cher", "chère", "gentile", "caro", "cara", "aan",
+	"spett.le", "spettabile", "egregio", "para", "geachte", "beste"}
 
 // honorifics may stand between a label and the name it introduces.
 var honorifics = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true, "dr": true, "herr": true,

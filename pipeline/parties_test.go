@@ -21,6 +21,8 @@ func TestCustomerNamedAsVendor(t *testing.T) {
 		{"prepared for", "Brew Gear Co\nQUOTE\nPrepared for: Lone Star Coffee Co.\nTotal 9.00", v("Lone Star Coffee Co."), "vendor_name", why},
 		{"guest with honorific", "Hotel Adler\nGast: Mr. Daniel Okafor\nSumme 9,00 €", v("Daniel Okafor"), "vendor_name", why},
 		{"german salutation", "Schreinerei Holzwurm e.K.\nSehr geehrte Frau Becker,\nSumme 9,00 €", v("Frau Becker"), "vendor_name", why},
+		{"italian spettabile", "TIPOGRAFIA ROSSI S.R.L.\nFATTURA N. 45/2026\nSpett.le Libreria Centrale S.a.s., Corso Vittorio 8, Milano\nTotale 9,00 €", v("Libreria Centrale S.a.s."), "vendor_name", why},
+		{"dutch aan", "Van der Berg Installatietechniek B.V.\nFactuur 2026-118\nAan: Gemeente Houten, afd. Facilitair\nTotaal € 9,00", v("Gemeente Houten"), "vendor_name", why},
 		{"salutation", "Pixel Studio\nHey Sam,\nTotal 9.00", v("Sam"), "vendor_name", why},
 		{"japanese onchu", "株式会社山田商事 御中\n請求書\n東京デザイン株式会社\n合計 ¥9,000", v("株式会社山田商事"), "vendor_name", why},
 		{"chinese buyer", "上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("杭州西湖科技有限公司"), "vendor_name", why},
