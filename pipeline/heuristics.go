@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Factors the heuristics apply. Each is a multiplier on confidence, so a field
@@ -344,6 +345,9 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			return true
 		}
 	}
+	if q, ok := d.onlyQuantity(matches); ok && f.Role != RoleNone {
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is printed as a quantity or rate (%q), not an amount", x, q))
+	}
 	c.Grounded = len(matches) > 0
 	if !c.Grounded {
 		c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
@@ -467,6 +471,59 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 		}
 	}
 	return labelledAmount{}, false
+}
+
+// onlyQuantity reports that every printing of a value counts something:
+// followed by a unit word ("40 hours", "10 digitale foto's") or a per-unit
+// slash ("$85/hr"), while the document prints amounts with cents elsewhere.
+// A money field's value is an amount, not a count or a rate.
+func (d *doc) onlyQuantity(matches []labelledAmount) (string, bool) {
+	if len(matches) == 0 {
+		return "", false
+	}
+	cents := false
+	for _, a := range d.amounts {
+		cents = cents || centsForm(a.Raw)
+	}
+	if !cents {
+		return "", false
+	}
+	rs := d.rs
+	for _, m := range matches {
+		if centsForm(m.Raw) {
+			return "", false
+		}
+		rate := m.End+1 < len(rs) && rs[m.End] == '/' && unicode.IsLetter(rs[m.End+1]) // "85/hr"
+		if !rate && !followedByUnit(rs, m.End) && !followedByCountedNoun(rs, m.End) {
+			return "", false
+		}
+	}
+	// Quote the number and the word after it: "40 hours", "85/hr".
+	m := matches[0]
+	e := m.End
+	for e < len(rs) && (rs[e] == ' ' || rs[e] == '/') {
+		e++
+	}
+	for e < len(rs) && (unicode.IsLetter(rs[e]) || rs[e] == '\'') {
+		e++
+	}
+	return strings.TrimSpace(string(rs[m.Start:e])), true
+}
+
+// followedByCountedNoun reports a whole number followed by a plural noun
+// and more words ("10 digitale foto's"): a count of things. Only used once
+// the value is known to be printed without cents.
+func followedByCountedNoun(rs []rune, end int) bool {
+	if end >= len(rs) || rs[end] != ' ' {
+		return false
+	}
+	k := end + 1
+	j := k
+	for j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '\'') {
+		j++
+	}
+	w := strings.ToLower(string(rs[k:j]))
+	return len([]rune(w)) >= 3 && unicode.IsLower(rs[k]) && j < len(rs) && rs[j] == ' ' && !isAmountMarker(strings.ToUpper(w))
 }
 
 // printsRole reports whether any money label of role is printed.

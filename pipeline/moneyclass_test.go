@@ -124,3 +124,20 @@ func TestMoneyNonFinalTotal(t *testing.T) {
 		{name: "paid invoice keeps its total", text: paid, rec: Record{"total": 1800.0}, field: "total"},
 	})
 }
+
+// A count or rate in prose is no money field's value when the document
+// prints amounts with cents.
+func TestMoneyQuantityInProse(t *testing.T) {
+	free := "Invoice #0042 from Ann Lee Design, dated 2026-11-01.\n40 hours at $85/hr comes to $3,400.00. No sales tax applies.\n"
+	photo := "Studio Lumen Fotografie\nFactuur 2026-118  12-11-2026\nPortretsessie inclusief 10 digitale foto's\nTotaal: € 350,00 (incl. 21% btw)\n"
+	de := "ACME GmbH\nRechnung 5  02.11.2026\n12 Stunden à 80,00 EUR\nGesamtbetrag 960,00 EUR\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "hours", text: free, rec: Record{"total": 40.0}, field: "total", wrong: true, want: `40.00 is printed as a quantity or rate ("40 hours")`},
+		{name: "rate", text: free, rec: Record{"total": 85.0}, field: "total", wrong: true, want: `("85/hr")`},
+		{name: "prose total", text: free, rec: Record{"total": 3400.0}, field: "total"},
+		{name: "photo count", text: photo, rec: Record{"total": 10.0}, field: "total", wrong: true, want: "quantity or rate"},
+		{name: "photo total", text: photo, rec: Record{"total": 350.0}, field: "total"},
+		{name: "german hours", text: de, rec: Record{"total": 12.0}, field: "total", wrong: true, want: `("12 Stunden")`},
+		{name: "german total", text: de, rec: Record{"total": 960.0}, field: "total"},
+	})
+}
