@@ -35,3 +35,26 @@ func (d *doc) localeOrder() (DateOrder, string) {
 	}
 	return OrderUnknown, ""
 }
+
+// datedWords are date labels that date whatever the line names before them:
+// "Original Invoice #: 100873 dated October 30, 2026", "Buyer's Order No:
+// BO-99812  Dated: 28/07/2026".
+var datedWords = map[string]bool{"dated": true, "date": true, "vom": true, "du": true, "del": true}
+
+// datedForOther reports a dating label h whose line names another document
+// before it (the nearest earlier label on the line is a built-in one, an
+// order or original invoice), and returns that label.
+func (d *doc) datedForOther(h labelHit) (labelHit, bool) {
+	if !datedWords[h.key] {
+		return labelHit{}, false
+	}
+	ls := d.lineStarts[d.lineOf(h.start)]
+	var prev labelHit
+	found := false
+	for _, o := range d.fieldHits {
+		if o.start >= ls && o.end <= h.start {
+			prev, found = o, true
+		}
+	}
+	return prev, found && prev.role == builtinLabelOwner
+}

@@ -26,3 +26,16 @@ func TestDateLabelsAndLocaleOrder(t *testing.T) {
 		{"no locale stays a note", "Acme\nDate: 12/10/2026\nTotal $9.00", d("2026-12-10"), "", ""},
 	})
 }
+
+// A "dated" after another document's number dates that document.
+func TestDatedForOtherDocument(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	credit := "Acme Inc\nCREDIT MEMO CM-00419\nDate: 18/11/2026\nOriginal Invoice #: 100873 dated October 30, 2026\nTotal (9.00)"
+	order := "Deccan Tools Pvt Ltd\nInvoice No: SE/26-27/0456            Dated: 05/08/2026\nBuyer's Order No: BO-99812           Dated: 28/07/2026\nTotal ₹9.00"
+	runClassCases(t, []classCase{
+		{"original invoice dated", credit, d("2026-10-30"), "invoice_date", "2026-11-18"},
+		{"credit right", credit, d("2026-11-18"), "", ""},
+		{"order dated", order, d("2026-07-28"), "invoice_date", `labelled "Order No"`},
+		{"invoice dated right", order, d("2026-08-05"), "", ""},
+	})
+}

@@ -457,6 +457,11 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	var other labelHit
 	for _, sp := range c.Spans {
 		h, ok := d.labelBefore(sp.Start)
+		if ok && h.role == own && f.Kind == KindDate {
+			if o, dated := d.datedForOther(h); dated {
+				h = o
+			}
+		}
 		switch {
 		case !ok:
 		case h.role == own:
