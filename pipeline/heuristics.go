@@ -375,6 +375,13 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 					}
 					continue
 				}
+				if inv, paid, ok := d.balanceAfterPayment(f.Role, a); ok {
+					c.setPrimary(a.Start)
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the balance left after a payment (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
+						strings.ToUpper(strings.Join(strings.Fields(paid.label), " ")), paid.Value, paid.Line+1, inv.Value,
+						strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
+					return false
+				}
 				if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
 					c.setPrimary(a.Start)
 					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
@@ -524,6 +531,37 @@ func followedByCountedNoun(rs []rune, end int) bool {
 	}
 	w := strings.ToLower(string(rs[k:j]))
 	return len([]rune(w)) >= 3 && unicode.IsLower(rs[k]) && j < len(rs) && rs[j] == ' ' && !isAmountMarker(strings.ToUpper(w))
+}
+
+// balanceAfterPayment finds, for a total a, an earlier labelled total and a
+// payment between them that a is the remainder of ("Invoice total 1,800.00 /
+// Amount paid -1,800.00 / Balance due 0.00"): a is what is still owed, and
+// the earlier figure is the document's total.
+func (d *doc) balanceAfterPayment(r Role, a labelledAmount) (inv, paid labelledAmount, ok bool) {
+	if r != RoleTotal {
+		return inv, paid, false
+	}
+	var total *labelledAmount
+	for i := range d.amounts {
+		b := &d.amounts[i]
+		if b.Start >= a.Start {
+			break
+		}
+		switch {
+		case b.role == RoleTotal && !near(b.Value, a.Value, amountEpsilon):
+			total = b
+		case total != nil && b.role == roleOther && b.Value != 0 && d.isPayment(*b) &&
+			near(math.Abs(total.Value)-math.Abs(b.Value), a.Value, 0.011):
+			return *total, *b, true
+		}
+	}
+	return inv, paid, false
+}
+
+// isPayment reports an amount labelled as money already paid.
+func (d *doc) isPayment(b labelledAmount) bool {
+	k := b.key
+	return tenderedLabels[k] || strings.Contains(k, "paid") || strings.Contains(k, "payment") || strings.Contains(k, "deposit")
 }
 
 // printsRole reports whether any money label of role is printed.
