@@ -59,8 +59,8 @@ var extraRoleLabels = map[Role][]string{
 		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
 		"お支払金額", "합계", "총액", "합계금액", "total general", "importe a pagar",
-		// prose: "40 hours at $85/hr comes to $3,400.00."
-		"comes to", "amounts to", "bedraagt", "beläuft sich auf", "s'élève à", "asciende a", "ammonta a"},
+		// a credit note's total is what comes back
+		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
 }
 
 // taxRegimeWords are the names common tax regimes print for their tax: a

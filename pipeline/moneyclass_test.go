@@ -62,7 +62,14 @@ func TestMoneySignMustAgree(t *testing.T) {
 	paren := "ACME INC\nCredit memo CM-9  2026-11-18\nSubtotal (1,000.00)\nTax (130.00)\nTotal (1,130.00)\n"
 	sek := "ACME AB\nCredit note CN-1  2026-10-19\nNet -1 200,00 SEK\nVAT 25% -300,00 SEK\nTotal -1 500,00 SEK\n"
 	plain := "ACME INC\nInvoice 9  2026-11-18\nSubtotal: $1,000.00\nTax: $130.00\nTotal: $1,130.00\n"
+	sv := "ACME AB\nKreditfaktura K-3  2026-10-19\nNetto -1 200,00 SEK\nMoms 25 % -300,00 SEK\nAtt återfå -1 500,00 SEK\n"
+	ca := "ACME LTD\nCredit Memo #: CM-00419\nSubtotal (1,000.00)\nHST 13% (130.00)\nTotal Credit (1,130.00) CAD\n"
+	netProse := "Der Gesamtbetrag von 595,00 € (inkl. 19 % MwSt. = 95,00 €) ist fällig.\nDer Nettobetrag beläuft sich auf 500,00 €.\n"
 	runMoneyCases(t, []moneyCase{
+		{name: "swedish refund total", text: sv, rec: Record{"total": 1500.0}, field: "total", wrong: true, want: "opposite sign"},
+		{name: "total credit", text: ca, rec: Record{"total": 1130.0}, field: "total", wrong: true, want: "opposite sign"},
+		{name: "total credit kept", text: ca, rec: Record{"total": -1130.0}, field: "total"},
+		{name: "net in prose is no total", text: netProse, rec: Record{"total": 500.0}, field: "total", wrong: true, want: "is not the amount labelled total (595.00)"},
 		{name: "minus dropped", text: credit, rec: Record{"total": 1130.0}, field: "total", wrong: true, want: "1130.00 has the opposite sign of the amount labelled total (-1130.00"},
 		{name: "minus kept", text: credit, rec: Record{"subtotal": -1000.0, "tax": -130.0, "total": -1130.0}, field: "total"},
 		{name: "parentheses dropped", text: paren, rec: Record{"total": 1130.0}, field: "total", wrong: true, want: "opposite sign"},
