@@ -401,6 +401,17 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 		if d.summary != nil {
 			return true // per-rate tax lines and their sum
 		}
+		// "CGST 900.00 / SGST 900.00 / Total Tax 1,800.00": x is the sum of
+		// the parts. One part alone stays flagged: it is a partial tax.
+		parts := 0.0
+		for _, a := range d.amounts {
+			if a.role == RoleTax && !a.summary && centsForm(a.Raw) && !near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {
+				parts += a.Value
+			}
+		}
+		if near(math.Abs(parts), math.Abs(x), 0.011) {
+			return true
+		}
 	}
 	// A running total: the amounts printed between the two add up to the
 	// difference, or one of them is it (a service charge, a tax).

@@ -163,3 +163,12 @@ func TestMoneyBalanceAfterPayment(t *testing.T) {
 		{name: "cash change equal to total", text: receipt, rec: Record{"total": 10.0}, field: "total"},
 	})
 }
+
+// Split tax regimes print the parts and their sum: both are tax.
+func TestMoneySplitTax(t *testing.T) {
+	in := "ACME PVT LTD\nTax Invoice 7  02-11-2026\nTaxable Value 10,000.00\nCGST @ 9% 900.00\nSGST @ 9% 900.00\nTotal Tax Amount 1,800.00\nTotal 11,800.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "total tax", text: in, rec: Record{"subtotal": 10000.0, "tax": 1800.0, "total": 11800.0}, field: "tax"},
+		{name: "one part only", text: in, rec: Record{"subtotal": 10000.0, "tax": 900.0, "total": 11800.0}, field: "tax", wrong: true, want: "tax"},
+	})
+}
