@@ -28,9 +28,6 @@ const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--hos
 	"       reflect gateway pins [accept <upstream>__<tool>]   pinned tool definitions; accept a changed one\n" +
 	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
 
-// gatewaySubcommands are the lifecycle verbs (setup, restore, add, import,
-// doctor), registered by the file that implements them.
-var gatewaySubcommands = map[string]func(context.Context, []string, Stdio) error{}
 
 // gatewayFlags are reflect gateway's own flags; the REEFLEX_* variables
 // give their defaults and a flag given on the command line wins.
@@ -52,7 +49,7 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 		case "pins":
 			return runGatewayPins(ctx, args[1:], stdio)
 		default:
-			if run, ok := gatewaySubcommands[args[0]]; ok {
+			if run := gatewayLifecycleVerb(args[0]); run != nil {
 				return run(ctx, args[1:], stdio)
 			}
 		}

@@ -20,13 +20,23 @@ import (
 	"github.com/reflect-mcp/reflect/gateway/clientconfig"
 )
 
-// The lifecycle verbs join reflect gateway's dispatch (cmd/reflect/gateway.go).
-func init() {
-	gatewaySubcommands["setup"] = runGatewaySetup
-	gatewaySubcommands["restore"] = runGatewayRestore
-	gatewaySubcommands["add"] = runGatewayAdd
-	gatewaySubcommands["import"] = runGatewayImport
-	gatewaySubcommands["doctor"] = runGatewayDoctor
+// gatewayLifecycleVerb is the lifecycle verb reflect gateway dispatches to
+// (cmd/reflect/gateway.go), or nil: a switch rather than a table filled in
+// init, so no package-level state is written at start.
+func gatewayLifecycleVerb(name string) func(context.Context, []string, Stdio) error {
+	switch name {
+	case "setup":
+		return runGatewaySetup
+	case "restore":
+		return runGatewayRestore
+	case "add":
+		return runGatewayAdd
+	case "import":
+		return runGatewayImport
+	case "doctor":
+		return runGatewayDoctor
+	}
+	return nil
 }
 
 const singlePathWarning = `The gateway governs only the calls that pass through it: a server added to a client
