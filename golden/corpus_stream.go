@@ -71,7 +71,7 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 			return c, nil, err
 		}
 		if ok && fp.SameFile(fi.Size(), fi.ModTime().UnixNano()) && prev.ContentHash == fp.Hash && prev.Schema == schema {
-			return prev, nil, nil
+			return prev, storedSkips(fp), nil
 		}
 		c.ContentHash = prev.ContentHash
 	case errors.Is(err, store.ErrNotFound):
@@ -105,7 +105,10 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 	if err := st.PutCorpus(ctx, c, nil); err != nil {
 		return c, nil, err
 	}
-	fp := store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash}
+	fp := store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash, SkippedTotal: len(bad)}
+	for _, le := range bad[:min(len(bad), store.MaxSkippedLines)] {
+		fp.Skipped = append(fp.Skipped, store.SkippedLine{Line: le.Line, Reason: skipReason(le.Err)})
+	}
 	if err := st.PutCorpusFingerprint(ctx, c.ID, fp); err != nil {
 		return c, nil, err
 	}
@@ -157,4 +160,24 @@ func streamJSONL(r io.Reader, put func([]store.Document) error) ([]LineError, er
 		}
 	}
 	return bad, nil
+}
+
+// skipReason is a skipped line's reason as stored: one line, bounded, since
+// a bad JSON line's error can quote the line.
+func skipReason(err error) string {
+	r := strings.Join(strings.Fields(err.Error()), " ")
+	if rs := []rune(r); len(rs) > 200 {
+		r = string(rs[:199]) + "…"
+	}
+	return r
+}
+
+// storedSkips is the skipped lines a fingerprint kept, as OpenCorpus
+// reports them when it does not read the file.
+func storedSkips(fp store.Fingerprint) []LineError {
+	out := make([]LineError, 0, len(fp.Skipped))
+	for _, s := range fp.Skipped {
+		out = append(out, LineError{Line: s.Line, Err: errors.New(s.Reason)})
+	}
+	return out
 }

@@ -21,7 +21,24 @@ type Fingerprint struct {
 	Size    int64  `json:"size"`
 	MtimeNs int64  `json:"mtime_ns"`
 	Hash    string `json:"hash"`
+	// Skipped is the file's lines that were not stored (bad JSON, empty
+	// text, duplicate id), at most MaxSkippedLines of them, and
+	// SkippedTotal how many there were: kept with the fingerprint so a
+	// reopen that reads nothing still lists them.
+	Skipped      []SkippedLine `json:"skipped,omitempty"`
+	SkippedTotal int           `json:"skipped_total,omitempty"`
 }
+
+// SkippedLine is one line of a corpus file that was not stored, and why.
+type SkippedLine struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// MaxSkippedLines bounds the skipped lines kept with a fingerprint: a file
+// of 100,000 broken lines is described by its first ones and a count, not
+// stored again as reasons.
+const MaxSkippedLines = 1000
 
 // SameFile says whether the file is, by size and mtime, the one stored.
 func (f Fingerprint) SameFile(size, mtimeNs int64) bool {

@@ -67,6 +67,11 @@ type docPage struct {
 	hasResult bool
 	// expanded shows the selected field's full reason and every note.
 	expanded bool
+	// showHistory puts the document's audit trail where the text was (h).
+	showHistory    bool
+	historyLoading bool
+	history        []store.AuditEntry
+	historyErr     error
 	// redo holds the actions undone in this document, latest last; a new
 	// decision clears it, as in any editor.
 	redo      [][]store.Decision
@@ -123,6 +128,8 @@ func (d *docPage) Apply(msg tea.Msg) bool {
 			d.SetResult(msg.DocID, msg.Result)
 		}
 		return true
+	case HistoryMsg:
+		return d.historyLoaded(msg)
 	case UndoneMsg:
 		if !msg.Found || msg.DocID != d.docID {
 			return false
@@ -338,8 +345,10 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 			return d.advance()
 		}
 	case key.Matches(k, km.Expand):
-		d.expanded = !d.expanded
+		d.expanded, d.showHistory = !d.expanded, false
 		return nil
+	case key.Matches(k, km.History):
+		return d.toggleHistory()
 	case key.Matches(k, km.Redo):
 		return d.redoLast()
 	default:
@@ -530,7 +539,7 @@ func (d *docPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.NextField, km.PrevField, km.NextFlagged, km.PrevFlagged, km.ScrollDown, km.ScrollUp},
 		{km.Accept, km.AcceptAll, km.Correct, km.SetNull, km.Skip, km.Expand, km.Retry},
-		{km.NextDoc, km.PrevDoc},
+		{km.NextDoc, km.PrevDoc, km.History},
 	}
 }
 

@@ -39,9 +39,12 @@ func (d *docPage) View() string {
 	if d.loadErr != nil {
 		return b.String()
 	}
-	if d.expanded {
+	switch {
+	case d.showHistory:
+		b.WriteString(d.historyView(d.textHeight()))
+	case d.expanded:
 		b.WriteString(d.expandedView(d.textHeight()))
-	} else {
+	default:
 		b.WriteString(d.text.Render(d.textHeight(), st))
 	}
 	b.WriteByte('\n')

@@ -55,7 +55,7 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.Advance && msg.Err == nil && m.page == pageDoc && m.detail.ItemID() == msg.DocID {
 			return tea.Sequence(m.advanceFrom(msg.DocID), m.replayTypeahead()), true
 		}
-		return m.replayTypeahead(), true
+		return tea.Batch(m.replayTypeahead(), m.doc.reloadHistory()), true
 	case statusMsg:
 		m.setStatus(msg.text, msg.isErr)
 	case advanceMsg:
@@ -66,7 +66,7 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 	case UndoneMsg:
 		m.undoing = false
 		m.onUndone(msg)
-		return m.replayTypeahead(), true
+		return tea.Batch(m.replayTypeahead(), m.doc.reloadHistory()), true
 	case ExportedMsg:
 		if msg.Err != nil {
 			m.setStatus(msg.Err.Error(), true)
@@ -75,6 +75,8 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case StatsMsg:
 		m.stats.Loaded(msg)
+	case SkippedMsg:
+		m.skipped.Loaded(msg)
 	default:
 		// A message about an item (its load) goes to the page that
 		// shows items, whichever page is in front.

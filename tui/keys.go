@@ -30,6 +30,7 @@ type KeyMap struct {
 	SortHelp key.Binding
 	Bulk     key.Binding
 	BulkHelp key.Binding
+	Skipped  key.Binding
 
 	// Document.
 	NextField   key.Binding
@@ -47,6 +48,7 @@ type KeyMap struct {
 	Retry       key.Binding
 	ScrollDown  key.Binding
 	ScrollUp    key.Binding
+	History     key.Binding
 
 	// Correction editor.
 	Submit key.Binding
@@ -97,6 +99,7 @@ func DefaultKeyMap() KeyMap {
 		Bulk:     b([]string{"B"}, "B", "bulk accept"),
 		BulkHelp: b([]string{"B"}, "B", "bulk accept ≥ conf"),
 		SortHelp: b([]string{"o"}, "o", "sort status,conf,id,flags"),
+		Skipped:  b([]string{"L"}, "L", "skipped lines"),
 
 		NextField:   b([]string{"j", "down"}, "↓/j", "next field"),
 		PrevField:   b([]string{"k", "up"}, "↑/k", "prev field"),
@@ -113,6 +116,7 @@ func DefaultKeyMap() KeyMap {
 		Retry:       b([]string{"r"}, "r", "retry"),
 		ScrollDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "scroll text"),
 		ScrollUp:    b([]string{"pgup", "ctrl+u"}, "pgup", "scroll text"),
+		History:     b([]string{"h"}, "h", "history"),
 
 		Confirm: b([]string{"y"}, "y", "yes, accept"),
 		Deny:    b([]string{"n", "esc"}, "n", "no"),

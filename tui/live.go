@@ -74,13 +74,15 @@ func (m *Model) onChanges(msg ChangesMsg) tea.Cmd {
 		}
 		m.queue.Resort()
 	}
+	var history tea.Cmd
 	if msg.DocID != "" && m.page == pageDoc && m.doc.Shows(msg.DocID) && !m.doc.Saving() {
 		if names := m.doc.othersChanged(msg.Decisions); names != "" {
 			m.doc.SetDecisions(msg.DocID, msg.Decisions)
 			m.setStatus(names, false)
 		}
+		history = m.doc.reloadHistory()
 	}
-	return m.pollTick()
+	return tea.Batch(m.pollTick(), history)
 }
 
 // othersChanged describes the decisions in now that differ from what the

@@ -487,6 +487,6 @@ func (q *queuePage) FullHelp() [][]key.Binding {
 	km := q.svc.keys
 	return [][]key.Binding{
 		{km.Open, km.Down, km.Up, km.PageDown, km.PageUp, km.Top, km.Bottom},
-		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp, km.BulkHelp}, km.Tabs[:]...),
+		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp, km.BulkHelp, km.Skipped}, km.Tabs[:]...),
 	}
 }

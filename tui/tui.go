@@ -111,6 +111,9 @@ type Model struct {
 	doc      *docPage
 	stats    *statsPanel
 	progress *runProgress
+	// skipped is the L panel, shown while showSkipped.
+	skipped     *skippedPanel
+	showSkipped bool
 
 	page          pageID
 	showStats     bool
@@ -155,7 +158,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	m := Model{
 		svc: svc, help: h, queue: newQueuePage(svc), doc: doc,
 		details: map[store.Kind]detail{store.KindExtraction: doc, store.KindToolCall: newHoldPage(svc, cfg.Holds)}, detail: doc,
-		stats: &statsPanel{svc: svc}, progress: newRunProgress(&st),
+		stats: &statsPanel{svc: svc}, progress: newRunProgress(&st), skipped: &skippedPanel{svc: svc},
 		width: 80, height: 24,
 	}
 	m.layout()
@@ -255,6 +258,8 @@ func (m *Model) active() Component {
 	switch {
 	case m.showStats:
 		return m.stats
+	case m.showSkipped:
+		return m.skipped
 	case m.page == pageDoc:
 		return m.detail
 	default:
@@ -284,6 +289,16 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.layout()
 		}
 		return nil
+	case m.showSkipped:
+		if key.Matches(k, km.Skipped, km.Back) {
+			m.showSkipped = false
+			return nil
+		}
+		return m.skipped.Update(k)
+	case m.page == pageQueue && key.Matches(k, km.Skipped):
+		m.showSkipped = true
+		m.layout()
+		return m.skipped.Open()
 	case key.Matches(k, km.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
@@ -430,6 +445,7 @@ func (m *Model) layout() {
 		d.SetSize(m.width, body)
 	}
 	m.stats.SetSize(m.width, body)
+	m.skipped.SetSize(m.width, body)
 	m.progress.SetWidth(m.width)
 }
 
@@ -447,7 +463,8 @@ type rootKeys struct {
 // text, ? and q are typed into it, and the stats panel takes only s and q.
 func (r rootKeys) modal() bool {
 	_, stats := r.page.(*statsPanel)
-	return stats || r.page.Capturing()
+	_, skipped := r.page.(*skippedPanel)
+	return stats || skipped || r.page.Capturing()
 }
 
 func (r rootKeys) ShortHelp() []key.Binding {

@@ -11,7 +11,10 @@ func (m Model) View() tea.View {
 	st := m.svc.styles
 	var b strings.Builder
 	crumb := "queue · " + m.queue.tab.String()
-	if m.page == pageDoc {
+	switch {
+	case m.showSkipped:
+		crumb = "skipped lines"
+	case m.page == pageDoc:
 		crumb = m.detail.Crumb()
 	}
 	// Who I am is on every screen: with two reviewers on one store, the

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// skippyConfig opens, as `reflect review FILE` does, a corpus file with one
+// good line and one of each line the loader skips.
+func skippyConfig(t *testing.T) Config {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "receipts.jsonl")
+	corpus := `{"id":"a","text":"Blue Bottle Coffee\nTotal 12.50 USD"}
+{"id":"b","text":"cut short
+{"id":"c","text":"   "}
+{"id":"a","text":"the same id again"}
+`
+	if err := os.WriteFile(path, []byte(corpus), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := golden.OpenCorpus(context.Background(), st, path, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The path is a temporary directory: the screens show a fixed one.
+	c.Path = "/data/receipts.jsonl"
+	return Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: "test-1", Reviewer: "tester", NoColor: true}
+}
+
+// L on the queue lists the lines the loader skipped, with line number and
+// reason; L or q gives the queue back.
+func TestSkippedLinesKey(t *testing.T) {
+	m := press(t, loaded(t, skippyConfig(t)), "L")
+	if !m.showSkipped {
+		t.Fatal("L did not open the skipped lines")
+	}
+	v := viewText(m)
+	for _, want := range []string{"3 lines of /data/receipts.jsonl were skipped", "line 2 ", "line 3       empty text",
+		`line 4       duplicate id "a" (first on line 1)`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("L panel lacks %q:\n%s", want, v)
+		}
+	}
+	m = press(t, m, "q")
+	if m.showSkipped || m.page != pageQueue {
+		t.Fatalf("q did not close the panel (showSkipped=%v)", m.showSkipped)
+	}
+	// A document's page has no L: the list is the corpus's.
+	m = press(t, openDoc(t, press(t, m, "5"), "a"), "L")
+	if m.showSkipped {
+		t.Error("L opened the corpus's skipped lines from a document")
+	}
+	m = press(t, m, "q", "L", "L")
+	if m.showSkipped {
+		t.Error("a second L did not close the panel")
+	}
+}
+
+// A corpus without a recorded file says so instead of an empty list.
+func TestSkippedLinesUnknownCorpus(t *testing.T) {
+	m := press(t, loaded(t, newFixture(t).config()), "L")
+	if v := viewText(m); !strings.Contains(v, "no corpus file is recorded for testcorpus") {
+		t.Fatalf("L on a corpus without a fingerprint:\n%s", v)
+	}
+}
+
+func TestGoldenSkippedLinesView(t *testing.T) {
+	m := press(t, loaded(t, skippyConfig(t)), "L")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func TestGoldenSkippedLinesView120(t *testing.T) {
+	m := press(t, wide(t, loaded(t, skippyConfig(t))), "L")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
