@@ -88,6 +88,9 @@ func (d *doc) identifier() (found, bool) {
 		}
 	}
 	if secondary.value != nil {
+		if d.barcodeEndsWith(secondary.value.(string)) {
+			secondary = tiered("id:transaction-label+barcode", secondary.value, secondary.method+"; the barcode number printed alone on a line ends with it")
+		}
 		return secondary, true
 	}
 	// The weak pattern never crosses a line, so only lines with its words
@@ -340,4 +343,21 @@ var dollarHints = []struct {
 
 func (d *doc) currencyValue() (found, bool) {
 	return d.cur, d.currency != ""
+}
+
+// barcodeEndsWith reports a line holding only one long run of digits (a
+// barcode's human-readable number, 12 digits or more) that ends with the
+// all-digit number id: the till encodes its transaction number there, so the
+// number is printed twice by two independent parts of the receipt.
+func (d *doc) barcodeEndsWith(id string) bool {
+	if len(id) < 4 || strings.Trim(id, "0123456789") != "" {
+		return false
+	}
+	for _, ln := range d.lines {
+		t := strings.TrimSpace(ln.text)
+		if len(t) >= 12 && len(t) > len(id) && strings.Trim(t, "0123456789") == "" && strings.HasSuffix(t, id) {
+			return true
+		}
+	}
+	return false
 }

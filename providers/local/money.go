@@ -425,10 +425,35 @@ func (d *doc) confirmTotal(c amount, cs []amount) (by, how string, ok bool) {
 	if n, ok := d.itemsAddUp(c); ok {
 		return "items", fmt.Sprintf("the %d item amounts above add up to it", n), true
 	}
+	if t, ok := d.rateGivesTax(c, cs); ok {
+		return "rate", fmt.Sprintf("the printed rate gives the tax %s (%q) on it", t.Raw, t.label), true
+	}
 	if d.largestAmount(c) {
 		return "largest", "no other amount printed (payment aside) is larger", true
 	}
 	return "", "", false
+}
+
+// rateGivesTax finds a labelled tax whose printed rate gives it on total c
+// ("GST @6% INCLUDED IN TOTAL 0.22" under "TOTAL AMOUNT 4.00"): the till
+// computed one from the other. A rate only fixes the total to within a few
+// cents, so it confirms nothing when a rounding line or another total-like
+// figure offers a near alternative.
+func (d *doc) rateGivesTax(c amount, cs []amount) (amount, bool) {
+	if d.roundAt >= 0 {
+		return amount{}, false
+	}
+	for _, o := range cs {
+		if !near(o.Value, c.Value) {
+			return amount{}, false
+		}
+	}
+	for _, t := range d.cands(pipeline.RoleTax) {
+		if rateAgrees(t.label, t.Value, c.Value) {
+			return t, true
+		}
+	}
+	return amount{}, false
 }
 
 // largestAmount reports whether the total is at least every amount the

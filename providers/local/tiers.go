@@ -1,5 +1,7 @@
 package local
 
+import "strconv"
+
 // Evidence tiers: each way the rules find a value is a tier with its own
 // confidence. The figures are what each tier's values scored against hand
 // labels (SROIE receipts-dev, tuned; receipts-check, confirmed; see the
@@ -11,13 +13,16 @@ package local
 // under two labels). The tier travels in pipeline.Evidence.Tier, so a
 // calibrator can replace these figures with ones learned from reviews.
 var tierConf = map[string]float64{
-	"total:labelled+arithmetic":      0.95,
-	"total:labelled+tendered":        0.95,
-	"total:labelled+repeated":        0.9,
-	"total:labelled+rounding":        0.9,
-	"total:subtotal+tax":             0.85,
-	"total:labelled+largest":         0.8,
-	"total:labelled+items":           0.9,
+	"total:labelled+arithmetic": 0.95,
+	"total:labelled+tendered":   0.95,
+	"total:labelled+repeated":   0.9,
+	"total:labelled+rounding":   0.9,
+	"total:subtotal+tax":        0.85,
+	"total:labelled+largest":    0.8,
+	"total:labelled+items":      0.9,
+	// A tax printed with its rate that the rate gives on this total (a
+	// tax-included total): the till computed one from the other.
+	"total:labelled+rate":            0.9,
 	"total:labelled":                 0.65,
 	"total:labelled-above":           0.6,
 	"total:labelled-conflict":        0.5,
@@ -48,10 +53,13 @@ var tierConf = map[string]float64{
 	// signal a position alone lacks (the verify stage grounds these shapes).
 	"date:fallback+time": 0.8,
 
-	"id:transaction-label":  0.6,
-	"id:strong-label-short": 0.5,
-	"id:strong-label":       0.9,
-	"id:weak-word":          0.65,
+	"id:transaction-label": 0.6,
+	// The transaction number is also the end of the barcode's number
+	// printed alone on a line: two parts of the till agree.
+	"id:transaction-label+barcode": 0.85,
+	"id:strong-label-short":        0.5,
+	"id:strong-label":              0.9,
+	"id:weak-word":                 0.65,
 	// The document's word with a colon, then one whole token: a label.
 	"id:word-colon":      0.8,
 	"id:weak-word-short": 0.5,
@@ -85,6 +93,9 @@ var tierConf = map[string]float64{
 	"vendor:letterhead-joined+repeated":            0.65,
 	"vendor:letterhead-suffix-not-first+repeated":  0.55,
 	"vendor:first-line":                            0.55,
+	// The company line restates the short name printed above it: the
+	// name is printed twice, and the line above is not a separate brand.
+	"vendor:letterhead-suffix+restated": 0.85,
 	// A company registration number printed with the name (in brackets on
 	// its line, or alone on the line below) ties the number to that line:
 	// the name the register knows. It says nothing about a brand line above
@@ -105,4 +116,13 @@ func tiered(tier string, v any, method string) found {
 		c = 0.5 // a tier nobody measured is a guess
 	}
 	return found{value: v, conf: c, method: method, tier: tier}
+}
+
+// TierConfidence is tier's confidence as the README's table prints it, or
+// "read after the label" for a value found by a field's own label.
+func TierConfidence(tier string) string {
+	if c, ok := tierConf[tier]; ok {
+		return strconv.FormatFloat(c, 'f', -1, 64)
+	}
+	return "read after the label"
 }

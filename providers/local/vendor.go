@@ -242,6 +242,11 @@ func (d *doc) letterhead() found {
 		}
 		tier, method := "vendor:letterhead-suffix", "letterhead line with a legal suffix"
 		switch {
+		case k > 0 && cs[k-1].idx == c.idx-1 && name != cleanName(cs[k-1].text+" "+c.text) && restates(cs[k-1].text, name):
+			// "LAVENDER" / "LAVENDER CONFECTIONERY & BAKERY S/B": the line
+			// above is the short form of the company line, so the name is
+			// printed twice and the company line is the whole of it.
+			tier, method = "vendor:letterhead-suffix+restated", "letterhead line with a legal suffix, restating the short name above it ("+strings.ToUpper(cs[k-1].text)+")"
 		case k > 0 && cs[k-1].idx == c.idx-1 && name != cleanName(cs[k-1].text+" "+c.text):
 			// A brand or trade name right above the company line: either
 			// could be what the document calls the vendor.
@@ -469,4 +474,36 @@ func paymentWord(s string) bool {
 		return true
 	}
 	return false
+}
+
+// restates reports whether every word of short is a word of name (letters
+// and digits only: BEN'S is BENS), so short is name's short form, not a
+// brand or a person's name that could belong before it.
+func restates(short, name string) bool {
+	words := map[string]bool{}
+	for _, w := range strings.Fields(name) {
+		words[alnum(w)] = true
+	}
+	n := 0
+	for _, w := range strings.Fields(short) {
+		a := alnum(w)
+		if a == "" {
+			continue
+		}
+		if !words[a] {
+			return false
+		}
+		n += len([]rune(a))
+	}
+	return n >= 3
+}
+
+// alnum is w's letters and digits, lowercased.
+func alnum(w string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, w)
 }
