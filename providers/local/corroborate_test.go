@@ -34,6 +34,13 @@ func TestCorroboratedTiers(t *testing.T) {
 		{"number inside a longer line is no barcode", "RECEIPT\nTRANS #: 255018\nTOTAL 5.00\nCARD 6605505001880000255018\n",
 			"invoice_number", "255018", "id:transaction-label", false},
 
+		// The tax summary as the checks read it: a row a printed rate
+		// proves, with no header line, under a tax-inclusive subtotal.
+		{"rate-proven summary row", "SUB TOTAL: 18.90\nTOTAL DUE (GST INC): 18.90\nPAID: CASH 50.00\nCHANGE: 31.10\nS:GST(6%) 17.83 1.07\n",
+			"subtotal", 17.83, "subtotal:summary+arithmetic", true},
+		{"rate-proven summary row, its tax", "SUB TOTAL: 18.90\nTOTAL DUE (GST INC): 18.90\nPAID: CASH 50.00\nCHANGE: 31.10\nS:GST(6%) 17.83 1.07\n",
+			"tax", 1.07, "tax:summary+arithmetic", true},
+
 		// A tax-included total: the printed rate gives the printed tax on it.
 		{"tax included in the total", "TOTAL QTY : 2\nTOTAL AMOUNT 4.00\nGST @6% INCLUDED IN TOTAL 0.22\n",
 			"total", 4.0, "total:labelled+rate", true},

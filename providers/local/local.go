@@ -49,6 +49,14 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 	if err != nil {
 		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
 	}
+	// The checks' reading of the tax summary (rows a printed rate proves,
+	// "S:GST(6%) 17.83 1.07" with no header) is what they will confirm the
+	// subtotal and tax against: the extractor reads it too.
+	if ts, ok, err := pipeline.FindTaxSummary(ctx, doc.Text, s); err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
+	} else if ok {
+		d.checkSum = taxSummary{base: round2(ts.Net), tax: round2(ts.Tax), ok: true}
+	}
 	money := d.money()
 	values := map[pipeline.Kind]found{}
 	if cur, ok := d.currencyValue(); ok {
@@ -121,10 +129,11 @@ type doc struct {
 	currency string // ISO code the document states, "" when none
 	// decimalMoney: the document writes amounts with cents.
 	decimalMoney bool
-	roundAt      int      // the last line holding a rounding adjustment, or -1
-	dayFirst     int8     // dayFirstLocale, once computed: 1 yes, -1 no
-	lows         []string // lowercased lines, filled on first use
-	cur          found    // detectCurrency's evidence
+	roundAt      int        // the last line holding a rounding adjustment, or -1
+	dayFirst     int8       // dayFirstLocale, once computed: 1 yes, -1 no
+	lows         []string   // lowercased lines, filled on first use
+	cur          found      // detectCurrency's evidence
+	checkSum     taxSummary // the tax summary as the verify stage reads it
 }
 
 // lowLine is line i lowercased, computed once: several rules search every

@@ -251,10 +251,12 @@ func (d *doc) money() map[pipeline.Role]found {
 		}
 	}
 	sum := d.taxSummary()
-	if tok && sum.ok && d.reconciles(sum.base, sum.tax, total.value.(float64)) {
-		out[pipeline.RoleSubtotal] = tiered("subtotal:summary+arithmetic", sum.base, "the tax summary's base; base + tax = total")
-		out[pipeline.RoleTax] = tiered("tax:summary+arithmetic", sum.tax, "the tax summary's tax; base + tax = total")
-		return out
+	for _, s := range []taxSummary{sum, d.checkSum} {
+		if tok && s.ok && d.reconciles(s.base, s.tax, total.value.(float64)) {
+			out[pipeline.RoleSubtotal] = tiered("subtotal:summary+arithmetic", s.base, "the tax summary's base; base + tax = total")
+			out[pipeline.RoleTax] = tiered("tax:summary+arithmetic", s.tax, "the tax summary's tax; base + tax = total")
+			return out
+		}
 	}
 	pick := func(cs []amount, r pipeline.Role) {
 		if len(cs) == 0 {
@@ -411,8 +413,10 @@ func (d *doc) confirmTotal(c amount, cs []amount) (by, how string, ok bool) {
 			return "arithmetic", "subtotal + tax agree", true
 		}
 	}
-	if sum := d.taxSummary(); sum.ok && d.reconciles(sum.base, sum.tax, c.Value) {
-		return "arithmetic", "the tax summary's base + tax agree", true
+	for _, sum := range []taxSummary{d.taxSummary(), d.checkSum} {
+		if sum.ok && d.reconciles(sum.base, sum.tax, c.Value) {
+			return "arithmetic", "the tax summary's base + tax agree", true
+		}
 	}
 	if x, ok := d.cashLessChange(); ok && near(x, c.Value) {
 		return "tendered", "payment minus change agrees", true
