@@ -46,6 +46,11 @@ func TestCorroboratedTiers(t *testing.T) {
 			"total", 4.0, "total:labelled+rate", true},
 		{"German MwSt included", "Summe 119,00\nenthaltene MwSt 19% 19,00\n",
 			"total", 119.0, "total:labelled+rate", true},
+		{"no total label, the included tax's rate gives it", "QTY 8 25.15\nROUNDING ADJ - 0.00\nDUE 25.15\nPAY 25.15\nCHANGE 0.00\n(TOTAL INCLUDED GST @ 6% : 1.42)\n",
+			"total", 25.15, "total:tax-included+rate", true},
+		// Two printed amounts the rate fits: the rate cannot choose.
+		{"two amounts fit the rate", "QTY 8 25.15\nDUE 25.15\nPAY 25.10\n(TOTAL INCLUDED GST @ 6% : 1.42)\n",
+			"total", nil, "", false},
 		{"rate does not give the tax", "TOTAL AMOUNT 4.00\nGST @6% INCLUDED IN TOTAL 0.40\n",
 			"total", 4.0, "total:labelled", false},
 		// A rate fixes a total only to a few cents: a rounding line offers

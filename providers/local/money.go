@@ -460,6 +460,66 @@ func (d *doc) rateGivesTax(c amount, cs []amount) (amount, bool) {
 	return amount{}, false
 }
 
+// rateTotal reads the total when no label names it but a tax printed with
+// its rate says it is included in the total ("(TOTAL INCLUDED GST @ 6% :
+// 1.42)", "enthaltene MwSt 19%: 19,00"): the one printed amount the rate
+// gives that tax on. A rate fixes a total only to a few cents, so two
+// different amounts that fit, or a rounding adjustment, leave it unread.
+func (d *doc) rateTotal() (found, bool) {
+	if d.roundAt >= 0 && d.roundingAdjusts() {
+		return found{}, false
+	}
+	taxes := d.cands(pipeline.RoleTax)
+	for _, t := range taxes {
+		if !near(t.Value, taxes[0].Value) {
+			return found{}, false // taxes per item line, not the document's
+		}
+	}
+	for _, t := range taxes {
+		if !includedWord(t.label) {
+			continue
+		}
+		var fit *amount
+		for i := range d.amounts {
+			a := &d.amounts[i]
+			if a.Start == t.Start || !rateAgrees(t.label, t.Value, a.Value) {
+				continue
+			}
+			if fit != nil && !near(fit.Value, a.Value) {
+				return found{}, false
+			}
+			fit = a
+		}
+		if fit != nil {
+			return tiered("total:tax-included+rate", fit.Value, fmt.Sprintf("no total label; the tax %s (%q) is what its rate gives on %s", t.Raw, t.label, fit.Raw)), true
+		}
+	}
+	return found{}, false
+}
+
+// includedWord reports a tax label that says the tax is inside a total:
+// "TOTAL INCLUDED GST", "GST 6% INCL.", "enthaltene MwSt", "TVA incluse".
+func includedWord(label string) bool {
+	for _, t := range tokens(label) {
+		switch t {
+		case "incl", "included", "includes", "including", "inclusive", "inc", "inkl", "enthalten", "enthaltene",
+			"enthaltener", "inclus", "incluse", "incluido", "incluida", "incluso", "inclusa", "inbegrepen", "内税", "税込":
+			return true
+		}
+	}
+	return false
+}
+
+// roundingAdjusts reports a rounding line whose adjustment is not zero.
+func (d *doc) roundingAdjusts() bool {
+	for _, a := range d.amounts {
+		if a.v.OK && a.v.Role == roleOther && strings.Contains(a.v.Label, "round") && a.Value != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // largestAmount reports whether the total is at least every amount the
 // document prints, leaving out what was paid and given back (cash
 // tendered exceeds the total by design): a total is never below one of its
@@ -528,6 +588,9 @@ func (d *doc) cashLessChange() (float64, bool) {
 // unless a subtotal label confirms it.
 func (d *doc) derivedTotal() (found, bool) {
 	if f, ok := d.sumTotal(); ok {
+		return f, true
+	}
+	if f, ok := d.rateTotal(); ok {
 		return f, true
 	}
 	x, ok := d.cashLessChange()

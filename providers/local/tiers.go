@@ -22,7 +22,10 @@ var tierConf = map[string]float64{
 	"total:labelled+items":      0.9,
 	// A tax printed with its rate that the rate gives on this total (a
 	// tax-included total): the till computed one from the other.
-	"total:labelled+rate":            0.9,
+	"total:labelled+rate": 0.9,
+	// No total label, but a tax "included in the total" whose rate gives it
+	// on exactly one printed amount: the label and the figure agree.
+	"total:tax-included+rate":        0.8,
 	"total:labelled":                 0.65,
 	"total:labelled-above":           0.6,
 	"total:labelled-conflict":        0.5,
