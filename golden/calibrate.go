@@ -2,6 +2,7 @@ package golden
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -275,4 +276,43 @@ func Calibrate(s *pipeline.Schema, docs []CalDoc, o CalOptions) (CalReport, *pip
 	prof := &pipeline.GateProfile{Schema: s.Name, By: o.By, Budget: o.Budget, Default: final.def, Thresholds: final.thr}
 	prof.ID = prof.ComputeID()
 	return rep, prof, nil
+}
+
+// Tightest is the smallest budget the data supports, when a calibration
+// refused the one asked for: what a profile fitted there would promise and
+// auto-accept, so a refusal still says what the data can do.
+type Tightest struct {
+	Budget       float64  `json:"max_silent_wrong"`
+	Values       Estimate `json:"values"`
+	DocsAccepted float64  `json:"docs_auto_accept"`
+	// Profile is the profile fitted at Budget (not serialised: calibrate
+	// writes it only when asked to, at that budget).
+	Profile *pipeline.GateProfile `json:"-"`
+}
+
+// TightestBudgetStep is the grid TightestBudget searches: a twentieth of a
+// percentage point, finer than anyone states a budget.
+const TightestBudgetStep = 0.0005
+
+// TightestBudget tries budgets from o.Budget up, TightestBudgetStep apart,
+// to limit and returns the first whose held-out bound supports it; ok is
+// false when none up to limit does. A grid, not a bisection: whether a
+// budget is supported need not be monotone in it (a looser budget moves
+// thresholds, and so the held-out folds' rates).
+func TightestBudget(s *pipeline.Schema, docs []CalDoc, o CalOptions, limit float64) (Tightest, bool, error) {
+	base := o.Budget
+	for i := 1; ; i++ {
+		b := math.Round((base+float64(i)*TightestBudgetStep)*1e6) / 1e6
+		if b > limit || b >= 1 {
+			return Tightest{}, false, nil
+		}
+		o.Budget = b
+		rep, prof, err := Calibrate(s, docs, o)
+		if err != nil {
+			return Tightest{}, false, err
+		}
+		if rep.Values.Supported {
+			return Tightest{Budget: b, Values: rep.Values, DocsAccepted: rep.DocsAccepted, Profile: prof}, true, nil
+		}
+	}
 }

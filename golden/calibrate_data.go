@@ -15,16 +15,37 @@ import (
 // both fitted on and scored.
 const DefaultGroupKey = "source.vendor_group"
 
-// LoadGroups reads a dataset's grouping key (a dotted path into each line's
-// object, "source.vendor_group") by row id. A row without the key is its
-// own group (its id), so grouping never merges rows it knows nothing of.
+// ExportGroupKey is where an export (reflect export) keeps a row's group:
+// the reviewed vendor.
+const ExportGroupKey = "review.group"
+
+// RowKeys is what calibration reads from a dataset besides its labels.
+type RowKeys struct {
+	// Groups is each row's group by id.
+	Groups map[string]string
+	// Audited marks rows an export took from an audit sample: auto-accepted
+	// documents drawn at random and read.
+	Audited map[string]bool
+}
+
+// LoadGroups reads a dataset's grouping key by row id (see LoadRowKeys).
 func LoadGroups(path, key string) (map[string]string, error) {
+	k, err := LoadRowKeys(path, key)
+	return k.Groups, err
+}
+
+// LoadRowKeys reads a dataset's grouping key (a dotted path into each
+// line's object, "source.vendor_group") and audit marks by row id. A row
+// without the key groups by an export's reviewed vendor (review.group) when
+// it has one, else it is its own group (its id), so grouping never merges
+// rows it knows nothing of.
+func LoadRowKeys(path, key string) (RowKeys, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("groups: %w", err)
+		return RowKeys{}, fmt.Errorf("groups: %w", err)
 	}
 	defer f.Close()
-	out := map[string]string{}
+	out := RowKeys{Groups: map[string]string{}, Audited: map[string]bool{}}
 	err = ReadLines(f, func(l Line) error {
 		if l.Err != nil || l.ID == "" {
 			return nil
@@ -34,12 +55,17 @@ func LoadGroups(path, key string) (map[string]string, error) {
 			return nil
 		}
 		if g, ok := lookupPath(obj, key); ok {
-			out[l.ID] = g
+			out.Groups[l.ID] = g
+		} else if g, ok := lookupPath(obj, ExportGroupKey); ok {
+			out.Groups[l.ID] = "vendor:" + g
+		}
+		if rv, ok := obj["review"].(map[string]any); ok && rv["audit"] == true {
+			out.Audited[l.ID] = true
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("groups %s: %w", path, err)
+		return RowKeys{}, fmt.Errorf("groups %s: %w", path, err)
 	}
 	return out, nil
 }

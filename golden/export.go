@@ -51,6 +51,14 @@ type ExportReview struct {
 	// corrected field's spans pointed at the wrong text and are left out.
 	Spans   map[string][]pipeline.Span `json:"spans"`
 	TraceID string                     `json:"trace_id,omitempty"`
+	// Audit marks a document of the corpus's audit sample: auto-accepted,
+	// drawn at random and read, so its decisions measure what the gate lets
+	// through (calibrate counts them apart).
+	Audit bool `json:"audit,omitempty"`
+	// Group is the reviewed issuer (an invoice's vendor, normalised):
+	// calibrate's default grouping for an export, so no vendor's documents
+	// are both fitted on and scored.
+	Group string `json:"group,omitempty"`
 }
 
 // Export writes one golden JSONL row per reviewed document of the corpus, in
@@ -59,9 +67,16 @@ type ExportReview struct {
 // scored with LoadDataset like any labelled dataset and the score says how
 // the pipeline did on what humans checked.
 func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOptions) (int, error) {
-	if _, err := st.Corpus(ctx, opts.CorpusID); err != nil {
+	c, err := st.Corpus(ctx, opts.CorpusID)
+	if err != nil {
 		return 0, fmt.Errorf("export: %w", err)
 	}
+	draws, err := st.AuditDraws(ctx, opts.CorpusID)
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	audited := store.AuditSampleIDs(draws)
+	group := groupField(c.Schema)
 	reviews, err := st.Reviewed(ctx, opts.CorpusID)
 	if err != nil {
 		return 0, fmt.Errorf("export: %w", err)
@@ -74,7 +89,8 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOption
 		if err := ctx.Err(); err != nil {
 			return n, fmt.Errorf("export: %w", err)
 		}
-		row := exportRow(opts.CorpusID, rv)
+		row := exportRow(opts.CorpusID, rv, group)
+		row.Review.Audit = audited[row.ID]
 		if opts.OnlyCorrected && len(row.Review.Corrected) == 0 {
 			continue
 		}
@@ -89,7 +105,9 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOption
 	return n, nil
 }
 
-func exportRow(corpusID string, rv store.Review) ExportRow {
+// exportRow builds a document's row; group names the field whose settled
+// value is its grouping key ("" for none).
+func exportRow(corpusID string, rv store.Review, group string) ExportRow {
 	res := rv.Result
 	expected := make(map[string]any, len(rv.Decisions))
 	unreviewed := map[string]any{}
@@ -141,6 +159,9 @@ func exportRow(corpusID string, rv store.Review) ExportRow {
 		if _, inRecord := rv.Settled[f]; inRecord && !corrected[f] && len(spans) > 0 {
 			review.Spans[f] = spans
 		}
+	}
+	if group != "" {
+		review.Group = groupKey(rv.Settled[group])
 	}
 	return ExportRow{ID: rv.Document.ID, Text: rv.Document.Text, Expected: expected, Unreviewed: unreviewed, Review: review}
 }

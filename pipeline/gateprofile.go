@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -151,7 +153,25 @@ func (g GateConfig) profileNote(notes []string) []string {
 	if g.Profile == nil {
 		return notes
 	}
-	return append(notes, fmt.Sprintf("Gate profile %s (by %s, silent-wrong budget %g).", g.Profile.ID, g.Profile.By, g.Profile.Budget))
+	return append(notes, fmt.Sprintf("Gate profile %s (by %s: %s; silent-wrong budget %s).", g.Profile.ID, g.Profile.By,
+		g.Profile.thresholdsText(), strconv.FormatFloat(100*g.Profile.Budget, 'f', -1, 64)+"%"))
+}
+
+// thresholdsText names the profile's thresholds, "total 62%, otherwise
+// 80%", so a reader of one result sees which bar its fields were held to
+// without the profile file.
+func (p *GateProfile) thresholdsText() string {
+	keys := make([]string, 0, len(p.Thresholds))
+	for k := range p.Thresholds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	pct := func(t float64) string { return strconv.FormatFloat(math.Round(1000*t)/10, 'f', -1, 64) + "%" }
+	parts := make([]string, 0, len(keys)+1)
+	for _, k := range keys {
+		parts = append(parts, k+" "+pct(p.Thresholds[k]))
+	}
+	return strings.Join(append(parts, "otherwise "+pct(p.Default)), ", ")
 }
 
 // VersionSuffix folds the profile id into a pipeline version, so results

@@ -45,6 +45,11 @@ func TestGateAppliesProfile(t *testing.T) {
 	if !strings.Contains(res.Notes, "Gate profile "+g.Profile.ID) {
 		t.Errorf("notes %q do not name profile %s", res.Notes, g.Profile.ID)
 	}
+	// The notes name the bars the fields were held to, so one result says
+	// why it passed without the profile file.
+	if want := "(by evidence: total:labelled 50%, otherwise 80%; silent-wrong budget 0.5%)"; !strings.Contains(res.Notes, want) {
+		t.Errorf("notes %q do not name the thresholds %q", res.Notes, want)
+	}
 	if g.VersionSuffix() != "+gate:"+g.Profile.ID || DefaultGate().VersionSuffix() != "" {
 		t.Errorf("version suffix %q", g.VersionSuffix())
 	}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -184,10 +185,26 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	fitOn["estimate"] = map[string]any{"folds": rep.Folds, "seed": rep.Seed, "values": rep.Values,
 		"docs_auto_accept": round4(rep.DocsAccepted), "bound": "one-sided Clopper-Pearson 95%"}
 	prof.Fit = fitOn
+	// A refusal still says what the data can do: the tightest budget it
+	// supports and what a gate fitted there auto-accepts.
+	var tight *golden.Tightest
+	if !rep.Values.Supported {
+		t, ok, err := golden.TightestBudget(p.Schema(), docs, golden.CalOptions{Budget: cf.budget, By: cf.by, Folds: cf.folds,
+			Seed: cf.seed, MinKeyValues: cf.minKey}, tightestLimit)
+		if err != nil {
+			return usageErr(err)
+		}
+		if ok {
+			tight = &t
+		}
+	}
 	if cf.asJSON {
-		err = printJSON(stdio, rep)
+		err = printJSON(stdio, calJSON{CalReport: rep, Tightest: tight})
 	} else {
 		err = writeCalReport(stdio.Out, rep, cf.groupBy)
+		if err == nil && !rep.Values.Supported {
+			err = writeTightest(stdio.Out, cf, tight)
+		}
 		fmt.Fprintf(stdio.Out, "(%d rows in %s)\n", len(rows), time.Since(start).Round(time.Millisecond))
 	}
 	if err != nil {
@@ -208,6 +225,26 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	return nil
 }
 
+// tightestLimit is the loosest budget a refusal searches for support at: a
+// gate letting more than one value in twenty through wrong is no gate.
+const tightestLimit = 0.05
+
+// calJSON is calibrate's --json report.
+type calJSON struct {
+	golden.CalReport
+	Tightest *golden.Tightest `json:"tightest_supported,omitempty"`
+}
+
+func writeTightest(w io.Writer, cf calFlags, t *golden.Tightest) error {
+	if t == nil {
+		_, err := fmt.Fprintf(w, "no budget up to %.0f%% is supported by this data\n", 100*tightestLimit)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "tightest budget this data supports: %.2f%% (held-out silent-wrong %.2f%%, upper95 %.2f%%, values auto-accepted %.1f%%, documents auto-accepted %.1f%%): --max-silent-wrong %s writes it\n",
+		100*t.Budget, 100*t.Values.Rate, 100*t.Values.Upper, 100*t.Values.AutoAccept, 100*t.DocsAccepted, strconv.FormatFloat(t.Budget, 'f', -1, 64))
+	return err
+}
+
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // loadCalRows reads each dataset with eval's loader (its overlay merged),
@@ -226,26 +263,35 @@ func loadCalRows(cf calFlags, stdio Stdio) ([]golden.Row, []string, map[string]a
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		g, err := golden.LoadGroups(path, cf.groupBy)
+		keys, err := golden.LoadRowKeys(path, cf.groupBy)
 		if err != nil {
 			return nil, nil, nil, usageErr(fmt.Errorf("--dataset: %w", err))
 		}
-		grouped := 0
+		grouped, audited := 0, 0
 		for _, r := range rs {
 			if prev, dup := seen[r.ID]; dup {
 				return nil, nil, nil, usageErr(fmt.Errorf("row id %q is in both %s and %s: calibrating on a row twice would score it on itself", r.ID, prev, path))
 			}
 			seen[r.ID] = path
-			grp, ok := g[r.ID]
+			grp, ok := keys.Groups[r.ID]
 			if ok {
 				grouped++
 			} else {
 				grp = "id:" + r.ID
 			}
+			if keys.Audited[r.ID] {
+				audited++
+			}
 			groups = append(groups, grp)
 		}
 		rows = append(rows, rs...)
 		d := map[string]any{"dataset": filepath.Base(path), "sha256": fileHash(path), "rows": len(rs), "grouped": grouped}
+		if audited > 0 {
+			// Audited rows are the one unbiased sample of what the gate
+			// passed: the profile says how many of its rows were.
+			d["audited"] = audited
+			fmt.Fprintf(stdio.Err, "reflect calibrate: %s: %d of %d rows are audited auto-accepted documents\n", filepath.Base(path), audited, len(rs))
+		}
 		if ef.labels != "" {
 			d["labels"], d["labels_sha256"] = filepath.Base(ef.labels), fileHash(ef.labels)
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +146,21 @@ func TestCalibrateRefusesUnsupportedBudget(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a refused calibration wrote %s", out)
+	}
+	// The refusal names the tightest budget the rows do support, and asked
+	// for that budget calibrate writes the profile.
+	_, after, ok := strings.Cut(r.out, "tightest budget this data supports: ")
+	if !ok {
+		t.Fatalf("refusal names no supported budget:\n%s", r.out)
+	}
+	_, flagVal, _ := strings.Cut(after, "--max-silent-wrong ")
+	flagVal, _, _ = strings.Cut(flagVal, " ")
+	r = run(t, "", "calibrate", "--dataset", small, "--labels", devL, "--folds", "2", "--max-silent-wrong", flagVal, "--out", out)
+	if r.code != ExitOK {
+		t.Fatalf("at the named budget %s: exit %d\n%s\n%s", flagVal, r.code, r.out, r.err)
+	}
+	if prof, err := pipeline.LoadGateProfile(out); err != nil || strconv.FormatFloat(prof.Budget, 'f', -1, 64) != flagVal {
+		t.Errorf("profile at %s: %+v, %v", flagVal, prof, err)
 	}
 }
 

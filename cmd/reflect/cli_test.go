@@ -32,7 +32,7 @@ func run(t *testing.T, stdin string, args ...string) runOut {
 // runWith is run with environment variables set for this call.
 func runWith(t *testing.T, env map[string]string, stdin string, args ...string) runOut {
 	t.Helper()
-	for _, k := range []string{"REFLECT_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "REFLECT_CRITIC_PROVIDER"} {
+	for _, k := range []string{"REFLECT_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "REFLECT_CRITIC_PROVIDER", "REFLECT_GATE"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("REFLECT_CACHE", filepath.Join(t.TempDir(), "cache.db"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -37,8 +38,24 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		b, err := json.MarshalIndent(statsJSON(s, al), "", "  ")
+	audits, err := readAudits(ctx, st, id)
+	if err != nil {
+		return err
+	}
+	if err := writeStats(stdio, s, al, audits, *asJSON); err != nil {
+		return err
+	}
+	if names := breached(audits); len(names) > 0 {
+		return &exitError{code: ExitNeedsReview, loud: true, err: fmt.Errorf("the audit of %s shows the silent-wrong budget breached: export the corpus and recalibrate (reflect calibrate --dataset EXPORT ...)", strings.Join(names, ", "))}
+	}
+	return nil
+}
+
+func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudit, asJSON bool) error {
+	if asJSON {
+		js := statsJSON(s, al)
+		js["audits"] = audits
+		b, err := json.MarshalIndent(js, "", "  ")
 		if err != nil {
 			return fmt.Errorf("encode stats: %w", err)
 		}
@@ -62,7 +79,7 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 		fa = fmt.Sprintf("%d of %d flags (%.1f%%) accepted as they were", al.FalseAlarms, al.Flagged, 100*float64(al.FalseAlarms)/float64(al.Flagged))
 	}
 	fmt.Fprintf(stdio.Out, "false alarms      : %s\n", fa)
-	return nil
+	return writeAudits(stdio.Out, audits)
 }
 
 // statsJSON is the stats as JSON, with null wherever the text form says n/a:
