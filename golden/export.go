@@ -19,6 +19,10 @@ type ExportOptions struct {
 	// OnlyCorrected keeps only documents where the reviewer changed at least
 	// one value: the cases the pipeline got wrong.
 	OnlyCorrected bool
+	// Rejected, when set, is increased by the number of documents left out
+	// because a reviewer rejected them ("not a document"), so a caller can
+	// say how many the file does not hold and why.
+	Rejected *int
 }
 
 // ExportRow is one line Export writes: a golden Row (id, text, expected) plus
@@ -62,7 +66,8 @@ type ExportReview struct {
 }
 
 // Export writes one golden JSONL row per reviewed document of the corpus, in
-// corpus order, and returns how many it wrote. Expected holds the settled
+// corpus order, and returns how many it wrote; rejected documents are left
+// out (see ExportOptions.Rejected). Expected holds the settled
 // value of every field a reviewer decided (and only those), so the file can be
 // scored with LoadDataset like any labelled dataset and the score says how
 // the pipeline did on what humans checked.
@@ -88,6 +93,14 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOption
 	for _, rv := range reviews {
 		if err := ctx.Err(); err != nil {
 			return n, fmt.Errorf("export: %w", err)
+		}
+		if rv.HasVerdict && rv.Verdict.Action == store.ActionReject {
+			// Not a document: its text is no example of the schema, and
+			// none of its fields was confirmed.
+			if opts.Rejected != nil {
+				*opts.Rejected++
+			}
+			continue
 		}
 		row := exportRow(opts.CorpusID, rv, group)
 		row.Review.Audit = audited[row.ID]

@@ -104,3 +104,35 @@ func TestExportFileFailureLeavesNothing(t *testing.T) {
 		t.Errorf("directory holds %v after a failed export", entries)
 	}
 }
+
+// TestExportSkipsRejected: a rejected document (not a document) is reviewed
+// but no golden example: the export leaves it out and counts it, while a
+// document set aside with a note is simply not reviewed yet.
+func TestExportSkipsRejected(t *testing.T) {
+	ctx := context.Background()
+	st := reviewedStore(t) // doc-000004 of a is reviewed
+	for _, d := range []store.Decision{
+		{CorpusID: "a", DocID: "doc-000003", Field: "total", Action: store.ActionAccept, Reviewer: "ann"},
+		store.VerdictDecision("a", "doc-000003", "ann", store.ActionReject, "a delivery note"),
+		store.VerdictDecision("a", "doc-000002", "ann", store.ActionSkip, "ask the vendor"),
+	} {
+		if _, err := st.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	rejected := 0
+	n, err := Export(ctx, st, &buf, ExportOptions{CorpusID: "a", Rejected: &rejected})
+	if err != nil || n != 1 || rejected != 1 {
+		t.Fatalf("Export = %d rows, %d rejected, %v; want 1 row, 1 rejected left out", n, rejected, err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("doc-000003")) || bytes.Contains(buf.Bytes(), []byte("doc-000002")) {
+		t.Errorf("export holds a rejected or skipped document:\n%s", buf.Bytes())
+	}
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	rejected = 0
+	if n, err := ExportFile(ctx, st, path, ExportOptions{CorpusID: "a", Rejected: &rejected},
+		ExportOptions{CorpusID: "b", Rejected: &rejected}); err != nil || n != 2 || rejected != 1 {
+		t.Errorf("ExportFile = %d rows, %d rejected, %v; want 2 rows, 1 rejected", n, rejected, err)
+	}
+}

@@ -151,10 +151,12 @@ func reviewOutputSchema() obj {
 			"trace_id": obj{"type": "string"},
 			"status": obj{
 				"type": "string",
-				"enum": []string{"pending", "reviewed", "unknown", "error"},
+				"enum": []string{"pending", "reviewed", "rejected", "unknown", "error"},
 				"description": "pending: queued, a human has not settled every flagged field yet. reviewed: record " +
-					"holds the human-confirmed values. unknown: no queued result has this trace_id (ok results are not queued).",
+					"holds the human-confirmed values. rejected: a human judged the input not a document of this kind " +
+					"(note says why); no field is confirmed. unknown: no queued result has this trace_id (ok results are not queued).",
 			},
+			"note":          obj{"type": "string", "description": "the reviewer's note on a rejected or set-aside document"},
 			"queue":         obj{"type": "string"},
 			"record":        obj{"type": "object"},
 			"reviewer":      obj{"type": "string"},

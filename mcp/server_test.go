@@ -412,3 +412,32 @@ func TestTextLimitIsTheOperators(t *testing.T) {
 		t.Fatalf("a text over the operator's lowered limit: %v", env)
 	}
 }
+
+// TestReviewStatusRejected: a queued result the reviewer rejected as not a
+// document answers "rejected" with the note and no record; one set aside
+// with a note is still pending and carries the note.
+func TestReviewStatusRejected(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	cs := connect(t, newTestServer(t, Config{Build: (&scriptBuilder{}).build, Store: st}), "Claude Desktop")
+	env := call(t, cs, "validate", map[string]any{"text": demoText, "data": demoData(683.2), "heuristics_only": true})
+	trace := env["trace_id"].(string)
+	corpusID, docID, ok, err := st.FindTrace(ctx, trace)
+	if err != nil || !ok {
+		t.Fatalf("FindTrace: %v %v", ok, err)
+	}
+	if _, err := st.Decide(ctx, store.VerdictDecision(corpusID, docID, "alice", store.ActionSkip, "which total?")); err != nil {
+		t.Fatal(err)
+	}
+	if ans := call(t, cs, "review_status", map[string]any{"trace_id": trace}); ans["status"] != "pending" || ans["note"] != "which total?" {
+		t.Errorf("skipped: %v, want pending with the note", ans)
+	}
+	if _, err := st.Decide(ctx, store.VerdictDecision(corpusID, docID, "alice", store.ActionReject, "a quote, not an invoice")); err != nil {
+		t.Fatal(err)
+	}
+	ans := call(t, cs, "review_status", map[string]any{"trace_id": trace})
+	if ans["status"] != "rejected" || ans["note"] != "a quote, not an invoice" || ans["reviewer"] != "alice" ||
+		ans["record"] != nil || ans["reviewed_at"] == nil {
+		t.Errorf("rejected: %v, want status rejected, the note, the reviewer, no record", ans)
+	}
+}

@@ -55,7 +55,8 @@ func (s *Server) addTools() {
 		Description: "Ask whether a human has reviewed a needs_review result. status \"reviewed\" returns record, " +
 			"only the fields a human confirmed or corrected (use them as-is), and unreviewed, the pipeline's values " +
 			"of the fields nobody looked at (still unconfirmed); \"pending\" means the flagged fields are not " +
-			"settled yet, so keep treating them as unconfirmed; \"unknown\" means no queued result has that trace_id.",
+			"settled yet, so keep treating them as unconfirmed; \"rejected\" means a human judged the input not a " +
+			"document (note says why): use none of its values; \"unknown\" means no queued result has that trace_id.",
 		InputSchema:  reviewInputSchema(),
 		OutputSchema: reviewOutputSchema(),
 		Annotations:  &mcpsdk.ToolAnnotations{Title: "Review status", ReadOnlyHint: true, OpenWorldHint: &no},
@@ -212,7 +213,9 @@ func (s *Server) reviewStatus(ctx context.Context, req *mcpsdk.CallToolRequest) 
 const maxTraceID = 256
 
 // reviewAnswer's Record holds only the fields a human decided; Unreviewed the
-// pipeline's value of every other field, never presented as confirmed.
+// pipeline's value of every other field, never presented as confirmed. Note
+// is the reviewer's note of a document-level verdict: why it was rejected
+// (status "rejected", no record) or set aside (still "pending").
 type reviewAnswer struct {
 	TraceID      string          `json:"trace_id"`
 	Status       string          `json:"status"`
@@ -221,6 +224,7 @@ type reviewAnswer struct {
 	Unreviewed   pipeline.Record `json:"unreviewed,omitempty"`
 	Reviewer     string          `json:"reviewer,omitempty"`
 	ReviewedAt   string          `json:"reviewed_at,omitempty"`
+	Note         string          `json:"note,omitempty"`
 	ErrorMessage string          `json:"error_message,omitempty"`
 }
 
@@ -261,6 +265,21 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 		return ans
 	}
 	ans.Queue, _ = store.QueueName(corpusID)
+	if docID != "" {
+		v, ok, err := s.cfg.Store.Verdict(ctx, corpusID, docID)
+		if err != nil {
+			return fail(err)
+		}
+		if ok && v.Action == store.ActionReject {
+			// Not a document: no field of it is confirmed, so no record.
+			ans.Status, ans.Note, ans.Reviewer = "rejected", v.Note, v.Reviewer
+			ans.ReviewedAt = v.Decision.At.UTC().Format(time.RFC3339)
+			return ans
+		}
+		if ok {
+			ans.Note = v.Note
+		}
+	}
 	rec, reviewed, err := s.cfg.Store.Settled(ctx, corpusID, docID)
 	if err != nil {
 		return fail(err)

@@ -83,6 +83,15 @@ func validateDecision(d Decision) error {
 	if err := checkID("field", d.Field); err != nil {
 		return err
 	}
+	if d.Field == VerdictField || d.Action.IsVerdict() {
+		if d.Field != VerdictField {
+			return fmt.Errorf("decision on %s/%s: %s is a decision on the whole document", d.DocID, d.Field, d.Action)
+		}
+		if d.Reviewer == "" {
+			return fmt.Errorf("verdict on %s: no reviewer", d.DocID)
+		}
+		return validateVerdict(d)
+	}
 	if d.Reviewer == "" {
 		return fmt.Errorf("decision on %s/%s: no reviewer", d.DocID, d.Field)
 	}
@@ -108,7 +117,11 @@ func decide(tx *bbolt.Tx, d Decision, group *uint64) error {
 	if err != nil {
 		return err
 	}
-	if res != nil && len(res.Data) > 0 {
+	if d.Field == VerdictField {
+		// A verdict stands whatever the pipeline said (an error page can
+		// be rejected too); it has no pipeline value.
+		d.Original = nil
+	} else if res != nil && len(res.Data) > 0 {
 		v, ok := res.Data[d.Field]
 		if !ok {
 			return fmt.Errorf("field %q is not in the result of %q", d.Field, d.DocID)
@@ -313,6 +326,9 @@ func decisionsOf(tx *bbolt.Tx, corpusID, docID string) (map[string]Decision, err
 		if err := json.Unmarshal(v, &d); err != nil {
 			return fmt.Errorf("decode decision %q: %w", k, err)
 		}
+		if d.Field == VerdictField {
+			return nil // see verdictOf
+		}
 		out[d.Field] = d
 		return nil
 	})
@@ -346,7 +362,8 @@ func (s *Store) Audit(ctx context.Context, corpusID string) ([]AuditEntry, error
 }
 
 // Settled returns the latest result's data with the reviewer's decisions
-// applied, and whether the document counts as reviewed.
+// applied, and whether the document counts as reviewed (a rejected one does:
+// it is decided, though none of its fields is confirmed).
 func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.Record, bool, error) {
 	if docID == "" {
 		// A queue entry still in the outbox (FindTrace): nobody has seen it.
@@ -366,7 +383,11 @@ func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.R
 		if err != nil {
 			return err
 		}
-		rec, reviewed = settle(res, decs), isReviewed(res, decs)
+		v, _, err := verdictOf(tx, corpusID, docID)
+		if err != nil {
+			return err
+		}
+		rec, reviewed = settle(res, decs), isReviewed(res, decs) || v.Action == ActionReject
 		return nil
 	})
 	if err != nil {

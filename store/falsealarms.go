@@ -31,7 +31,7 @@ func (s *Store) Alarms(ctx context.Context, corpusID string) (Alarms, error) {
 			if err != nil {
 				return fmt.Errorf("summary %x: %w", k, err)
 			}
-			if r.Reviewed && r.Status != pipeline.StatusError {
+			if r.Reviewed && r.Status != pipeline.StatusError && r.Verdict != ActionReject {
 				a.Flagged += r.Flagged
 				a.FalseAlarms += max(0, r.Flagged-r.Caught)
 			}

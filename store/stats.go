@@ -16,7 +16,9 @@ import (
 // CaughtWrong and SilentWrong count fields of reviewed documents whose
 // settled value differs from the pipeline's, split by whether the gate
 // flagged them; CatchRate is CaughtWrong/(CaughtWrong+SilentWrong), 1 when
-// no reviewed field was wrong.
+// no reviewed field was wrong. Rejected documents (not a document) are
+// counted apart from Reviewed and from every field count but Errors; Skipped
+// ones (set aside with a note) still count where their status puts them.
 type Stats struct {
 	Documents       int     `json:"documents"`
 	WithResult      int     `json:"with_result"`
@@ -30,6 +32,8 @@ type Stats struct {
 	CaughtWrong     int     `json:"caught_wrong"`
 	SilentWrong     int     `json:"silent_wrong"`
 	CatchRate       float64 `json:"catch_rate"`
+	Rejected        int     `json:"rejected"`
+	Skipped         int     `json:"skipped"`
 }
 
 // Stats totals the queue rows of a corpus, or of every corpus when corpusID
@@ -50,7 +54,16 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 			if r.Status != "" {
 				st.WithResult++
 			}
+			if r.Verdict == ActionSkip {
+				st.Skipped++
+			}
 			switch {
+			case r.Verdict == ActionReject:
+				st.Rejected++
+				if r.Status == pipeline.StatusError {
+					st.Errors++
+				}
+				return nil
 			case r.Reviewed:
 				st.Reviewed++
 				// A failed run returned no value as if it were fine, so
@@ -95,6 +108,10 @@ type Review struct {
 	HasResult bool
 	Decisions map[string]Decision
 	Settled   pipeline.Record
+	// Verdict is the document-level decision standing on it; a rejected
+	// document is reviewed (decided) but not golden data.
+	Verdict    Verdict
+	HasVerdict bool
 }
 
 // Reviewed returns the corpus's reviewed documents in Seq order, read in one
@@ -137,6 +154,9 @@ func (s *Store) EachReviewed(ctx context.Context, corpusID string, fn func(Revie
 				rv.Result, rv.HasResult = *res, true
 			}
 			if rv.Decisions, err = decisionsOf(tx, corpusID, r.DocID); err != nil {
+				return err
+			}
+			if rv.Verdict, rv.HasVerdict, err = verdictOf(tx, corpusID, r.DocID); err != nil {
 				return err
 			}
 			rv.Settled = settle(res, rv.Decisions)

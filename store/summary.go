@@ -52,8 +52,14 @@ func encodeSummary(r sumRec) []byte {
 	b = appendString(b, r.Snippet)
 	// FlagNames trails the row: decoders that predate it stop at Snippet and
 	// ignore it, and rows without it decode with "" (no format bump needed).
-	if r.FlagNames != "" {
+	// The verdict byte trails FlagNames the same way, so FlagNames is
+	// written (maybe empty) whenever a verdict follows it.
+	v := verdictCode(r.Verdict)
+	if r.FlagNames != "" || v != 0 {
 		b = appendString(b, r.FlagNames)
+	}
+	if v != 0 {
+		b = append(b, v)
 	}
 	return b
 }
@@ -149,6 +155,9 @@ func decodeSummary(b []byte) (sumRec, error) {
 	if r.err == nil && len(r.b) > 0 {
 		s.FlagNames = r.str()
 	}
+	if r.err == nil && len(r.b) > 0 {
+		s.Verdict = verdictOfCode(r.byte1())
+	}
 	if r.err != nil {
 		return sumRec{}, r.err
 	}
@@ -182,8 +191,9 @@ func snippetOf(text string) string {
 }
 
 // computeSummary derives a document's queue row from its latest result (nil
-// when none) and current decisions. base carries DocID, Kind, Seq and Snippet.
-func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision) sumRec {
+// when none), current field decisions and verdict ("" when none). base
+// carries DocID, Kind, Seq and Snippet.
+func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision, verdict Action) sumRec {
 	s := sumRec{Summary: Summary{DocID: base.DocID, Kind: base.Kind, Seq: base.Seq, Snippet: base.Snippet}}
 	if res != nil {
 		s.Status = res.Status
@@ -205,6 +215,12 @@ func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision)
 		}
 	}
 	s.Reviewed = isReviewed(res, decs)
+	s.Verdict = verdict
+	if verdict == ActionReject {
+		// Not a document: nothing in it is left to review, and none of
+		// its fields is a correction of the pipeline worth counting.
+		s.Reviewed, s.Corrected, s.Caught, s.Silent = true, 0, 0, 0
+	}
 	return s
 }
 
@@ -314,7 +330,11 @@ func refreshSummary(tx *bbolt.Tx, corpusID, docID string, res *pipeline.Result) 
 	if err != nil {
 		return Summary{}, err
 	}
-	row := computeSummary(base, res, decs)
+	v, _, err := verdictOf(tx, corpusID, docID)
+	if err != nil {
+		return Summary{}, err
+	}
+	row := computeSummary(base, res, decs, v.Action)
 	if err := bs[1].Put(key, encodeSummary(row)); err != nil {
 		return Summary{}, err
 	}

@@ -136,4 +136,7 @@ type Summary struct {
 	// result's order (one string, so a row stays one allocation). Rows
 	// written before it existed have "" until their document changes.
 	FlagNames string `json:"flag_names,omitempty"`
+	// Verdict is the document-level decision standing on the document
+	// (ActionReject or ActionSkip), "" when none.
+	Verdict Action `json:"verdict,omitempty"`
 }

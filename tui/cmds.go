@@ -23,9 +23,12 @@ type SummariesMsg struct {
 type UndoneMsg struct {
 	store.UndoneAction
 	DocID string
-	// Now is the document's decisions after the undo.
-	Now map[string]store.Decision
-	Err error
+	// Now is the document's decisions after the undo, and Verdict its
+	// document-level verdict (an undone reject may uncover an earlier skip).
+	Now        map[string]store.Decision
+	Verdict    store.Verdict
+	HasVerdict bool
+	Err        error
 }
 
 // ExportedMsg reports a golden export.
@@ -62,6 +65,9 @@ func (s *services) loadDocCmd(docID string) tea.Cmd {
 			return msg
 		}
 		if msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, docID); msg.Err != nil {
+			return msg
+		}
+		if msg.Verdict, msg.HasVerdict, msg.Err = s.store.Verdict(s.ctx, s.corpus.ID, docID); msg.Err != nil {
 			return msg
 		}
 		msg.Spans = map[string][]pipeline.Span{}
@@ -118,7 +124,10 @@ func (s *services) undoCmd(docID string) tea.Cmd {
 		if msg.Err != nil || !msg.Found {
 			return msg
 		}
-		msg.Now, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, docID)
+		if msg.Now, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, docID); msg.Err != nil {
+			return msg
+		}
+		msg.Verdict, msg.HasVerdict, msg.Err = s.store.Verdict(s.ctx, s.corpus.ID, docID)
 		return msg
 	}
 }

@@ -22,7 +22,10 @@ type DocLoadedMsg struct {
 	// Spans re-grounds corrected values, so a correction made in an earlier
 	// session is still highlighted where it occurs in the source.
 	Spans map[string][]pipeline.Span
-	Err   error
+	// Verdict is the document-level verdict standing on it (X, S).
+	Verdict    store.Verdict
+	HasVerdict bool
+	Err        error
 }
 
 // DecidedMsg reports the outcome of one store.Decide call. The screen marks
@@ -87,6 +90,11 @@ type docPage struct {
 	sel    int
 	text   textView
 	edit   *editor
+	// vnote is the note prompt of X or S, nil when closed; verdict the
+	// document-level verdict standing on the document.
+	vnote      *verdictPrompt
+	verdict    store.Verdict
+	hasVerdict bool
 
 	width, height int
 }
@@ -135,6 +143,7 @@ func (d *docPage) Apply(msg tea.Msg) bool {
 			return false
 		}
 		d.SetDecisions(msg.DocID, msg.Now)
+		d.setVerdict(msg.Verdict, msg.HasVerdict)
 		d.redo = append(d.redo, msg.Decisions)
 		return true
 	}
@@ -161,6 +170,7 @@ func (d *docPage) Loaded(msg DocLoadedMsg) {
 		d.lateResult = nil
 	}
 	d.decisions = msg.Decisions
+	d.setVerdict(msg.Verdict, msg.HasVerdict)
 	if d.decisions == nil {
 		d.decisions = map[string]store.Decision{}
 	}
@@ -226,6 +236,10 @@ func (d *docPage) Decided(msg DecidedMsg) bool {
 		if msg.Err != nil {
 			continue
 		}
+		if dec.Field == store.VerdictField {
+			d.setVerdict(verdictFromDecision(dec), true)
+			continue
+		}
 		d.decisions[dec.Field] = dec
 		delete(d.regrounds, dec.Field)
 		if sp, ok := msg.Spans[dec.Field]; ok {
@@ -268,10 +282,13 @@ func (d *docPage) SetSize(w, h int) {
 	if d.edit != nil {
 		setInputWidth(&d.edit.input, w)
 	}
+	if d.vnote != nil {
+		setInputWidth(&d.vnote.input, w)
+	}
 	d.refresh()
 }
 
-func (d *docPage) Capturing() bool { return d.edit != nil }
+func (d *docPage) Capturing() bool { return d.edit != nil || d.vnote != nil }
 
 // saving reports whether a decision on this document is being written.
 func (d *docPage) saving() bool { return len(d.pending) > 0 }
@@ -312,6 +329,9 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 	if d.edit != nil {
 		return d.updateEditor(msg)
 	}
+	if d.vnote != nil {
+		return d.updateVerdictPrompt(msg)
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || d.loading {
 		return nil
@@ -351,6 +371,8 @@ func (d *docPage) Update(msg tea.Msg) tea.Cmd {
 		return d.toggleHistory()
 	case key.Matches(k, km.Redo):
 		return d.redoLast()
+	case key.Matches(k, km.Reject, km.SkipDoc):
+		return d.openVerdict(k)
 	default:
 		return d.decisionKey(k)
 	}
@@ -410,7 +432,7 @@ func (d *docPage) decisionKey(k tea.KeyPressMsg) tea.Cmd {
 
 // redoLast decides the last undone action again, as one action.
 func (d *docPage) redoLast() tea.Cmd {
-	if len(d.redo) == 0 || !d.reviewable() {
+	if len(d.redo) == 0 || !(d.reviewable() || onlyVerdicts(d.redo[len(d.redo)-1]) && d.loadErr == nil && !d.loading) {
 		return func() tea.Msg { return statusMsg{text: "nothing to redo in " + d.docID} }
 	}
 	last := d.redo[len(d.redo)-1]
@@ -525,11 +547,11 @@ func (d *docPage) reason(field string) string {
 
 func (d *docPage) ShortHelp() []key.Binding {
 	km := d.svc.keys
-	if d.edit != nil {
+	if d.edit != nil || d.vnote != nil {
 		return []key.Binding{km.Submit, km.Cancel}
 	}
-	if d.hasResult && d.res.Status == pipeline.StatusError {
-		return []key.Binding{km.Retry, km.NextDoc, km.PrevDoc}
+	if !d.hasResult || d.res.Status == pipeline.StatusError {
+		return []key.Binding{km.Retry, km.Reject, km.NextDoc, km.PrevDoc}
 	}
 	return []key.Binding{km.Accept, km.AcceptAll, km.Correct, km.Skip, km.Expand}
 }
@@ -539,7 +561,7 @@ func (d *docPage) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.NextField, km.PrevField, km.NextFlagged, km.PrevFlagged, km.ScrollDown, km.ScrollUp},
 		{km.Accept, km.AcceptAll, km.Correct, km.SetNull, km.Skip, km.Expand, km.Retry},
-		{km.NextDoc, km.PrevDoc, km.History},
+		{km.Reject, km.SkipDoc, km.NextDoc, km.PrevDoc, km.History},
 	}
 }
 
@@ -571,10 +593,15 @@ func (d *docPage) header() string {
 	if d.loadErr != nil {
 		return fmt.Sprintf("%s · cannot load: %v", d.docID, d.loadErr)
 	}
-	if !d.hasResult {
-		return fmt.Sprintf("%s · no result yet", d.docID)
+	id := d.docID
+	if v := d.verdictText(); v != "" {
+		// First after the id, so a narrow terminal cuts the figures, not it.
+		id += " · " + v
 	}
-	s := fmt.Sprintf("%s · %s", d.docID, d.res.Status)
+	if !d.hasResult {
+		return fmt.Sprintf("%s · no result yet", id)
+	}
+	s := fmt.Sprintf("%s · %s", id, d.res.Status)
 	if d.res.Status != pipeline.StatusError {
 		s += fmt.Sprintf(" · confidence %.2f · %d flagged", d.res.OverallConfidence, len(d.res.FlaggedFields))
 		if d.rechecked {

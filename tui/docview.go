@@ -72,7 +72,21 @@ func (d *docPage) errorView() string {
 	case d.svc.runner != nil:
 		hint = "press r to run the pipeline again"
 	}
+	if d.vnote != nil {
+		return st.Error.Render(ansi.Truncate(msg, d.width, "…")) + "\n" + ansi.Truncate(d.vnote.View(), d.width, "…")
+	}
 	return st.Error.Render(ansi.Truncate(msg, d.width, "…")) + "\n" + st.Muted.Render(ansi.Truncate(hint, d.width, "…"))
+}
+
+// prompting reports whether the line under the table holds a text prompt:
+// the correction editor or the note of X / S.
+func (d *docPage) prompting() bool { return d.edit != nil || d.vnote != nil }
+
+func (d *docPage) promptView() string {
+	if d.vnote != nil {
+		return d.vnote.View()
+	}
+	return d.edit.View()
 }
 
 func (d *docPage) valueWidth() int {
@@ -92,7 +106,7 @@ func (d *docPage) tableView() string {
 	// With the editor closed the detail may take its line too, so a settled
 	// field's correction note does not push the gate's reason off screen.
 	maxDetail := 2
-	if d.edit != nil {
+	if d.prompting() {
 		maxDetail = 1
 	}
 	detail := d.detailLines(maxDetail)
@@ -106,11 +120,11 @@ func (d *docPage) tableView() string {
 		critic = "(none)"
 	}
 	b.WriteString(st.Muted.Render(ansi.Truncate("critic: "+strings.Join(strings.Fields(critic), " "), d.width, "…")))
-	if d.edit != nil || len(detail) < maxDetail {
+	if d.prompting() || len(detail) < maxDetail {
 		b.WriteByte('\n') // the editor's line, blank while it is closed
 	}
-	if d.edit != nil {
-		b.WriteString(ansi.Truncate(d.edit.View(), d.width, "…"))
+	if d.prompting() {
+		b.WriteString(ansi.Truncate(d.promptView(), d.width, "…"))
 	}
 	return b.String()
 }

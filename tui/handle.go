@@ -129,6 +129,15 @@ func (m *Model) onDecided(msg DecidedMsg) {
 		}
 		m.queue.Refilter()
 	}
+	if onlyVerdicts(msg.Decisions) {
+		d := msg.Decisions[0]
+		line := "saved: " + msg.DocID + " " + actionWord(string(d.Action))
+		if note, _ := d.Value.(string); note != "" {
+			line += ": " + note
+		}
+		m.setStatus(line, false)
+		return
+	}
 	names := make([]string, 0, len(msg.Decisions))
 	for _, d := range msg.Decisions {
 		names = append(names, d.Field)
@@ -146,6 +155,10 @@ func actionWord(a string) string {
 		return "corrected"
 	case "set_null":
 		return "set null"
+	case "reject":
+		return "rejected (not a document)"
+	case "skip":
+		return "skipped"
 	default:
 		return "accepted"
 	}
@@ -169,6 +182,9 @@ func (m *Model) onUndone(msg UndoneMsg) {
 // describeAction names what one action did: "accepted total", or "accepted
 // 7 fields" for an accept-all.
 func describeAction(ds []store.Decision) string {
+	if onlyVerdicts(ds) {
+		return "the document " + actionWord(string(ds[0].Action))
+	}
 	if len(ds) == 1 {
 		return actionWord(string(ds[0].Action)) + " " + ds[0].Field
 	}

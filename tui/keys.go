@@ -42,6 +42,8 @@ type KeyMap struct {
 	SetNull     key.Binding
 	AcceptAll   key.Binding
 	Skip        key.Binding
+	Reject      key.Binding // the whole document: not a document
+	SkipDoc     key.Binding // the whole document: set aside with a note
 	Expand      key.Binding
 	NextDoc     key.Binding
 	PrevDoc     key.Binding
@@ -110,6 +112,8 @@ func DefaultKeyMap() KeyMap {
 		SetNull:     b([]string{"x"}, "x", "null"),
 		AcceptAll:   b([]string{"A"}, "A", "accept rest"),
 		Skip:        b([]string{"space"}, "space", "skip"),
+		Reject:      b([]string{"X"}, "X", "not a doc"),
+		SkipDoc:     b([]string{"S"}, "S", "skip doc"),
 		Expand:      b([]string{"enter"}, "enter", "why"),
 		NextDoc:     b([]string{"]"}, "]", "next doc"),
 		PrevDoc:     b([]string{"["}, "[", "prev"),

@@ -35,7 +35,7 @@ func (t Tab) match(s *store.Summary) bool {
 	case TabOK:
 		return s.Status == pipeline.StatusOK && !s.Reviewed
 	case TabErrors:
-		return s.Status == pipeline.StatusError
+		return s.Status == pipeline.StatusError && s.Verdict != store.ActionReject
 	case TabReviewed:
 		return s.Reviewed
 	default:

@@ -117,9 +117,14 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	}
 	flags = pad(flags, q.flagWidth())
 	rev := "   "
-	if s.Reviewed {
+	switch {
+	case s.Verdict == store.ActionReject:
+		rev = " ✗ " // not a document
+	case s.Verdict == store.ActionSkip:
+		rev = " » " // set aside with a note
+	case s.Reviewed:
 		rev = " ✓ "
-	} else if s.Decisions > 0 {
+	case s.Decisions > 0:
 		rev = " ~ "
 	}
 	idW := q.idWidth()

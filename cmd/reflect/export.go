@@ -33,14 +33,18 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	opts := make([]golden.ExportOptions, len(ids))
+	rejected := 0
 	for i, id := range ids {
-		opts[i] = golden.ExportOptions{CorpusID: id, OnlyCorrected: *only}
+		opts[i] = golden.ExportOptions{CorpusID: id, OnlyCorrected: *only, Rejected: &rejected}
 	}
 	if *out == "-" {
 		for _, o := range opts {
 			if _, err := golden.Export(ctx, st, stdio.Out, o); err != nil {
 				return err
 			}
+		}
+		if rejected > 0 {
+			fmt.Fprintf(stdio.Err, "reflect export%s\n", leftOut(rejected))
 		}
 		return nil
 	}
@@ -51,8 +55,16 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s\n", total, *out)
+	fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s%s\n", total, *out, leftOut(rejected))
 	return nil
+}
+
+// leftOut says how many rejected documents an export did not write.
+func leftOut(rejected int) string {
+	if rejected == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; left out %d rejected (not a document)", rejected)
 }
 
 // corpusIDs resolves --corpus (an id, a corpus file path, or empty for all).

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +119,50 @@ func TestStatsNullsAndFalseAlarms(t *testing.T) {
 	}
 	if js["false_alarms"] != float64(len(ds)) || js["false_alarm_rate"] != 1.0 {
 		t.Errorf("after accepting %d flags as they were: %v", len(ds), js)
+	}
+}
+
+// TestRejectedInStatsExportAudit: a document rejected in the store (as X
+// does) is counted by stats, left out of the export with a count on stderr,
+// and listed by audit with its note; the skipped one is counted too.
+func TestRejectedInStatsExportAudit(t *testing.T) {
+	path := queuesStore(t) // claude-ai: doc-000001 reviewed (total corrected)
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, q := context.Background(), store.QueueCorpusID("claude-ai")
+	for _, d := range []store.Decision{
+		store.VerdictDecision(q, "doc-000002", "ann", store.ActionReject, "a packing slip"),
+		store.VerdictDecision(q, "doc-000003", "ann", store.ActionSkip, "ask the vendor"),
+	} {
+		if _, err := st.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, "", "stats", "--store", path, "--json")
+	var js map[string]any
+	if err := json.Unmarshal([]byte(r.out), &js); err != nil {
+		t.Fatalf("stats --json: %v\n%s", err, r.out)
+	}
+	if js["rejected"] != 1.0 || js["skipped"] != 1.0 || js["reviewed"] != 1.0 {
+		t.Errorf("stats --json: rejected %v skipped %v reviewed %v, want 1 1 1", js["rejected"], js["skipped"], js["reviewed"])
+	}
+	if r = run(t, "", "stats", "--store", path); !strings.Contains(r.out, "rejected, skipped : 1 not a document") {
+		t.Errorf("stats text:\n%s", r.out)
+	}
+
+	out := filepath.Join(t.TempDir(), "golden.jsonl")
+	r = run(t, "", "export", "--store", path, "--golden", out)
+	if r.code != ExitOK || !strings.Contains(r.err, "wrote 1 reviewed document(s)") || !strings.Contains(r.err, "left out 1 rejected") {
+		t.Fatalf("export: exit %d %q", r.code, r.err)
+	}
+	if b, err := os.ReadFile(out); err != nil || strings.Contains(string(b), "doc-000002") || !strings.Contains(string(b), "doc-000001") {
+		t.Errorf("exported file: %v\n%s", err, b)
+	}
+
+	r = run(t, "", "audit", "--store", path, "--document", "doc-000002")
+	if r.code != ExitOK || !strings.Contains(r.out, store.VerdictField) || !strings.Contains(r.out, "reject") || !strings.Contains(r.out, "a packing slip") {
+		t.Errorf("audit of the rejected document:\n%s%s", r.out, r.err)
 	}
 }

@@ -64,6 +64,7 @@ func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudi
 	}
 	fmt.Fprintf(stdio.Out, "documents         : %d (%d with a result, %d errors)\n", s.Documents, s.WithResult, s.Errors)
 	fmt.Fprintf(stdio.Out, "reviewed          : %d\n", s.Reviewed)
+	fmt.Fprintf(stdio.Out, "rejected, skipped : %d not a document (left out of exports), %d skipped with a note\n", s.Rejected, s.Skipped)
 	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
 	fmt.Fprintf(stdio.Out, "awaiting review   : %d\n", s.NeedsReview)
 	fmt.Fprintf(stdio.Out, "decided fields    : %d (%d corrected)\n", s.DecidedFields, s.CorrectedFields)
@@ -90,7 +91,7 @@ func statsJSON(s store.Stats, al store.Alarms) map[string]any {
 		"needs_review": s.NeedsReview, "errors": s.Errors, "decided_fields": s.DecidedFields,
 		"corrected_fields": s.CorrectedFields, "flagged_fields": s.FlaggedFields, "caught_wrong": s.CaughtWrong,
 		"silent_wrong": s.SilentWrong, "catch_rate": nil, "flagged_reviewed": al.Flagged,
-		"false_alarms": al.FalseAlarms, "false_alarm_rate": nil,
+		"false_alarms": al.FalseAlarms, "false_alarm_rate": nil, "rejected": s.Rejected, "skipped": s.Skipped,
 	}
 	if s.CaughtWrong+s.SilentWrong > 0 {
 		out["catch_rate"] = s.CatchRate

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/reflect-mcp/reflect/store"
+)
+
+func verdictOf(t *testing.T, f fixture, id string) (store.Verdict, bool) {
+	t.Helper()
+	v, ok, err := f.st.Verdict(context.Background(), f.corpus.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, ok
+}
+
+// TestRejectKey: "X enter" rejects the open document as not a document —
+// two keys, written to the store before the status line says saved — and
+// opens the next document that needs review; u on it takes the reject back
+// as one action and U redoes it.
+func TestRejectKey(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	m = press(t, m, "X")
+	if !m.doc.Capturing() || !strings.Contains(viewText(m), "not a document (inv-001), note:") {
+		t.Fatalf("X opened no note prompt:\n%s", viewText(m))
+	}
+	m = press(t, m, "enter")
+	v, ok := verdictOf(t, f, "inv-001")
+	if !ok || v.Action != store.ActionReject || v.Note != "" || v.Reviewer != "tester" {
+		t.Fatalf("stored verdict = %+v %v, want tester's reject", v, ok)
+	}
+	if r := f.row(t, "inv-001"); r.Verdict != store.ActionReject || !r.Reviewed {
+		t.Errorf("stored row = %+v", r)
+	}
+	if m.page != pageDoc || m.doc.DocID() != "inv-002" {
+		t.Fatalf("after X enter the page shows %q (page %v), want the next document inv-002", m.doc.DocID(), m.page)
+	}
+	if !strings.Contains(m.status, "saved: inv-001 rejected") {
+		t.Errorf("status = %q", m.status)
+	}
+	if ids := queueIDs(m); slices.Contains(ids, "inv-001") {
+		t.Errorf("needs review still lists the rejected inv-001: %v", ids)
+	}
+	if got := decisions(t, f, "inv-001"); len(got) != 0 {
+		t.Errorf("a reject decided fields: %v", got)
+	}
+
+	m = openDoc(t, m, "inv-001")
+	if h := strings.SplitN(viewText(m), "\n", 3)[1]; !strings.Contains(h, "inv-001 · REJECTED (not a document) · needs_review") {
+		t.Errorf("header of a rejected document: %q", h)
+	}
+	m = press(t, m, "u")
+	if _, ok := verdictOf(t, f, "inv-001"); ok {
+		t.Fatal("u left the reject standing")
+	}
+	if m.doc.hasVerdict || strings.Contains(viewText(m), "REJECTED") || !strings.Contains(m.status, "undone: the document rejected") {
+		t.Errorf("after u: verdict shown %v, status %q", m.doc.hasVerdict, m.status)
+	}
+	if r := f.row(t, "inv-001"); r.Reviewed || r.Verdict != "" {
+		t.Errorf("row after u = %+v", r)
+	}
+	m = press(t, m, "U")
+	if v, ok := verdictOf(t, f, "inv-001"); !ok || v.Action != store.ActionReject {
+		t.Fatalf("U did not redo the reject: %+v %v", v, ok)
+	}
+	if !m.doc.hasVerdict {
+		t.Error("the page does not show the redone reject")
+	}
+}
+
+// TestRejectOnErrorPage: a page the pipeline could not read can be rejected
+// too, with a note; it then leaves the errors tab.
+func TestRejectOnErrorPage(t *testing.T) {
+	f := newFixture(t)
+	m := press(t, loaded(t, f.config()), "3")
+	if ids := queueIDs(m); !slices.Equal(ids, []string{"inv-004"}) {
+		t.Fatalf("errors tab = %v", ids)
+	}
+	m = openDoc(t, m, "inv-004")
+	if h := helpLine(m); !strings.Contains(h, "X not a doc") {
+		t.Errorf("the error page's help does not offer X: %q", h)
+	}
+	m = press(t, m, "X")
+	m = typeText(t, m, "fax cover sheet")
+	m = press(t, m, "enter")
+	v, ok := verdictOf(t, f, "inv-004")
+	if !ok || v.Action != store.ActionReject || v.Note != "fax cover sheet" {
+		t.Fatalf("verdict = %+v %v", v, ok)
+	}
+	if n := len(m.queue.views[TabErrors]); n != 0 {
+		t.Errorf("errors tab still holds %d documents after the reject", n)
+	}
+	st, err := f.st.Stats(context.Background(), f.corpus.ID)
+	if err != nil || st.Rejected != 1 {
+		t.Errorf("stats = %+v %v", st, err)
+	}
+}
+
+// TestSkipWithNoteKey: S sets the document aside only with a note: enter on
+// an empty note says so and writes nothing, esc writes nothing; with a note
+// it is stored, the row is marked and stays to review, and the next document
+// opens.
+func TestSkipWithNoteKey(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	m = press(t, m, "S", "enter")
+	if !m.doc.Capturing() || !strings.Contains(viewText(m), "a skip needs a note") {
+		t.Fatalf("empty skip note was not refused:\n%s", viewText(m))
+	}
+	m = press(t, m, "esc")
+	if _, ok := verdictOf(t, f, "inv-001"); ok || m.doc.Capturing() {
+		t.Fatal("esc on the skip prompt wrote a verdict or left the prompt open")
+	}
+	m = press(t, m, "S")
+	m = typeText(t, m, "two totals, ask finance")
+	m = press(t, m, "enter")
+	v, ok := verdictOf(t, f, "inv-001")
+	if !ok || v.Action != store.ActionSkip || v.Note != "two totals, ask finance" {
+		t.Fatalf("verdict = %+v %v", v, ok)
+	}
+	if r := f.row(t, "inv-001"); r.Verdict != store.ActionSkip || r.Reviewed {
+		t.Errorf("row = %+v, want skipped and still to review", r)
+	}
+	if m.doc.DocID() != "inv-002" {
+		t.Errorf("after the skip the page shows %q, want inv-002", m.doc.DocID())
+	}
+	m = press(t, m, "q")
+	if ids := queueIDs(m); !slices.Contains(ids, "inv-001") || !strings.Contains(viewText(m), " » ") {
+		t.Errorf("needs review after the skip: %v\n%s", ids, viewText(m))
+	}
+	m = openDoc(t, m, "inv-001")
+	if !strings.Contains(viewText(m), "SKIPPED: two totals, ask finance") {
+		t.Errorf("the skipped document does not show its note:\n%s", viewText(m))
+	}
+}
+
+// Golden screens of the verdict views: the note prompt of X, the refused
+// empty note of S, and a rejected document's page, at 80x24 and 120x35.
+func TestGoldenRejectPromptView(t *testing.T) {
+	m := press(t, openDoc(t, loaded(t, newFixture(t).config()), "inv-001"), "X")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func TestGoldenRejectPromptView120(t *testing.T) {
+	m := press(t, openDoc(t, wide(t, loaded(t, newFixture(t).config())), "inv-001"), "X")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func TestGoldenSkipNoteRequiredView(t *testing.T) {
+	m := press(t, openDoc(t, loaded(t, newFixture(t).config()), "inv-002"), "S", "enter")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func TestGoldenSkipNoteRequiredView120(t *testing.T) {
+	m := press(t, openDoc(t, wide(t, loaded(t, newFixture(t).config())), "inv-002"), "S", "enter")
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func rejectedErrorPage(t *testing.T, m Model) Model {
+	t.Helper()
+	m = press(t, openDoc(t, m, "inv-004"), "X")
+	m = typeText(t, m, "fax cover sheet")
+	m = press(t, m, "enter")
+	return openDoc(t, m, "inv-004")
+}
+
+func TestGoldenRejectedErrorView(t *testing.T) {
+	m := rejectedErrorPage(t, loaded(t, newFixture(t).config()))
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+func TestGoldenRejectedErrorView120(t *testing.T) {
+	m := rejectedErrorPage(t, wide(t, loaded(t, newFixture(t).config())))
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
