@@ -54,11 +54,10 @@ func Candidates(f pipeline.Field, text string, want any) []Candidate {
 	case pipeline.KindDate:
 		for _, m := range pipeline.FindDates(text) {
 			// The other reading of the token the label came from (03/04 read
-			// month-first) is the same printed date, which only the reader's
-			// convention settles: not a second date.
-			if want != nil && containsString(m.ISO, toText(want)) {
-				continue
-			}
+			// month-first) is offered too: it is the date a Generator used to
+			// the other convention writes, and the gate must settle the order
+			// from the document (a date that proves it, the issuer's locale)
+			// or send it to review.
 			for _, iso := range m.ISO {
 				add(iso, iso, d.lineOf(m.Start))
 			}
@@ -101,15 +100,6 @@ func Candidates(f pipeline.Field, text string, want any) []Candidate {
 		}
 	}
 	return out
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // candDoc is a text split for candidate generation: runes for the code-point

@@ -45,8 +45,8 @@ func TestCandidatesByKind(t *testing.T) {
 		{"total", 42.4, []string{"20", "40", "2.4", "50", "7.6"}, []string{"42.4", "2", "6", "40150", "1234", "9.556939040116e+12"}},
 		// A labelled null: every amount is wrong.
 		{"tax", nil, []string{"42.4", "2.4"}, []string{"6"}},
-		// The other printed date, not the month-first reading of the label's token.
-		{"invoice_date", "2026-04-03", []string{"2026-04-30"}, []string{"2026-03-04", "2026-04-03"}},
+		// The other printed date, and the month-first reading of the label's token.
+		{"invoice_date", "2026-04-03", []string{"2026-04-30", "2026-03-04"}, []string{"2026-04-03"}},
 		{"invoice_number", "INV-20771", []string{"03/04/2026", "40150", "03-5555"}, []string{"INV-20771", "40.00", "6%"}},
 		{"vendor_name", "GLOBEX TRADING SDN BHD", []string{"TAX INVOICE", "GLOBEX TRADING SDN BHD TAX INVOICE"}, []string{"GLOBEX TRADING SDN BHD", "TEL: 03-5555 1234"}},
 		// "SEK" in the address is an ISO code printed as a word; RM is MYR's sign.

@@ -166,12 +166,16 @@ var countryCurrencies = []struct{ code, text string }{
 	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
 }
 
-// countryCurrency is the currency the issuer's legal form or country implies.
+// countryCurrency is the currency the issuer's legal form or country
+// implies, else the place its printed numbers give (issuerplace.go).
 func (d *doc) countryCurrency() (code, hint string, sp Span) {
 	for _, h := range countryCurrencies {
 		if s := letterBounded(d.rs, d.fold.find(foldNeedle(h.text, foldSpaces))); len(s) > 0 {
 			return h.code, h.text, s[0]
 		}
+	}
+	if code, _, hint, sp, ok := d.issuerPlace(true); ok {
+		return code, hint, sp
 	}
 	return "", "", Span{}
 }

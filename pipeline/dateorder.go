@@ -19,8 +19,8 @@ var dayFirstCurrencies = map[string]bool{"EUR": true, "GBP": true, "AUD": true, 
 var australianStates = []string{"nsw", "vic", "qld", "tas", "act"}
 
 // localeOrder is the day/month convention the document's locale implies
-// when no printed date settles it: the currency of its amounts or an
-// Australian address. OrderUnknown when nothing says.
+// when no printed date settles it: the currency of its amounts, else the
+// issuer's legal form or country, or an Australian address. OrderUnknown when nothing says.
 func (d *doc) localeOrder() (DateOrder, string) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
@@ -31,6 +31,17 @@ func (d *doc) localeOrder() (DateOrder, string) {
 		if slices.Contains(australianStates, toks[i].text) && len(next) == 4 && strings.Trim(next, "0123456789") == "" &&
 			strings.ToUpper(string(d.rs[toks[i].start:toks[i].end])) == string(d.rs[toks[i].start:toks[i].end]) {
 			return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[toks[i].start:toks[i+1].end]))
+		}
+	}
+	if _, _, _, ok := d.amountCurrency(); !ok {
+		// No currency printed: the issuer's legal form or country places the
+		// document as surely ("SDN BHD", "Deutschland"), or its printed
+		// numbers do (a GST number's format, a telephone country code).
+		if implied, hint, _ := d.countryCurrency(); dayFirstCurrencies[implied] {
+			return OrderDMY, fmt.Sprintf("the issuer's %q places it where dates are day-first", hint)
+		}
+		if _, dayFirst, hint, _, ok := d.issuerPlace(false); ok && dayFirst {
+			return OrderDMY, fmt.Sprintf("%s places the issuer where dates are day-first", hint)
 		}
 	}
 	return OrderUnknown, ""

@@ -168,6 +168,9 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 			}
 		case KindDate:
 			d.checkDate(&c, valueString(v))
+			if c.Grounded {
+				d.checkDatePlace(&c, valueString(v))
+			}
 		case KindCurrency:
 			d.checkCurrencyContext(&c, strings.ToUpper(valueString(v)))
 		default:
@@ -197,7 +200,7 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 		rep[f.Name] = c
 	}
 	for _, rel := range s.Relations {
-		reconcile(rep, rel, rec, s.Tolerance, anchored, d.roundingExplains)
+		reconcile(rep, rel, rec, s.Tolerance, anchored, d.roundingExplains, d.printedFix(s))
 	}
 	d.contradictions(rep, s, rec)
 	for name, c := range rep {
@@ -648,7 +651,10 @@ func (d *doc) proof() string {
 
 // reconcile checks one relation and penalizes the fields that can be blamed.
 // explained reports a difference the document prints (a rounding adjustment).
-func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool, explained func(float64) bool) {
+// fix, when not nil, names a figure printed under a field's role that would
+// make the relation hold in place of the field's value.
+func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool, explained func(float64) bool,
+	fix func(field string, want, tol float64) (labelledAmount, bool)) {
 	vals := map[string]float64{}
 	for _, name := range append(termFields(rel), rel.Result) {
 		x, ok := moneyValue(rec[name])
@@ -681,6 +687,30 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 			blamed = append(blamed, name)
 		}
 	}
+	if len(blamed) == 0 && fix != nil {
+		// Every figure is where the source labels it, but the source also
+		// labels one that balances the relation: the value beside it is the
+		// wrong one of the two ("TAX 0.00" on a zero-rate row, "GST 1.22").
+		// Terms only: a result beyond the balancing figure may be a later,
+		// final one (a total with the tip), which the total's own checks read.
+		for _, t := range rel.Terms {
+			name, sign := t.Field, float64(t.Sign)
+			want := (vals[rel.Result] - (sum - sign*vals[name])) * sign
+			if math.Abs(want-vals[name]) <= tol+1e-9 {
+				continue
+			}
+			if a, ok := fix(name, want, tol); ok {
+				c := rep[name]
+				c.penalize(factorArithmetic, fmt.Sprintf("%s; the document also labels %s as %s (%s, line %d), which balances it",
+					reason, a.Raw, strings.ReplaceAll(name, "_", " "), strings.TrimSpace(a.label), a.Line+1))
+				rep[name] = c
+				blamed = append(blamed, name)
+			}
+		}
+		if len(blamed) > 0 {
+			return
+		}
+	}
 	if len(blamed) == 0 {
 		c := rep[rel.Result]
 		c.penalize(factorSourceDiffers, reason+" (the source's own figures disagree)")
@@ -700,4 +730,21 @@ func termFields(rel Relation) []string {
 		out = append(out, t.Field)
 	}
 	return out
+}
+
+// printedFix finds, for a money field with a role, an amount the document
+// labels with that role and whose value is want.
+func (d *doc) printedFix(s *Schema) func(field string, want, tol float64) (labelledAmount, bool) {
+	return func(field string, want, tol float64) (labelledAmount, bool) {
+		f, ok := s.Field(field)
+		if !ok || f.Kind != KindMoney || f.Role == RoleNone {
+			return labelledAmount{}, false
+		}
+		for _, a := range d.amounts {
+			if a.role == f.Role && math.Abs(a.Value-want) <= tol+1e-9 {
+				return a, true
+			}
+		}
+		return labelledAmount{}, false
+	}
 }

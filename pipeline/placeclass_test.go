@@ -1,0 +1,75 @@
+package pipeline
+
+import "testing"
+
+// With no currency printed and no date proving the day/month order, the
+// issuer's printed numbers place the document: a Malaysian twelve-digit GST
+// number, a telephone country code, a company register number. The
+// month-first reading is then flagged; the day-first one passes; a document
+// nothing places keeps its note only.
+func TestDateOrderFromIssuerNumbers(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	my := "BEYOND HARDWARE\nLOT 1-0-2 DIAMOND SQUARE\nGST ID : 001921974272\nDOC NO. : CS00059502 DATE: 10/11/2017\nTOTAL 12.00"
+	de := "Müller Werkzeuge\nTel. +49 30 1234567\nRechnung 4711 vom 03/04/2026\nGesamt 119,00"
+	reg := "CHEF HENRY RIBS HOUSE\n( JM0828301-X )\nINVOICE NO: 001853\n21:07:08 05/06/2018\nTOTAL 104.00"
+	runClassCases(t, []classCase{
+		{"GST number month-first", my, d("2017-10-11"), "invoice_date", "Malaysian GST registration number"},
+		{"GST number day-first", my, d("2017-11-10"), "", ""},
+		{"telephone code month-first", de, d("2026-03-04"), "invoice_date", "German telephone code"},
+		{"telephone code day-first", de, d("2026-04-03"), "", ""},
+		{"company register month-first", reg, d("2018-05-06"), "invoice_date", "company register number"},
+		{"company register day-first", reg, d("2018-06-05"), "", ""},
+		{"nothing places it", "Acme\nTel. 555 1234\nDate: 12/10/2026\nTotal 9.00", d("2026-12-10"), "", ""},
+	})
+}
+
+// A currency no amount carries is still implied by the issuer's GST number
+// format: MYR passes with a note, another code is flagged.
+func TestCurrencyImpliedByIssuerNumber(t *testing.T) {
+	my := "YONG CEN ENTERPRISE\n40150 SHAH ALAM\nGST NO: 001147981824\nRECEIPT #: CS00668595\nTOTAL 61.99"
+	runClassCases(t, []classCase{
+		{"implied MYR", my, map[string]any{"currency": "MYR"}, "", ""},
+		{"other code", my, map[string]any{"currency": "SGD"}, "currency", "implies MYR"},
+	})
+}
+
+// A date whose every printing is a bound of a period is not the document's
+// date when the document prints another; a date later than the issue moment
+// (a date printed with its time) and printed without a time is a due,
+// expiry or validity date.
+func TestDatePeriodsAndLaterDates(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	de := "Müller Werkzeuge GmbH\nRechnungsdatum: 05.04.2026\nLeistungszeitraum: 01.03.2026 - 31.03.2026\nGesamt 119,00 €"
+	promo := "THE STORE SDN BHD\n14-01-2018 (SUN) 16:02\nTOTAL 35.80\nMARBLE COATING COOKWARE\n24 NOVEMBER 2017 - 4 MARCH 2018"
+	points := "BHPETROL SUBANG\n18-01-2018 15:44:46 CASHIER: 888\nTOTAL RM 41.95\nEPOINTS EXPIRY 24 31/10/2020"
+	jp := "株式会社サンプル\n発行日 2026年4月5日 10:12\n合計 1,100円\n有効期限 2026年5月31日"
+	runClassCases(t, []classCase{
+		{"period start", de, d("2026-03-01"), "invoice_date", "bound of the period"},
+		{"period end", de, d("2026-03-31"), "invoice_date", "bound of the period"},
+		{"invoice date", de, d("2026-04-05"), "", ""},
+		{"promotion start", promo, d("2017-11-24"), "invoice_date", "bound of the period"},
+		{"promotion end", promo, d("2018-03-04"), "invoice_date", "bound of the period"},
+		{"receipt date", promo, d("2018-01-14"), "", ""},
+		{"points expiry", points, d("2020-10-31"), "invoice_date", "later than"},
+		{"fuel receipt date", points, d("2018-01-18"), "", ""},
+		{"japanese validity", jp, d("2026-05-31"), "invoice_date", "later than"},
+		{"japanese issue date", jp, d("2026-04-05"), "", ""},
+		{"only a period", "Acme\nService 01.03.2026 - 31.03.2026\nTotal 9,00 €", d("2026-03-31"), "", ""},
+	})
+}
+
+// When every figure sits under its own label but the relation fails, a
+// figure the document also labels for one field that balances it convicts
+// that field's value: a zero-rate row's "0.00" given as the tax while the
+// standard-rate tax is printed.
+func TestMoneyPrintedFigureBalances(t *testing.T) {
+	my := "F&P PHARMACY\nTOTAL SALES (EXCLUDING GST) 30.68\nTOTAL GST 1.22\nTOTAL 31.90\nGST SUMMARY AMOUNT TAX\nSR 6% 20.38 1.22\nZRL 0% 10.30 0.00\n"
+	de := "Müller GmbH\nNetto 100,00\nMwSt 19% 19,00\nMwSt 0% 0,00\nGesamt 119,00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "zero-rate row as tax", text: my, rec: Record{"subtotal": 30.68, "tax": 0.0, "total": 31.9}, field: "tax", wrong: true, want: "labels 1.22 as tax"},
+		{name: "standard-rate tax", text: my, rec: Record{"subtotal": 30.68, "tax": 1.22, "total": 31.9}, field: "tax"},
+		{name: "total kept", text: my, rec: Record{"subtotal": 30.68, "tax": 0.0, "total": 31.9}, field: "total"},
+		{name: "german zero row", text: de, rec: Record{"subtotal": 100.0, "tax": 0.0, "total": 119.0}, field: "tax", wrong: true, want: "19,00"},
+		{name: "german right", text: de, rec: Record{"subtotal": 100.0, "tax": 19.0, "total": 119.0}, field: "tax"},
+	})
+}
