@@ -483,6 +483,11 @@ func (d *docPage) updateEditor(msg tea.Msg) tea.Cmd {
 	case editSubmit:
 		f := d.edit.field
 		d.edit = nil
+		if orig := d.res.Data[f.Name]; orig != nil && store.SameValue(v, orig) {
+			// The pipeline's own value typed again confirms it: an accept,
+			// not a correction that would count the pipeline wrong.
+			return d.decide(d.decision(f.Name, store.ActionAccept, orig))
+		}
 		return d.decide(d.decision(f.Name, store.ActionCorrect, v))
 	}
 	return cmd

@@ -69,6 +69,8 @@ type KeyMap struct {
 	MoveHelp key.Binding
 	TabsHelp key.Binding
 	QuitHelp key.Binding
+	// CloseHelp is q while the full help is open: it closes the help.
+	CloseHelp key.Binding
 	// ClearFilterHelp is q on a filtered queue: it clears the filter first.
 	ClearFilterHelp key.Binding
 }
@@ -131,9 +133,10 @@ func DefaultKeyMap() KeyMap {
 		ApplyFilter: b([]string{"enter"}, "enter", "apply"),
 		ClearFilter: b([]string{"esc"}, "esc", "clear"),
 
-		MoveHelp: b([]string{"j", "k"}, "↑↓", "move"),
-		TabsHelp: b([]string{"tab"}, "tab/1-5", "tabs"),
-		QuitHelp: b([]string{"q"}, "q", "quit"),
+		MoveHelp:  b([]string{"j", "k"}, "↑↓", "move"),
+		TabsHelp:  b([]string{"tab"}, "tab/1-5", "tabs"),
+		QuitHelp:  b([]string{"q"}, "q", "quit"),
+		CloseHelp: b([]string{"q"}, "q", "close help"),
 
 		ClearFilterHelp: b([]string{"q"}, "q", "unfilter"),
 	}

@@ -338,9 +338,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// back leaves the document, then clears a queue filter, then quits.
+// back closes the full help, then leaves the document, then clears a queue
+// filter, then quits: q after ? must not quit.
 func (m *Model) back() tea.Cmd {
 	switch {
+	case m.help.ShowAll:
+		m.help.ShowAll = false
+		m.layout()
 	case m.page == pageDoc:
 		m.page = pageQueue
 		m.layout()
@@ -451,12 +455,13 @@ func (m *Model) layout() {
 
 // helpKeys is the active component's bindings plus the global ones.
 func (m *Model) helpKeys() help.KeyMap {
-	return rootKeys{page: m.active(), km: m.svc.keys}
+	return rootKeys{page: m.active(), km: m.svc.keys, helpOpen: m.help.ShowAll}
 }
 
 type rootKeys struct {
-	page Component
-	km   *KeyMap
+	page     Component
+	km       *KeyMap
+	helpOpen bool
 }
 
 // modal reports whether the page's own keys are all that work: while it reads
@@ -479,6 +484,8 @@ func (r rootKeys) ShortHelp() []key.Binding {
 func (r rootKeys) back() key.Binding {
 	q, onQueue := r.page.(*queuePage)
 	switch {
+	case r.helpOpen:
+		return r.km.CloseHelp
 	case !onQueue:
 		return r.km.Back
 	case q.query != "":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -67,7 +68,10 @@ func listQueues(ctx context.Context, st *store.Store) ([]queueInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		q, _ := store.QueueName(c.ID)
+		q, isQueue := store.QueueName(c.ID)
+		if !isQueue {
+			q = "" // a corpus file: named by its file, opened by its path
+		}
 		out = append(out, queueInfo{Queue: q, Corpus: c.ID, Name: c.Name, Path: c.Path, Documents: s.Documents,
 			NeedsReview: s.NeedsReview, Reviewed: s.Reviewed})
 	}
@@ -92,13 +96,26 @@ func queueNames(qs []queueInfo) string {
 
 func writeQueues(w io.Writer, qs []queueInfo) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "QUEUE\tDOCS\tNEEDS REVIEW\tREVIEWED\tOPEN WITH")
+	fmt.Fprintln(tw, "QUEUE\tDOCS\tNEEDS REVIEW\tREVIEWED\tPATH\tOPEN WITH")
 	for _, q := range qs {
-		name, open := q.Queue, "reflect review --queue "+q.Queue
+		name, path, open := q.Queue, "(MCP client queue)", "reflect review --queue "+q.Queue
 		if name == "" {
-			name, open = q.Name, "reflect review "+q.Path
+			name, path, open = q.Name, q.Path, "reflect review "+shellQuote(q.Path)
+			if _, err := os.Stat(q.Path); err != nil {
+				// Moved or deleted: opening the file where it is now
+				// finds this corpus by its content (golden.OpenCorpus).
+				path, open = q.Path+" (not there now)", "reflect review NEW-PATH"
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", name, q.Documents, q.NeedsReview, q.Reviewed, open)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", name, q.Documents, q.NeedsReview, q.Reviewed, path, open)
 	}
 	_ = tw.Flush()
+}
+
+// shellQuote quotes a path for a command line a user copies, when it needs it.
+func shellQuote(p string) string {
+	if p != "" && !strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~") {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

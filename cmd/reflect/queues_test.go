@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/store/storetest"
 )
@@ -164,5 +165,39 @@ func TestRejectedInStatsExportAudit(t *testing.T) {
 	r = run(t, "", "audit", "--store", path, "--document", "doc-000002")
 	if r.code != ExitOK || !strings.Contains(r.out, store.VerdictField) || !strings.Contains(r.out, "reject") || !strings.Contains(r.out, "a packing slip") {
 		t.Errorf("audit of the rejected document:\n%s%s", r.out, r.err)
+	}
+}
+
+// reflect queues names each corpus's file, and says when the file is no
+// longer where it was opened; review --queue with an unknown name says a
+// corpus file's path works too.
+func TestQueuesNamesCorpusPaths(t *testing.T) {
+	dir := t.TempDir()
+	storePath := filepath.Join(dir, "q.db")
+	corpus := filepath.Join(dir, "my receipts.jsonl")
+	if err := os.WriteFile(corpus, []byte(`{"id":"a","text":"Total 1.00"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := golden.OpenCorpus(context.Background(), st, corpus, "receipt"); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "queues", "--store", storePath)
+	if r.code != ExitOK || !strings.Contains(r.out, "PATH") || !strings.Contains(r.out, "reflect review '"+corpus+"'") {
+		t.Fatalf("queues: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	if err := os.Rename(corpus, filepath.Join(dir, "moved.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, "", "queues", "--store", storePath)
+	if !strings.Contains(r.out, corpus+" (not there now)") {
+		t.Fatalf("queues after the file moved:\n%s", r.out)
+	}
+	r = run(t, "", "review", "--queue", "receipts", "--store", storePath)
+	if r.code != ExitUsage || !strings.Contains(r.err, "give its path instead: reflect review FILE.jsonl") {
+		t.Fatalf("review --queue receipts: exit %d %q", r.code, r.err)
 	}
 }

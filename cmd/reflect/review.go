@@ -165,7 +165,7 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 			if lerr != nil {
 				return corpus, usageErr(fmt.Errorf("queue %q: %w", queue, err))
 			}
-			return corpus, usageErr(fmt.Errorf("queue %q: %w; %s (reflect queues lists them)", queue, err, queueNames(qs)))
+			return corpus, usageErr(fmt.Errorf("queue %q: %w; %s (reflect queues lists them); to review a corpus file, give its path instead: reflect review FILE.jsonl", queue, err, queueNames(qs)))
 		}
 		return corpus, err
 	}
