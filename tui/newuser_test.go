@@ -100,11 +100,12 @@ func everyBinding() map[string]key.Binding {
 // readmeSpelling is how the README writes a key the binding names otherwise.
 var readmeSpelling = map[string]string{"down": "↓", "up": "↑", "pgdown": "pgdn", "space": "space"}
 
-// Every key the workstation binds is in the README's key tables and in the
-// help of the screen it works on (full help, or the help bar of a modal
+// Every key the workstation binds (each key of a binding, not only the one
+// its help names: ctrl+d as well as pgdn) is in the README's key tables and
+// in the help of the screen it works on (full help, or the help bar of a modal
 // state: the editor, the filter, a confirmation). A key added without both
 // fails here.
-func TestReadmeListsEveryKey(t *testing.T) {
+func TestEveryBoundKeyInReadmeTablesAndHelp(t *testing.T) {
 	raw, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
