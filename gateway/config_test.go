@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -88,7 +90,7 @@ func TestSettingsFromEnv(t *testing.T) {
 }
 
 func TestBundledMappings(t *testing.T) {
-	m, err := LoadMappings("")
+	m, _, err := LoadMappings("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,5 +180,37 @@ func TestClassifyMagnitude(t *testing.T) {
 	no := false
 	if got := Classify(nil, "frob", &annotations{DestructiveHint: &no}, []byte(`{}`)); got.Source != SourceDefault {
 		t.Errorf("destructiveHint false: %s", got.Source)
+	}
+}
+
+// A mistyped mappings_dir must not silently drop every starter: it warns,
+// and the bundled mappings still classify. A directory that exists
+// overrides the starter of each system it has a file for, and only those.
+func TestGatewayMissingMappingsDirKeepsStarters(t *testing.T) {
+	m, warns, err := LoadMappings(filepath.Join(t.TempDir(), "no-such-dir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "no-such-dir") || !strings.Contains(warns[0], "bundled starters") {
+		t.Errorf("warnings %q: want one naming the directory and the starters", warns)
+	}
+	if m["filesystem"] == nil || m["github"] == nil || m["postgres"] == nil {
+		t.Errorf("starters lost: %v", sortedKeys(m))
+	}
+
+	dir := t.TempDir()
+	own := "tools:\n  write_file:\n    verb: delete\n"
+	if err := os.WriteFile(filepath.Join(dir, "filesystem.yaml"), []byte(own), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, warns, err = LoadMappings(dir)
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v warnings %q", err, warns)
+	}
+	if len(m["filesystem"].Tools) != 1 || m["filesystem"].Tools["write_file"].Verb != "delete" {
+		t.Errorf("the operator's filesystem.yaml did not replace the starter: %+v", m["filesystem"].Tools)
+	}
+	if m["github"] == nil {
+		t.Error("a system without its own file lost its starter")
 	}
 }

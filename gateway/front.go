@@ -12,6 +12,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reflect-mcp/reflect/mcp"
 )
 
 const anonymousAgent = "agent:mcp-client"
@@ -23,7 +25,7 @@ func (g *Gateway) identity(req *mcpsdk.CallToolRequest) Identity {
 		return Identity{AgentID: anonymousAgent, SessionID: g.stdioSession}
 	}
 	h := req.Extra.Header
-	if tok, ok := bearerToken(h.Get("Authorization")); ok {
+	if tok, ok := mcp.BearerToken(h.Get("Authorization")); ok {
 		sum := sha256.Sum256([]byte(tok))
 		for _, c := range g.opts.Clients {
 			v := g.opts.Getenv(c.TokenEnv)
@@ -79,13 +81,7 @@ func (g *Gateway) ServeStdio(ctx context.Context) error {
 }
 
 // IsLoopback reports whether host only accepts local connections.
-func IsLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
+func IsLoopback(host string) bool { return mcp.IsLoopbackAddr(host) }
 
 // ServeHTTP serves streamable HTTP at /mcp on ln until ctx ends. With a
 // token every request must carry it as a bearer (a configured client's
@@ -96,7 +92,9 @@ func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, token string) 
 		_ = ln.Close()
 		return fmt.Errorf("gateway http: refusing to listen on non-loopback %s without a bearer token", ln.Addr())
 	}
-	srv := &http.Server{Handler: g.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	// No ReadTimeout or WriteTimeout: a held call waits up to --hold-wait
+	// and a tool call may run long; the body has its own deadline.
+	srv := &http.Server{Handler: g.Handler(token), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: g.httpOpts().IdleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -115,11 +113,24 @@ func (g *Gateway) ServeHTTP(ctx context.Context, ln net.Listener, token string) 
 	return nil
 }
 
-// Handler is the streamable HTTP handler, behind the bearer check when token
-// is set.
+// httpOpts are reflect mcp's HTTP bounds (Origin, session cap, idle
+// expiry, body deadline) with the gateway's own session idle default: a
+// session holds its tracked holds' scope, so it lives as long as a hold.
+func (g *Gateway) httpOpts() mcp.HTTPOptions {
+	o := g.opts.HTTP
+	if o.SessionIdle <= 0 {
+		o.SessionIdle = 30 * time.Minute
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = mcp.DefaultIdleTimeout
+	}
+	return o
+}
+
+// Handler is the streamable HTTP handler, hardened as reflect mcp's is,
+// behind the bearer check when token is set.
 func (g *Gateway) Handler(token string) http.Handler {
-	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return g.front },
-		&mcpsdk.StreamableHTTPOptions{Logger: g.log, SessionTimeout: 30 * time.Minute})
+	h := mcp.HardenedHandler(g.front, g.log, g.httpOpts())
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	top := http.NewServeMux()
@@ -132,7 +143,7 @@ func (g *Gateway) Handler(token string) http.Handler {
 	}
 	want := sha256.Sum256([]byte(token))
 	top.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := bearerToken(r.Header.Get("Authorization"))
+		got, ok := mcp.BearerToken(r.Header.Get("Authorization"))
 		sum := sha256.Sum256([]byte(got))
 		allowed := ok && subtle.ConstantTimeCompare(sum[:], want[:]) == 1
 		for _, c := range g.opts.Clients {
@@ -149,13 +160,4 @@ func (g *Gateway) Handler(token string) http.Handler {
 		mux.ServeHTTP(w, r)
 	}))
 	return top
-}
-
-func bearerToken(h string) (string, bool) {
-	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	tok = strings.TrimSpace(tok)
-	return tok, tok != ""
 }

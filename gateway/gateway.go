@@ -16,6 +16,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reflect-mcp/reflect/mcp"
 )
 
 // Separator joins an upstream's name and its tool's.
@@ -48,6 +50,9 @@ type Options struct {
 	// /admin/reload on the HTTP front and for ReloadFromConfig (SIGHUP);
 	// nil disables both.
 	Reload func() (ReloadConfig, error)
+	// HTTP bounds the streamable HTTP front as `reflect mcp --http` is
+	// bounded (zero values: mcp's defaults, a 30 min session idle).
+	HTTP mcp.HTTPOptions
 	// OnHold, when set, is told of every new hold the gateway tracks, so it
 	// can become a review item in the queue named for the client.
 	OnHold func(ctx context.Context, h HeldCall)

@@ -15,7 +15,7 @@ import (
 // once, namespaced, with the upstream's schemas and annotations unchanged.
 func TestAggregatesRealServers(t *testing.T) {
 	ups := npmUpstreams(t)
-	maps, err := LoadMappings("")
+	maps, _, err := LoadMappings("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestForwardsResultsUnchanged(t *testing.T) {
 // Each classification tier, against the real servers' own tool lists.
 func TestClassificationTiers(t *testing.T) {
 	ups := npmUpstreams(t)
-	maps, err := LoadMappings("")
+	maps, _, err := LoadMappings("")
 	if err != nil {
 		t.Fatal(err)
 	}

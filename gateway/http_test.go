@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reflect-mcp/reflect/mcp"
 )
 
 // A streamable-HTTP upstream behind a bearer: auth.token_env is read at
@@ -96,5 +99,60 @@ func TestHTTPFrontBearerAndClients(t *testing.T) {
 		if IsLoopback(host) != want {
 			t.Errorf("IsLoopback(%q) != %v", host, want)
 		}
+	}
+}
+
+// The HTTP front is hardened by reflect mcp's own handler: a web page's
+// Origin is refused, the session cap holds, a malformed body gets a
+// JSON-RPC error.
+func TestHTTPFrontHardenedAsReflectMCP(t *testing.T) {
+	up := newCounterServer("read_notes")
+	g, err := New(Options{Builtins: []Builtin{{Name: "notes", System: "notes", Environment: "dev", Server: up.srv}},
+		Decider: newTestEngine(), Mode: ModeEnforce, Logger: quietLogger(), HTTP: mcp.HTTPOptions{MaxSessions: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := g.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = g.ServeHTTP(ctx, ln, "") }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	post := func(origin, body string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if code, body := post("https://evil.example", initialize); code != http.StatusForbidden || !strings.Contains(body, "origin") {
+		t.Errorf("foreign Origin: HTTP %d %s", code, body)
+	}
+	if code, body := post("", `{"jsonrpc":"2.0",`); code != http.StatusBadRequest || !strings.Contains(body, `"jsonrpc":"2.0"`) {
+		t.Errorf("malformed body: HTTP %d %s", code, body)
+	}
+	c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if code, body := post("http://localhost:6274", initialize); code != http.StatusServiceUnavailable {
+		t.Errorf("a second session over a cap of 1: HTTP %d %s", code, body)
 	}
 }

@@ -51,18 +51,34 @@ type MappedTool struct {
 // Mappings are the loaded mappings by system name.
 type Mappings map[string]*Mapping
 
-// LoadMappings reads every <system>.yaml in dir; dir "" loads the bundled
-// starters. A missing directory means no mappings, as in the reference; a
-// bad file refuses to start.
-func LoadMappings(dir string) (Mappings, error) {
-	var fsys fs.FS = bundledMappings
-	root := "mappings"
-	if dir != "" {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return Mappings{}, nil
-		}
-		fsys, root = os.DirFS(dir), "."
+// LoadMappings returns the bundled starters overlaid with every
+// <system>.yaml in dir: a file replaces the starter of its system, and a
+// system with no file keeps its starter. A missing dir is a warning, not
+// "no mappings": an operator who mistypes mappings_dir would otherwise lose
+// every starter's classification silently. A bad file refuses to start.
+func LoadMappings(dir string) (Mappings, []string, error) {
+	out, err := readMappings(bundledMappings, "mappings")
+	if err != nil {
+		return nil, nil, err
 	}
+	if dir == "" {
+		return out, nil, nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return out, []string{fmt.Sprintf("mappings_dir %s is not a directory: using the bundled starters only (%s)",
+			dir, strings.Join(sortedKeys(out), ", "))}, nil
+	}
+	own, err := readMappings(os.DirFS(dir), ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	for system, m := range own {
+		out[system] = m
+	}
+	return out, nil, nil
+}
+
+func readMappings(fsys fs.FS, root string) (Mappings, error) {
 	ents, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return nil, fmt.Errorf("mappings: %w", err)

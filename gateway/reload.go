@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/reflect-mcp/reflect/mcp"
 	"github.com/reflect-mcp/reflect/policy"
 )
 
@@ -212,7 +213,7 @@ func (g *Gateway) adminHandler(frontToken string) http.Handler {
 			want = frontToken
 		}
 		if want != "" {
-			got, _ := bearerToken(r.Header.Get("Authorization"))
+			got, _ := mcp.BearerToken(r.Header.Get("Authorization"))
 			a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
 			if subtle.ConstantTimeCompare(a[:], b[:]) != 1 {
 				writeJSON(http.StatusUnauthorized, map[string]string{"error": "unauthorized"})

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // HTTPOptions bound what HTTP clients can hold of the server. Zero values
@@ -74,7 +75,7 @@ const (
 // sessions, answers every malformed POST with a JSON-RPC error rather than
 // plain text, and drops the response to a call the client cancelled.
 type guard struct {
-	s    *Server
+	srv  *mcpsdk.Server
 	opts HTTPOptions
 	next http.Handler
 
@@ -89,8 +90,8 @@ type callKey struct {
 	id      jsonrpc.ID
 }
 
-func newGuard(s *Server, opts HTTPOptions, next http.Handler) *guard {
-	g := &guard{s: s, opts: opts, next: next, inFlight: map[callKey]bool{}, origins: map[string]bool{}}
+func newGuard(srv *mcpsdk.Server, opts HTTPOptions, next http.Handler) *guard {
+	g := &guard{srv: srv, opts: opts, next: next, inFlight: map[callKey]bool{}, origins: map[string]bool{}}
 	for _, o := range opts.AllowedOrigins {
 		g.origins[strings.TrimRight(strings.ToLower(o), "/")] = true
 	}
@@ -214,7 +215,7 @@ func (g *guard) originAllowed(origin string) bool {
 // the cap, so a burst of initializes cannot overshoot it.
 func (g *guard) reserveSession() (release func(), ok bool) {
 	n := 0
-	for range g.s.sdk.Sessions() {
+	for range g.srv.Sessions() {
 		n++
 	}
 	g.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -86,19 +87,28 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener, authToken s
 // Handler is the streamable HTTP handler, behind the bearer check when
 // authToken is set. It answers on every path; clients conventionally use /mcp.
 func (s *Server) Handler(authToken string) http.Handler {
-	opts := s.cfg.HTTP.withDefaults()
-	var h http.Handler = mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk }, &mcpsdk.StreamableHTTPOptions{
-		Logger: s.log,
+	h := HardenedHandler(s.sdk, s.log, s.cfg.HTTP)
+	if authToken == "" {
+		return h
+	}
+	return bearer(authToken, h)
+}
+
+// HardenedHandler is srv's streamable HTTP handler behind what the SDK
+// leaves undone (see guard): Origin validation, a session cap, idle session
+// expiry, a deadline on each body, JSON-RPC errors for malformed requests.
+// `reflect mcp` and the gateway's HTTP front both serve through it, so
+// a fix to one front is a fix to both.
+func HardenedHandler(srv *mcpsdk.Server, log *slog.Logger, opts HTTPOptions) http.Handler {
+	opts = opts.withDefaults()
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, &mcpsdk.StreamableHTTPOptions{
+		Logger: log,
 		// Clients that vanish without DELETE would otherwise keep their
 		// session for the life of the server.
 		SessionTimeout:      opts.SessionIdle,
 		MaxRequestBodyBytes: maxBody,
 	})
-	h = newGuard(s, opts, h)
-	if authToken == "" {
-		return h
-	}
-	return bearer(authToken, h)
+	return newGuard(srv, opts, h)
 }
 
 func bearer(token string, next http.Handler) http.Handler {
@@ -116,6 +126,9 @@ func bearer(token string, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// BearerToken is the token of an "Authorization: Bearer <token>" header.
+func BearerToken(h string) (string, bool) { return bearerToken(h) }
 
 func bearerToken(h string) (string, bool) {
 	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")

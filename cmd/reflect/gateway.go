@@ -213,9 +213,12 @@ func loadGatewayRegistry(gf *gatewayFlags, set gateway.Settings, log *slog.Logge
 			dir = filepath.Join(filepath.Dir(gf.config), dir)
 		}
 	}
-	maps, err := gateway.LoadMappings(dir)
+	maps, warns, err := gateway.LoadMappings(dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, w := range warns {
+		log.Warn("registry "+gf.config+": "+w, "config", gf.config)
 	}
 	if _, ok := maps["reflect"]; !ok && !gf.noReflect {
 		maps["reflect"] = gateway.BundledMapping("reflect")

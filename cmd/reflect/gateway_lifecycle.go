@@ -461,6 +461,15 @@ func runGatewayDoctor(_ context.Context, args []string, stdio Stdio) error {
 		// Where `claude mcp add` writes by default: read, never rewritten.
 		findings = append(findings, clientconfig.DoctorClaudeState(cenv)...)
 	}
+	if len(profiles) == 0 && len(findings) == 0 {
+		// "clean" would claim a check that never ran.
+		var looked []string
+		for _, p := range clientconfig.Standard(cenv) {
+			looked = append(looked, p.Path)
+		}
+		return usageErr(fmt.Errorf("nothing to check: no client config file found (looked for %s); pass --path FILE",
+			strings.Join(looked, ", ")))
+	}
 	if *asJSON {
 		if findings == nil {
 			findings = []clientconfig.Finding{}

@@ -674,3 +674,47 @@ func TestGatewayDoctorReadsClaudeCodeState(t *testing.T) {
 		t.Fatalf("--client cursor looked at Claude Code's state: exit %d:\n%s", code, out)
 	}
 }
+
+// A script runs `gateway setup < /dev/null`: /dev/null is a character
+// device but no terminal, so nobody is asked and production is written.
+func TestGatewaySetupWithoutTerminalDefaultsToProduction(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	client := filepath.Join(home, "client.json")
+	lcWrite(t, client, `{"mcpServers":{"memory":{"command":"npx","args":["-y","@modelcontextprotocol/server-memory"]}}}`)
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	reg := filepath.Join(home, "reg.yaml")
+	var out, errb bytes.Buffer
+	err = runGatewaySetup(context.Background(), []string{"--path", client, "--config", reg}, Stdio{In: devnull, Out: &out, Err: &errb})
+	if ExitCode(err) != 0 {
+		t.Fatalf("exit %d: %v\n%s%s", ExitCode(err), err, out.String(), errb.String())
+	}
+	if strings.Contains(errb.String(), "Environment of the imported servers") {
+		t.Errorf("prompted without a terminal:\n%s", errb.String())
+	}
+	if b := lcRead(t, reg); !strings.Contains(string(b), "environment: production") {
+		t.Errorf("registry:\n%s", b)
+	}
+}
+
+// No client file anywhere: "clean" would claim a check that never ran.
+func TestGatewayDoctorWithNothingToCheck(t *testing.T) {
+	lcScratchHome(t)
+	r := run(t, "", "gateway", "doctor")
+	if r.code != ExitUsage || !strings.Contains(r.err, "nothing to check") || strings.Contains(r.out, "clean") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+}
+
+func TestHoldsListRefusesAnUnknownStatus(t *testing.T) {
+	r := run(t, "", "holds", "list", "--status", "bogus")
+	if r.code != ExitUsage || !strings.Contains(r.err, "want pending, approved, rejected, expired or consumed") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+	if r := run(t, "", "holds", "list", "--status", "pending"); r.code != 0 || !strings.Contains(r.out, "no holds") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+}

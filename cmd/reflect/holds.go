@@ -54,6 +54,11 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	if len(pos) != wantArgs {
 		return usageErr(fmt.Errorf("holds %s takes %d argument(s), got %d", sub, wantArgs, len(pos)))
 	}
+	switch *status {
+	case "", policy.StatusPending, policy.StatusApproved, policy.StatusRejected, policy.StatusExpired, policy.StatusConsumed:
+	default:
+		return usageErr(fmt.Errorf("--status %q: want pending, approved, rejected, expired or consumed", *status))
+	}
 	var b holdsBackend
 	if *coreURL != "" {
 		b = &remoteHolds{c: newCoreClient(*coreURL)}

@@ -10,6 +10,8 @@ import (
 	"os/user"
 	"path/filepath"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
@@ -206,14 +208,11 @@ func needTerminal(stdio Stdio) error {
 	return usageErr(errors.New("reflect review is interactive and needs a terminal; to run a corpus headless use 'reflect extract --batch --save --file CORPUS', then review it"))
 }
 
-// isTerminal reports whether v is a character device (a terminal).
+// isTerminal reports whether v is a terminal. A character device is not
+// enough: /dev/null is one, and a script's `< /dev/null` must not prompt.
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(f.Fd())
 }
 
 // holdResolver is the workstation's tui.HoldResolver: the code `reflect
