@@ -9,6 +9,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reflect-mcp/reflect/mcp"
 )
 
 // Verdicts and the hold-validation codes the gateway reads.
@@ -24,8 +26,8 @@ const (
 
 // _meta keys the gateway sets on calls to a built-in upstream.
 const (
-	MetaClient  = "reflect.dev/gateway-client"
-	MetaSession = "reflect.dev/gateway-session"
+	MetaClient  = mcp.MetaGatewayClient
+	MetaSession = mcp.MetaGatewaySession
 )
 
 // call is every tools/call: classify, build the envelope, decide, enforce.
@@ -43,7 +45,9 @@ func (g *Gateway) call(ctx context.Context, req *mcpsdk.CallToolRequest, name st
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	c := &callState{g: g, req: req, e: e, cs: cs, args: args, who: g.identity(req)}
+	who := g.identity(req)
+	who.Client = ClientName(req)
+	c := &callState{g: g, req: req, e: e, cs: cs, args: args, who: who}
 	if e.changed() && g.recheckPin(ctx, e) {
 		c.class = floor(firstListLen(args), SourcePinChanged)
 	} else {
@@ -83,6 +87,51 @@ type callState struct {
 	class Classification
 	// approval is set on a resubmission of a tracked hold.
 	approval *PendingHold
+	// linked caches the guard's answer: one store read per call.
+	linked  *Link
+	linkErr error
+	checked bool
+}
+
+// link is the unsettled reviewed value the arguments carry, if any.
+func (c *callState) link(ctx context.Context) (*Link, error) {
+	if c.g.opts.Guard == nil {
+		return nil, nil
+	}
+	if !c.checked {
+		c.linked, c.linkErr = c.g.opts.Guard.Check(ctx, c.who, c.e.up.cfg.Name, c.e.tool.Name, c.args)
+		c.checked = true
+	}
+	return c.linked, c.linkErr
+}
+
+// linkedHeld is the answer to a retry carrying an approval while its
+// linked extraction is unsettled: held, the approval not spent.
+func (c *callState) linkedHeld(link *Link, err error, corr string) *mcpsdk.CallToolResult {
+	if err != nil {
+		link = &Link{TraceID: "(unknown: " + err.Error() + ")"}
+	}
+	if link == nil {
+		return nil
+	}
+	return blocked(fmt.Sprintf("reeflex-mcp: still held -- %s [rule=reflect.gateway/unreviewed_value] hold_id=%s. "+
+		"The hold's approval, if given, is kept: settle the extraction in reflect's review queue, then retry this exact call.",
+		link.Reason(), c.approval.HoldID), metaIDs(corr, Decision{HoldID: c.approval.HoldID}))
+}
+
+// held is the review item of a new hold: the call, the session's budget
+// use as the engine counts it, and the linked extraction.
+func (c *callState) held(ctx context.Context, p PendingHold, env Envelope, link *Link) HeldCall {
+	h := HeldCall{PendingHold: p, Client: c.who.Client, SessionID: c.who.SessionID, Upstream: c.e.up.cfg.Name,
+		Tool: c.e.tool.Name, Arguments: c.args, Class: c.class, Envelope: env, Link: link}
+	if br, ok := c.g.opts.Decider.(BudgetReporter); ok {
+		use, err := br.BudgetUse(ctx, env)
+		if err != nil {
+			c.g.log.Warn("budget use unknown for the held call", "hold_id", p.HoldID, "error", err.Error())
+		}
+		h.Budget = use
+	}
+	return h
 }
 
 // envelope builds a fresh envelope (a new nonce each time: the engine
@@ -137,6 +186,14 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 				env, corr, _ = c.envelope()
 			}
 		}
+		if c.approval != nil {
+			// Checked before the engine sees the approval: resubmitting
+			// would spend it on a call that cannot run yet.
+			link, err := c.link(ctx)
+			if res := c.linkedHeld(link, err, corr); res != nil {
+				return res, nil
+			}
+		}
 		d, err := g.opts.Decider.Decide(ctx, env)
 		if err != nil && d.Decision == "" {
 			return blocked("reeflex-mcp: reeflex-core unreachable -- failing closed: "+err.Error(), metaIDs(corr, d)), nil
@@ -152,7 +209,7 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 			}
 			return c.forward(ctx, corr, d)
 		case VerdictApproval:
-			if res := c.override(ctx, corr, d); res != nil {
+			if res := c.pinOverride(corr, d); res != nil {
 				return res, nil
 			}
 			if d.HoldID == "" {
@@ -162,15 +219,19 @@ func (c *callState) enforce(ctx context.Context) (*mcpsdk.CallToolResult, error)
 			if err := g.opts.Holds.Put(ctx, key, p); err != nil {
 				g.log.Warn("could not track the hold: its retry will mint a new one", "hold_id", d.HoldID, "error", err.Error())
 			}
+			link, _ := c.link(ctx)
 			if g.opts.OnHold != nil && attempt == 0 {
-				g.opts.OnHold(ctx, HeldCall{PendingHold: p, Client: ClientName(c.req), SessionID: c.who.SessionID,
-					Upstream: c.e.up.cfg.Name, Tool: c.e.tool.Name, Arguments: c.args, Class: c.class, Envelope: env})
+				g.opts.OnHold(ctx, c.held(ctx, p, env, link))
 			}
 			if attempt == 0 && c.wait(ctx, p) {
 				c.approval = &p
 				continue
 			}
-			return blocked(heldText(d), metaIDs(corr, d)), nil
+			text := heldText(d)
+			if link != nil {
+				text += " The arguments also carry an " + link.Reason() + ": settle it too, or the approved retry stays held."
+			}
+			return blocked(text, metaIDs(corr, d)), nil
 		case VerdictDeny:
 			if d.Rule == ruleHoldValidation && d.Reason == reasonNotApproved && c.approval != nil {
 				// Still pending: the same hold, never a new one.
@@ -225,22 +286,27 @@ func (c *callState) honour(env Envelope, corr string, d Decision) *mcpsdk.CallTo
 // definition changed since it was pinned, and a call that carries a value
 // reflect flagged for review and nobody has settled yet.
 func (c *callState) override(ctx context.Context, corr string, d Decision) *mcpsdk.CallToolResult {
+	if res := c.pinOverride(corr, d); res != nil {
+		return res
+	}
+	link, err := c.link(ctx)
+	if err != nil {
+		// The guard could not tell: fail closed like the engine.
+		link = &Link{TraceID: "(unknown)", Field: "(unknown)", Value: "?", Argument: "could not check the arguments: " + err.Error()}
+	}
+	if link != nil {
+		return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- %s [rule=reflect.gateway/unreviewed_value] decision_id=%s. "+
+			"Settle the extraction in reflect's review queue, then retry this exact call.", link.Reason(), d.DecisionID), metaIDs(corr, d))
+	}
+	return nil
+}
+
+func (c *callState) pinOverride(corr string, d Decision) *mcpsdk.CallToolResult {
 	if c.e.changed() {
 		return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- the definition of '%s' (description, schemas or annotations) "+
 			"changed since it was pinned, so it is classified at the floor [rule=reflect.gateway/tool_definition_changed] decision_id=%s. "+
 			"A human must accept the new definition (reflect gateway pins accept %s), then retry this exact call.",
 			c.e.name, d.DecisionID, c.e.name), metaIDs(corr, d))
-	}
-	if c.g.opts.Guard != nil {
-		reason, held, err := c.g.opts.Guard.Check(ctx, c.who, c.e.up.cfg.Name, c.e.tool.Name, c.args)
-		if err != nil {
-			// The guard could not tell: fail closed like the engine.
-			reason, held = "could not check the arguments against unreviewed values: "+err.Error(), true
-		}
-		if held {
-			return blocked(fmt.Sprintf("reeflex-mcp: held for approval -- %s [rule=reflect.gateway/unreviewed_value] decision_id=%s. "+
-				"Settle the extraction in reflect's review queue, then retry this exact call.", reason, d.DecisionID), metaIDs(corr, d))
-		}
 	}
 	return nil
 }
@@ -304,7 +370,7 @@ func (c *callState) forward(ctx context.Context, corr string, d Decision) (*mcps
 		// One session serves every front client, so an in-process server
 		// sees the gateway as its client; this names the real one (reflect's
 		// server can queue needs_review results for it).
-		params.Meta = mcpsdk.Meta{MetaClient: ClientName(c.req), MetaSession: c.who.SessionID}
+		params.Meta = mcpsdk.Meta{MetaClient: c.who.Client, MetaSession: c.who.SessionID}
 	}
 	res, err := c.cs.CallTool(cctx, params)
 	if err != nil {

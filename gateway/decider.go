@@ -36,6 +36,12 @@ type HoldWatcher interface {
 	HoldStatus(ctx context.Context, id string) (string, error)
 }
 
+// BudgetReporter says how much of a session's budgets a call would use,
+// for the reviewer of its hold ("deletions 25/20 (over)").
+type BudgetReporter interface {
+	BudgetUse(ctx context.Context, env Envelope) (string, error)
+}
+
 // DeciderFunc adapts a function.
 type DeciderFunc func(ctx context.Context, env Envelope) (Decision, error)
 
@@ -154,6 +160,10 @@ func (p inProcess) Decide(ctx context.Context, env Envelope) (Decision, error) {
 
 // SetPack swaps the engine's operator pack (a hot reload).
 func (p inProcess) SetPack(pk *policy.Pack) { p.e.SetPack(pk) }
+
+func (p inProcess) BudgetUse(ctx context.Context, env Envelope) (string, error) {
+	return p.e.BudgetUse(ctx, env)
+}
 
 func (p inProcess) HoldStatus(ctx context.Context, id string) (string, error) {
 	h, err := p.e.Hold(ctx, id)

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/policy"
@@ -68,5 +69,57 @@ func TestThroughPolicyEngine(t *testing.T) {
 	}
 	if n := up.count("frobnicate"); n != 0 {
 		t.Fatal("a denied call reached the upstream")
+	}
+}
+
+// A held call's review item carries what the reviewer needs: the session's
+// budget use with this call counted, and the extraction whose unsettled
+// value the arguments carry. Approving it while that extraction is
+// unsettled does not spend the approval: the retry stays held and the
+// engine's hold stays approved, and once settled the same retry runs once.
+func TestHeldCallCarriesBudgetAndLinkedExtraction(t *testing.T) {
+	up := newCounterServer("delete_notes")
+	eng := newEngine(t)
+	var settled atomic.Bool
+	guard := NewUnreviewedGuard("reflect", func(_ context.Context, id string) (bool, error) {
+		return id == "trace-inv004" && settled.Load(), nil
+	}, nil)
+	heldc := make(chan HeldCall, 4)
+	_, cs := startGateway(t, Options{Builtins: []Builtin{
+		{Name: "reflect", System: "reflect", Environment: "dev", Server: fakeReflect()},
+		{Name: "notes", System: "notes", Environment: "production", Server: up.srv}},
+		Decider: InProcess(eng), Mode: ModeEnforce, Guard: guard, OnHold: func(_ context.Context, h HeldCall) { heldc <- h }})
+	if v := call(t, cs, "reflect__validate", map[string]any{}); v.IsError {
+		t.Fatalf("validate: %s", text(v))
+	}
+	args := map[string]any{"names": names(25), "ref": 683.2}
+	res := call(t, cs, "notes__delete_notes", args)
+	if !strings.Contains(text(res), "held for approval") || !strings.Contains(text(res), "trace-inv004") {
+		t.Fatalf("held: %s", text(res))
+	}
+	h := <-heldc
+	if h.Budget != "deletions 25/20 (over), objects_touched 26/200" { // validate touched one
+		t.Errorf("budget use %q", h.Budget)
+	}
+	if h.Link == nil || *h.Link != (Link{TraceID: "trace-inv004", Field: "total", Value: "683.2", Argument: "ref"}) {
+		t.Fatalf("linked extraction %+v", h.Link)
+	}
+	if _, err := eng.Resolve(context.Background(), h.HoldID, policy.Resolution{Decision: "approve",
+		Principal: policy.Principal{Type: "human", ID: "ana", Source: "local"}}); err != nil {
+		t.Fatal(err)
+	}
+	again := call(t, cs, "notes__delete_notes", args)
+	if !again.IsError || !strings.Contains(text(again), "approval, if given, is kept") {
+		t.Fatalf("approved but unsettled: %s", text(again))
+	}
+	if st, _ := eng.Hold(context.Background(), h.HoldID); st.Status != policy.StatusApproved {
+		t.Fatalf("the approval was spent: hold is %s", st.Status)
+	}
+	settled.Store(true)
+	if ok := call(t, cs, "notes__delete_notes", args); ok.IsError || ok.Meta["parent_decision_id"] == nil {
+		t.Fatalf("settled and approved: %s", jsonOf(t, ok))
+	}
+	if n := up.count("delete_notes"); n != 1 {
+		t.Fatalf("delete_notes ran %d times, want 1", n)
 	}
 }

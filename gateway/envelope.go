@@ -15,6 +15,9 @@ import (
 type Identity struct {
 	AgentID   string
 	SessionID string
+	// Client is the front client's self-reported name: its review queue.
+	// It is not sent to the engine.
+	Client string
 }
 
 // callInfo is everything one envelope is built from.

@@ -30,7 +30,7 @@ func TestUnreviewedValueHeld(t *testing.T) {
 	var settled atomic.Bool
 	guard := NewUnreviewedGuard("reflect", func(_ context.Context, id string) (bool, error) {
 		return id == "trace-inv004" && settled.Load(), nil
-	})
+	}, nil)
 	eng := newTestEngine() // allows everything
 	_, cs := startGateway(t, Options{Builtins: []Builtin{
 		{Name: "reflect", System: "reflect", Environment: "production", Server: fakeReflect()},

@@ -35,6 +35,11 @@ type HeldCall struct {
 	Class     Classification
 	// Envelope is what the engine was asked about.
 	Envelope Envelope
+	// Budget is the session's budget use with this call counted
+	// ("deletions 25/20 (over)"); "" when the engine cannot say (remote).
+	Budget string
+	// Link is the unsettled extraction whose value the arguments carry.
+	Link *Link
 }
 
 // HoldTracker maps (session, identical call) to its pending hold.

@@ -54,7 +54,18 @@ type Config struct {
 	Schema *pipeline.Schema
 	// HTTP bounds what streamable HTTP clients can hold (ignored on stdio).
 	HTTP HTTPOptions
+	// BehindGateway says the server is the gateway's in-process upstream:
+	// its one client is the gateway, which names the real client in
+	// _meta[MetaGatewayClient]. Only then is that key believed; any other
+	// client could use it to file results in another client's queue.
+	BehindGateway bool
 }
+
+// _meta keys the gateway sets on its calls to the built-in upstream.
+const (
+	MetaGatewayClient  = "reflect.dev/gateway-client"
+	MetaGatewaySession = "reflect.dev/gateway-session"
+)
 
 // Server is reflect's MCP server.
 type Server struct {

@@ -78,7 +78,7 @@ func writesQueue(title string) *mcpsdk.ToolAnnotations {
 func (s *Server) handle(tool string, allowed []string, generate bool) mcpsdk.ToolHandler {
 	return func(ctx context.Context, req *mcpsdk.CallToolRequest) (out *mcpsdk.CallToolResult, err error) {
 		start := time.Now()
-		client := clientName(req)
+		client := s.clientName(req)
 		res := s.run(ctx, tool, client, req.Params.Arguments, allowed, generate)
 		// An error message may quote an argument (a schema's field name, a
 		// bad value); the agent and the log get a bounded one.
@@ -200,7 +200,7 @@ func (s *Server) reviewStatus(ctx context.Context, req *mcpsdk.CallToolRequest) 
 		out = reviewAnswer{TraceID: out.TraceID, Status: "error", ErrorMessage: "encoding the answer: " + err.Error()}
 		b, _ = json.Marshal(out)
 	}
-	s.log.Info("tool call", "tool", "review_status", "client", clip(clientName(req), maxEcho), "trace_id", clip(out.TraceID, maxEcho), "status", out.Status)
+	s.log.Info("tool call", "tool", "review_status", "client", clip(s.clientName(req), maxEcho), "trace_id", clip(out.TraceID, maxEcho), "status", out.Status)
 	return &mcpsdk.CallToolResult{
 		Content:           []mcpsdk.Content{&mcpsdk.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
@@ -311,6 +311,18 @@ func (s *Server) lookupReview(ctx context.Context, raw json.RawMessage) reviewAn
 		ans.ReviewedAt = last.At.UTC().Format(time.RFC3339)
 	}
 	return ans
+}
+
+// clientName is the caller: behind the gateway the client it names (so a
+// needs_review result lands in the queue the gateway's guard and holds use
+// for that client, not in one queue named for the gateway).
+func (s *Server) clientName(req *mcpsdk.CallToolRequest) string {
+	if s.cfg.BehindGateway {
+		if name, ok := req.Params.GetMeta()[MetaGatewayClient].(string); ok && name != "" {
+			return name
+		}
+	}
+	return clientName(req)
 }
 
 func clientName(req *mcpsdk.CallToolRequest) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -32,9 +33,18 @@ type ToolCall struct {
 	Expires string `json:"expires"`
 	// Budget is the session's budget use, as the engine reported it.
 	Budget string `json:"budget,omitempty"`
-	// TraceID links the extraction whose value is in the arguments.
-	TraceID    string      `json:"trace_id,omitempty"`
-	Resolution *Resolution `json:"resolution,omitempty"`
+	// Linked is the extraction whose unsettled value is in the arguments.
+	Linked     *LinkedValue `json:"linked,omitempty"`
+	Resolution *Resolution  `json:"resolution,omitempty"`
+}
+
+// LinkedValue is a value reflect flagged for review, found in a held
+// call's arguments: whether it is settled is read when shown (FindTrace).
+type LinkedValue struct {
+	TraceID  string `json:"trace_id"`
+	Field    string `json:"field"`
+	Value    string `json:"value"`
+	Argument string `json:"argument"`
 }
 
 // Resolution is how a reviewer settled a held call.
@@ -94,7 +104,9 @@ func (s *Store) EnqueueToolCall(ctx context.Context, queue string, c ToolCall) (
 		} else if !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		d, err := addDocument(tx, corpusID, Document{ID: c.HoldID, Kind: KindToolCall, Text: string(text), TraceID: c.TraceID})
+		// No TraceID on the document: the trace index must keep pointing
+		// at the extraction, not at the call that carries its value.
+		d, err := addDocument(tx, corpusID, Document{ID: c.HoldID, Kind: KindToolCall, Text: string(text)})
 		if err != nil {
 			return err
 		}
@@ -158,6 +170,32 @@ func (s *Store) ResolveToolCall(ctx context.Context, queue, holdID string, r Res
 		return Summary{}, fmt.Errorf("resolve held call %s in %q: %w", holdID, corpusID, err)
 	}
 	return row, nil
+}
+
+// ToolCallQueue finds the queue a held call was filed in; ok is false when
+// no queue has it (the gateway ran without a store, or queueing failed).
+func (s *Store) ToolCallQueue(ctx context.Context, holdID string) (queue string, ok bool, err error) {
+	err = s.view(ctx, func(tx *bbolt.Tx) error {
+		corpora, index := tx.Bucket(bktCorpora), tx.Bucket(bktDocIndex)
+		if corpora == nil || index == nil {
+			return nil
+		}
+		c := corpora.Cursor()
+		for k, _ := c.Seek([]byte(queuePrefix)); k != nil && strings.HasPrefix(string(k), queuePrefix); k, _ = c.Next() {
+			if index.Get(docKey(string(k), holdID)) == nil {
+				continue
+			}
+			if d, err := getDocument(tx, string(k), holdID); err == nil && d.Kind == KindToolCall {
+				queue, ok = strings.TrimPrefix(string(k), queuePrefix), true
+				return nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("queue of held call %s: %w", holdID, err)
+	}
+	return queue, ok, nil
 }
 
 func toolCallRow(tx *bbolt.Tx, corpusID, docID string) (sumRec, error) {

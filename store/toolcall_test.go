@@ -21,7 +21,8 @@ func TestToolCallQueuedOnceAndResolved(t *testing.T) {
 	}
 	call := ToolCall{HoldID: "hold-1", Client: "claude-ai", Upstream: "fs", Tool: "write_file",
 		Arguments: json.RawMessage(`{"path":"/tmp/x","content":"hi"}`), Class: "write", Source: "mapping",
-		Rule: "R2.write", Reason: "writes need a human", Expires: "2026-12-01T10:00:00Z", TraceID: "tr-9"}
+		Rule: "R2.write", Reason: "writes need a human", Expires: "2026-12-01T10:00:00Z",
+		Linked: &LinkedValue{TraceID: "tr-9", Field: "total", Value: "683.2", Argument: "amount"}}
 	corpusID, row, err := st.EnqueueToolCall(ctx, "claude-ai", call)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,9 @@ func TestToolCallQueuedOnceAndResolved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Reason != call.Reason || got.Tool != "write_file" || string(got.Arguments) != string(call.Arguments) || d.TraceID != "tr-9" {
+	// The call's document does not take over the extraction's trace.
+	if got.Reason != call.Reason || got.Tool != "write_file" || string(got.Arguments) != string(call.Arguments) ||
+		*got.Linked != *call.Linked || d.TraceID != "" {
 		t.Fatalf("stored call %+v (doc trace %q)", got, d.TraceID)
 	}
 	if r := got.Resolution; r == nil || r.Approved || r.Reviewer != "ana" || r.Note != "not today" || r.At.IsZero() {

@@ -14,11 +14,29 @@ import (
 	"github.com/reflect-mcp/reflect/store"
 )
 
-// HoldResolver settles a hold the gateway made: the workstation's answer goes
-// through the same engine as `reflect holds approve/reject`, with the
-// reviewer as the approver. It is consumed here and implemented in cmd.
+// HoldResolver settles a hold the gateway made: the workstation's answer
+// takes the code path of `reflect holds approve/reject` (the engine, with
+// the reviewer as the approver, then the queue item), and returns the
+// item's queue row. It is consumed here and implemented in cmd.
 type HoldResolver interface {
-	Resolve(ctx context.Context, holdID string, approve bool, note string) error
+	Resolve(ctx context.Context, holdID string, approve bool, note string) (store.Summary, error)
+}
+
+// DecidedElsewhereError is a HoldResolver's answer for a hold someone
+// decided since the page loaded (another workstation, `reflect holds`):
+// nothing was sent, and Resolution says who decided it.
+type DecidedElsewhereError struct {
+	HoldID     string
+	Status     string // the engine's: approved, rejected, expired, consumed
+	Resolution store.Resolution
+}
+
+func (e *DecidedElsewhereError) Error() string {
+	by := e.Resolution.Reviewer
+	if by == "" {
+		by = "nobody (it " + e.Status + ")"
+	}
+	return fmt.Sprintf("%s was already %s by %s: nothing sent", e.HoldID, e.Status, by)
 }
 
 // holdPage is the detail page of a held tool call (store.KindToolCall).
@@ -34,6 +52,9 @@ type holdPage struct {
 	saving        bool
 	loadErr       error
 	call          store.ToolCall
+	// linkedSettled says whether the linked extraction is settled, read
+	// from the store when the page loads.
+	linkedSettled bool
 	// note is the reject note being typed; nil when no modal is open.
 	note *textinput.Model
 	// unfold shows the arguments whole; scroll is the first argument line shown.
@@ -63,9 +84,10 @@ func newHoldPage(svc *services, r HoldResolver) *holdPage {
 
 // holdLoadedMsg is the held call read from the store.
 type holdLoadedMsg struct {
-	id   string
-	call store.ToolCall
-	err  error
+	id      string
+	call    store.ToolCall
+	settled bool
+	err     error
 }
 
 // HoldResolvedMsg reports a resolution: engineDone says the engine took
@@ -88,7 +110,11 @@ func (p *holdPage) Open(id string) tea.Cmd {
 			return holdLoadedMsg{id: id, err: err}
 		}
 		c, err := store.ParseToolCall(d)
-		return holdLoadedMsg{id: id, call: c, err: err}
+		msg := holdLoadedMsg{id: id, call: c, err: err}
+		if err == nil && c.Linked != nil {
+			msg.settled, msg.err = linkedSettled(svc, c.Linked.TraceID)
+		}
+		return msg
 	}
 }
 
@@ -111,14 +137,18 @@ func (p *holdPage) Apply(msg tea.Msg) bool {
 		if msg.id != p.id {
 			return false
 		}
-		p.loading, p.call, p.loadErr = false, msg.call, msg.err
+		p.loading, p.call, p.linkedSettled, p.loadErr = false, msg.call, msg.settled, msg.err
 		return true
 	case HoldResolvedMsg:
 		if msg.ID != p.id {
 			return false
 		}
 		p.saving = false
-		if msg.EngineDone {
+		var elsewhere *DecidedElsewhereError
+		if errors.As(msg.Err, &elsewhere) {
+			r := elsewhere.Resolution
+			p.call.Resolution = &r
+		} else if msg.EngineDone {
 			r := msg.Resolution
 			p.call.Resolution = &r
 		}
@@ -222,35 +252,35 @@ func statusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, isErr: isErr} }
 }
 
-// resolve asks the engine, then records the answer on the queue row; the
-// page says it is done only when both writes are on disk.
+// resolve hands the answer to the resolver, which decides in the engine and
+// marks the queue item; the page says it is done only when both are on disk.
 func (p *holdPage) resolve(approve bool, note string) tea.Cmd {
 	p.saving = true
 	svc, r, id := p.svc, p.resolver, p.id
 	return func() tea.Msg {
-		msg := HoldResolvedMsg{ID: id, Resolution: store.Resolution{Approved: approve, Reviewer: svc.reviewer, Note: note}}
-		if err := r.Resolve(svc.ctx, id, approve, note); err != nil {
-			msg.Err = err
-			return msg
-		}
-		msg.EngineDone = true
-		queue, ok := store.QueueName(svc.corpus.ID)
-		if !ok {
-			msg.Err = errors.New(svc.corpus.ID + " is not a client's queue")
-			return msg
-		}
-		msg.Resolution.At = time.Now().UTC()
-		msg.Row, msg.Err = svc.store.ResolveToolCall(svc.ctx, queue, id, msg.Resolution)
+		msg := HoldResolvedMsg{ID: id, Resolution: store.Resolution{Approved: approve, Reviewer: svc.reviewer, Note: note, At: time.Now().UTC()}}
+		msg.Row, msg.Err = r.Resolve(svc.ctx, id, approve, note)
+		msg.EngineDone = msg.Err == nil
 		return msg
 	}
 }
 
+// linkedSettled reads whether the extraction with this trace id is settled.
+func linkedSettled(svc *services, traceID string) (bool, error) {
+	corpus, doc, ok, err := svc.store.FindTrace(svc.ctx, traceID)
+	if err != nil || !ok {
+		return false, err
+	}
+	_, settled, err := svc.store.Settled(svc.ctx, corpus, doc)
+	return settled, err
+}
+
 // SavedStatus is what the root shows once the message is applied.
 func (m HoldResolvedMsg) SavedStatus() (row store.Summary, text string, err error) {
+	var elsewhere *DecidedElsewhereError
 	switch {
-	case m.Err != nil && m.EngineDone:
-		return row, "", fmt.Errorf("%s %s in the engine, but the queue row was not updated: %w", m.ID,
-			verdict(m.Resolution.Approved), m.Err)
+	case errors.As(m.Err, &elsewhere):
+		return row, "", elsewhere
 	case m.Err != nil:
 		return row, "", fmt.Errorf("not resolved: %w", m.Err)
 	}

@@ -20,18 +20,23 @@ import (
 )
 
 // recordingResolver is the page's resolver seen from the page: what it was
-// asked, and an answer (cmd's holds_e2e test resolves through the engine).
+// asked, and an answer; on success it marks the queue item as cmd's does
+// (cmd's holds_e2e test resolves through the engine).
 type recordingResolver struct {
 	mu    sync.Mutex
+	st    *store.Store
 	calls []string
 	err   error
 }
 
-func (r *recordingResolver) Resolve(_ context.Context, id string, approve bool, note string) error {
+func (r *recordingResolver) Resolve(ctx context.Context, id string, approve bool, note string) (store.Summary, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls = append(r.calls, fmt.Sprintf("%s %v %q", id, approve, note))
-	return r.err
+	if r.err != nil {
+		return store.Summary{}, r.err
+	}
+	return r.st.ResolveToolCall(ctx, "claude-ai", id, store.Resolution{Approved: approve, Reviewer: "ana", Note: note, At: time.Now().UTC()})
 }
 
 func (r *recordingResolver) asked() string {
@@ -46,7 +51,8 @@ func heldCall(id, rule string) store.ToolCall {
 	return store.ToolCall{HoldID: id, Client: "claude-ai", Upstream: "fs", Tool: "write_file",
 		Arguments: json.RawMessage(`{"path":"/srv/app/config.yaml","content":"` + strings.Repeat("x", 400) + `","mode":420}`),
 		Class:     "write", Source: "mapping", Rule: rule, Reason: "writes outside the sandbox need a human",
-		Expires: "2026-12-01T10:00:00Z", TraceID: "tr-42"}
+		Expires: "2026-12-01T10:00:00Z", Budget: "deletions 25/20 (over), objects_touched 25/200",
+		Linked: &store.LinkedValue{TraceID: "tr-42", Field: "total", Value: "683.2", Argument: "amount"}}
 }
 
 type holdFixture struct {
@@ -71,7 +77,7 @@ func newHoldFixture(t testing.TB, calls ...store.ToolCall) holdFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return holdFixture{st: st, corpus: corpus, r: &recordingResolver{}}
+	return holdFixture{st: st, corpus: corpus, r: &recordingResolver{st: st}}
 }
 
 func (f holdFixture) config() Config {

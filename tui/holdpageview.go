@@ -51,7 +51,15 @@ func (p *holdPage) View() string {
 	row("reason", c.Reason)
 	row("expires", c.Expires+p.left())
 	row("budget", c.Budget)
-	row("extraction", c.TraceID)
+	if l := c.Linked; l != nil {
+		// Unsettled, an approval is kept but the call stays held.
+		state := "unsettled: the call waits for it"
+		if p.linkedSettled {
+			state = "settled"
+		}
+		row("extraction", l.TraceID+" ("+state+")")
+		row("value", fmt.Sprintf("%s = %s in argument %s", l.Field, l.Value, l.Argument))
+	}
 	if r := c.Resolution; r != nil {
 		row("decided", fmt.Sprintf("%s by %s at %s", verdict(r.Approved), r.Reviewer, r.At.UTC().Format(time.RFC3339)))
 		row("note", r.Note)

@@ -190,7 +190,7 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 		closers = append(closers, closeB)
 		opts.Builtins = []gateway.Builtin{b}
 		if st != nil {
-			opts.Guard = gateway.NewUnreviewedGuard(b.Name, settledIn(st))
+			opts.Guard = gateway.NewUnreviewedGuard(b.Name, settledIn(st), newStoreUnsettled(st))
 		}
 	}
 	return opts, cleanup, nil
@@ -263,7 +263,8 @@ func reflectBuiltin(pf *pipelineFlags, st *store.Store, log *slog.Logger) (gatew
 		return none, nil, usageErr(err)
 	}
 	envs := &envCache{pf: *pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
-	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema})
+	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema,
+		BehindGateway: true})
 	if err != nil {
 		_ = envs.Close()
 		return none, nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/reflect-mcp/reflect/gateway"
@@ -69,7 +70,10 @@ func queueHold(st *store.Store, log *slog.Logger) func(context.Context, gateway.
 	return func(ctx context.Context, h gateway.HeldCall) {
 		c := store.ToolCall{HoldID: h.HoldID, DecisionID: h.DecisionID, Client: h.Client, SessionID: h.SessionID,
 			Upstream: h.Upstream, Tool: h.Tool, Arguments: h.Arguments, Class: h.Class.Verb, Source: h.Class.Source,
-			Rule: h.Rule, Reason: h.Reason, Expires: h.ExpiresTS}
+			Rule: h.Rule, Reason: h.Reason, Expires: h.ExpiresTS, Budget: h.Budget}
+		if l := h.Link; l != nil {
+			c.Linked = &store.LinkedValue{TraceID: l.TraceID, Field: l.Field, Value: l.Value, Argument: l.Argument}
+		}
 		if _, _, err := st.EnqueueToolCall(ctx, mcp.QueueName(h.Client), c); err != nil {
 			log.Warn("the hold is not in the review queue (reflect holds still resolves it)", "hold_id", h.HoldID, "error", err.Error())
 		}
@@ -116,4 +120,64 @@ func runGatewayPins(ctx context.Context, args []string, stdio Stdio) error {
 		return nil
 	}
 	return usageErr(errors.New("usage: reflect gateway pins [accept <upstream>__<tool>]"))
+}
+
+// storeUnsettled is the guard's gateway.UnsettledSource on the review
+// store: every unsettled needs_review result in the caller's queue, from
+// any process, the outbox included. Each queue's list is kept and brought
+// up to date from the store's change log, so a call reads only the rows
+// that changed since the last one.
+type storeUnsettled struct {
+	st *store.Store
+
+	mu     sync.Mutex
+	queues map[string]*unsettledQueue
+}
+
+type unsettledQueue struct {
+	seq  uint64
+	docs map[string]store.Unsettled
+}
+
+func newStoreUnsettled(st *store.Store) *storeUnsettled {
+	return &storeUnsettled{st: st, queues: map[string]*unsettledQueue{}}
+}
+
+func (s *storeUnsettled) Unsettled(ctx context.Context, client string) ([]gateway.FlaggedValue, error) {
+	queue := mcp.QueueName(client)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.queues[queue]
+	if q == nil {
+		q = &unsettledQueue{docs: map[string]store.Unsettled{}}
+		s.queues[queue] = q
+	}
+	open, closed, next, err := s.st.UnsettledSince(ctx, store.QueueCorpusID(queue), q.seq)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range closed {
+		delete(q.docs, id)
+	}
+	for _, u := range open {
+		q.docs[u.DocID] = u
+	}
+	q.seq = next
+	pending, err := s.st.OutboxUnsettled(queue)
+	if err != nil {
+		return nil, err
+	}
+	var out []gateway.FlaggedValue
+	add := func(u store.Unsettled) {
+		for _, f := range u.Flagged {
+			out = append(out, gateway.FlaggedValue{TraceID: u.TraceID, Field: f.Field, Value: f.Value})
+		}
+	}
+	for _, u := range q.docs {
+		add(u)
+	}
+	for _, u := range pending {
+		add(u)
+	}
+	return out, nil
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reflect-mcp/reflect/store"
 )
 
 var (
@@ -232,5 +234,82 @@ func TestGatewayInspector(t *testing.T) {
 	graph := inspect("--method", "tools/call", "--tool-name", "memory__read_graph")
 	if graph["isError"] == true || graph["structuredContent"] == nil {
 		t.Fatalf("memory__read_graph via the inspector: %v", graph)
+	}
+}
+
+// The built-in reflect__validate queues its needs_review result under the
+// caller's queue (the client's name), not the gateway's: so a fresh gateway
+// process for the same client, which never saw the result, still holds a
+// call carrying the flagged value, reading it from the store. Settled by a
+// reviewer in another process meanwhile, the same call runs in that same
+// gateway process (the guard follows the store's change log).
+func TestGatewayBuiltinQueuesForCaller(t *testing.T) {
+	bin := reflectBin(t)
+	cfg, storePath := memoryConfig(t, "enforce")
+	start := func() (*mcpsdk.ClientSession, func()) {
+		cmd := exec.Command(bin, "gateway", "--config", cfg, "--store", storePath, "--provider", "local", "--hold-wait", "0s")
+		cmd.Env = append(os.Environ(), "REEFLEX_CORE_URL=", "REEFLEX_MODE=")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "claude-code", Version: "1"}, nil).
+			Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs, func() { _ = cs.Close(); _ = cmd.Wait() }
+	}
+	callTool := func(cs *mcpsdk.ClientSession, name string, args map[string]any) *mcpsdk.CallToolResult {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	cs, stop := start()
+	res := callTool(cs, "reflect__validate", map[string]any{
+		"text": "ACME CORP\nInvoice #INV-1001\nDate: 2026-03-02\nTotal: $108.50", "data": map[string]any{"vendor_name": "ACME CORP", "total": 683.2},
+		"heuristics_only": true})
+	var out struct {
+		Status  string `json:"status"`
+		TraceID string `json:"trace_id"`
+		Flagged []struct {
+			Field string `json:"field"`
+		} `json:"flagged_fields"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || out.Status != "needs_review" || out.TraceID == "" {
+		t.Fatalf("validate: %s", b)
+	}
+	stop()
+
+	st, err := store.Open(storePath, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	corpus, doc, ok, err := st.FindTrace(ctx, out.TraceID)
+	if err != nil || !ok || corpus != store.QueueCorpusID("claude-code") {
+		t.Fatalf("result queued in %q (found %v, %v), want the caller's queue claude-code", corpus, ok, err)
+	}
+
+	cs2, stop2 := start()
+	defer stop2()
+	args := map[string]any{"entities": []any{map[string]any{"name": "inv-1001", "entityType": "invoice", "observations": []any{"683.2"}}}}
+	held := callTool(cs2, "memory__create_entities", args)
+	if !held.IsError || !strings.Contains(resultText(held), out.TraceID) || !strings.Contains(resultText(held), "unreviewed value") {
+		t.Fatalf("a fresh gateway let the unreviewed value through: %s", resultText(held))
+	}
+	var ds []store.Decision
+	for _, f := range out.Flagged {
+		ds = append(ds, store.Decision{CorpusID: corpus, DocID: doc, Field: f.Field, Action: store.ActionCorrect, Value: 108.5,
+			Reviewer: "ana", At: time.Now().UTC()})
+	}
+	if _, err := st.Decide(ctx, ds...); err != nil {
+		t.Fatal(err)
+	}
+	if ok := callTool(cs2, "memory__create_entities", args); ok.IsError {
+		t.Fatalf("settled in another process, still held: %s", resultText(ok))
 	}
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reflect-mcp/reflect/policy"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/tui"
 )
@@ -67,7 +70,8 @@ func TestHeldCallApprovedOnTheWorkstationRuns(t *testing.T) {
 		t.Fatalf("hold %s is not in the queue: %v", id, err)
 	}
 	call, err := store.ParseToolCall(d)
-	if err != nil || call.Upstream != "memory" || call.Tool != "delete_entities" || !strings.Contains(string(call.Arguments), "entity-24") {
+	if err != nil || call.Upstream != "memory" || call.Tool != "delete_entities" || !strings.Contains(string(call.Arguments), "entity-24") ||
+		!strings.HasPrefix(call.Budget, "deletions 25/20 (over)") {
 		t.Fatalf("queued call %+v (%v)", call, err)
 	}
 
@@ -78,7 +82,7 @@ func TestHeldCallApprovedOnTheWorkstationRuns(t *testing.T) {
 	}
 	defer e.Close()
 	tcfg := tui.Config{Store: st, Corpus: corpus, Reviewer: "ana", NoColor: true,
-		Holds: holdResolver{b: &localHolds{e: e}, reviewer: "ana"}}
+		Holds: holdResolver{d: holdDecider{b: &localHolds{e: e}, st: st}, reviewer: "ana"}}
 	tm := teatest.NewTestModel(t, tui.New(tcfg), teatest.WithInitialTermSize(80, 24))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("need review")) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
@@ -111,5 +115,68 @@ func TestHeldCallApprovedOnTheWorkstationRuns(t *testing.T) {
 	}
 	if again := callDelete(); !again.IsError {
 		t.Fatalf("a second retry ran: %s", jsonString(again))
+	}
+}
+
+// `reflect holds approve` and the workstation's y are one path: the CLI
+// resolves in the engine and marks the queue item; a page left open on the
+// call, pressed afterwards, says who decided it and sends nothing.
+func TestHoldDecidedElsewhereSendsNothing(t *testing.T) {
+	ctx := context.Background()
+	storePath := filepath.Join(t.TempDir(), "reflect.db")
+	ef := engineFlags{store: storeFlags{path: storePath}}
+	e, st, err := ef.engine(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	d, err := e.Decide(ctx, policy.Envelope{"agent": map[string]any{"session_id": "mcp-gateway:s1"},
+		"action": map[string]any{"verb": "delete"}, "target": map[string]any{"system": "memory", "environment": "production"},
+		"magnitude": map[string]any{"count": json.Number("25")}})
+	if err != nil || d.HoldID == "" {
+		t.Fatalf("no hold: %+v %v", d, err)
+	}
+	if _, _, err := st.EnqueueToolCall(ctx, "claude-code", store.ToolCall{HoldID: d.HoldID, Client: "claude-code",
+		Upstream: "memory", Tool: "delete_entities", Arguments: json.RawMessage(`{}`), Rule: d.Rule, Reason: d.Reason,
+		Expires: d.ExpiresTS}); err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := st.Corpus(ctx, store.QueueCorpusID("claude-code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcfg := tui.Config{Store: st, Corpus: corpus, Reviewer: "ana", NoColor: true,
+		Holds: holdResolver{d: holdDecider{b: &localHolds{e: e}, st: st}, reviewer: "ana"}}
+	tm := teatest.NewTestModel(t, tui.New(tcfg), teatest.WithInitialTermSize(100, 30))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("need review")) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("y approves")) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+
+	if r := run(t, "", "holds", "approve", d.HoldID, "--store", storePath, "--reviewer", "bob"); r.code != 0 {
+		t.Fatalf("holds approve: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	doc, err := st.Document(ctx, corpus.ID, d.HoldID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := store.ParseToolCall(doc); c.Resolution == nil || !c.Resolution.Approved || c.Resolution.Reviewer != "bob" {
+		t.Fatalf("holds approve did not mark the queue item: %+v", c.Resolution)
+	}
+
+	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("already approved by bob: nothing sent"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	h, err := e.Hold(ctx, d.HoldID)
+	if err != nil || h.Status != policy.StatusApproved || !strings.Contains(h.DecidedBy, "bob") {
+		t.Fatalf("engine's hold %+v (%v): the page sent its own answer", h, err)
+	}
+	if r := run(t, "", "holds", "reject", d.HoldID, "--store", storePath, "--reviewer", "carol"); r.code != ExitUsage ||
+		!strings.Contains(r.err, "already approved by bob") {
+		t.Fatalf("a second answer from the CLI: exit %d\n%s%s", r.code, r.out, r.err)
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"net/url"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/reflect-mcp/reflect/policy"
+	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/tui"
 )
 
 const holdsUsage = `list [--status S] [--json] | show ID | approve ID [--reason TEXT] | reject ID [--reason TEXT]
@@ -60,24 +63,84 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(fmt.Errorf("--status %q: want pending, approved, rejected, expired or consumed", *status))
 	}
 	var b holdsBackend
+	var st *store.Store
 	if *coreURL != "" {
 		b = &remoteHolds{c: newCoreClient(*coreURL)}
 	} else {
-		e, _, err := ef.engine(nil, nil)
+		e, s, err := ef.engine(nil, nil)
 		if err != nil {
 			return err
 		}
 		defer e.Close()
-		b = &localHolds{e: e}
+		b, st = &localHolds{e: e}, s
 	}
-	return holdsDo(ctx, stdio, b, sub, pos, *status, *limit, *asJSON, ef.store.reviewerName(), *reason)
+	return holdsDo(ctx, stdio, holdDecider{b: b, st: st}, sub, pos, *status, *limit, *asJSON, ef.store.reviewerName(), *reason)
+}
+
+// holdDecider is the one path a human's answer to a hold takes, from
+// `reflect holds approve|reject` and from the workstation's y/n: the engine
+// decides, then the hold's review item in its client's queue is marked, so
+// an open workstation shows the call decided.
+type holdDecider struct {
+	b  holdsBackend
+	st *store.Store // nil: a remote core's holds, no queue here to mark
+}
+
+// decide reads the hold first: one decided since the asker looked
+// (elsewhere) is reported as a *tui.DecidedElsewhereError naming who
+// decided it, and nothing is sent; its queue item is brought up to date.
+func (d holdDecider) decide(ctx context.Context, id string, approve bool, reviewer, note string) (policy.Hold, store.Summary, error) {
+	h, err := d.b.show(ctx, id)
+	if err != nil {
+		return h, store.Summary{}, err
+	}
+	if h.Status != policy.StatusPending {
+		res := resolutionOf(h)
+		row, _ := d.mark(ctx, id, res) // best effort: the answer is the engine's
+		return h, row, &tui.DecidedElsewhereError{HoldID: id, Status: h.Status, Resolution: res}
+	}
+	decision := "reject"
+	if approve {
+		decision = "approve"
+	}
+	if h, err = d.b.resolve(ctx, id, decision, reviewer, note); err != nil {
+		return h, store.Summary{}, err
+	}
+	row, err := d.mark(ctx, id, resolutionOf(h))
+	if err != nil {
+		return h, row, fmt.Errorf("%s %s in the engine, but its queue item was not marked: %w", id, h.Status, err)
+	}
+	return h, row, nil
+}
+
+// mark records the engine's decision on the hold's queue item, when the
+// gateway filed one and it is not marked yet.
+func (d holdDecider) mark(ctx context.Context, id string, r store.Resolution) (store.Summary, error) {
+	if d.st == nil || r.Reviewer == "" {
+		return store.Summary{}, nil
+	}
+	queue, ok, err := d.st.ToolCallQueue(ctx, id)
+	if err != nil || !ok {
+		return store.Summary{}, err
+	}
+	return d.st.ResolveToolCall(ctx, queue, id, r)
+}
+
+// resolutionOf is the engine's decision as the queue item records it.
+func resolutionOf(h policy.Hold) store.Resolution {
+	r := store.Resolution{Approved: h.Status == policy.StatusApproved || h.Status == policy.StatusConsumed,
+		Reviewer: strings.TrimPrefix(h.DecidedBy, "human:"), Note: h.Note}
+	if t, err := time.Parse(policy.TimeFormat, h.DecidedTS); err == nil {
+		r.At = t
+	}
+	return r
 }
 
 // holdsDo runs one holds subcommand on a backend.
-func holdsDo(ctx context.Context, stdio Stdio, b holdsBackend, sub string, pos []string, status string, limit int, asJSON bool, reviewer, reason string) error {
+func holdsDo(ctx context.Context, stdio Stdio, hd holdDecider, sub string, pos []string, status string, limit int, asJSON bool, reviewer, reason string) error {
 	switch sub {
 	case "list":
-		items, err := b.list(ctx, status, limit)
+		items, err := hd.b.list(ctx, status, limit)
 		if err != nil {
 			return err
 		}
@@ -95,18 +158,18 @@ func holdsDo(ctx context.Context, stdio Stdio, b holdsBackend, sub string, pos [
 		printHolds(stdio, items)
 		return nil
 	case "show":
-		h, err := b.show(ctx, pos[0])
+		h, err := hd.b.show(ctx, pos[0])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdio.Out, "%s\n", h.AppendJSON(nil))
 		return nil
 	}
-	decision := "approve"
-	if sub == "reject" {
-		decision = "reject"
+	h, _, err := hd.decide(ctx, pos[0], sub == "approve", reviewer, reason)
+	var elsewhere *tui.DecidedElsewhereError
+	if errors.As(err, &elsewhere) {
+		return usageErr(err)
 	}
-	h, err := b.resolve(ctx, pos[0], decision, reviewer, reason)
 	if err != nil {
 		return err
 	}

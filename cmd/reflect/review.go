@@ -120,7 +120,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 			return err
 		}
 		defer e.Close()
-		cfg.Holds = holdResolver{b: &localHolds{e: e}, reviewer: cfg.Reviewer}
+		cfg.Holds = holdResolver{d: holdDecider{b: &localHolds{e: e}, st: st}, reviewer: cfg.Reviewer}
 	}
 	if *noRun {
 		// Nothing runs, but corrections are still checked against the
@@ -218,15 +218,11 @@ func isTerminal(v any) bool {
 // holdResolver is the workstation's tui.HoldResolver: the code `reflect
 // holds approve|reject` runs, with the reviewer as the approver.
 type holdResolver struct {
-	b        holdsBackend
+	d        holdDecider
 	reviewer string
 }
 
-func (r holdResolver) Resolve(ctx context.Context, holdID string, approve bool, note string) error {
-	decision := "reject"
-	if approve {
-		decision = "approve"
-	}
-	_, err := r.b.resolve(ctx, holdID, decision, r.reviewer, note)
-	return err
+func (r holdResolver) Resolve(ctx context.Context, holdID string, approve bool, note string) (store.Summary, error) {
+	_, row, err := r.d.decide(ctx, holdID, approve, r.reviewer, note)
+	return row, err
 }

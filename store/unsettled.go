@@ -1,0 +1,116 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"go.etcd.io/bbolt"
+)
+
+// Unsettled is a needs_review result no human has settled yet: the values
+// it flagged must not flow into an agent's actions (the gateway's guard).
+type Unsettled struct {
+	DocID   string // "" while the result waits in the outbox
+	TraceID string
+	Flagged []pipeline.FlaggedField
+}
+
+// UnsettledSince reads the rows of corpusID that changed after change
+// number since (all of them for 0), in one read transaction: open holds the
+// extractions that need review and are not reviewed, with their flagged
+// fields; closed the ids of the other changed rows (settled since, or
+// never flagged), which a cache drops. next is the number to ask with next.
+func (s *Store) UnsettledSince(ctx context.Context, corpusID string, since uint64) (open []Unsettled, closed []string, next uint64, err error) {
+	next = since
+	err = s.view(ctx, func(tx *bbolt.Tx) error {
+		log := tx.Bucket(bktChanges)
+		if log == nil {
+			return nil
+		}
+		next = max(next, log.Sequence())
+		bs, err := buckets(tx, bktDocIndex, bktSummaries)
+		if err != nil {
+			return err
+		}
+		p := prefix(corpusID)
+		c := log.Cursor()
+		for k, v := c.Seek(append(append([]byte(nil), p...), u64(since+1)...)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if len(k) != len(p)+8 {
+				continue
+			}
+			docID := string(v)
+			u, isOpen, err := unsettledDoc(tx, bs[0], bs[1], corpusID, docID)
+			if err != nil {
+				return err
+			}
+			if isOpen {
+				open = append(open, u)
+			} else {
+				closed = append(closed, docID)
+			}
+			next = max(next, binary.BigEndian.Uint64(k[len(p):]))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, since, fmt.Errorf("unsettled results in %q since %d: %w", corpusID, since, err)
+	}
+	return open, closed, next, nil
+}
+
+func unsettledDoc(tx *bbolt.Tx, index, sums *bbolt.Bucket, corpusID, docID string) (Unsettled, bool, error) {
+	seq := index.Get(docKey(corpusID, docID))
+	if seq == nil {
+		return Unsettled{}, false, nil
+	}
+	raw := sums.Get(append(prefix(corpusID), seq...))
+	if raw == nil {
+		return Unsettled{}, false, nil
+	}
+	row, err := decodeSummary(raw)
+	if err != nil {
+		return Unsettled{}, false, fmt.Errorf("summary of %q: %w", docID, err)
+	}
+	if row.Kind != KindExtraction || row.Status != pipeline.StatusNeedsReview || row.Reviewed {
+		return Unsettled{}, false, nil
+	}
+	res, err := latestResult(tx, corpusID, docID)
+	if err != nil || res == nil {
+		return Unsettled{}, false, err
+	}
+	return Unsettled{DocID: docID, TraceID: res.TraceID, Flagged: res.FlaggedFields}, true, nil
+}
+
+// OutboxUnsettled returns the needs_review results queued to queue that
+// still wait in the outbox (another process held the store when they were
+// made): nobody can have settled them yet.
+func (s *Store) OutboxUnsettled(queue string) ([]Unsettled, error) {
+	data, err := os.ReadFile(outboxPath(s.path))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	var out []Unsettled
+	for _, line := range completeLines(data) {
+		var e outboxEntry
+		if json.Unmarshal(line, &e) != nil || e.Op != "enqueue" || e.Queue != queue {
+			continue
+		}
+		r, err := decodeResult(e.Result)
+		if err != nil || r.Status != pipeline.StatusNeedsReview {
+			continue
+		}
+		out = append(out, Unsettled{TraceID: r.TraceID, Flagged: r.FlaggedFields})
+	}
+	return out, nil
+}
