@@ -139,20 +139,20 @@ func TestHTTPFrontHardenedAsReflectMCP(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	if code, body := post("https://evil.example", initialize); code != http.StatusForbidden || !strings.Contains(body, "origin") {
-		t.Errorf("foreign Origin: HTTP %d %s", code, body)
-	}
-	if code, body := post("", `{"jsonrpc":"2.0",`); code != http.StatusBadRequest || !strings.Contains(body, `"jsonrpc":"2.0"`) {
-		t.Errorf("malformed body: HTTP %d %s", code, body)
-	}
 	c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "t", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	if code, body := post("http://localhost:6274", initialize); code != http.StatusServiceUnavailable {
 		t.Errorf("a second session over a cap of 1: HTTP %d %s", code, body)
+	}
+	if code, body := post("https://evil.example", initialize); code != http.StatusForbidden || !strings.Contains(body, "origin") {
+		t.Errorf("foreign Origin: HTTP %d %s", code, body)
+	}
+	if code, body := post("", `{"jsonrpc":"2.0",`); code != http.StatusBadRequest || !strings.Contains(body, `"jsonrpc":"2.0"`) {
+		t.Errorf("malformed body: HTTP %d %s", code, body)
 	}
 }

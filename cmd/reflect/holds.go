@@ -90,14 +90,19 @@ type holdDecider struct {
 // (elsewhere) is reported as a *tui.DecidedElsewhereError naming who
 // decided it, and nothing is sent; its queue item is brought up to date.
 func (d holdDecider) decide(ctx context.Context, id string, approve bool, reviewer, note string) (policy.Hold, store.Summary, error) {
-	h, err := d.b.show(ctx, id)
-	if err != nil {
-		return h, store.Summary{}, err
-	}
-	if h.Status != policy.StatusPending {
-		res := resolutionOf(h)
-		row, _ := d.mark(ctx, id, res) // best effort: the answer is the engine's
-		return h, row, &tui.DecidedElsewhereError{HoldID: id, Status: h.Status, Resolution: res}
+	var h policy.Hold
+	var err error
+	if d.st != nil {
+		// A remote core refuses a decided hold itself, and a resolver
+		// token may not read holds: only the store's are read first.
+		if h, err = d.b.show(ctx, id); err != nil {
+			return h, store.Summary{}, err
+		}
+		if h.Status != policy.StatusPending {
+			res := resolutionOf(h)
+			row, _ := d.mark(ctx, id, res) // best effort: the answer is the engine's
+			return h, row, &tui.DecidedElsewhereError{HoldID: id, Status: h.Status, Resolution: res}
+		}
 	}
 	decision := "reject"
 	if approve {
