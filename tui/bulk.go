@@ -84,6 +84,14 @@ func planBulk(ctx context.Context, s *store.Store, corpusID, reviewer string, id
 		if !ok || res.Status == pipeline.StatusError {
 			continue
 		}
+		if _, judged, err := s.Verdict(ctx, corpusID, id); err != nil {
+			msg.Err = fmt.Errorf("bulk accept: %s: %w", id, err)
+			return msg
+		} else if judged {
+			// Rejected (not a document) or set aside with a note: someone
+			// decided it needs no field accepted in bulk.
+			continue
+		}
 		decs, err := s.Decisions(ctx, corpusID, id)
 		if err != nil {
 			msg.Err = fmt.Errorf("bulk accept: %s: %w", id, err)

@@ -181,3 +181,22 @@ func TestGoldenRejectedErrorView120(t *testing.T) {
 	m := rejectedErrorPage(t, wide(t, loaded(t, newFixture(t).config())))
 	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
 }
+
+// TestBulkAcceptPassesOverVerdicts: a bulk accept settles no field of a
+// document rejected as not a document, or set aside with a note.
+func TestBulkAcceptPassesOverVerdicts(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, d := range []store.Decision{
+		store.VerdictDecision(f.corpus.ID, "inv-003", "tester", store.ActionReject, ""),
+		store.VerdictDecision(f.corpus.ID, "inv-005", "tester", store.ActionSkip, "ask"),
+	} {
+		if _, err := f.st.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := planBulk(ctx, f.st, f.corpus.ID, "tester", []string{"inv-001", "inv-003", "inv-005"}, 0.9)
+	if plan.Err != nil || len(plan.Plan) != 1 || plan.Plan[0].DocID != "inv-001" {
+		t.Fatalf("plan = %+v, want only inv-001's fields", plan)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,184 +23,20 @@ import (
 )
 
 // e2eCorpus is four invoices of golden/dataset.jsonl that the keyless local
-// extractor reads cleanly, and one (odd-9) where an item line carries a second
-// total-like amount, so the gate flags total and the document needs review.
+// extractor reads cleanly, one (odd-9) where an item line carries a second
+// total-like amount, so the gate flags total and the document needs review,
+// and a blank page of a scan (blank-6), which is no invoice at all: X.
 var e2eCorpus = []struct{ id, text string }{
 	{"inv-001", "From: billing@acme-supplies.com\nSubject: Invoice INV-1001 for March\n\nHello,\n\nPlease find our invoice below.\n\nACME Supplies Inc.\nInvoice #: INV-1001\nInvoice date: March 3, 2026\n\nBill to: Initech LLC, 4120 Freidrich Lane, Austin TX\n\n2 x Printer toner            $120.00\n1 x Copy paper (10 reams)     $45.50\n\nSubtotal: $165.50\nSales tax (8.25%): $13.65\nTotal due: $179.15 USD\n\nThanks,\nAccounts Receivable"},
 	{"inv-002", "Müller & Söhne GmbH\nHauptstraße 12, 80331 München\nUSt-IdNr.: DE123456789\n\nRECHNUNG\nRechnungsnummer: RE-2026-0415\nRechnungsdatum: 15.04.2026\n\nKunde: Beispiel AG, Berlin\n\nPos.  Menge  Bezeichnung              Betrag\n1     3      Beratung (Std.)        1.050,00 €\n2     1      Reisekosten              184,56 €\n\nNettobetrag:         1.234,56 €\nMwSt. 19 %:            234,57 €\nGesamtbetrag:        1.469,13 €\n\nZahlbar innerhalb von 14 Tagen ohne Abzug."},
 	{"odd-9", "Northwind Traders\nInvoice NW-96\nDate: 2026-01-16\n1 x Service total 99.00\nTotal 32.40 USD"},
 	{"inv-004", "Hi team, forwarding the bill from Globex Ltd below.\nRef: GLX/2026/778\nBilling date 2026-02-28.\nItems came to 540.00 before tax, tax was 43.20, and the amount due is 583.20. Please pay in GBP. Thanks!"},
+	{"blank-6", "Page 2 of 2\n\nThis page intentionally left blank."},
 	{"inv-005", "KEDAI RUNCIT MAJU JAYA SDN BHD\n(CO. NO. 123456-X)\nLOT 5, JALAN BESAR, 43000 KAJANG, SELANGOR\nTEL: 03-8736 1234\nTAX INVOICE\nINVOICE NO: CS00012345\nDATE: 21/03/2026 14:32\nCASHIER: AMINAH\n-----------------------------\nMILO 1KG           1 x 18.90\nGARDENIA BREAD     2 x  4.20\nTELUR GRED A       1 x 12.50\n-----------------------------\nSUBTOTAL (EXCL SST):  RM 39.80\nSST 6%:               RM  2.39\nTOTAL (INCL SST):     RM 42.19\nCASH                  RM 50.00\nCHANGE                RM  7.81\nTHANK YOU. PLEASE COME AGAIN."},
 }
 
 // docTitleRE reads the open document's id from the title line.
 var docTitleRE = regexp.MustCompile(`reflect review · \S+ · document (\S+) · you:`)
-
-// tmuxTerm drives one tmux server on a private socket.
-type tmuxTerm struct {
-	t    *testing.T
-	sock string
-	env  []string
-}
-
-func (tm *tmuxTerm) run(args ...string) (string, error) {
-	cmd := exec.Command("tmux", append([]string{"-S", tm.sock, "-f", "/dev/null"}, args...)...)
-	cmd.Env = tm.env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, errb.String())
-	}
-	return out.String(), nil
-}
-
-func (tm *tmuxTerm) must(args ...string) string {
-	tm.t.Helper()
-	out, err := tm.run(args...)
-	if err != nil {
-		tm.t.Fatal(err)
-	}
-	return out
-}
-
-// keys sends tmux key names (Enter, C-u, q) one by one.
-func (tm *tmuxTerm) keys(session string, keys ...string) {
-	tm.t.Helper()
-	for _, k := range keys {
-		tm.must("send-keys", "-t", session, k)
-	}
-}
-
-// typeText sends s literally, as typed characters.
-func (tm *tmuxTerm) typeText(session, s string) {
-	tm.t.Helper()
-	tm.must("send-keys", "-t", session, "-l", s)
-}
-
-func (tm *tmuxTerm) screen(session string) string {
-	out, err := tm.run("capture-pane", "-p", "-t", session)
-	if err != nil {
-		return "(capture failed: " + err.Error() + ")"
-	}
-	return out
-}
-
-// waitFor polls the screen until ok accepts it, failing after a bounded wait
-// with the last screen in the message.
-func (tm *tmuxTerm) waitFor(session, what string, ok func(screen string) bool) string {
-	tm.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		s := tm.screen(session)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (tm *tmuxTerm) waitText(session string, subs ...string) string {
-	tm.t.Helper()
-	return tm.waitFor(session, fmt.Sprintf("%q", subs), func(s string) bool {
-		for _, sub := range subs {
-			if !strings.Contains(s, sub) {
-				return false
-			}
-		}
-		return true
-	})
-}
-
-// waitExit waits for the review process to write its exit code.
-func waitExit(t *testing.T, tm *tmuxTerm, session, rcFile string) int {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if b, err := os.ReadFile(rcFile); err == nil && len(bytes.TrimSpace(b)) > 0 {
-			rc, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatalf("exit code file: %v", err)
-			}
-			return rc
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("reflect review did not exit; screen:\n%s", tm.screen(session))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// fieldRow returns the document screen's table row of a field: a selection
-// marker, a flag column, then the name.
-func fieldRow(screen, field string) string {
-	re := regexp.MustCompile(`^[ ▶][ !]` + regexp.QuoteMeta(field) + ` `)
-	for _, l := range strings.Split(screen, "\n") {
-		if re.MatchString(l) {
-			return l
-		}
-	}
-	return ""
-}
-
-var sgrRE = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
-
-// colourSGR returns the first SGR sequence in s that sets a foreground or
-// background colour, "" when none does.
-func colourSGR(s string) string {
-	for _, m := range sgrRE.FindAllStringSubmatch(s, -1) {
-		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
-			n, err := strconv.Atoi(p)
-			if err != nil {
-				continue
-			}
-			if (n >= 30 && n <= 49 && n != 39 && n != 49) || (n >= 90 && n <= 107) {
-				return m[0]
-			}
-		}
-	}
-	return ""
-}
-
-// lineOf returns the first screen line containing sub.
-func lineOf(screen, sub string) string {
-	for _, l := range strings.Split(screen, "\n") {
-		if strings.Contains(l, sub) {
-			return l
-		}
-	}
-	return ""
-}
-
-// cleanEnv is the environment without model keys and provider settings, so
-// the binary runs the keyless local pipeline whatever the developer has set.
-func cleanEnv(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "REFLECT_") || strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "ANTHROPIC_") ||
-			strings.HasPrefix(k, "AWS_") || k == "TMUX" || k == "NO_COLOR" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, extra...)
-}
-
-func buildBinary(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "reflect")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/reflect")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // traceIDs reads every stored result's trace id: the pipeline draws a fresh
 // one per run, so an unchanged id means the document was not run again.
@@ -225,9 +62,15 @@ func traceIDs(t *testing.T, storePath string) map[string]string {
 	return ids
 }
 
-// The real binary in a real terminal: run a corpus in the background, correct
-// the flagged field, quit, reopen and find the correction kept with nothing
-// re-run, then export the review as a golden file and evaluate against it.
+// The real binary in a real terminal, a reviewer's day: run a corpus in the
+// background, bulk-accept the sure fields (B, confirmed, must settle some),
+// reject a blank page (X enter, the next document opens), correct the flagged
+// field (re-checked), u/U, A on an ok document opens the next and one u takes
+// all of it back; quit, reopen and find everything kept with nothing re-run;
+// export (the rejected page left out) and evaluate against it (only the
+// fields a human decided are scored); then a second process's MCP result
+// reaches an open queue within a second, and review_status answers
+// "rejected" for the item the reviewer rejected there.
 func TestReviewE2EInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
@@ -268,17 +111,34 @@ func TestReviewE2EInTmux(t *testing.T) {
 		tm.must("new-session", "-d", "-s", session, "-x", "80", "-y", "24", "-e", "NO_COLOR=1", "sh", "-c", review)
 	}
 
-	// Session 1: the background run finishes; one document needs review.
-	// The local extractor's evidence tiers flag odd-9's vendor (0.60) and
-	// invoice number (0.65) as well as its total: three flagged fields.
+	// Session 1: the background run finishes; two documents need review,
+	// the blank page (lowest confidence, first) and odd-9. The local
+	// extractor's evidence tiers flag odd-9's vendor (0.60) and invoice
+	// number (0.65) as well as its total: three flagged fields.
 	rc1 := filepath.Join(dir, "rc1")
 	start("one", rc1)
-	s := tm.waitText("one", "5/5", "done", "▶ review  odd-9")
-	if !strings.Contains(s, "review 1") || !strings.Contains(s, "err 0") || !strings.Contains(s, "you: e2e") {
+	s := tm.waitText("one", "6/6", "done", "▶ review  blank-6")
+	if !strings.Contains(s, "review 2") || !strings.Contains(s, "err 0") || !strings.Contains(s, "you: e2e") {
 		t.Fatalf("run summary:\n%s", s)
 	}
+	// Bulk accept on the needs-review tab: B, the offered 0.90, enter; the
+	// confirmation says how many fields it settles, y writes them. odd-9's
+	// date (0.90) and currency (0.95) are the sure ones.
+	bulked := bulkAcceptE2E(t, tm, "one")
+	// X enter: the blank page is not a document; the next one opens.
 	tm.keys("one", "Enter")
-	s = tm.waitText("one", "document odd-9", "needs_review", "3 flagged")
+	tm.waitText("one", "document blank-6")
+	tm.keys("one", "X")
+	tm.waitText("one", "not a document (blank-6), note:")
+	tm.keys("one", "Enter")
+	s = tm.waitText("one", "saved: blank-6 rejected (not a document)", "document odd-9", "needs_review", "3 flagged")
+	if bulked == 2 {
+		for _, f := range []string{"invoice_date", "currency"} {
+			if l := fieldRow(s, f); !strings.Contains(l, "accepted") {
+				t.Fatalf("%s after the bulk accept: %q", f, l)
+			}
+		}
+	}
 	// NO_COLOR: the cells carry attributes (reverse, bold) but no colour.
 	styled := tm.must("capture-pane", "-p", "-e", "-t", "one")
 	if c := colourSGR(styled); c != "" {
@@ -320,12 +180,13 @@ func TestReviewE2EInTmux(t *testing.T) {
 		t.Fatalf("after U: %q", l)
 	}
 	tm.keys("one", "q")
-	tm.waitText("one", "queue · needs review", "[ 1 needs review 0 ]", "4 reviewed 1")
+	tm.waitText("one", "queue · needs review", "[ 1 needs review 0 ]", "4 reviewed 2")
 
 	// A on an ok document: one key settles it and opens the next document;
-	// one u back in it undoes the whole A.
-	tm.keys("one", "5", "g")
-	tm.waitText("one", "queue · all")
+	// one u back in it undoes the whole A. The tab "all" lists the two
+	// needs-review documents first, so the first ok one is the third row.
+	tm.keys("one", "5", "g", "j", "j")
+	tm.waitText("one", "queue · all", "▶ ok ")
 	tm.keys("one", "Enter")
 	s = tm.waitFor("one", "a document open", func(s string) bool { return docTitleRE.MatchString(s) })
 	first := docTitleRE.FindStringSubmatch(s)[1]
@@ -354,12 +215,18 @@ func TestReviewE2EInTmux(t *testing.T) {
 	// is there, and the screen follows a resize.
 	rc2 := filepath.Join(dir, "rc2")
 	start("two", rc2)
-	s = tm.waitText("two", "5 docs · 0 need review · 4 ok · 0 errors · 1 reviewed")
-	if strings.Contains(s, "/5 ok") {
+	s = tm.waitText("two", "6 docs · 0 need review · 4 ok · 0 errors · 2 reviewed")
+	if strings.Contains(s, "/6 ok") {
 		t.Fatalf("the reopened corpus ran documents again:\n%s", s)
 	}
+	// The reviewed tab: the rejected blank page (✗) first, then odd-9.
 	tm.keys("two", "4")
-	tm.waitText("two", "queue · reviewed", "▶ review  odd-9")
+	s = tm.waitText("two", "queue · reviewed", "blank-6")
+	if l := lineOf(s, "blank-6"); !strings.Contains(l, " ✗ ") {
+		t.Fatalf("the rejected blank-6 is not marked in the reviewed tab: %q", l)
+	}
+	tm.keys("two", "G")
+	tm.waitText("two", "▶ review  odd-9")
 	tm.keys("two", "Enter")
 	tm.waitText("two", "document odd-9")
 	tm.keys("two", "n", "n") // the first flagged field is selected on open; total is the third
@@ -398,9 +265,11 @@ func TestReviewE2EInTmux(t *testing.T) {
 	out := filepath.Join(dir, "out.jsonl")
 	exp := exec.Command(bin, "export", "--golden", out, "--store", storePath)
 	exp.Env = cleanEnv()
-	if b, err := exp.CombinedOutput(); err != nil {
+	b, err := exp.CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "wrote 1 reviewed document(s)") || !strings.Contains(string(b), "left out 1 rejected") {
 		t.Fatalf("export: %v\n%s", err, b)
 	}
+	t.Logf("%s", bytes.TrimSpace(b))
 	rows, lineErrs, err := golden.LoadDataset(out)
 	if err != nil || len(lineErrs) > 0 {
 		t.Fatalf("exported file: %v %v", err, lineErrs)
@@ -416,10 +285,12 @@ func TestReviewE2EInTmux(t *testing.T) {
 	if row.Expected["total"] != 99.0 || row.Review.Reviewer != "e2e" || len(row.Review.Corrected) != 1 || row.Review.Corrected[0] != "total" {
 		t.Fatalf("exported row: expected=%v review=%+v", row.Expected, row.Review)
 	}
-	// Only what a human decided is a label: the three flagged fields.
-	if len(row.Expected) != 3 || len(row.Review.Confirmed) != 2 || len(row.Unreviewed) == 0 {
-		t.Fatalf("exported row: expected=%v confirmed=%v unreviewed=%v, want 3 decided fields only",
-			row.Expected, row.Review.Confirmed, row.Unreviewed)
+	// Only what a human decided is a label: the three flagged fields and
+	// the ones the bulk accept settled.
+	decided := 3 + bulked
+	if len(row.Expected) != decided || len(row.Review.Confirmed) != decided-1 || len(row.Unreviewed) == 0 {
+		t.Fatalf("exported row: expected=%v confirmed=%v unreviewed=%v, want %d decided fields only",
+			row.Expected, row.Review.Confirmed, row.Unreviewed, decided)
 	}
 	if row.Review.Original["total"] != 32.4 {
 		t.Errorf("exported original total %v, want the pipeline's 32.4", row.Review.Original["total"])
@@ -446,11 +317,39 @@ func TestReviewE2EInTmux(t *testing.T) {
 	if !strings.Contains(rep, "examples          : 1") || !strings.Contains(rep, "[odd-9] total: expected 99.0") {
 		t.Fatalf("eval report does not score the reviewed value:\n%s\n%s", rep, evErr.String())
 	}
-	if !strings.Contains(rep, "field accuracy    : 66.7%  (2/3)") || !strings.Contains(rep, "of 3 scored fields") {
-		t.Fatalf("eval scored fields nobody confirmed:\n%s", rep)
+	acc := fmt.Sprintf("field accuracy    : %.1f%%  (%d/%d)", 100*float64(decided-1)/float64(decided), decided-1, decided)
+	if !strings.Contains(rep, acc) || !strings.Contains(rep, fmt.Sprintf("of %d scored fields", decided)) {
+		t.Fatalf("eval scored fields nobody confirmed (want %q):\n%s", acc, rep)
 	}
+	t.Logf("eval of the export: %s", acc)
 
 	liveQueueE2E(t, tm, bin, dir, storePath)
+}
+
+// bulkAcceptE2E runs B on the open queue tab with the offered threshold and
+// confirms, and returns how many fields it settled. A bulk accept that
+// settles nothing fails the test: the day must show it writing.
+func bulkAcceptE2E(t *testing.T, tm *tmuxTerm, session string) int {
+	t.Helper()
+	tm.keys(session, "B")
+	tm.waitText(session, "bulk accept fields with confidence ≥ 0.90")
+	tm.keys(session, "Enter")
+	confirm := regexp.MustCompile(`accept ([0-9]+) fields? in ([0-9]+) documents? at confidence ≥ 0\.90\? y/n`)
+	s := tm.waitFor(session, "the bulk accept's confirmation", func(s string) bool {
+		return confirm.MatchString(s) || strings.Contains(s, "bulk accept: no undecided field")
+	})
+	m := confirm.FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("bulk accept settles nothing:\n%s", s)
+	}
+	fields, _ := strconv.Atoi(m[1])
+	tm.keys(session, "y")
+	done := tm.waitText(session, "bulk accept: "+m[1]+" field")
+	t.Logf("%s", strings.TrimSpace(lineOf(done, "bulk accept:")))
+	if fields == 0 {
+		t.Fatal("bulk accept settled 0 fields")
+	}
+	return fields
 }
 
 // liveQueueE2E: a workstation open on an MCP client's queue shows a result a
@@ -458,7 +357,9 @@ func TestReviewE2EInTmux(t *testing.T) {
 func liveQueueE2E(t *testing.T, tm *tmuxTerm, bin, dir, storePath string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	queueOne := func(total float64) {
+	// call runs one tool in a fresh `reflect mcp` process, as an agent's
+	// client would, and returns its structured answer.
+	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		cmd := exec.Command(bin, "mcp", "--provider", "local", "--store", storePath, "--log-level", "warn")
 		cmd.Env = cleanEnv()
@@ -468,12 +369,25 @@ func liveQueueE2E(t *testing.T, tm *tmuxTerm, bin, dir, storePath string) {
 			t.Fatal(err)
 		}
 		defer cs.Close()
-		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "validate", Arguments: map[string]any{
-			"text": "Globex Ltd\nInvoice 77\nAmount due 583.20 GBP", "heuristics_only": true,
-			"data": map[string]any{"vendor_name": "Globex Ltd", "total": total}}})
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: tool, Arguments: args})
 		if err != nil || res.IsError {
-			t.Fatalf("validate: %v %+v", err, res)
+			t.Fatalf("%s: %v %+v", tool, err, res)
 		}
+		var out map[string]any
+		raw, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatalf("%s answer: %v (%s)", tool, err, raw)
+		}
+		return out
+	}
+	var traces []string
+	queueOne := func(total float64) {
+		t.Helper()
+		env := call("validate", map[string]any{
+			"text": "Globex Ltd\nInvoice 77\nAmount due 583.20 GBP", "heuristics_only": true,
+			"data": map[string]any{"vendor_name": "Globex Ltd", "total": total}})
+		tr, _ := env["trace_id"].(string)
+		traces = append(traces, tr)
 	}
 	queueOne(683.2)
 	q := exec.Command(bin, "queues", "--store", storePath)
@@ -493,6 +407,27 @@ func liveQueueE2E(t *testing.T, tm *tmuxTerm, bin, dir, storePath string) {
 	if took > time.Second {
 		t.Errorf("the queued result took %v to appear, want under 1 s", took)
 	}
+	// The agent asks about an item the reviewer rejected: "rejected", with
+	// the note, for that one; the other is still pending.
+	tm.keys("three", "Enter")
+	tm.waitText("three", "needs_review")
+	tm.keys("three", "X")
+	tm.typeText("three", "a test message")
+	tm.keys("three", "Enter")
+	tm.waitText("three", "rejected (not a document): a test message")
+	var got []string
+	for _, tr := range traces {
+		ans := call("review_status", map[string]any{"trace_id": tr})
+		got = append(got, fmt.Sprint(ans["status"]))
+		if ans["status"] == "rejected" && (ans["note"] != "a test message" || ans["reviewer"] != "e2e" || ans["record"] != nil) {
+			t.Errorf("review_status of the rejected item: %v", ans)
+		}
+	}
+	if slices.Sort(got); !slices.Equal(got, []string{"pending", "rejected"}) {
+		t.Errorf("review_status of the two queued items: %v, want one pending and one rejected", got)
+	}
+	tm.keys("three", "q") // X opened the other item: back to the queue, then quit
+	tm.waitText("three", "queue · needs review", "1 need review")
 	tm.keys("three", "q")
 	if code := waitExit(t, tm, "three", rc); code != 0 {
 		t.Fatalf("queue review exited %d", code)
