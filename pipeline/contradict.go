@@ -472,6 +472,8 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 				return c, true
 			}
 		}
+	case KindText:
+		return d.issuerOmission(f)
 	case KindCurrency:
 		if code, marker, sp, ok := d.amountCurrency(); ok {
 			c.Spans = append(c.Spans, sp)

@@ -1,6 +1,9 @@
 package pipeline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A name the document introduces as the other party (buyer, addressee,
 // guest, factoring payee) is flagged as the vendor, in any language, with
@@ -24,12 +27,60 @@ func TestCustomerNamedAsVendor(t *testing.T) {
 		{"italian spettabile", "TIPOGRAFIA ROSSI S.R.L.\nFATTURA N. 45/2026\nSpett.le Libreria Centrale S.a.s., Corso Vittorio 8, Milano\nTotale 9,00 €", v("Libreria Centrale S.a.s."), "vendor_name", why},
 		{"dutch aan", "Van der Berg Installatietechniek B.V.\nFactuur 2026-118\nAan: Gemeente Houten, afd. Facilitair\nTotaal € 9,00", v("Gemeente Houten"), "vendor_name", why},
 		{"salutation", "Pixel Studio\nHey Sam,\nTotal 9.00", v("Sam"), "vendor_name", why},
+		{"polish nabywca", "Drukarnia Nowak Sp. z o.o.\nFaktura VAT 12/2026\nNabywca: Kowalski Budownictwo Sp. z o.o.\nRazem 9,00 zł", v("Kowalski Budownictwo Sp. z o.o."), "vendor_name", why},
+		{"portuguese destinatário", "PADARIA PÃO DOURADO LTDA\nDestinatário: Mercado Central Ltda\nTotal R$ 9,00", v("Mercado Central Ltda"), "vendor_name", why},
+		{"brazilian tomador", "Consultoria Alfa Ltda\nNFS-e 2026/55\nTomador de Serviços: Beta Engenharia S.A.\nValor R$ 9,00", v("Beta Engenharia S.A."), "vendor_name", why},
+		{"mexican receptor", "FERRETERÍA EL MARTILLO\nCFDI 4.0\nReceptor: Constructora del Norte SA de CV\nTotal $9.00", v("Constructora del Norte SA de CV"), "vendor_name", why},
+		{"korean buyer", "(주)한빛커피\n세금계산서\n공급받는자: 서울식품(주)\n합계 9,000", v("서울식품(주)"), "vendor_name", why},
+		{"german käufer", "Autohaus Weber GmbH\nKaufvertrag\nKäufer: Jonas Richter\nSumme 9,00 €", v("Jonas Richter"), "vendor_name", why},
+		{"french acheteur", "GARAGE MARTIN SARL\nAcheteur : Sophie Laurent\nTotal 9,00 €", v("Sophie Laurent"), "vendor_name", why},
+		{"japanese kainushi", "東京デザイン株式会社\n買主：株式会社山田商事\n合計 ¥9,000", v("株式会社山田商事"), "vendor_name", why},
+		{"patient", "Riverside Dental Clinic\nPatient: Maria Gonzalez\nTotal $9.00", v("Maria Gonzalez"), "vendor_name", why},
+		{"sold to on a marketplace", "Amazon.com\nSold by: Brightline Gadgets LLC\nSold to: Peter Hale\nTotal $9.00", v("Peter Hale"), "vendor_name", why},
 		{"japanese onchu", "株式会社山田商事 御中\n請求書\n東京デザイン株式会社\n合計 ¥9,000", v("株式会社山田商事"), "vendor_name", why},
 		{"chinese buyer", "上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("杭州西湖科技有限公司"), "vendor_name", why},
 		// The issuer itself stays unflagged, and "to"/"an" inside a sentence is no label.
 		{"issuer right", "ACME SUPPLY INC\nINVOICE\nSold To:                 Ship To:\nPacific Builders LLC     Jobsite 17\nTotal 9.00", v("ACME SUPPLY INC"), "", ""},
 		{"seller chinese", "上海华东办公用品有限公司\n销售方：上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("上海华东办公用品有限公司"), "", ""},
 		{"to in a sentence", "Welcome to Kim Lee Hardware\nTotal 9.00", v("Kim Lee Hardware"), "", ""},
+		// "Sold by" names the seller on a marketplace's document: not a
+		// customer label.
+		{"sold by is the seller", "Amazon.com\nSold by: Brightline Gadgets LLC\nSold to: Peter Hale\nTotal $9.00", v("Brightline Gadgets LLC"), "", ""},
 		{"japanese issuer", "株式会社山田商事 御中\n請求書\n東京デザイン株式会社\n合計 ¥9,000", v("東京デザイン株式会社"), "", ""},
 	})
+}
+
+// A null issuer is flagged when the document names one: after an issuer
+// label, or at its head (a line ending in a legal form, or the first
+// name-like line); a customer, a title, an addressee or a document with no
+// name at its head leaves the null alone (issue 9 class 7).
+func TestIssuerOmission(t *testing.T) {
+	null := map[string]any{"vendor_name": nil, "total": 9.0}
+	for _, tc := range []struct {
+		name, text string
+		flag       bool
+		reason     string
+	}{
+		{"company at the head", "Müller Druck GmbH\nHauptstraße 5, 10115 Berlin\nRechnung Nr. 2024-17\nSumme 9,00", true, `"Müller Druck GmbH" at its head`},
+		{"company before a title column", "ORBITAL COMPONENTS SDN BHD        INVOICE OC-26-1190\nLot 12, Penang\nTotal 9.00", true, `"ORBITAL COMPONENTS SDN BHD"`},
+		{"shop name on the first line", "GRAND CENTRAL DELI\nInvoice #GC-5521\nTotal 9.00", true, `"GRAND CENTRAL DELI"`},
+		{"polish seller label", "Faktura VAT 12/2026\nSprzedawca: Drukarnia Nowak Sp. z o.o.\nNabywca: Kowalski Sp. z o.o.\nRazem 9,00", true, `"Drukarnia Nowak Sp. z o.o." as the issuer`},
+		{"contractor label", "TIMESHEET & INVOICE\nContractor: Okonkwo Data Consulting Ltd\nClient: Riverside NHS Trust\nTotal 9.00", true, `"Okonkwo Data Consulting Ltd" as the issuer`},
+		{"issuer below the addressee", "請求書\n\n株式会社みどり工業　御中\n\n株式会社サクラ商事\n合計 ¥9,000", true, `"株式会社サクラ商事"`},
+		{"only the customer", "BILL TO:\nHorizon Dental Group LLC\n55 Elm Street\nTotal 9.00", false, ""},
+		{"only a title", "TAX INVOICE\nTotal 9.00", false, ""},
+		{"a sentence", "Hey Sam,\nhere is my invoice for October.\nTotal 9.00", false, ""},
+		{"amounts only", "Total 9.00\nCash 10.00\nChange 1.00", false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := validateHO(t, tc.text, null)
+			reason, ok := flagReason(res, "vendor_name")
+			switch {
+			case ok != tc.flag:
+				t.Errorf("vendor_name flagged %v (%q), want %v", ok, reason, tc.flag)
+			case ok && !strings.Contains(reason, tc.reason):
+				t.Errorf("reason %q, want it to contain %q", reason, tc.reason)
+			}
+		})
+	}
 }
