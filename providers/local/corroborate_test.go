@@ -20,6 +20,9 @@ func TestCorroboratedTiers(t *testing.T) {
 			"vendor_name", "BENS INDEPENDENT GROCER SDN. BHD", "vendor:letterhead-suffix+restated", true},
 		{"german short name", "Sonnenschein\nSonnenschein Backwaren GmbH\nHauptstraße 5, 10115 Berlin\nDatum: 02.01.2024\nSumme 12,00",
 			"vendor_name", "Sonnenschein Backwaren GmbH", "vendor:letterhead-suffix+restated", true},
+		// The register's number after the suffix, unbracketed, ends the name.
+		{"registration number after the suffix", "KING'S CONFECTIONERY S/B 273500-U (KSB)\nNO.41, JALAN SERI BINTANG 2\nDATE:11/03/18\nDUE 25.15",
+			"vendor_name", "KING'S CONFECTIONERY S/B", "vendor:letterhead-suffix", true},
 		// A brand with a word of its own could be part of the name.
 		{"brand with its own word", "BECON STATIONER\nBECON ENTERPRISE SDN BHD (82256-V)\nDATE: 02/01/2018\nTOTAL 12.00",
 			"vendor_name", "BECON ENTERPRISE SDN BHD", "vendor:letterhead-suffix-below-name", false},

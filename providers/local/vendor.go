@@ -2,6 +2,7 @@ package local
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -416,6 +417,15 @@ func cleanName(s string) string {
 	}
 	if i := strings.Index(s, "("); i > 0 && hasDigit(s[i:]) && !strings.Contains(s[i:], ")") {
 		s = strings.TrimSpace(s[:i]) // "S/B(930311-W" cut by a line break
+	}
+	// A registration number after the legal suffix, unbracketed, and what
+	// follows it: "KING'S CONFECTIONERY S/B 273500-U (KSB)".
+	if ws := strings.Fields(s); len(ws) > 2 {
+		if i := slices.IndexFunc(ws, hasDigit); i >= 2 {
+			if head := strings.Join(ws[:i], " "); hasLegalSuffix(head) {
+				s = head
+			}
+		}
 	}
 	s = leadingRE.ReplaceAllString(s, "")
 	return strings.Join(strings.Fields(s), " ")
