@@ -41,4 +41,7 @@ type services struct {
 	styles   *Styles
 	keys     *KeyMap
 	poll     time.Duration
+	// presence is the one mutable part: the root changes it in Update from
+	// the poll, the pages read it to draw "open by NAME".
+	presence *presenceState
 }

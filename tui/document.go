@@ -603,6 +603,9 @@ func (d *docPage) header() string {
 		// First after the id, so a narrow terminal cuts the figures, not it.
 		id += " · " + v
 	}
+	if who := d.svc.presence.openBy(d.docID); who != "" {
+		id += " · open by " + who
+	}
 	if !d.hasResult {
 		return fmt.Sprintf("%s · no result yet", id)
 	}

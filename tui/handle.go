@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -30,11 +31,11 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return m.replayTypeahead(), true
 	case pollMsg:
-		open := ""
+		open, item := "", ""
 		if m.page == pageDoc {
-			open = m.doc.DocID()
+			open, item = m.doc.DocID(), m.detail.ItemID()
 		}
-		return m.svc.pollCmd(m.changeSeq, open), true
+		return m.svc.pollCmd(m.changeSeq, open, m.svc.presence.due(item, time.Now())), true
 	case ChangesMsg:
 		return m.onChanges(msg), true
 	case RunStartedMsg:

@@ -217,7 +217,7 @@ func TestNewHoldAppearsInAnOpenQueue(t *testing.T) {
 	if _, _, err := f.st.EnqueueToolCall(context.Background(), "claude-ai", heldCall("hold-2", "reeflex.policy/write_outside_sandbox")); err != nil {
 		t.Fatal(err)
 	}
-	m = runCmd(t, m, m.svc.pollCmd(m.changeSeq, ""), 0)
+	m = runCmd(t, m, m.svc.pollCmd(m.changeSeq, "", nil), 0)
 	if row, ok := m.queue.Row("hold-2"); !ok || row.Kind != store.KindToolCall {
 		t.Fatalf("row of the new hold: %+v %v", row, ok)
 	}

@@ -29,6 +29,11 @@ type ChangesMsg struct {
 	DocID     string
 	Decisions map[string]store.Decision
 	Err       error
+	// Presence is who has which document open (PresenceRead when it was
+	// read); PresenceErr is a failed read or write of it.
+	Presence     []store.Presence
+	PresenceRead bool
+	PresenceErr  error
 }
 
 func (m *Model) pollTick() tea.Cmd {
@@ -40,10 +45,15 @@ func (m *Model) pollTick() tea.Cmd {
 
 // pollCmd reads the rows changed since seq; openDoc is the document on
 // screen, whose decisions are re-read when its row changed.
-func (s *services) pollCmd(seq uint64, openDoc string) tea.Cmd {
+// presence, when not nil, is the item this reviewer now has open ("" for
+// none), to be written to the store.
+func (s *services) pollCmd(seq uint64, openDoc string, presence *string) tea.Cmd {
 	return func() tea.Msg {
 		rows, next, err := s.store.ChangedSince(s.ctx, s.corpus.ID, seq)
 		msg := ChangesMsg{Rows: rows, Next: next, Err: err}
+		if err == nil {
+			s.pollPresence(&msg, presence)
+		}
 		if err != nil || openDoc == "" {
 			return msg
 		}
@@ -68,6 +78,13 @@ func (m *Model) onChanges(msg ChangesMsg) tea.Cmd {
 		return m.pollTick()
 	}
 	m.changeSeq = max(m.changeSeq, msg.Next)
+	if msg.PresenceErr != nil {
+		m.svc.presence.retry()
+		m.setStatus("presence: "+msg.PresenceErr.Error(), true)
+	}
+	if msg.PresenceRead {
+		m.svc.presence.set(msg.Presence, m.svc.reviewer)
+	}
 	if len(msg.Rows) > 0 {
 		for _, r := range msg.Rows {
 			m.queue.Upsert(r)

@@ -133,6 +133,9 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 		text = s.Error
 	}
 	text = strings.Join(strings.Fields(text), " ")
+	if who := q.svc.presence.openBy(s.DocID); who != "" {
+		text = "open by " + who + " · " + text
+	}
 	if selected {
 		line := marker + pad(statusLabel(s), 6) + "  " + pad(s.DocID, idW) + "  " + conf + " " + flags + rev + " " + text
 		return q.svc.styles.RowSelected.Render(fitWidth(line, q.width))

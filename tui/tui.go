@@ -148,7 +148,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	svc := &services{
 		ctx: ctx, store: cfg.Store, corpus: cfg.Corpus, schema: cfg.Schema, runner: cfg.Runner,
 		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, styles: &st, keys: &km,
-		poll: cfg.Poll,
+		poll: cfg.Poll, presence: &presenceState{},
 	}
 	h := help.New()
 	if cfg.NoColor {
@@ -196,6 +196,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	_, err := p.Run()
 	cancel()
+	clearPresence(cfg)
 	if done != nil {
 		select {
 		case <-done:

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/reflect-mcp/reflect/store"
+)
+
+// presenceState is who else has which document open, as the last poll read
+// it, and what this workstation last wrote about itself. The root model
+// owns it and changes it only in Update; the pages read it to draw "open by
+// NAME".
+type presenceState struct {
+	others map[string][]string // docID -> other reviewers with it open
+	// wrote is the item this workstation last said it has open ("" when it
+	// said none), at wroteAt; a write is due when the open item differs or
+	// the heartbeat is up.
+	wrote   string
+	wroteAt time.Time
+}
+
+// openBy names the other reviewers who have docID open: "bob" or "bob, eve".
+func (p *presenceState) openBy(docID string) string {
+	if p == nil {
+		return ""
+	}
+	return strings.Join(p.others[docID], ", ")
+}
+
+// due returns the item to write for this poll, or nil when nothing changed
+// and the heartbeat is not up. It records the write as done; a failed write
+// calls retry.
+func (p *presenceState) due(open string, now time.Time) *string {
+	if open == p.wrote && (open == "" || now.Sub(p.wroteAt) < store.PresenceHeartbeat) {
+		return nil
+	}
+	p.wrote, p.wroteAt = open, now
+	return &open
+}
+
+// retry makes the next poll write again after a failed write.
+func (p *presenceState) retry() { p.wrote, p.wroteAt = "\x00", time.Time{} }
+
+// set takes the poll's reading, leaving out this reviewer.
+func (p *presenceState) set(ps []store.Presence, me string) {
+	p.others = map[string][]string{}
+	for _, e := range ps {
+		if e.Reviewer != me {
+			p.others[e.DocID] = append(p.others[e.DocID], e.Reviewer)
+		}
+	}
+	for _, names := range p.others {
+		sort.Strings(names)
+	}
+}
+
+// pollPresence writes this workstation's presence when due and reads
+// everyone's; it runs inside the poll command, never in Update.
+func (s *services) pollPresence(msg *ChangesMsg, write *string) {
+	now := time.Now()
+	if write != nil {
+		if err := s.store.SetPresence(s.ctx, s.corpus.ID, s.reviewer, *write, now); err != nil {
+			msg.PresenceErr = err
+		}
+	}
+	ps, err := s.store.PresenceIn(s.ctx, s.corpus.ID, now)
+	if err != nil {
+		msg.PresenceErr = err
+		return
+	}
+	msg.Presence, msg.PresenceRead = ps, true
+}
+
+// clearPresence says, on quit, that this reviewer has nothing open any
+// more, so nobody sees "open by" for the 30 s until the entry goes stale.
+// The program's context is cancelled by then: the write gets its own, short.
+func clearPresence(cfg Config) {
+	if cfg.Poll <= 0 {
+		return // no poll, so nothing was written
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = cfg.Store.SetPresence(ctx, cfg.Corpus.ID, cfg.Reviewer, "", time.Now())
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A document another reviewer has open is marked "open by NAME" on its queue
+// row and on its page; this workstation's own presence is written from the
+// poll (never from Update) when a document opens, and cleared when it is
+// left.
+func TestOpenByAnotherReviewer(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	m := loaded(t, f.config())
+	if err := f.st.SetPresence(ctx, f.corpus.ID, "bob", "inv-002", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m = apply(t, m, pollMsg{})
+	row := rowLine(t, m, "inv-002")
+	if !strings.Contains(row, "open by bob") {
+		t.Fatalf("inv-002's row does not say bob has it open: %q", row)
+	}
+	if strings.Contains(rowLine(t, m, "inv-001"), "open by") {
+		t.Fatal("inv-001's row is marked too")
+	}
+
+	m = openDoc(t, m, "inv-002")
+	if v := viewText(m); !strings.Contains(v, "inv-002 · open by bob") {
+		t.Fatalf("the page does not say bob has it open:\n%s", v)
+	}
+	// Opening wrote nothing: Update does no IO; the next poll does.
+	if who := presence(t, f)["tester"]; who != "" {
+		t.Fatalf("presence written outside the poll: tester on %q", who)
+	}
+	m = apply(t, m, pollMsg{})
+	if who := presence(t, f)["tester"]; who != "inv-002" {
+		t.Fatalf("after a poll on inv-002, the store has tester on %q", who)
+	}
+	// A poll within the heartbeat writes nothing new (the entry's time
+	// stays); leaving the document clears it at the next poll.
+	before := presenceAt(t, f, "tester")
+	m = apply(t, m, pollMsg{})
+	if presenceAt(t, f, "tester") != before {
+		t.Error("a poll inside the heartbeat rewrote the presence")
+	}
+	m = press(t, m, "q")
+	m = apply(t, m, pollMsg{})
+	if who, ok := presence(t, f)["tester"]; ok {
+		t.Fatalf("after leaving, the store still has tester on %q", who)
+	}
+	// bob leaves too: his mark goes at the next poll.
+	if err := f.st.SetPresence(ctx, f.corpus.ID, "bob", "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m = apply(t, m, pollMsg{})
+	if strings.Contains(rowLine(t, m, "inv-002"), "open by") {
+		t.Fatal("bob's mark stayed after he left")
+	}
+}
+
+func rowLine(t *testing.T, m Model, id string) string {
+	t.Helper()
+	m = press(t, m, "5")
+	for _, l := range strings.Split(viewText(m), "\n") {
+		if strings.Contains(l, " "+id+" ") {
+			return l
+		}
+	}
+	t.Fatalf("no row for %s:\n%s", id, viewText(m))
+	return ""
+}
+
+func presence(t *testing.T, f fixture) map[string]string {
+	t.Helper()
+	ps, err := f.st.PresenceIn(context.Background(), f.corpus.ID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range ps {
+		out[p.Reviewer] = p.DocID
+	}
+	return out
+}
+
+func presenceAt(t *testing.T, f fixture, who string) time.Time {
+	t.Helper()
+	ps, err := f.st.PresenceIn(context.Background(), f.corpus.ID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Reviewer == who {
+			return p.At
+		}
+	}
+	t.Fatalf("no presence for %s", who)
+	return time.Time{}
+}
