@@ -1,14 +1,26 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
 
 // JSONSchema is the JSON Schema of a record of this schema. Every field is
 // required and nullable, which is what strict structured outputs demand and what
-// "absent fields are null" means.
+// "absent fields are null" means. The caller owns the returned bytes.
 func (s *Schema) JSONSchema() json.RawMessage {
+	return bytes.Clone(s.jsonSchema())
+}
+
+// jsonSchema is JSONSchema built once per schema (it is part of every
+// Generator call); the bytes are shared, never to be written to.
+func (s *Schema) jsonSchema() json.RawMessage {
+	s.prompts.schemaOnce.Do(func() { s.prompts.jsonSchema = s.buildJSONSchema() })
+	return s.prompts.jsonSchema
+}
+
+func (s *Schema) buildJSONSchema() json.RawMessage {
 	props := map[string]any{}
 	for _, f := range s.Fields {
 		p := map[string]any{}

@@ -43,13 +43,13 @@ func NewLLMGenerator(client llm.Client, opts LLMOptions) *LLMGenerator {
 // Generate implements Generator. On failure the Extraction still carries the
 // usage of every call made, so a failed document reports what it cost.
 func (g *LLMGenerator) Generate(ctx context.Context, doc Document, s *Schema) (Extraction, error) {
-	prompt, err := renderPrompt(GeneratorPrompt, promptData{Schema: s, JSONSchema: string(s.JSONSchema()), Text: doc.Text})
+	prompt, err := s.prompt(GeneratorPrompt, doc.Text, "")
 	if err != nil {
 		return Extraction{}, &GeneratorError{Err: err}
 	}
 	var ext Extraction
 	err = converse(ctx, g.client, g.opts, llm.Request{
-		Purpose: "generator", PromptVersion: GeneratorPrompt, JSONSchema: s.JSONSchema(), SchemaName: s.Name, Source: doc.Text,
+		Purpose: "generator", PromptVersion: GeneratorPrompt, JSONSchema: s.jsonSchema(), SchemaName: s.Name, Source: doc.Text,
 	}, prompt, &ext.Usage, func(m map[string]any) error {
 		rec, err := s.NormalizeRecord(m, Lenient)
 		if err != nil {
@@ -85,7 +85,7 @@ func (c *LLMCritic) Critique(ctx context.Context, doc Document, s *Schema, rec R
 	if err != nil {
 		return Critique{}, &CriticError{Err: err}
 	}
-	prompt, err := renderPrompt(CriticPrompt, promptData{Schema: s, Text: doc.Text, Candidate: candidate})
+	prompt, err := s.prompt(CriticPrompt, doc.Text, candidate)
 	if err != nil {
 		return Critique{}, &CriticError{Err: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -45,6 +46,8 @@ func parsePrompts() map[string]*template.Template {
 	return out
 }
 
+// renderPrompt executes the template: the reference every prompt is
+// rendered by. Calls go through Schema.prompt, which gives the same bytes.
 func renderPrompt(version string, d promptData) (string, error) {
 	t, ok := promptTemplates[version]
 	if !ok {
@@ -85,4 +88,94 @@ func candidateJSON(s *Schema, rec Record) (string, error) {
 		return "", fmt.Errorf("candidate record: %w", err)
 	}
 	return out.String(), nil
+}
+
+// Slots filled per call when a prompt is assembled from its per-schema parts.
+// The NULs keep them from occurring in a template or a schema by chance; a
+// schema whose text contains them anyway is rendered by the template per call.
+const (
+	textSlot      = "\x00reflect:text\x00"
+	candidateSlot = "\x00reflect:candidate\x00"
+)
+
+// promptParts is a prompt rendered once for a schema with the per-call slots
+// left open: lits[i] comes before slots[i], and lits has one more element.
+// Executing the template for every call cost more than the rest of a cached
+// pipeline run (reflection over the schema's fields for every document).
+type promptParts struct {
+	lits  []string
+	slots []string // textSlot or candidateSlot
+	size  int      // bytes in lits
+}
+
+// promptCache holds a schema's derived texts, built on first use; like the
+// label indexes it assumes the schema does not change once used.
+type promptCache struct {
+	schemaOnce sync.Once
+	jsonSchema []byte
+	parts      sync.Map // prompt version → *promptParts, or nil: use the template
+}
+
+// prompt renders the prompt version for one call: the same bytes as
+// renderPrompt with the schema's JSON Schema, text and candidate.
+func (s *Schema) prompt(version, text, candidate string) (string, error) {
+	v, ok := s.prompts.parts.Load(version)
+	if !ok {
+		v, _ = s.prompts.parts.LoadOrStore(version, s.splitPrompt(version))
+	}
+	p := v.(*promptParts)
+	if p == nil {
+		return renderPrompt(version, promptData{Schema: s, JSONSchema: string(s.jsonSchema()), Text: text, Candidate: candidate})
+	}
+	text = defuseMarkers(text)
+	var b strings.Builder
+	b.Grow(p.size + len(text) + len(candidate))
+	for i, slot := range p.slots {
+		b.WriteString(p.lits[i])
+		if slot == textSlot {
+			b.WriteString(text)
+		} else {
+			b.WriteString(candidate)
+		}
+	}
+	b.WriteString(p.lits[len(p.lits)-1])
+	return b.String(), nil
+}
+
+// splitPrompt renders the template once with the slots as placeholders and
+// cuts it at them. It returns nil (render per call) when the template fails
+// or a placeholder does not appear exactly as often as the template uses it.
+func (s *Schema) splitPrompt(version string) *promptParts {
+	t, ok := promptTemplates[version]
+	if !ok {
+		return nil
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, promptData{Schema: s, JSONSchema: string(s.jsonSchema()), Text: textSlot, Candidate: candidateSlot}); err != nil {
+		return nil
+	}
+	src, _ := promptFS.ReadFile("prompts/" + version + ".txt")
+	out := b.String()
+	if strings.Count(out, textSlot) != strings.Count(string(src), "{{.Text}}") ||
+		strings.Count(out, candidateSlot) != strings.Count(string(src), "{{.Candidate}}") {
+		return nil
+	}
+	p := &promptParts{}
+	for {
+		ti, ci := strings.Index(out, textSlot), strings.Index(out, candidateSlot)
+		if ti < 0 && ci < 0 {
+			break
+		}
+		slot, at := textSlot, ti
+		if ti < 0 || (ci >= 0 && ci < ti) {
+			slot, at = candidateSlot, ci
+		}
+		p.lits = append(p.lits, out[:at])
+		p.slots = append(p.slots, slot)
+		p.size += at
+		out = out[at+len(slot):]
+	}
+	p.lits = append(p.lits, out)
+	p.size += len(out)
+	return p
 }

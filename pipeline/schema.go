@@ -116,6 +116,8 @@ type Schema struct {
 	// labels caches label indexes for the heuristics: a Schema must not
 	// change once it has been used.
 	labels labelCache
+	// prompts caches the JSON Schema and the rendered prompts (prompts.go).
+	prompts promptCache
 }
 
 // DefaultTolerance absorbs rounding to the cent when relations are reconciled.
