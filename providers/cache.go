@@ -3,7 +3,6 @@ package providers
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,7 +39,8 @@ const DefaultCacheLockTimeout = time.Second
 // lock timeout degrades to a miss or a skipped write rather than failing the
 // model call. Within a process, concurrent operations are batched into one
 // open and one transaction, since goroutines competing for the flock would
-// only poll for it.
+// only poll for it; back-to-back lookups share one read-only open for at
+// most leaseMax (viewLeased).
 type Cache struct {
 	path    string
 	timeout time.Duration
@@ -56,6 +56,12 @@ type Cache struct {
 	Logger *slog.Logger
 
 	hits, misses, faults atomic.Int64
+	opens                atomic.Int64 // of the file, for the lease's tests and benchmarks
+
+	// schemas spares each call compacting a schema it has seen before.
+	schemas schemaMemo
+	// lease is the read-only open lookups share for a while (viewLeased).
+	lease readLease
 
 	// ident is the file this Cache opened: a damaged file is moved aside
 	// only while it is still the one at path (another process may already
@@ -167,11 +173,14 @@ func (c *Cache) reportDamage() {
 }
 
 // Close ends use of the cache; later calls through wrapped clients go
-// straight to the model. No file handle is held between operations, so
-// there is nothing else to release. A call already past its lookup still
-// stores its reply: it was paid for.
+// straight to the model. It releases the read lease, the only file handle
+// held between operations. A call already past its lookup still stores its
+// reply: it was paid for.
 func (c *Cache) Close() error {
 	c.closed.Store(true)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropLease()
 	return nil
 }
 
@@ -190,7 +199,7 @@ func (c *Cache) Wrap(provider string, next llm.Client) llm.Client {
 			return next.Complete(ctx, req)
 		}
 		start := time.Now()
-		key := CacheKey(provider, req)
+		key := c.schemas.key(provider, req)
 		if e, ok := c.get(key); ok {
 			c.hits.Add(1)
 			// A hit spent nothing: the usage of this call is zero tokens at
@@ -218,39 +227,6 @@ type cacheEntry struct {
 	OutputTokens int       `json:"output_tokens"`
 	CostUSD      float64   `json:"cost_usd"`
 	Stored       time.Time `json:"stored"`
-}
-
-// CacheKey is the cache key of a call: the SHA-256 of everything that shapes
-// the reply. Source is left out because it is already inside Messages.
-func CacheKey(provider string, req llm.Request) []byte {
-	schema := req.JSONSchema
-	if len(schema) > 0 {
-		var b bytes.Buffer
-		if json.Compact(&b, schema) == nil {
-			schema = b.Bytes()
-		}
-	}
-	k := struct {
-		V             int             `json:"v"`
-		Provider      string          `json:"provider"`
-		Model         string          `json:"model"`
-		PromptVersion string          `json:"prompt_version"`
-		Purpose       string          `json:"purpose"`
-		Messages      []llm.Message   `json:"messages"`
-		Schema        json.RawMessage `json:"schema,omitempty"`
-		SchemaName    string          `json:"schema_name,omitempty"`
-		MaxTokens     int             `json:"max_tokens"`
-	}{1, provider, req.Model, req.PromptVersion, req.Purpose, req.Messages, schema, req.SchemaName, req.MaxTokens}
-	b, err := json.Marshal(k)
-	if err != nil {
-		// Only an invalid schema can fail here; hash it raw instead so the
-		// key still depends on it.
-		k.Schema = nil
-		b, _ = json.Marshal(k)
-		b = append(b, req.JSONSchema...)
-	}
-	sum := sha256.Sum256(b)
-	return sum[:]
 }
 
 func (c *Cache) get(key []byte) (cacheEntry, bool) {
@@ -346,7 +322,65 @@ func (c *Cache) runBatch(batch []*cacheOp) error {
 			return run(tx)
 		})
 	}
-	return c.viewLocked(run)
+	return c.viewLeased(run)
+}
+
+// How long one read-only open of the file serves lookups, and how long
+// lookups then go back to an open each before the next lease. Opening the
+// file (flock, mmap, meta pages) cost more than the lookups of a batch; a
+// cached rerun is nothing but lookups. A lease holds a shared flock, so a
+// writer in another process can wait for it: leaseMax bounds that wait,
+// and leaseRest (longer than bbolt's 50 ms between tries for the flock)
+// gives a waiting writer its turn.
+const (
+	leaseMax  = 100 * time.Millisecond
+	leaseRest = 60 * time.Millisecond
+)
+
+// readLease is a read-only open of the file that successive lookup batches
+// share; guarded by Cache.mu.
+type readLease struct {
+	db              *bolt.DB
+	opened, resting time.Time // resting: when the last lease ended
+}
+
+// viewLeased runs fn in a read transaction on the lease, opening one when
+// none is held and the rest after the last is over. Caller holds c.mu.
+func (c *Cache) viewLeased(fn func(*bolt.Tx) error) error {
+	now := time.Now()
+	l := &c.lease
+	if l.db != nil && now.Sub(l.opened) >= leaseMax {
+		c.dropLease()
+	}
+	if l.db == nil {
+		if now.Sub(l.resting) < leaseRest {
+			return c.viewLocked(fn)
+		}
+		db, err := c.open(true)
+		if err != nil {
+			return err
+		}
+		l.db, l.opened = db, now
+		// The lease ends within leaseMax even when no lookup comes to end it.
+		time.AfterFunc(leaseMax, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if l.db == db {
+				c.dropLease()
+			}
+		})
+	}
+	return l.db.View(fn)
+}
+
+// dropLease closes the read lease, if any, releasing its flock. Caller
+// holds c.mu.
+func (c *Cache) dropLease() {
+	if c.lease.db != nil {
+		_ = c.lease.db.Close()
+		c.lease.db = nil
+		c.lease.resting = time.Now()
+	}
 }
 
 // guarded runs fn, an operation on the file. bbolt panics on a damaged file
@@ -367,6 +401,15 @@ func (c *Cache) guarded(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%w: %v", ErrCacheCorrupt, p)
+			if c.lease.db != nil {
+				// The damage may be in the lease's own mapping: close it
+				// only for its flock, never to read through it again.
+				func() {
+					defer func() { _ = recover() }()
+					c.lease.db.Close()
+				}()
+				c.lease.db = nil
+			}
 			if c.broken.Swap(true) {
 				return
 			}
@@ -418,6 +461,8 @@ func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
 	// open rebuilds the freelist by walking every page of the file, so each
 	// write would cost time in proportion to the whole cache, and the walk
 	// panics on a damaged page in a goroutine where no recover can reach it.
+	// Our own shared flock would keep the exclusive one from this process too.
+	c.dropLease()
 	db, err := c.open(false)
 	if err != nil {
 		return err
@@ -439,6 +484,7 @@ func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
 // the panic goes on to guarded. (The memory map bbolt made stays until the
 // process ends; the cache is off from then on, so that happens once.)
 func (c *Cache) open(readOnly bool) (*bolt.DB, error) {
+	c.opens.Add(1)
 	var f *os.File
 	opts := &bolt.Options{Timeout: c.timeout, ReadOnly: readOnly,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {

@@ -59,15 +59,20 @@ func FuzzCacheEntry(f *testing.F) {
 }
 
 // FuzzCacheKey: the key depends on everything that shapes a reply and on
-// nothing else (schema whitespace); it never panics on any schema bytes.
+// nothing else (schema whitespace); it is the key encoding/json made; it
+// never panics on any schema bytes.
 func FuzzCacheKey(f *testing.F) {
 	f.Add("openai", "gpt", "hello", []byte(`{"type":"object"}`))
 	f.Add("", "", "", []byte(`{not json`))
+	f.Add("<&>", "\u2028", "\xff\x00\"", []byte("{\"d\": \"<\u2029>\"}"))
 	f.Fuzz(func(t *testing.T, provider, model, content string, schema []byte) {
 		req := llm.Request{Model: model, Messages: []llm.Message{{Role: "user", Content: content}}, JSONSchema: schema}
 		k1 := CacheKey(provider, req)
 		if len(k1) != 32 || !bytes.Equal(k1, CacheKey(provider, req)) {
 			t.Fatal("key not a stable SHA-256")
+		}
+		if !bytes.Equal(k1, encodingJSONCacheKey(provider, req)) {
+			t.Fatalf("key differs from the one encoding/json made (entries stored under it would be lost): schema %q", schema)
 		}
 		var compact bytes.Buffer
 		if json.Compact(&compact, schema) == nil {

@@ -1,0 +1,177 @@
+package providers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/pipeline/llm"
+)
+
+// CacheKey is the cache key of a call: the SHA-256 of everything that shapes
+// the reply. Source is left out because it is already inside Messages.
+//
+// The hashed bytes are what encoding/json made of the key when the cache was
+// first written (a struct of the fields below, the schema compacted), so
+// every entry stored since stays reachable; they are written here directly
+// because marshalling by reflection cost more than a cache lookup itself.
+// TestCacheKeyMatchesEncodingJSON and FuzzCacheKey hold the two to the byte.
+func CacheKey(provider string, req llm.Request) []byte {
+	schema, ok := compactSchema(req.JSONSchema)
+	return cacheKey(provider, req, schema, ok)
+}
+
+// compactSchema is the schema as it is hashed: compacted, with the HTML
+// escapes encoding/json applies to a RawMessage. ok is false for bytes that
+// are not JSON, which are hashed raw after the rest of the key.
+func compactSchema(raw []byte) (out []byte, ok bool) {
+	if len(raw) == 0 {
+		return nil, true
+	}
+	var b, esc bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return nil, false
+	}
+	json.HTMLEscape(&esc, b.Bytes())
+	return esc.Bytes(), true
+}
+
+func cacheKey(provider string, req llm.Request, schema []byte, schemaOK bool) []byte {
+	n := 160 + len(provider) + len(req.Model) + len(req.PromptVersion) + len(req.Purpose) + len(req.SchemaName) + len(schema)
+	for _, m := range req.Messages {
+		n += len(m.Role) + len(m.Content) + 32
+	}
+	if !schemaOK {
+		n += len(req.JSONSchema)
+	}
+	b := make([]byte, 0, n+n/8)
+	b = append(b, `{"v":1,"provider":`...)
+	b = appendJSONString(b, provider)
+	b = append(b, `,"model":`...)
+	b = appendJSONString(b, req.Model)
+	b = append(b, `,"prompt_version":`...)
+	b = appendJSONString(b, req.PromptVersion)
+	b = append(b, `,"purpose":`...)
+	b = appendJSONString(b, req.Purpose)
+	b = append(b, `,"messages":`...)
+	if req.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, m := range req.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"role":`...)
+			b = appendJSONString(b, m.Role)
+			b = append(b, `,"content":`...)
+			b = appendJSONString(b, m.Content)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(schema) > 0 {
+		b = append(b, `,"schema":`...)
+		b = append(b, schema...)
+	}
+	if req.SchemaName != "" {
+		b = append(b, `,"schema_name":`...)
+		b = appendJSONString(b, req.SchemaName)
+	}
+	b = append(b, `,"max_tokens":`...)
+	b = strconv.AppendInt(b, int64(req.MaxTokens), 10)
+	b = append(b, '}')
+	if !schemaOK {
+		b = append(b, req.JSONSchema...)
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+// appendJSONString appends s as encoding/json writes a string with HTML
+// escaping on: <, > and & as \u00XX, control bytes escaped, invalid UTF-8
+// as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// schemaMemo remembers the compacted form of the few schemas a run sends
+// (one per record schema, plus the Critic's), so a call does not compact
+// the same kilobyte again. Bounded: a caller sending ever new schemas only
+// empties it now and then.
+type schemaMemo struct {
+	mu sync.Mutex
+	m  map[string]memoSchema
+}
+
+type memoSchema struct {
+	compact []byte
+	ok      bool
+}
+
+const schemaMemoMax = 64
+
+func (s *schemaMemo) key(provider string, req llm.Request) []byte {
+	s.mu.Lock()
+	e, found := s.m[string(req.JSONSchema)]
+	s.mu.Unlock()
+	if !found {
+		e.compact, e.ok = compactSchema(req.JSONSchema)
+		s.mu.Lock()
+		if s.m == nil || len(s.m) >= schemaMemoMax {
+			s.m = map[string]memoSchema{}
+		}
+		s.m[string(req.JSONSchema)] = e
+		s.mu.Unlock()
+	}
+	return cacheKey(provider, req, e.compact, e.ok)
+}
