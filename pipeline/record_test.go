@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -169,5 +170,60 @@ func TestCandidateJSONIsNotHTMLEscaped(t *testing.T) {
 	}
 	if strings.Index(got, "vendor_name") > strings.Index(got, "total") {
 		t.Fatalf("candidate keys out of schema order:\n%s", got)
+	}
+}
+
+// referenceOrderedJSON is how ordered objects were written before one
+// encoder served them all: every key and value marshalled on its own.
+func referenceOrderedJSON(o ordered) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := marshalNoEscape(k)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := marshalNoEscape(o.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// A result is written byte for byte as before: nested objects, field order,
+// HTML characters and odd keys left unescaped, floats, nulls and extra keys.
+func TestOrderedJSONUnchanged(t *testing.T) {
+	odd := "Müller & Söhne <GmbH> \"q\" \\ \u2028 \x01"
+	r := Result{ID: odd, Status: StatusNeedsReview, FieldOrder: []string{"vendor", "total", "missing"},
+		Data:            Record{"vendor": odd, "total": 1250.5, "zz extra": nil, odd: []any{1, "<a>"}},
+		FieldConfidence: map[string]float64{"vendor": 0.25, "total": 1e-7},
+		FlaggedFields:   []FlaggedField{{Field: "total", Reason: odd}},
+		Notes:           odd, Schema: "invoice", TraceID: "t",
+		PromptVersions: map[string]string{"generator": "generator.v1"}}
+	var o ordered
+	o.add("result", r)
+	o.add("map", orderedMap(map[string]any{"b": ordered{keys: []string{odd}, vals: []any{odd}}, "a": 1.5}, []string{"b"}))
+	o.add("empty", orderedMap[any](nil, nil))
+	want, err := referenceOrderedJSON(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := o.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("output changed:\n got %s\nwant %s", got, want)
+	}
+	if _, err := (ordered{keys: []string{"x"}, vals: []any{func() {}}}).MarshalJSON(); err == nil {
+		t.Fatal("a value JSON cannot hold was written")
 	}
 }
