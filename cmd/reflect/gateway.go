@@ -28,7 +28,6 @@ const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--hos
 	"       reflect gateway pins [accept <upstream>__<tool>]   pinned tool definitions; accept a changed one\n" +
 	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
 
-
 // gatewayFlags are reflect gateway's own flags; the REEFLEX_* variables
 // give their defaults and a flag given on the command line wins.
 type gatewayFlags struct {

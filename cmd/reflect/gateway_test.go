@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -311,5 +312,68 @@ func TestGatewayBuiltinQueuesForCaller(t *testing.T) {
 	}
 	if ok := callTool(cs2, "memory__create_entities", args); ok.IsError {
 		t.Fatalf("settled in another process, still held: %s", resultText(ok))
+	}
+}
+
+// The MCP Inspector's CLI against the gateway's streamable HTTP front (the
+// front reflect mcp's hardening guards: the Inspector sends no Origin, as a
+// command-line client does not): the tools list and a proxied call.
+func TestGatewayInspectorOverHTTP(t *testing.T) {
+	insp, err := exec.LookPath("mcp-inspector")
+	if err != nil || testing.Short() {
+		t.Skip("mcp-inspector not installed (make test-deps installs it)")
+	}
+	bin := reflectBin(t)
+	cfg, storePath := memoryConfig(t, "enforce")
+	port := lcClosedPort(t)
+	gw := exec.Command(bin, "gateway", "--config", cfg, "--store", storePath, "--provider", "local",
+		"--transport", "streamable-http", "--host", "127.0.0.1", "--port", port)
+	gw.Env = append(os.Environ(), "REEFLEX_CORE_URL=", "REEFLEX_MODE=")
+	var stderr bytes.Buffer
+	gw.Stderr = &stderr
+	if err := gw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = gw.Process.Signal(os.Interrupt); _ = gw.Wait() }()
+	url := "http://127.0.0.1:" + port + "/mcp"
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the gateway did not listen:\n%s", stderr.String())
+		}
+	}
+	inspect := func(args ...string) map[string]any {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, insp, append([]string{"--cli", url, "--transport", "http"}, args...)...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("inspector %v: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatalf("inspector printed no JSON: %s", out.String())
+		}
+		return m
+	}
+	names := map[string]bool{}
+	for _, tl := range inspect("--method", "tools/list")["tools"].([]any) {
+		names[tl.(map[string]any)["name"].(string)] = true
+	}
+	if !names["reflect__validate"] || !names["memory__read_graph"] {
+		t.Fatalf("tools via the inspector over HTTP: %v", names)
+	}
+	res := inspect("--method", "tools/call", "--tool-name", "reflect__validate",
+		"--tool-arg", "text=ACME CORP, Invoice #INV-1001, Total: $108.50",
+		"--tool-arg", `data={"vendor_name":"ACME CORP","total":108.5}`, "--tool-arg", "heuristics_only=true")
+	if sc, _ := res["structuredContent"].(map[string]any); res["isError"] == true || sc["status"] == nil {
+		t.Fatalf("reflect__validate via the inspector over HTTP: %v", res)
+	}
+	if graph := inspect("--method", "tools/call", "--tool-name", "memory__read_graph"); graph["isError"] == true {
+		t.Fatalf("memory__read_graph via the inspector over HTTP: %v", graph)
 	}
 }
