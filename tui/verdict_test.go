@@ -200,3 +200,31 @@ func TestBulkAcceptPassesOverVerdicts(t *testing.T) {
 		t.Fatalf("plan = %+v, want only inv-001's fields", plan)
 	}
 }
+
+// TestKeystrokesPerDocument pins the README's counts, from a document open
+// to the next one open: every field right, 1 key (A); one wrong value on the
+// flagged field selected on open, the value + 3 keys (e, value, enter, A);
+// not a document, 2 keys (X enter).
+func TestKeystrokesPerDocument(t *testing.T) {
+	f := newFixture(t)
+	m := press(t, loaded(t, f.config()), "2") // ok: inv-005, inv-003
+	m = openDoc(t, m, "inv-005")
+	m = press(t, m, "A")
+	if m.doc.DocID() != "inv-003" || !f.row(t, "inv-005").Reviewed {
+		t.Fatalf("A: open %s, inv-005 reviewed %v; want inv-003 open after 1 key", m.doc.DocID(), f.row(t, "inv-005").Reviewed)
+	}
+
+	m = press(t, m, "q", "1") // needs review: inv-001 (total flagged), inv-002
+	m = openDoc(t, m, "inv-001")
+	m = press(t, m, "e")
+	m = typeText(t, m, "583.20")
+	m = press(t, m, "enter", "A")
+	if m.doc.DocID() != "inv-002" || decisions(t, f, "inv-001")["total"].Value != 583.2 || !f.row(t, "inv-001").Reviewed {
+		t.Fatalf("e 583.20 enter A: open %s, inv-001 decisions %v", m.doc.DocID(), decisions(t, f, "inv-001"))
+	}
+
+	m = press(t, m, "X", "enter")
+	if v, ok := verdictOf(t, f, "inv-002"); !ok || v.Action != store.ActionReject || m.page != pageQueue {
+		t.Fatalf("X enter: verdict %+v %v, page %v; want inv-002 rejected and the emptied tab's queue back", v, ok, m.page)
+	}
+}
