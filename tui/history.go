@@ -84,6 +84,9 @@ func (d *docPage) historyView(h int) string {
 
 // historyLine is one entry, in UTC like `reflect audit`: "2026-12-01 13:04:05Z  bob  corrected total  683.20 → 583.20".
 func historyLine(e store.AuditEntry) string {
+	if e.Field == store.VerdictField {
+		return verdictHistoryLine(e)
+	}
 	what := actionWord(string(e.Action))
 	if e.Action == store.ActionUndo {
 		what = "undid"

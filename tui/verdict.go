@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -110,4 +111,18 @@ func onlyVerdicts(ds []store.Decision) bool {
 		}
 	}
 	return len(ds) > 0
+}
+
+// verdictHistoryLine is a verdict's entry in the history pane: "document
+// rejected (not a document): blank page", "undid the document's verdict".
+func verdictHistoryLine(e store.AuditEntry) string {
+	at := e.At.UTC().Format("2006-01-02 15:04:05Z")
+	if e.Action == store.ActionUndo {
+		return fmt.Sprintf("%s  %s  undid the document's verdict (note was %q)", at, e.Who, auditText(e.Before))
+	}
+	line := fmt.Sprintf("%s  %s  document %s", at, e.Who, actionWord(string(e.Action)))
+	if note, _ := e.After.(string); note != "" {
+		line += ": " + oneLine(note)
+	}
+	return line
 }

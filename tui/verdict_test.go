@@ -228,3 +228,26 @@ func TestKeystrokesPerDocument(t *testing.T) {
 		t.Fatalf("X enter: verdict %+v %v, page %v; want inv-002 rejected and the emptied tab's queue back", v, ok, m.page)
 	}
 }
+
+// TestHistoryNamesVerdicts: the history pane says what a verdict did in
+// words, not as a field set to its note.
+func TestHistoryNamesVerdicts(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := f.st.Decide(ctx, store.VerdictDecision(f.corpus.ID, "inv-002", "ann", store.ActionReject, "a quote")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.UndoAction(ctx, f.corpus.ID, "inv-002", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	es, err := f.st.Audit(ctx, f.corpus.ID)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("audit = %v %v", es, err)
+	}
+	if l := historyLine(es[0]); !strings.HasSuffix(l, "ann  document rejected (not a document): a quote") {
+		t.Errorf("reject line = %q", l)
+	}
+	if l := historyLine(es[1]); !strings.HasSuffix(l, `ann  undid the document's verdict (note was "a quote")`) {
+		t.Errorf("undo line = %q", l)
+	}
+}
