@@ -338,7 +338,15 @@ var otherFieldLabels = map[Kind][]string{
 		"period", "billing period", "service period", "lieferdatum", "leistungsdatum", "支払期限", "お支払期限",
 		"order received", "dispatched", "despatched", "dispatch", "date of supply", "supply date",
 		"date of delivery", "leistungszeitraum", "bestelldatum", "date de livraison", "date de commande",
-		"fecha de entrega", "fecha de pedido", "original invoice", "注文日", "納品日", "出荷日"},
+		"fecha de entrega", "fecha de pedido", "original invoice", "注文日", "納品日", "出荷日",
+		// The date of the supply, the service, a stay, a payment or a linked
+		// document is not the date the invoice was issued.
+		"fecha de operación", "fecha operación", "data sprzedaży", "data dostawy", "termin płatności", "vencimento",
+		"data de vencimento", "data da saída", "data de saída", "data de entrega", "challan date", "dc date",
+		"delivery note date", "date of service", "service date", "dates of service", "arrival", "arrival date",
+		"departure", "departure date", "check-in", "check-out", "anreise", "abreise", "arrivée", "départ", "llegada",
+		"salida", "arrivo", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
+		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum"},
 	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
@@ -358,7 +366,15 @@ var otherFieldLabels = map[Kind][]string{
 		"zip", "postcode", "room", "room no", "zimmer", "zimmer nr", "table no", "tisch", "auth", "auth code",
 		"approval", "account ends", "card no", "member no", "store", "store no", "store #", "markt", "filiale",
 		"original invoice", "original invoice no", "original invoice #", "avser faktura", "refers to invoice",
-		"against invoice", "ref invoice", "tracking", "tracking no", "awb", "b/l no", "container"},
+		"against invoice", "ref invoice", "tracking", "tracking no", "awb", "b/l no", "container",
+		// A credit note or correcting invoice names the invoice it corrects.
+		"relates to invoice", "related to invoice", "relating to invoice", "in respect of invoice", "regarding invoice",
+		"corrects invoice", "correction of invoice", "credit for invoice", "zu rechnung", "zu rechnung nr", "zur rechnung",
+		"zur rechnung nr", "zu ihrer rechnung", "bezüglich rechnung", "storno zu rechnung", "korrektur zu rechnung",
+		"do faktury", "do faktury nr", "do faktury vat", "do faktury vat nr", "sur facture", "sur la facture",
+		"facture d'origine", "facture initiale", "su fattura", "fattura di riferimento", "fattura originale",
+		"rif. fattura", "factura rectificada", "factura original", "factura de referencia", "fatura de referência",
+		"fatura original", "betreft factuur", "originele factuur", "kreditering av faktura"},
 }
 
 // fieldLabelOwner keys a label to the field that owns it; built-in
@@ -384,8 +400,8 @@ func fieldLabelSet(s *Schema) []roleLabel {
 	if out == nil {
 		return nil
 	}
-	for _, k := range []Kind{KindDate, KindIdentifier} {
-		for _, l := range otherFieldLabels[k] {
+	for _, ls := range [][]string{otherFieldLabels[KindDate], otherFieldLabels[KindIdentifier], notTheNumberLabels} {
+		for _, l := range ls {
 			out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: builtinLabelOwner})
 		}
 	}
@@ -413,6 +429,7 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 			}
 		}
 	}
+	p = skipNumberSign(rs, p)
 	q := p
 	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) {
 		q++
@@ -465,6 +482,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 		switch {
 		case !ok:
 		case h.role == own:
+			if pay, tok, ok := d.paymentNumberOnly(f, c.Spans, val); ok && f.Kind == KindIdentifier {
+				c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
+					strings.Join(strings.Fields(pay.text), " "), strings.ReplaceAll(f.Name, "_", " "), tok))
+			}
 			return
 		case other.text == "":
 			other = h
@@ -511,6 +532,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 		}
 	}
 	if labelled == "" {
+		if h := d.otherNamed(f, c.Spans); h.text != "" {
+			c.penalizeOtherNamed(f, val, h)
+		}
 		return
 	}
 	name := strings.ReplaceAll(f.Name, "_", " ")

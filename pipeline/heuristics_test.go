@@ -509,13 +509,15 @@ func TestHeuristicsLabelledFields(t *testing.T) {
 			t.Errorf("right %s penalized: %+v", name, c)
 		}
 	}
-	// Nothing to go on: the source labels no invoice date, so a due date
-	// there is not contradicted.
+	// Nothing to compare with: the source labels no invoice number or date.
+	// A PO number may still be what the document has for a number, but a
+	// date the label names as due is never the issue date.
 	rep = RunHeuristics("ACME\nDue date: 2026-04-30\nPO: PO-5521", s, Record{"invoice_number": "PO-5521", "invoice_date": "2026-04-30"})
-	for _, name := range []string{"invoice_number", "invoice_date"} {
-		if c := rep[name]; c.Factor != 1 {
-			t.Errorf("%s with nothing to go on penalized: %+v", name, c)
-		}
+	if c := rep["invoice_number"]; c.Factor != 1 {
+		t.Errorf("invoice_number with nothing to go on penalized: %+v", c)
+	}
+	if c := rep["invoice_date"]; c.Factor != factorWrongLabel {
+		t.Errorf("due date as the invoice date with no invoice date printed: %+v", c)
 	}
 	// "Invoice date" is the longer label: it names the date, not the number.
 	rep = RunHeuristics("Invoice date: 2026-04-01 Order date: 2026-03-28\nInvoice no: 77-100", s,

@@ -169,14 +169,19 @@ fields:
       factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号,
       rechnungsnr, rechnungsnr., rechnungs nr, factura simplificada, folio, no. invois, no invois, "check #", check no,
       credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码, rcpt, rcpt no, bill number,
-      bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr]
+      bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr, vat invoice, vat invoice no, tax invoice no,
+      tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
+      gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota,
+      nf-e, nf-e nº, 승인번호]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
     labels: [invoice date, date, dated, issued, issued on, issue date, date of issue, billing date, bill date,
       receipt date, datum, rechnungsdatum, date de facture, date d'émission, fecha, fecha de factura,
       fecha de emisión, data, data fattura, data emissione, factuurdatum, 発行日, 日付, 請求日, invoiced, invoiced on,
-      fakturadatum, 开票日期]
+      fakturadatum, 开票日期, data wystawienia, z dnia, data de emissão, data da emissão, data e hora de emissão,
+      data do documento, data documento, fecha de expedición, statement date, date of statement, 작성일자, 거래일시,
+      belegdatum, ausstellungsdatum, datum faktury]
   - name: subtotal
     kind: money
     role: subtotal

@@ -1,0 +1,94 @@
+package pipeline
+
+import "testing"
+
+// Class "tax ID taken as the invoice number": a value that a party's tax or
+// registration label names directly (P.IVA, NIP, CNPJ, NIF, 사업자번호,
+// SIRET, RFC, 登録番号) is never the document's number, even on a receipt
+// whose own number label the gate does not know; the true number is not
+// flagged.
+func TestTaxIDNeverTheInvoiceNumber(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	it := "Cartoleria Rossi S.r.l.\nP.IVA IT01234567890 - Via Roma 1, Milano\nDOCUMENTO COMMERCIALE\nTOTALE 9,00\nDOC.N. 0101-0042"
+	pl := "FAKTURA VAT nr FV/2026/05/017\nSprzedawca: Nowak Sp. z o.o.\nNIP: 123-456-32-18\nDo zapłaty: 9,00 zł"
+	kr := "[카드매출전표]\n가맹점명: 한빛카페\n사업자번호: 105-87-00123\n승인번호: 44120931\n합계: 9,000원"
+	fr := "BOULANGERIE DUPONT\nSiret 123 456 789 00012\nTOTAL 9,00 EUR\nTICKET 0042  CAISSE 02"
+	jp := "領収書\nNo. 000731\n金額 ￥900-\n喫茶 みどり\n登録番号 T1234567890123"
+	br := "NOTA FISCAL\nPRESTADOR: Alfa Web Ltda - CNPJ 12.345.678/0001-90\nVALOR: R$ 9,00"
+	runClassCases(t, []classCase{
+		{"p.iva on a receipt", it, n("IT01234567890"), "invoice_number", `labelled "P.IVA"`},
+		{"doc.n. right", it, n("0101-0042"), "", ""},
+		{"nip", pl, n("123-456-32-18"), "invoice_number", "FV/2026/05/017"},
+		{"faktura vat nr right", pl, n("FV/2026/05/017"), "", ""},
+		{"사업자번호", kr, n("105-87-00123"), "invoice_number", "44120931"},
+		{"승인번호 right", kr, n("44120931"), "", ""},
+		{"siret", fr, n("123 456 789 00012"), "invoice_number", `labelled "Siret"`},
+		{"ticket right", fr, n("0042"), "", ""},
+		{"登録番号", jp, n("T1234567890123"), "invoice_number", `labelled "登録番号"`},
+		{"cnpj", br, n("12.345.678/0001-90"), "invoice_number", `labelled "CNPJ"`},
+	})
+}
+
+// Class "other printed codes taken as the invoice number": a document-type
+// code, an ATCUD or verification code, a table, till or odometer reading is
+// not the number; nor is a receipt's number when the document labels its
+// invoice number too.
+func TestOtherCodesNotTheInvoiceNumber(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"tipo documento", "FATTURA\nTipo documento TD01  Numero 77/2026\nTotale 9,00", n("TD01"), "invoice_number", `labelled "Tipo documento"`},
+		{"atcud", "Loja Sol, Lda.\nFATURA FT 2026A/12   ATCUD: AB12CD34-12\nTotal 9,00", n("AB12CD34-12"), "invoice_number", `labelled "ATCUD"`},
+		{"verification code", "NFS-e\nNúmero da Nota: 2026/000077\nCódigo de Verificação: X9Q2-LM4K\nVALOR: R$ 9,00", n("X9Q2-LM4K"), "invoice_number", "2026/000077"},
+		{"table", "Bar Sol\nFACTURA SIMPLIFICADA Nº T2-000311\nMesa 12\nTOTAL 9,00 €", n("12"), "invoice_number", "T2-000311"},
+		{"factura simplificada nº right", "Bar Sol\nFACTURA SIMPLIFICADA Nº T2-000311\nMesa 12\nTOTAL 9,00 €", n("T2-000311"), "", ""},
+		{"odometer", "Joe's Garage\nRepair order 5521\nOdometer in: 41,870\nTotal 9.00", n("41,870"), "invoice_number", `labelled "Odometer in"`},
+		{"receipt vs invoice", "Receipt from Acme, Inc.\nReceipt #1100-2233\nInvoice #AC-7F21-0009\nTotal $9.00", n("1100-2233"), "invoice_number", "AC-7F21-0009"},
+		{"invoice right", "Receipt from Acme, Inc.\nReceipt #1100-2233\nInvoice #AC-7F21-0009\nTotal $9.00", n("AC-7F21-0009"), "", ""},
+	})
+}
+
+// Class "another labelled date taken as the invoice date": the date of the
+// operation, the sale, a service, a stay, a deposit, a value date or a due
+// date (Vencimento, termin płatności) is not the issue date, in any
+// language; the issue date is not flagged.
+func TestOtherDateLabelsNotTheInvoiceDate(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	es := "FACTURA\nNº de factura: 2026/B/0012\nFecha de expedición: 20/05/2026\nFecha de operación: 12/05/2026\nTOTAL 9,00 €"
+	pl := "FAKTURA VAT nr FV/1/2026\nData wystawienia: 2026-05-20\nData sprzedaży: 2026-05-18\nDo zapłaty: 9,00 zł"
+	pt := "FATURA FT 2026A/9\nData: 2026-05-20     Vencimento: 2026-06-19\nTotal 9,00"
+	hotel := "Hotel Sonne\nRECHNUNG Nr. 2026-77\nArrival 17.05.2026   Departure 20.05.2026   Printed 20.05.2026\nAnzahlung 01.04.2026  -100,00\nTotal EUR 9,00"
+	us := "City Clinic\nStatement date: 05/20/2026    Date of service: 04/30/2026\nTotal $9.00"
+	runClassCases(t, []classCase{
+		{"fecha de operación", es, d("2026-05-12"), "invoice_date", "2026-05-20"},
+		{"fecha de expedición right", es, d("2026-05-20"), "", ""},
+		{"data sprzedaży", pl, d("2026-05-18"), "invoice_date", "2026-05-20"},
+		{"data wystawienia right", pl, d("2026-05-20"), "", ""},
+		{"vencimento", pt, d("2026-06-19"), "invoice_date", "2026-05-20"},
+		{"arrival", hotel, d("2026-05-17"), "invoice_date", `labelled "Arrival"`},
+		{"deposit", hotel, d("2026-04-01"), "invoice_date", `labelled "Anzahlung"`},
+		{"printed right", hotel, d("2026-05-20"), "", ""},
+		{"date of service", us, d("2026-04-30"), "invoice_date", "2026-05-20"},
+		{"statement date right", us, d("2026-05-20"), "", ""},
+	})
+}
+
+// Class "referenced earlier document accepted": a credit note or
+// correcting invoice names the invoice it corrects ("Relates to invoice",
+// "zu Rechnung Nr.", "do faktury nr"); that number and its date are not the
+// document's own, and the document's own number is not flagged because of
+// them.
+func TestReferencedInvoiceNotTheDocument(t *testing.T) {
+	uk := "CREDIT NOTE\nOak Ltd\nCredit note no: CN-00019\nDate: 12/05/2026\nRelates to invoice: INV-2207 dated 20/04/2026\nTotal credit -£9.00"
+	de := "Verlag Mond GmbH\nGUTSCHRIFT Nr. GS-2026-0101\nDatum: 19.05.2026\nzu Rechnung Nr. R-2026-0450 vom 02.05.2026\nGutschriftsbetrag -9,00 EUR"
+	pl := "FAKTURA KORYGUJĄCA nr KOR/2026/011\ndo faktury nr FV/2026/04/090 z dnia 2026-04-20\nData wystawienia: 2026-05-05\nDo zwrotu: 9,00 PLN"
+	runClassCases(t, []classCase{
+		{"relates to invoice", uk, map[string]any{"invoice_number": "INV-2207"}, "invoice_number", "CN-00019"},
+		{"relates to invoice dated", uk, map[string]any{"invoice_date": "2026-04-20"}, "invoice_date", "12/05/2026"},
+		{"credit note right", uk, map[string]any{"invoice_number": "CN-00019", "invoice_date": "2026-05-12"}, "", ""},
+		{"zu rechnung", de, map[string]any{"invoice_number": "R-2026-0450"}, "invoice_number", "GS-2026-0101"},
+		{"gutschrift right", de, map[string]any{"invoice_number": "GS-2026-0101", "invoice_date": "2026-05-19"}, "", ""},
+		{"do faktury", pl, map[string]any{"invoice_number": "FV/2026/04/090"}, "invoice_number", "KOR/2026/011"},
+		{"do faktury z dnia", pl, map[string]any{"invoice_date": "2026-04-20"}, "invoice_date", "2026-05-05"},
+		{"korekta right", pl, map[string]any{"invoice_number": "KOR/2026/011", "invoice_date": "2026-05-05"}, "", ""},
+	})
+}
