@@ -20,6 +20,16 @@ func TestCorroboratedTiers(t *testing.T) {
 			"vendor_name", "BENS INDEPENDENT GROCER SDN. BHD", "vendor:letterhead-suffix+restated", true},
 		{"german short name", "Sonnenschein\nSonnenschein Backwaren GmbH\nHauptstraße 5, 10115 Berlin\nDatum: 02.01.2024\nSumme 12,00",
 			"vendor_name", "Sonnenschein Backwaren GmbH", "vendor:letterhead-suffix+restated", true},
+		// No currency printed: two kinds of issuer evidence that agree
+		// imply it; one kind alone leaves it null.
+		{"legal form and GST number", "KEDAI MAJU SDN BHD\nGST ID: 000123456789\nTOTAL 12.00",
+			"currency", "MYR", "currency:implied-issuer", true},
+		{"place name and VAT ID", "Müller Druck GmbH\nBerlin, DEUTSCHLAND\nUSt-IdNr.: DE123456789\nSumme 12,00",
+			"currency", "EUR", "currency:implied-issuer", true},
+		{"legal form alone", "KEDAI MAJU SDN BHD\nTOTAL 12.00",
+			"currency", nil, "", false},
+		{"legal form and another country's number", "KEDAI MAJU SDN BHD\nTel +65 6123 4567\nTOTAL 12.00",
+			"currency", nil, "", false},
 		// The register's number after the suffix, unbracketed, ends the name.
 		{"registration number after the suffix", "KING'S CONFECTIONERY S/B 273500-U (KSB)\nNO.41, JALAN SERI BINTANG 2\nDATE:11/03/18\nDUE 25.15",
 			"vendor_name", "KING'S CONFECTIONERY S/B", "vendor:letterhead-suffix", true},

@@ -61,6 +61,10 @@ func (e *Extractor) Generate(ctx context.Context, doc pipeline.Document, s *pipe
 	values := map[pipeline.Kind]found{}
 	if cur, ok := d.currencyValue(); ok {
 		values[pipeline.KindCurrency] = cur
+	} else if code, why, ok, err := pipeline.ImpliedCurrency(ctx, doc.Text, s); err != nil {
+		return pipeline.Extraction{}, fmt.Errorf("local extractor: %w", err)
+	} else if ok {
+		values[pipeline.KindCurrency] = tiered("currency:implied-issuer", code, "no currency printed; the issuer's "+why+" both imply it")
 	}
 	dt, ok, err := d.date(ctx)
 	if err != nil {

@@ -74,6 +74,10 @@ var tierConf = map[string]float64{
 	"currency:rm":          0.9,
 	"currency:dollar-hint": 0.7,
 	"currency:dollar-bare": 0.68,
+	// No currency printed, but two independent kinds of issuer evidence
+	// (its legal form or place name, and a number in its country's format)
+	// imply the same one. The checks still mark it implied (×0.8).
+	"currency:implied-issuer": 0.9,
 
 	"vendor:label":                        0.9,
 	"vendor:label+letterhead":             0.95,
