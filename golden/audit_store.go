@@ -86,12 +86,18 @@ func ReadAudit(ctx context.Context, st *store.Store, corpusID string) (Audit, er
 	if err != nil || len(draws) == 0 {
 		return Audit{}, err
 	}
-	ids := store.AuditSampleIDs(draws)
+	var ids []string
+	for _, d := range draws {
+		ids = append(ids, d.IDs...)
+	}
 	var docs []AuditDoc
-	err = st.EachReviewed(ctx, corpusID, func(rv store.Review) error {
-		if ids[rv.Document.ID] {
-			docs = append(docs, AuditDocFromExport(exportRow(corpusID, rv, "")))
+	err = st.EachReviewedOf(ctx, corpusID, ids, func(rv store.Review) error {
+		if rv.HasVerdict && rv.Verdict.Action.IsVerdict() {
+			// Rejected (not a document) or set aside: no field of it was
+			// read as a value, so it measures nothing the gate passed.
+			return nil
 		}
+		docs = append(docs, AuditDocFromExport(exportRow(corpusID, rv, "")))
 		return nil
 	})
 	if err != nil {

@@ -135,36 +135,72 @@ func (s *Store) EachReviewed(ctx context.Context, corpusID string, fn func(Revie
 			return err
 		}
 		return scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
-			r, err := decodeSummary(v)
-			if err != nil {
-				return fmt.Errorf("summary %x: %w", k, err)
-			}
-			if !r.Reviewed {
-				return nil
-			}
-			var rv Review
-			if err := json.Unmarshal(bs[1].Get(k), &rv.Document); err != nil {
-				return fmt.Errorf("decode document %q: %w", r.DocID, err)
-			}
-			res, err := latestResult(tx, corpusID, r.DocID)
-			if err != nil {
-				return err
-			}
-			if res != nil {
-				rv.Result, rv.HasResult = *res, true
-			}
-			if rv.Decisions, err = decisionsOf(tx, corpusID, r.DocID); err != nil {
-				return err
-			}
-			if rv.Verdict, rv.HasVerdict, err = verdictOf(tx, corpusID, r.DocID); err != nil {
-				return err
-			}
-			rv.Settled = settle(res, rv.Decisions)
-			return fn(rv)
+			return eachReviewed(tx, bs[1], corpusID, k, v, fn)
 		})
 	})
 	if err != nil {
 		return fmt.Errorf("reviewed documents of %q: %w", corpusID, err)
 	}
 	return nil
+}
+
+// EachReviewedOf is EachReviewed over the documents ids only (an audit
+// sample), so reading a sample costs the sample, not the corpus; ids not in
+// the corpus, or not reviewed, are passed over.
+func (s *Store) EachReviewedOf(ctx context.Context, corpusID string, ids []string, fn func(Review) error) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktSummaries, bktDocs, bktDocIndex)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			seq := bs[2].Get(docKey(corpusID, id))
+			if len(seq) != 8 {
+				continue
+			}
+			k := append(prefix(corpusID), seq...)
+			if err := eachReviewed(tx, bs[1], corpusID, k, bs[0].Get(k), fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reviewed documents of %q: %w", corpusID, err)
+	}
+	return nil
+}
+
+// eachReviewed calls fn with the review of the summary row k, v when the
+// document is reviewed.
+func eachReviewed(tx *bbolt.Tx, docs *bbolt.Bucket, corpusID string, k, v []byte, fn func(Review) error) error {
+	if v == nil {
+		return nil
+	}
+	r, err := decodeSummary(v)
+	if err != nil {
+		return fmt.Errorf("summary %x: %w", k, err)
+	}
+	if !r.Reviewed {
+		return nil
+	}
+	var rv Review
+	if err := json.Unmarshal(docs.Get(k), &rv.Document); err != nil {
+		return fmt.Errorf("decode document %q: %w", r.DocID, err)
+	}
+	res, err := latestResult(tx, corpusID, r.DocID)
+	if err != nil {
+		return err
+	}
+	if res != nil {
+		rv.Result, rv.HasResult = *res, true
+	}
+	if rv.Decisions, err = decisionsOf(tx, corpusID, r.DocID); err != nil {
+		return err
+	}
+	if rv.Verdict, rv.HasVerdict, err = verdictOf(tx, corpusID, r.DocID); err != nil {
+		return err
+	}
+	rv.Settled = settle(res, rv.Decisions)
+	return fn(rv)
 }

@@ -40,6 +40,7 @@ type bulkState struct {
 	input     textinput.Model
 	err       string
 	threshold float64
+	audit     int // audit-sample documents left out
 	plan      []bulkDoc
 	fields    int
 	scanned   int
@@ -56,7 +57,9 @@ type bulkPlanMsg struct {
 	Plan    []bulkDoc
 	Fields  int
 	Scanned int
-	Err     error
+	// Audit counts documents of the audit sample left out.
+	Audit int
+	Err   error
 }
 
 // bulkSavedMsg reports the written bulk accept: the queue rows the store
@@ -74,7 +77,19 @@ type bulkSavedMsg struct {
 func planBulk(ctx context.Context, s *store.Store, corpusID, reviewer string, ids []string, t float64) bulkPlanMsg {
 	var msg bulkPlanMsg
 	now := time.Now().UTC()
+	// An audit must be read: documents of the sample are left for one-by-one
+	// review, whichever workstation drew it.
+	draws, err := s.AuditDraws(ctx, corpusID)
+	if err != nil {
+		msg.Err = fmt.Errorf("bulk accept: %w", err)
+		return msg
+	}
+	sample := store.AuditSampleIDs(draws)
 	for _, id := range ids {
+		if sample[id] {
+			msg.Audit++
+			continue
+		}
 		res, ok, err := s.Result(ctx, corpusID, id)
 		if err != nil {
 			msg.Err = fmt.Errorf("bulk accept: %s: %w", id, err)
@@ -182,8 +197,11 @@ func (q *queuePage) updateBulk(msg tea.Msg) tea.Cmd {
 		case msg.Fields == 0:
 			q.bulk = nil
 			q.note = fmt.Sprintf("bulk accept: no undecided field at confidence ≥ %.2f in the %d documents shown", b.threshold, msg.Scanned)
+			if msg.Audit > 0 {
+				q.note += fmt.Sprintf(" (%s of the audit sample left to read one by one)", plural(msg.Audit, "document"))
+			}
 		default:
-			b.stage, b.plan, b.fields, b.scanned = bulkConfirm, msg.Plan, msg.Fields, msg.Scanned
+			b.stage, b.plan, b.fields, b.scanned, b.audit = bulkConfirm, msg.Plan, msg.Fields, msg.Scanned, msg.Audit
 		}
 		return nil
 	case bulkSavedMsg:
@@ -193,6 +211,10 @@ func (q *queuePage) updateBulk(msg tea.Msg) tea.Cmd {
 		q.Resort()
 		q.bulk = nil
 		q.note = fmt.Sprintf("bulk accept: %s accepted in %s (u in a document undoes its part)", plural(msg.Fields, "field"), plural(msg.Docs, "document"))
+		if b.audit > 0 {
+			q.note = fmt.Sprintf("bulk: %s accepted in %d docs; %d audit docs left to read one by one",
+				plural(msg.Fields, "field"), msg.Docs, b.audit)
+		}
 		if msg.Err != nil {
 			q.note = fmt.Sprintf("bulk accept stopped after %s in %s: %v", plural(msg.Fields, "field"), plural(msg.Docs, "document"), msg.Err)
 		}

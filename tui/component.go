@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -44,4 +45,6 @@ type services struct {
 	// presence is the one mutable part: the root changes it in Update from
 	// the poll, the pages read it to draw "open by NAME".
 	presence *presenceState
+	// audit sizes the audit tab's draws (the gate profile's budget).
+	audit golden.AuditSpec
 }

@@ -24,13 +24,14 @@ type KeyMap struct {
 	Open     key.Binding
 	NextTab  key.Binding
 	PrevTab  key.Binding
-	Tabs     [5]key.Binding
+	Tabs     [len(tabNames)]key.Binding
 	Filter   key.Binding
 	Sort     key.Binding
 	SortHelp key.Binding
 	Bulk     key.Binding
 	BulkHelp key.Binding
 	Skipped  key.Binding
+	DrawMore key.Binding
 
 	// Document.
 	NextField   key.Binding
@@ -104,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 		BulkHelp: b([]string{"B"}, "B", "bulk accept ≥ conf"),
 		SortHelp: b([]string{"o"}, "o", "sort status,conf,id,flags"),
 		Skipped:  b([]string{"L"}, "L", "skipped lines"),
+		DrawMore: b([]string{"D"}, "D", "draw more"),
 
 		NextField:   b([]string{"j", "down"}, "↓/j", "next field"),
 		PrevField:   b([]string{"k", "up"}, "↑/k", "prev field"),
@@ -134,7 +136,7 @@ func DefaultKeyMap() KeyMap {
 		ClearFilter: b([]string{"esc"}, "esc", "clear"),
 
 		MoveHelp:  b([]string{"j", "k"}, "↑↓", "move"),
-		TabsHelp:  b([]string{"tab"}, "tab/1-5", "tabs"),
+		TabsHelp:  b([]string{"tab"}, "tab/1-6", "tabs"),
 		QuitHelp:  b([]string{"q"}, "q", "quit"),
 		CloseHelp: b([]string{"q"}, "q", "close help"),
 

@@ -39,9 +39,9 @@ func TestQueueOrderAndTabs(t *testing.T) {
 	if m.queue.tab != TabNeedsReview {
 		t.Fatalf("shift+tab twice from errors → %v, want needs review", m.queue.tab)
 	}
-	m = press(t, m, "shift+tab")
+	m = press(t, m, "shift+tab", "shift+tab")
 	if m.queue.tab != TabAll {
-		t.Fatalf("shift+tab wraps to %v, want all", m.queue.tab)
+		t.Fatalf("shift+tab wraps to audit, then %v, want all", m.queue.tab)
 	}
 	v := viewText(m)
 	for _, want := range []string{"needs review 2", "ok 2", "errors 1", "reviewed 0", "all 5", "▶ review  inv-001"} {

@@ -22,9 +22,12 @@ const (
 	TabErrors
 	TabReviewed
 	TabAll
+	// TabAudit is the audit sample (audit.go): not a filter of the
+	// summaries but the documents the corpus's audit drew.
+	TabAudit
 )
 
-var tabNames = [...]string{"needs review", "ok", "errors", "reviewed", "all"}
+var tabNames = [...]string{"needs review", "ok", "errors", "reviewed", "all", "audit"}
 
 func (t Tab) String() string { return tabNames[t] }
 
@@ -41,6 +44,14 @@ func (t Tab) match(s *store.Summary) bool {
 	default:
 		return true
 	}
+}
+
+// inTab says whether a row belongs on tab t.
+func (q *queuePage) inTab(t Tab, s *store.Summary) bool {
+	if t == TabAudit {
+		return q.audit.ids[s.DocID]
+	}
+	return t.match(s)
 }
 
 // OpenDocMsg asks the root to open a document. Enter on the queue opens the
@@ -93,6 +104,7 @@ type queuePage struct {
 	// longestID is the widest document id loaded, so the ID column grows
 	// with the terminal only as far as an id needs.
 	longestID int
+	audit     auditState
 }
 
 func newQueuePage(svc *services) *queuePage {
@@ -258,10 +270,13 @@ func (q *queuePage) rebuild() {
 		q.matched = q.match(q.order, needle)
 	}
 	q.matchedFor = needle
-	for t := range TabAll {
+	for t := range Tab(len(tabNames)) {
+		if t == TabAll {
+			continue
+		}
 		v := q.views[t][:0]
 		for _, i := range q.matched {
-			if t.match(&q.rows[i]) {
+			if q.inTab(t, &q.rows[i]) {
 				v = append(v, i)
 			}
 		}
@@ -369,14 +384,18 @@ func (q *queuePage) Counts() (n [len(tabNames)]int) {
 	return n
 }
 
-func (q *queuePage) setTab(t Tab) {
+func (q *queuePage) setTab(t Tab) tea.Cmd {
 	if t == q.tab {
-		return
+		return nil
 	}
 	q.tab = t
 	q.view = q.views[t]
 	q.cursor, q.offset = 0, 0
 	q.clamp()
+	if t == TabAudit {
+		return q.openAudit()
+	}
+	return nil
 }
 
 func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
@@ -398,8 +417,7 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 	km := q.svc.keys
 	for i, b := range km.Tabs {
 		if key.Matches(k, b) {
-			q.setTab(Tab(i))
-			return nil
+			return q.setTab(Tab(i))
 		}
 	}
 	switch {
@@ -416,9 +434,11 @@ func (q *queuePage) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, km.Bottom):
 		q.cursor = len(q.view) - 1
 	case key.Matches(k, km.NextTab):
-		q.setTab((q.tab + 1) % Tab(len(tabNames)))
+		return q.setTab((q.tab + 1) % Tab(len(tabNames)))
 	case key.Matches(k, km.PrevTab):
-		q.setTab((q.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+		return q.setTab((q.tab + Tab(len(tabNames)) - 1) % Tab(len(tabNames)))
+	case key.Matches(k, km.DrawMore) && q.tab == TabAudit:
+		return q.drawMore()
 	case key.Matches(k, km.Bulk):
 		if len(q.view) > 0 {
 			q.startBulk()
@@ -480,6 +500,9 @@ func (q *queuePage) ShortHelp() []key.Binding {
 	if q.filtering {
 		return []key.Binding{km.ApplyFilter, km.ClearFilter}
 	}
+	if q.tab == TabAudit {
+		return []key.Binding{km.Open, km.MoveHelp, km.TabsHelp, km.DrawMore, km.Stats}
+	}
 	return []key.Binding{km.Open, km.MoveHelp, km.TabsHelp, km.Filter, km.Stats}
 }
 
@@ -487,6 +510,6 @@ func (q *queuePage) FullHelp() [][]key.Binding {
 	km := q.svc.keys
 	return [][]key.Binding{
 		{km.Open, km.Down, km.Up, km.PageDown, km.PageUp, km.Top, km.Bottom},
-		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp, km.BulkHelp, km.Skipped}, km.Tabs[:]...),
+		append([]key.Binding{km.NextTab, km.PrevTab, km.Filter, km.SortHelp, km.BulkHelp, km.Skipped, km.DrawMore}, km.Tabs[:]...),
 	}
 }

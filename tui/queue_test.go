@@ -35,7 +35,7 @@ func bruteView(q *queuePage, t Tab, query string) []string {
 	var ids []string
 	for _, i := range q.order {
 		s := &q.rows[i]
-		if strings.Contains(strings.ToLower(s.DocID+" "+s.Snippet), needle) && t.match(s) {
+		if strings.Contains(strings.ToLower(s.DocID+" "+s.Snippet), needle) && q.inTab(t, s) {
 			ids = append(ids, s.DocID)
 		}
 	}
@@ -54,6 +54,10 @@ func viewIDs(q *queuePage) []string {
 // exactly what a full scan would, with counts for every tab.
 func TestQueueFilterAndTabsMatchAFullScan(t *testing.T) {
 	q := syntheticQueue(2000)
+	q.audit.ids = map[string]bool{}
+	for i := 0; i < len(q.rows); i += 7 {
+		q.audit.ids[q.rows[i].DocID] = true
+	}
 	for _, query := range []string{"c", "ca", "caf", "cafe", "caf", "", "doc-01", "doc-012", "1", "  ACME ", "müller", "zzz", ""} {
 		q.query = query
 		q.rebuild()

@@ -30,6 +30,8 @@ func (q *queuePage) View() string {
 			line = fmt.Sprintf("filter: %q  searching text, values and reasons…", q.query)
 		}
 		b.WriteString(st.Info.Render(ansi.Truncate(line, q.width, "…")))
+	case q.tab == TabAudit:
+		b.WriteString(ansi.Truncate(q.auditLine(), q.width, "…"))
 	default:
 		b.WriteString(st.Muted.Render(ansi.Truncate(fmt.Sprintf("%d documents · sorted by %s (o)", len(q.rows), q.sortBy), q.width, "…")))
 	}
@@ -61,18 +63,27 @@ func (q *queuePage) emptyText() string {
 	}
 }
 
+// tabBar names every tab with its count; on a narrow terminal the tabs
+// lose their outer spacing before any is cut off.
 func (q *queuePage) tabBar() string {
 	st := q.svc.styles
-	parts := make([]string, len(tabNames))
-	for i, name := range tabNames {
-		label := fmt.Sprintf(" %d %s %d ", i+1, name, len(q.views[i]))
-		if Tab(i) == q.tab {
-			parts[i] = st.TabActive.Render("[" + label + "]")
-		} else {
-			parts[i] = st.TabInactive.Render(" " + label + " ")
+	bar := func(gap string) string {
+		parts := make([]string, len(tabNames))
+		for i, name := range tabNames {
+			label := fmt.Sprintf(" %d %s %d ", i+1, name, len(q.views[i]))
+			if Tab(i) == q.tab {
+				parts[i] = st.TabActive.Render("[" + label + "]")
+			} else {
+				parts[i] = st.TabInactive.Render(gap + label + gap)
+			}
 		}
+		return strings.Join(parts, "")
 	}
-	return ansi.Truncate(strings.Join(parts, ""), q.width, "…")
+	s := bar(" ")
+	if ansi.StringWidth(s) > q.width {
+		s = bar("")
+	}
+	return ansi.Truncate(s, q.width, "…")
 }
 
 const minIDWidth = 18

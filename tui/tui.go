@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -51,6 +52,9 @@ type Config struct {
 	// Holds resolves held tool calls; nil shows them without approve and
 	// reject keys.
 	Holds HoldResolver
+	// Gate is the gate profile the corpus is gated under (nil: hand-set
+	// thresholds); its budget sizes the audit sample.
+	Gate *pipeline.GateProfile
 }
 
 func (c Config) withDefaults() Config {
@@ -148,7 +152,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	svc := &services{
 		ctx: ctx, store: cfg.Store, corpus: cfg.Corpus, schema: cfg.Schema, runner: cfg.Runner,
 		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, styles: &st, keys: &km,
-		poll: cfg.Poll, presence: &presenceState{},
+		poll: cfg.Poll, presence: &presenceState{}, audit: golden.AuditSpecFor(cfg.Schema, cfg.Gate, cfg.Reviewer),
 	}
 	h := help.New()
 	if cfg.NoColor {
@@ -230,9 +234,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.fitHelp()
 		return m, cmd
 	}
+	if am, ok := msg.(AuditMsg); ok {
+		return m, m.queue.applyAudit(am)
+	}
 	if cmd, ok := m.handleData(msg); ok {
 		m.fitHelp()
-		return m, cmd
+		return m, tea.Batch(cmd, m.queue.followAudit(msg))
 	}
 	if dm, ok := msg.(deepMatchMsg); ok {
 		// The reviewer may have opened a document while the search ran.

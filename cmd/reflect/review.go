@@ -111,6 +111,12 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
+	if pf.gateFile != "" {
+		// The profile's budget sizes the audit tab's sample.
+		if cfg.Gate, err = pipeline.LoadGateProfile(pf.gateFile); err != nil {
+			return usageErr(fmt.Errorf("--gate: %w", err))
+		}
+	}
 	if *queue != "" {
 		// A client's queue holds its gateway's held calls too: they
 		// resolve on this store's engine, as `reflect holds` does.
