@@ -384,3 +384,24 @@ func (s *Store) findTrace(ctx context.Context, traceID string) (corpusID, docID 
 	}
 	return corpusID, docID, ok, nil
 }
+
+// Documents reads the documents ids names, in that order, in one
+// transaction: a resume loads texts a batch at a time (MissingResultIDs
+// holds none) without opening the file once per document.
+func (s *Store) Documents(ctx context.Context, corpusID string, ids []string) ([]Document, error) {
+	out := make([]Document, 0, len(ids))
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		for _, id := range ids {
+			d, err := getDocument(tx, corpusID, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("documents of %q: %w", corpusID, err)
+	}
+	return out, nil
+}

@@ -54,12 +54,17 @@ func encodeSummary(r sumRec) []byte {
 	// ignore it, and rows without it decode with "" (no format bump needed).
 	// The verdict byte trails FlagNames the same way, so FlagNames is
 	// written (maybe empty) whenever a verdict follows it.
+	// A held call's expiry trails the verdict byte, which is then written
+	// (maybe 0) too.
 	v := verdictCode(r.Verdict)
-	if r.FlagNames != "" || v != 0 {
+	if r.FlagNames != "" || v != 0 || r.Expires != 0 {
 		b = appendString(b, r.FlagNames)
 	}
-	if v != 0 {
+	if v != 0 || r.Expires != 0 {
 		b = append(b, v)
+	}
+	if r.Expires != 0 {
+		b = binary.LittleEndian.AppendUint64(b, uint64(r.Expires))
 	}
 	return b
 }
@@ -157,6 +162,10 @@ func decodeSummary(b []byte) (sumRec, error) {
 	}
 	if r.err == nil && len(r.b) > 0 {
 		s.Verdict = verdictOfCode(r.byte1())
+	}
+	if r.err == nil && len(r.b) >= 8 {
+		s.Expires = int64(binary.LittleEndian.Uint64([]byte(r.b[:8])))
+		r.b = r.b[8:]
 	}
 	if r.err != nil {
 		return sumRec{}, r.err

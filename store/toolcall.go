@@ -111,7 +111,7 @@ func (s *Store) EnqueueToolCall(ctx context.Context, queue string, c ToolCall) (
 			return err
 		}
 		r := sumRec{Summary: Summary{DocID: d.ID, Seq: d.Seq, Kind: KindToolCall, Status: pipeline.StatusNeedsReview,
-			Flagged: 1, Snippet: c.Upstream + " " + c.Tool + " " + c.Rule}}
+			Flagged: 1, Snippet: c.Upstream + " " + c.Tool + " " + c.Rule, Expires: expiresUnix(c.Expires)}}
 		row = r.Summary
 		return putToolCallRow(tx, corpusID, d, r)
 	})
@@ -219,4 +219,14 @@ func putToolCallRow(tx *bbolt.Tx, corpusID string, d Document, r sumRec) error {
 		return err
 	}
 	return noteChange(tx, corpusID, d.ID)
+}
+
+// expiresUnix reads a hold's RFC 3339 expiry; 0 when it has none or it does
+// not parse (such a hold sorts after every hold with a known expiry).
+func expiresUnix(s string) int64 {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return 0
+	}
+	return t.Unix()
 }

@@ -139,4 +139,8 @@ type Summary struct {
 	// Verdict is the document-level decision standing on the document
 	// (ActionReject or ActionSkip), "" when none.
 	Verdict Action `json:"verdict,omitempty"`
+	// Expires is a held tool call's expiry in Unix seconds (0: none, or
+	// not a held call), so the queue orders holds by it without reading
+	// each call.
+	Expires int64 `json:"expires,omitempty"`
 }

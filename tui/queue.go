@@ -197,6 +197,13 @@ func (k sortKey) String() string { return sortNames[k] }
 func (k sortKey) less(x, y *store.Summary) bool {
 	switch k {
 	case sortStatus:
+		// Held tool calls first: an agent is waiting on each, and the one
+		// whose hold runs out soonest is the most urgent.
+		if hx, hy := pendingHold(x), pendingHold(y); hx != hy {
+			return hx
+		} else if hx && x.Expires != y.Expires {
+			return x.Expires != 0 && (y.Expires == 0 || x.Expires < y.Expires)
+		}
 		if rx, ry := statusRank(x.Status), statusRank(y.Status); rx != ry {
 			return rx < ry
 		}
@@ -214,6 +221,9 @@ func (k sortKey) less(x, y *store.Summary) bool {
 	}
 	return x.Seq < y.Seq
 }
+
+// pendingHold is a held tool call nobody has resolved yet.
+func pendingHold(s *store.Summary) bool { return s.Kind == store.KindToolCall && !s.Reviewed }
 
 func (q *queuePage) noteID(id string) {
 	q.longestID = max(q.longestID, ansi.StringWidth(id))

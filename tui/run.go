@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"iter"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/progress"
@@ -59,24 +60,63 @@ func StartRun(ctx context.Context, cfg Config, send func(tea.Msg)) <-chan struct
 			send(RunDoneMsg{At: time.Now(), Err: errors.New("no pipeline configured")})
 			return
 		}
-		docs, err := cfg.Store.MissingResults(ctx, cfg.Corpus.ID, cfg.PipelineVersion)
+		// Ids only: a resume of a large corpus must not hold every text
+		// left to run (issue 11); texts are read a batch at a time.
+		ids, err := cfg.Store.MissingResultIDs(ctx, cfg.Corpus.ID, cfg.PipelineVersion)
 		if err != nil {
 			send(RunDoneMsg{At: time.Now(), Err: fmt.Errorf("background run: %w", err)})
 			return
 		}
-		send(RunStartedMsg{Total: len(docs), At: time.Now()})
-		opts := runner.Options{Workers: min(cfg.Concurrency, len(docs))}
-		runner.Run(ctx, opts, slices.Values(docs),
+		send(RunStartedMsg{Total: len(ids), At: time.Now()})
+		opts := runner.Options{Workers: min(cfg.Concurrency, len(ids))}
+		var loadErr lockedErr
+		runner.Run(ctx, opts, loadDocs(ctx, cfg.Store, cfg.Corpus.ID, ids, &loadErr),
 			func(d store.Document) ResultMsg { return runOne(ctx, svc, d) },
 			func(_ store.Document, msg ResultMsg) {
 				if ctx.Err() == nil {
 					send(msg)
 				}
 			})
-		send(RunDoneMsg{At: time.Now(), Err: ctx.Err()})
+		err = ctx.Err()
+		if e := loadErr.get(); e != nil && err == nil {
+			err = fmt.Errorf("background run: %w", e)
+		}
+		send(RunDoneMsg{At: time.Now(), Err: err})
 	}()
 	return done
 }
+
+// resumeBatch is how many texts the background run reads per transaction.
+const resumeBatch = 256
+
+// loadDocs yields the documents ids names, reading resumeBatch texts at a
+// time; a failed read ends the sequence and is kept in errp.
+func loadDocs(ctx context.Context, st *store.Store, corpusID string, ids []string, errp *lockedErr) iter.Seq[store.Document] {
+	return func(yield func(store.Document) bool) {
+		for start := 0; start < len(ids); start += resumeBatch {
+			docs, err := st.Documents(ctx, corpusID, ids[start:min(len(ids), start+resumeBatch)])
+			if err != nil {
+				errp.set(err)
+				return
+			}
+			for _, d := range docs {
+				if !yield(d) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// lockedErr is an error set by the goroutine that feeds the runner (which
+// the runner may abandon) and read once the run is over.
+type lockedErr struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (e *lockedErr) set(err error) { e.mu.Lock(); e.err = err; e.mu.Unlock() }
+func (e *lockedErr) get() error    { e.mu.Lock(); defer e.mu.Unlock(); return e.err }
 
 // runOne extracts one document and stores the result. A pipeline failure is
 // stored as an error result, so the document shows up under "errors" with a
