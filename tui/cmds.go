@@ -35,7 +35,9 @@ type UndoneMsg struct {
 type ExportedMsg struct {
 	Path string
 	N    int
-	Err  error
+	// Rejected is how many rejected documents (not a document) it left out.
+	Rejected int
+	Err      error
 }
 
 // StatsMsg carries store.Stats for the stats panel.
@@ -144,8 +146,9 @@ func (s *services) statsCmd() tea.Cmd {
 func (s *services) exportCmd() tea.Cmd {
 	path := s.export
 	return func() tea.Msg {
-		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID})
-		return ExportedMsg{Path: path, N: n, Err: err}
+		var rejected int
+		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID, Rejected: &rejected})
+		return ExportedMsg{Path: path, N: n, Rejected: rejected, Err: err}
 	}
 }
 

@@ -72,7 +72,11 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.Err != nil {
 			m.setStatus(msg.Err.Error(), true)
 		} else {
-			m.setStatus(fmt.Sprintf("exported %d reviewed documents to %s", msg.N, msg.Path), false)
+			line := fmt.Sprintf("exported %d reviewed documents to %s", msg.N, msg.Path)
+			if msg.Rejected > 0 {
+				line += fmt.Sprintf(" · left out %d rejected (not a document)", msg.Rejected)
+			}
+			m.setStatus(line, false)
 		}
 	case StatsMsg:
 		m.stats.Loaded(msg)

@@ -49,6 +49,7 @@ func (p *statsPanel) View() string {
 			{"documents", fmt.Sprint(s.Documents)},
 			{"with a result", fmt.Sprint(s.WithResult)},
 			{"reviewed", fmt.Sprint(s.Reviewed)},
+			{"rejected / skipped with a note", fmt.Sprintf("%d / %d", s.Rejected, s.Skipped)},
 			{"auto-accepted (ok)", fmt.Sprint(s.AutoAccepted)},
 			{"needs review (pending)", fmt.Sprint(s.NeedsReview)},
 			{"errors", fmt.Sprint(s.Errors)},

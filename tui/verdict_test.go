@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -249,5 +251,27 @@ func TestHistoryNamesVerdicts(t *testing.T) {
 	}
 	if l := historyLine(es[1]); !strings.HasSuffix(l, `ann  undid the document's verdict (note was "a quote")`) {
 		t.Errorf("undo line = %q", l)
+	}
+}
+
+// TestExportKeySaysRejectedLeftOut: E writes the reviewed documents and says
+// how many rejected ones it left out; the stats panel counts them.
+func TestExportKeySaysRejectedLeftOut(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.config()
+	cfg.ExportPath = filepath.Join(t.TempDir(), "out.golden.jsonl")
+	m := openDoc(t, loaded(t, cfg), "inv-001")
+	m = press(t, m, "A")               // inv-001 reviewed; inv-002 opens
+	m = press(t, m, "X", "enter", "E") // inv-002 rejected
+	if m.statusErr || !strings.Contains(m.status, "exported 1 reviewed documents") ||
+		!strings.Contains(m.status, "left out 1 rejected (not a document)") {
+		t.Fatalf("status after E: %q", m.status)
+	}
+	if b, err := os.ReadFile(cfg.ExportPath); err != nil || strings.Contains(string(b), "inv-002") {
+		t.Errorf("export: %v\n%s", err, b)
+	}
+	m = press(t, m, "s")
+	if v := viewText(m); !strings.Contains(v, "rejected / skipped with a note") || !strings.Contains(v, "1 / 0") {
+		t.Errorf("stats panel:\n%s", v)
 	}
 }
