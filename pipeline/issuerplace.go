@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -61,5 +62,54 @@ func (d *doc) issuerPlace(wantCurrency bool) (code string, dayFirst bool, hint s
 		sp := Span{Start: s, End: s + utf8.RuneCountInString(text[m[2]:m[3]])}
 		return n.code, n.dayFirst, n.what + " (" + text[m[2]:m[3]] + ")", sp, true
 	}
+	if wantCurrency {
+		return "", false, "", Span{}, false
+	}
+	if line, at, ok := d.postcodeFirstLine(); ok {
+		return "", true, "an address written postcode first (" + line + ")", Span{Start: at, End: at + utf8.RuneCountInString(line)}, true
+	}
 	return "", false, "", Span{}, false
+}
+
+// postcodeLine is a five-digit postcode before its town, alone on a line:
+// "40150 SHAH ALAM", "10115 Berlin", "75001 Paris". Countries that write
+// it so write dates day first; the US writes "New York, NY 10013".
+var postcodeLine = regexp.MustCompile(`^\d{5} +(\pL[\pL.'\- ]{2,30}?)[.,]?$`)
+
+// streetWords make "12345 Main St" a house number and street, not a postcode
+// and town.
+var streetWords = map[string]bool{"st": true, "street": true, "ave": true, "avenue": true, "blvd": true, "rd": true,
+	"road": true, "dr": true, "drive": true, "way": true, "lane": true, "ln": true, "ct": true, "court": true, "pl": true,
+	"place": true, "hwy": true, "highway": true, "pkwy": true, "parkway": true, "suite": true, "ste": true, "apt": true,
+	"floor": true, "fl": true, "camino": true, "jalan": true, "jln": true}
+
+// postcodeFirstLine finds such a line in the document's head: among the
+// first twelve lines and above the first amount with cents, where an item line with a
+// five-digit code cannot be.
+func (d *doc) postcodeFirstLine() (string, int, bool) {
+	last := min(len(d.lineStarts), 12)
+	for _, a := range d.amounts {
+		if a.Line >= last {
+			break
+		}
+		if centsForm(a.Raw) {
+			last = a.Line
+		}
+	}
+	for li := 0; li < last; li++ {
+		ls, le := d.lineBounds(li)
+		line := strings.TrimSpace(string(d.rs[ls:min(le, ls+60)]))
+		m := postcodeLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		street := false
+		for _, w := range strings.Fields(strings.ToLower(strings.NewReplacer(".", " ", ",", " ").Replace(m[1]))) {
+			street = street || streetWords[w]
+		}
+		if !street {
+			return line, ls, true
+		}
+	}
+	return "", 0, false
 }

@@ -98,18 +98,19 @@ var modifierWords = map[string]bool{
 	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true, "includes": true,
 	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
 	"before": true, "after": true, "with": true, "w": true, "without": true, "of": true, "plus": true, "less": true,
+	"inkl": true, "exkl": true,
 }
 
 // exclusionWords make a total a pre-tax amount: "total (excluding gst)".
 var exclusionWords = map[string]bool{
 	"excl": true, "exc": true, "ex": true, "excluding": true, "exclude": true, "exclusive": true, "excluded": true,
-	"before": true, "without": true, "less": true,
+	"before": true, "without": true, "less": true, "exkl": true,
 }
 
 // inclusionWords mark a total that already holds its tax.
 var inclusionWords = map[string]bool{
 	"incl": true, "inc": true, "including": true, "inclusive": true, "include": true, "included": true,
-	"includes": true, "with": true,
+	"includes": true, "with": true, "inkl": true,
 }
 
 // OtherLabels are the built-in labels that take a number away from every

@@ -4,7 +4,8 @@ import "testing"
 
 // With no currency printed and no date proving the day/month order, the
 // issuer's printed numbers place the document: a Malaysian twelve-digit GST
-// number, a telephone country code, a company register number. The
+// number, a telephone country code, a company register number, an address
+// written postcode first. The
 // month-first reading is then flagged; the day-first one passes; a document
 // nothing places keeps its note only.
 func TestDateOrderFromIssuerNumbers(t *testing.T) {
@@ -20,6 +21,11 @@ func TestDateOrderFromIssuerNumbers(t *testing.T) {
 		{"company register month-first", reg, d("2018-05-06"), "invoice_date", "company register number"},
 		{"company register day-first", reg, d("2018-06-05"), "", ""},
 		{"nothing places it", "Acme\nTel. 555 1234\nDate: 12/10/2026\nTotal 9.00", d("2026-12-10"), "", ""},
+		{"postcode first month-first", "YONG CEN ENTERPRISE\n40150 SHAH ALAM\nRECEIPT #: CS00027489 DATE: 11/02/2017\nTOTAL 19.10",
+			d("2017-11-02"), "invoice_date", "postcode first"},
+		{"postcode first day-first", "Boulangerie Paul\n75001 Paris\nFacture 118 du 11/02/2026\nTotal 9,00", d("2026-02-11"), "", ""},
+		{"US house number", "Acme Hardware\n12345 Main St\nSpringfield, IL 62701\nDate: 12/10/2026\nTotal 9.00", d("2026-12-10"), "", ""},
+		{"item code below amounts", "Acme\nDate: 12/10/2026\nWIDGET 9.00\n12345 BOLTS\nTotal 9.00", d("2026-12-10"), "", ""},
 	})
 }
 
@@ -69,7 +75,24 @@ func TestMoneyPrintedFigureBalances(t *testing.T) {
 		{name: "zero-rate row as tax", text: my, rec: Record{"subtotal": 30.68, "tax": 0.0, "total": 31.9}, field: "tax", wrong: true, want: "labels 1.22 as tax"},
 		{name: "standard-rate tax", text: my, rec: Record{"subtotal": 30.68, "tax": 1.22, "total": 31.9}, field: "tax"},
 		{name: "total kept", text: my, rec: Record{"subtotal": 30.68, "tax": 0.0, "total": 31.9}, field: "total"},
-		{name: "german zero row", text: de, rec: Record{"subtotal": 100.0, "tax": 0.0, "total": 119.0}, field: "tax", wrong: true, want: "19,00"},
+		{name: "german zero row", text: de, rec: Record{"subtotal": 100.0, "tax": 0.0, "total": 119.0}, field: "tax", wrong: true, want: "19.00"},
 		{name: "german right", text: de, rec: Record{"subtotal": 100.0, "tax": 19.0, "total": 119.0}, field: "tax"},
+	})
+}
+
+// "<amount> incl. <tax word>" names the amount that holds the tax, not the
+// tax: that figure given as the tax is flagged, the tax printed on its own
+// line passes; "including GST 0.00" alone stays the tax.
+func TestGrossAmountInclTax(t *testing.T) {
+	my := "DION REALTIES SDN BHD\nTAX INVOICE NO. 7698/0601/00601\nPAY PARKING TICKET 5.00 RM\nAMOUNT INCL. GST 5.00 RM\nCASH 10.00 RM\nCHANGE 5.00 RM\nGST 6% 0.28 RM\n"
+	de := "Müller GmbH\nRechnung 4711\nBetrag inkl. MwSt. 119,00\nMwSt 19% 19,00\n"
+	zero := "RAPID RAIL SDN BHD\nTOTAL RM 30.00\nINCLUDING GST RM 0.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "gross as tax", text: my, rec: Record{"tax": 5.0, "total": 5.0}, field: "tax", wrong: true, want: "0.28"},
+		{name: "tax", text: my, rec: Record{"tax": 0.28, "total": 5.0}, field: "tax"},
+		{name: "gross is the total", text: my, rec: Record{"tax": 0.28, "total": 5.0}, field: "total"},
+		{name: "german gross as tax", text: de, rec: Record{"tax": 119.0, "total": 119.0}, field: "tax", wrong: true, want: "19.00"},
+		{name: "german tax", text: de, rec: Record{"tax": 19.0, "total": 119.0}, field: "tax"},
+		{name: "including gst alone", text: zero, rec: Record{"tax": 0.0, "total": 30.0}, field: "tax"},
 	})
 }

@@ -255,6 +255,7 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 	excluded, included := false, false
 	var qualifier labelHit // the last tax label read as a qualifier
 	contained := false     // a label after "included in": the figure is a part of it
+	gross := false         // "amount incl. GST": the amount that holds the tax
 	var bb, ab [2]wordSpan
 	for _, h := range hits {
 		before := wordSpans(rs, h.start, -1, 2, lo, hi, bb[:0])
@@ -284,6 +285,7 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 				included = true
 			}
 			qualifier = h
+			gross = len(before) == 2 && inSet(rs, before[0], inclusionWords) && inSet(rs, before[1], grossNouns)
 			continue
 		}
 		if h.role == roleOther && len(keep) > 0 && anyInSpans(rs, before, modifierWords) {
@@ -300,8 +302,11 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 		if qualifier.end == 0 {
 			return labelHit{}, false
 		}
-		if excluded && !contained {
+		switch {
+		case excluded && !contained:
 			qualifier.role = RoleSubtotal
+		case gross && !excluded:
+			qualifier.role = RoleTotal
 		}
 		return qualifier, true
 	}
@@ -317,6 +322,13 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 	}
 	return best, true
 }
+
+// grossNouns name an amount; before "incl." and a tax word they name the
+// amount that holds the tax ("AMOUNT INCL. GST 5.00", "Betrag inkl. MwSt.
+// 119,00"), where "INCLUDING GST 0.00" alone is the tax.
+var grossNouns = map[string]bool{"amount": true, "amt": true, "price": true, "betrag": true, "summe": true,
+	"preis": true, "montant": true, "prix": true, "importe": true, "importo": true, "prezzo": true, "bedrag": true,
+	"prijs": true, "belopp": true, "beløb": true, "金額": true}
 
 // inWords introduce the container of a quantity: "GST included in total".
 var inWords = map[string]bool{"in": true}
