@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -201,7 +202,7 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	if cf.asJSON {
 		err = printJSON(stdio, calJSON{CalReport: rep, Tightest: tight})
 	} else {
-		err = writeCalReport(stdio.Out, rep, cf.groupBy)
+		err = writeCalReport(stdio.Out, rep, groupLabel(cf.groupBy, groups))
 		if err == nil && !rep.Values.Supported {
 			err = writeTightest(stdio.Out, cf, tight)
 		}
@@ -243,6 +244,15 @@ func writeTightest(w io.Writer, cf calFlags, t *golden.Tightest) error {
 	_, err := fmt.Fprintf(w, "tightest budget this data supports: %.2f%% (held-out silent-wrong %.2f%%, upper95 %.2f%%, values auto-accepted %.1f%%, documents auto-accepted %.1f%%): --max-silent-wrong %s writes it\n",
 		100*t.Budget, 100*t.Values.Rate, 100*t.Values.Upper, 100*t.Values.AutoAccept, 100*t.DocsAccepted, strconv.FormatFloat(t.Budget, 'f', -1, 64))
 	return err
+}
+
+// groupLabel names what grouped the rows: the key asked for, and an
+// export's reviewed vendor where rows lacked it.
+func groupLabel(key string, groups []string) string {
+	if slices.ContainsFunc(groups, func(g string) bool { return strings.HasPrefix(g, "vendor:") }) {
+		return key + ", else an export's reviewed vendor"
+	}
+	return key
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
