@@ -127,6 +127,25 @@ type LedgerAuditor interface {
 	AppendLedgerAudit(ctx context.Context, session string, e LedgerEntry, line []byte) error
 }
 
+// DecisionWriter is implemented by a State that can make a decision
+// durable in one write: the nonce spent, the hold when there is one, the
+// ledger entry and the audit line, in one transaction (one fsync instead of
+// two or three). A nonce spent meanwhile (a concurrent replay) writes
+// nothing and reports seen.
+type DecisionWriter interface {
+	WriteDecision(ctx context.Context, w DecisionWrite) (seen bool, err error)
+}
+
+// DecisionWrite is everything one decision writes.
+type DecisionWrite struct {
+	Nonce   string
+	Now     time.Time
+	Session string
+	Entry   LedgerEntry
+	Hold    *Hold // nil unless require_approval
+	Audit   []byte
+}
+
 // recordDecision appends the ledger entry and audits the decision, in one
 // write when the State can.
 func (e *Engine) recordDecision(ctx context.Context, now time.Time, f *facts, d *Decision, cum *Cumulative) {

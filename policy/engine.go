@@ -305,20 +305,42 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		return Decision{}, verr
 	}
 	now := e.now()
-	if f.nonce != "" {
-		seen, err := e.state.SpendNonce(ctx, f.nonce, now)
-		if err != nil {
-			return failClosed(id, RuleInternal, "internal error - failing closed", err)
-		}
-		if seen {
-			return Decision{}, badEnvelope("replay: nonce already seen")
+	// One write: on a store, the nonce is spent in the transaction that
+	// records the decision, not in one of its own before it.
+	dw, oneWrite := e.state.(DecisionWriter)
+	oneWrite = oneWrite && e.stateAudits && f.nonce != ""
+	if !oneWrite {
+		if stop, d, err := e.spendNonce(ctx, id, f, now); stop {
+			return d, err
 		}
 	}
 	if verr := normalize(f); verr != nil {
+		if oneWrite {
+			if stop, d, err := e.spendNonce(ctx, id, f, now); stop {
+				return d, err
+			}
+		}
 		return Decision{}, verr
 	}
 	e.maybePrune(ctx, now)
-	if e.frozen(ctx, now) && f.verb != "read" {
+	frozen := e.frozen(ctx, now) && f.verb != "read"
+	if oneWrite && (frozen || f.approvalPresent) {
+		// These paths write on their own: the nonce first, as before.
+		if stop, d, err := e.spendNonce(ctx, id, f, now); stop {
+			return d, err
+		}
+		oneWrite = false
+	}
+	if oneWrite {
+		// A fail-closed answer, which writes no decision, still spends
+		// the nonce, as the reference does.
+		defer func() {
+			if err != nil && !isReplay(err) {
+				_, _ = e.state.SpendNonce(context.WithoutCancel(ctx), f.nonce, now)
+			}
+		}()
+	}
+	if frozen {
 		d = Decision{Decision: Deny, Reason: "frozen by operator", Rule: RuleFrozen, Obligations: []string{}, DecisionID: id}
 		e.auditDecision(ctx, now, f, &d, nil)
 		return d, nil
@@ -335,6 +357,19 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", err)
 	}
 	s.cum.WindowSeconds = int64(e.window / time.Second)
+	if d, err = e.evaluate(ctx, id, s, now); err != nil {
+		return d, err
+	}
+	if !oneWrite {
+		dw = nil
+	}
+	return e.record(ctx, dw, id, now, f, d, &s.cum)
+}
+
+// evaluate is the verdict of the policy backend, or of the active pack, on
+// the call in s; an error comes with the fail-closed deny.
+func (e *Engine) evaluate(ctx context.Context, id string, s *scratch, now time.Time) (Decision, error) {
+	f := &s.f
 	act := e.active.Load()
 	s.x = evalCtx{f: f, cum: &s.cum, bud: &act.budgets, now: now}
 	if e.backend != nil {
@@ -342,26 +377,81 @@ func (e *Engine) Decide(ctx context.Context, env Envelope) (d Decision, err erro
 		if err != nil || !validVerdict(v.Decision) || v.Rule == "" {
 			return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", err)
 		}
-		d = Decision{Decision: v.Decision, Reason: v.Reason, Rule: v.Rule, Obligations: nonNil(v.Obligations), DecisionID: id}
-	} else {
-		r := act.pack.evaluate(&s.x)
-		if r == nil {
-			return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
-		}
-		rule, reason := r.output(&s.x)
-		d = Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}
+		return Decision{Decision: v.Decision, Reason: v.Reason, Rule: v.Rule, Obligations: nonNil(v.Obligations), DecisionID: id}, nil
 	}
+	r := act.pack.evaluate(&s.x)
+	if r == nil {
+		return failClosed(id, RuleFailClosed, "policy evaluation unavailable - failing closed", errors.New("no rule matched"))
+	}
+	rule, reason := r.output(&s.x)
+	return Decision{Decision: r.Verdict, Reason: reason, Rule: rule, Obligations: nonNil(r.Obligations), DecisionID: id}, nil
+}
+
+// record makes d durable: its hold when it holds, the ledger entry and the
+// audit line; in one write through dw when it is set, else one by one.
+func (e *Engine) record(ctx context.Context, dw DecisionWriter, id string, now time.Time, f *facts, d Decision, cum *Cumulative) (Decision, error) {
+	var h *Hold
 	if d.Decision == RequireApproval {
-		h := &Hold{ID: e.newID(), CreatedTS: fmtTS(now), ExpiresTS: fmtTS(now.Truncate(time.Second).Add(e.ttl)),
+		h = &Hold{ID: e.newID(), CreatedTS: fmtTS(now), ExpiresTS: fmtTS(now.Truncate(time.Second).Add(e.ttl)),
 			Envelope: f.normalized(), EnvelopeHash: f.envHash(), Rule: d.Rule, Status: StatusPending, DecisionID: id, Reason: d.Reason}
+		d.HoldID, d.ExpiresTS = h.ID, h.ExpiresTS
+	}
+	if dw != nil {
+		return e.writeDecision(ctx, dw, id, now, f, d, h, cum)
+	}
+	if h != nil {
 		if err := e.state.CreateHold(ctx, h); err != nil {
 			return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
 		}
-		d.HoldID, d.ExpiresTS = h.ID, h.ExpiresTS
 		e.notifyHold(now, h)
 	}
-	e.recordDecision(ctx, now, f, &d, &s.cum)
+	e.recordDecision(ctx, now, f, &d, cum)
 	return d, nil
+}
+
+// writeDecision makes a decision durable in one write (DecisionWriter).
+// A hold that cannot be written fails closed; a ledger entry that cannot
+// is logged and the verdict stands, as with separate writes.
+func (e *Engine) writeDecision(ctx context.Context, dw DecisionWriter, id string, now time.Time, f *facts, d Decision, h *Hold,
+	cum *Cumulative) (Decision, error) {
+	line := append(e.decisionRecord(now, f, &d, cum), '\n')
+	seen, err := dw.WriteDecision(ctx, DecisionWrite{Nonce: f.nonce, Now: now, Session: f.sessionID, Entry: f.ledgerEntry(now),
+		Hold: h, Audit: line})
+	switch {
+	case seen:
+		return Decision{}, badEnvelope("replay: nonce already seen")
+	case err != nil && h != nil:
+		return failClosed(id, RuleHoldCreation, "hold creation failed - failing closed", err)
+	case err != nil:
+		e.log.Error("decision write (nonce, ledger, audit) failed", "decision_id", d.DecisionID, "err", err)
+	}
+	e.emitTo(ctx, line, false)
+	if h != nil {
+		e.notifyHold(now, h)
+	}
+	return d, nil
+}
+
+// spendNonce spends f's nonce; stop is set, with the answer, when the call
+// ends there (a replay, or a state that cannot be written).
+func (e *Engine) spendNonce(ctx context.Context, id string, f *facts, now time.Time) (stop bool, d Decision, err error) {
+	if f.nonce == "" {
+		return false, d, nil
+	}
+	seen, serr := e.state.SpendNonce(ctx, f.nonce, now)
+	if serr != nil {
+		d, err = failClosed(id, RuleInternal, "internal error - failing closed", serr)
+		return true, d, err
+	}
+	if seen {
+		return true, Decision{}, badEnvelope("replay: nonce already seen")
+	}
+	return false, d, nil
+}
+
+func isReplay(err error) bool {
+	var ee *EnvelopeError
+	return errors.As(err, &ee) && ee.Detail == "replay: nonce already seen"
 }
 
 // pruneEvery is how often a decision also drops ledger entries and nonces

@@ -234,6 +234,56 @@ func (p *PolicyState) AppendLedgerAudit(_ context.Context, session string, e pol
 	})
 }
 
+// WriteDecision is policy.DecisionWriter: the nonce, the hold, the ledger
+// entry and the audit line of one decision in one group-committed
+// transaction.
+func (p *PolicyState) WriteDecision(_ context.Context, w policy.DecisionWrite) (seen bool, err error) {
+	var hold []byte
+	if w.Hold != nil {
+		if hold, err = policy.EncodeHold(w.Hold); err != nil {
+			return false, err
+		}
+	}
+	v, line := encodeEntry(w.Entry), bytes.Clone(w.Audit)
+	err = p.write(func(tx *bbolt.Tx) error {
+		seen = false
+		nonces, err := bucket(tx, bktPolicyNonces)
+		if err != nil {
+			return err
+		}
+		if w.Nonce != "" {
+			if nonces.Get([]byte(w.Nonce)) != nil {
+				seen = true
+				return nil
+			}
+			if err := nonces.Put([]byte(w.Nonce), nanos(w.Now)); err != nil {
+				return err
+			}
+		}
+		if hold != nil {
+			if err := putNewHold(tx, w.Hold.ID, hold); err != nil {
+				return err
+			}
+		}
+		if err := putLedger(tx, w.Session, w.Entry.TS, v); err != nil {
+			return err
+		}
+		return putAudit(tx, line)
+	})
+	return seen, err
+}
+
+func putNewHold(tx *bbolt.Tx, id string, v []byte) error {
+	b, err := bucket(tx, bktPolicyHolds)
+	if err != nil {
+		return err
+	}
+	if b.Get([]byte(id)) != nil {
+		return fmt.Errorf("hold %s already exists", id)
+	}
+	return b.Put([]byte(id), v)
+}
+
 func (p *PolicyState) CreateHold(ctx context.Context, h *policy.Hold) error {
 	v, err := policy.EncodeHold(h)
 	if err != nil {

@@ -319,3 +319,78 @@ func TestPolicyStateLedgerRoundTrip(t *testing.T) {
 		t.Fatalf("%+v", cum)
 	}
 }
+
+// countingState is the store's PolicyState, counting the writes the
+// engine asks of it.
+type countingState struct {
+	*store.PolicyState
+	writes atomic.Int32
+}
+
+func (c *countingState) SpendNonce(ctx context.Context, n string, now time.Time) (bool, error) {
+	c.writes.Add(1)
+	return c.PolicyState.SpendNonce(ctx, n, now)
+}
+func (c *countingState) AppendLedgerAudit(ctx context.Context, s string, e policy.LedgerEntry, l []byte) error {
+	c.writes.Add(1)
+	return c.PolicyState.AppendLedgerAudit(ctx, s, e, l)
+}
+func (c *countingState) CreateHold(ctx context.Context, h *policy.Hold) error {
+	c.writes.Add(1)
+	return c.PolicyState.CreateHold(ctx, h)
+}
+func (c *countingState) WriteDecision(ctx context.Context, w policy.DecisionWrite) (bool, error) {
+	c.writes.Add(1)
+	return c.PolicyState.WriteDecision(ctx, w)
+}
+
+// On the store a decision is one durable write: its nonce, its hold (when
+// held), its ledger entry and its audit line in one transaction. A replay
+// of the nonce is still refused, a hold so written is resolvable after a
+// restart, and the ledger counts the decision.
+func TestDecisionIsOneWrite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	c := &clock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	s, err := store.Open(path, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingState{PolicyState: s.PolicyState()}
+	e, err := policy.New(policy.Options{State: cs, Now: c.Now, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := `{"agent":{"session_id":"s1"},"action":{"verb":"read"},"target":{"environment":"dev"},"meta":{"nonce":"n-1"}}`
+	if d, err := e.Decide(ctx, envelope(t, read)); err != nil || d.Decision != policy.Allow {
+		t.Fatalf("read: %+v %v", d, err)
+	}
+	if n := cs.writes.Load(); n != 1 {
+		t.Fatalf("an allow took %d writes, want 1", n)
+	}
+	var ee *policy.EnvelopeError
+	if _, err := e.Decide(ctx, envelope(t, read)); !errors.As(err, &ee) || !strings.Contains(ee.Detail, "replay") {
+		t.Fatalf("replayed nonce: %v", err)
+	}
+	cs.writes.Store(0)
+	held := strings.Replace(bulk, "%s", `,"meta":{"nonce":"n-2"}`, 1)
+	d, err := e.Decide(ctx, envelope(t, held))
+	if err != nil || d.Decision != policy.RequireApproval || d.HoldID == "" {
+		t.Fatalf("bulk delete in production: %+v %v", d, err)
+	}
+	if n := cs.writes.Load(); n != 1 {
+		t.Fatalf("a hold took %d writes, want 1", n)
+	}
+	e2, _ := engineOn(t, path, c)
+	if h, err := e2.Hold(ctx, d.HoldID); err != nil || h.Status != policy.StatusPending {
+		t.Fatalf("hold after a restart: %+v %v", h, err)
+	}
+	use, err := e2.BudgetUse(ctx, envelope(t, read))
+	if err != nil || !strings.Contains(use, "deletions 5/20") {
+		t.Fatalf("ledger after one write: %q %v", use, err)
+	}
+	lines, err := s.PolicyAudit(ctx)
+	if err != nil || len(lines) != 2 {
+		t.Fatalf("audit lines %d (%v), want 2 (the replay is not a decision)", len(lines), err)
+	}
+}
