@@ -362,8 +362,9 @@ func (s *Store) Audit(ctx context.Context, corpusID string) ([]AuditEntry, error
 }
 
 // Settled returns the latest result's data with the reviewer's decisions
-// applied, and whether the document counts as reviewed (a rejected one does:
-// it is decided, though none of its fields is confirmed).
+// applied, and whether the document counts as reviewed: its values settled
+// by a human. A document rejected as not a document is not (none of its
+// values is confirmed; see Verdict), though its queue row counts as decided.
 func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.Record, bool, error) {
 	if docID == "" {
 		// A queue entry still in the outbox (FindTrace): nobody has seen it.
@@ -383,11 +384,7 @@ func (s *Store) Settled(ctx context.Context, corpusID, docID string) (pipeline.R
 		if err != nil {
 			return err
 		}
-		v, _, err := verdictOf(tx, corpusID, docID)
-		if err != nil {
-			return err
-		}
-		rec, reviewed = settle(res, decs), isReviewed(res, decs) || v.Action == ActionReject
+		rec, reviewed = settle(res, decs), isReviewed(res, decs)
 		return nil
 	})
 	if err != nil {

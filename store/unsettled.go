@@ -79,7 +79,9 @@ func unsettledDoc(tx *bbolt.Tx, index, sums *bbolt.Bucket, corpusID, docID strin
 	if err != nil {
 		return Unsettled{}, false, fmt.Errorf("summary of %q: %w", docID, err)
 	}
-	if row.Kind != KindExtraction || row.Status != pipeline.StatusNeedsReview || row.Reviewed {
+	// A rejected document is decided but none of its values is settled:
+	// they stay guarded.
+	if row.Kind != KindExtraction || row.Status != pipeline.StatusNeedsReview || row.Reviewed && row.Verdict != ActionReject {
 		return Unsettled{}, false, nil
 	}
 	res, err := latestResult(tx, corpusID, docID)

@@ -31,9 +31,15 @@ func TestVerdictRejectUndoRedo(t *testing.T) {
 	if err != nil || len(decs) != 0 {
 		t.Fatalf("Decisions = %v %v: a verdict is not a field decision", decs, err)
 	}
+	// Decided, but no value of it is settled: an agent or the gateway
+	// must not take its values as confirmed.
 	rec, reviewed, err := s.Settled(ctx, "c", doc)
-	if err != nil || !reviewed {
-		t.Fatalf("Settled: reviewed %v err %v", reviewed, err)
+	if err != nil || reviewed {
+		t.Fatalf("Settled: reviewed %v err %v, want a rejected document's values unsettled", reviewed, err)
+	}
+	open, _, _, err := s.UnsettledSince(ctx, "c", 0)
+	if err != nil || len(open) != 1 || open[0].DocID != doc {
+		t.Fatalf("UnsettledSince = open %+v %v, want the rejected document's flagged values still open", open, err)
 	}
 	if _, leaked := rec[store.VerdictField]; leaked {
 		t.Errorf("settled record carries the verdict as a field: %v", rec)
