@@ -20,6 +20,7 @@ import (
 type CorpusStore interface {
 	Corpus(ctx context.Context, id string) (store.Corpus, error)
 	PutCorpus(ctx context.Context, c store.Corpus, docs []store.Document) error
+	Corpora(ctx context.Context) ([]store.Corpus, error)
 	CorpusFingerprint(ctx context.Context, corpusID string) (store.Fingerprint, bool, error)
 	PutCorpusFingerprint(ctx context.Context, corpusID string, fp store.Fingerprint) error
 }
@@ -54,18 +55,14 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 		}
 		return c, bad, st.PutCorpus(ctx, c, docs)
 	}
-	sum := sha256.Sum256([]byte(abs))
-	c := store.Corpus{
-		ID:     "file:" + hex.EncodeToString(sum[:8]),
-		Name:   strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)),
-		Kind:   "file",
-		Path:   abs,
-		Schema: schema,
+	fc, err := resolveFile(ctx, st, abs, schema)
+	if err != nil {
+		return store.Corpus{}, nil, err
 	}
-	prev, err := st.Corpus(ctx, c.ID)
+	c := fc.c
 	switch {
-	case err == nil:
-		c.Created = prev.Created
+	case fc.prev != nil && !fc.moved:
+		prev := *fc.prev
 		fp, ok, err := st.CorpusFingerprint(ctx, c.ID)
 		if err != nil {
 			return c, nil, err
@@ -74,10 +71,12 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 			return prev, storedSkips(fp), nil
 		}
 		c.ContentHash = prev.ContentHash
-	case errors.Is(err, store.ErrNotFound):
-		c.Created = time.Now().UTC()
+	case fc.prev != nil:
+		// Found by content under another path: read it here and store the
+		// record with this path and a fingerprint of this file.
+		c.ContentHash = fc.prev.ContentHash
 	default:
-		return c, nil, err
+		c.Created = time.Now().UTC()
 	}
 	f, err := os.Open(abs)
 	if err != nil {

@@ -30,6 +30,7 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 	// 100k documents took an exclusive lock and an fsync on every open):
 	// look first under a shared lock, and write only what is new.
 	var fresh []Document
+	var changed, unchanged []Document
 	same := false
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		bs, err := buckets(tx, bktCorpora, bktDocIndex)
@@ -46,9 +47,22 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 				same = bytes.Equal(a, b)
 			}
 		}
+		marks := tx.Bucket(bktTextChanged)
 		for _, d := range docs {
-			if bs[1].Get(docKey(c.ID, d.ID)) == nil {
+			seq := bs[1].Get(docKey(c.ID, d.ID))
+			if seq == nil {
 				fresh = append(fresh, d)
+				continue
+			}
+			stored, err := storedDoc(tx, c.ID, seq)
+			if err != nil {
+				return err
+			}
+			switch {
+			case !sameText(stored, d.Text):
+				changed = append(changed, d)
+			case marks != nil && marks.Get(docKey(c.ID, d.ID)) != nil:
+				unchanged = append(unchanged, d) // the file has the stored text again
 			}
 		}
 		return nil
@@ -56,7 +70,7 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 	if err != nil {
 		return fmt.Errorf("put corpus %q: %w", c.ID, err)
 	}
-	if same && len(fresh) == 0 {
+	if same && len(fresh) == 0 && len(changed) == 0 && len(unchanged) == 0 {
 		return nil
 	}
 	sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Seq < fresh[j].Seq })
@@ -70,7 +84,7 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 				return err
 			}
 		}
-		return nil
+		return markTextChanges(tx, c.ID, changed, unchanged)
 	})
 	if err != nil {
 		return fmt.Errorf("put corpus %q: %w", c.ID, err)

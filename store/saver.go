@@ -160,6 +160,11 @@ func saveLineTx(tx *bbolt.Tx, corpusID string, doc Document, version string, r p
 		return err
 	}
 	if stored.Text != doc.Text {
+		// Marked, not silently kept: the workstation shows the document's
+		// text changed in the file since it was stored.
+		if err := markTextChanges(tx, corpusID, []Document{doc}, nil); err != nil {
+			return err
+		}
 		return fmt.Errorf("%q: %w", doc.ID, ErrOtherDocument)
 	}
 	_, err = putResult(tx, corpusID, doc.ID, version, r)

@@ -14,7 +14,10 @@ type SummariesMsg struct {
 	// Seq is the store's change number read before the rows, so polling
 	// from it misses nothing written after them.
 	Seq uint64
-	Err error
+	// TextChanged is the documents whose text in the corpus file is no
+	// longer the stored one (store.TextChanges).
+	TextChanged map[string]store.TextChange
+	Err         error
 }
 
 // UndoneMsg reports store.UndoAction on the open document: the action taken
@@ -53,7 +56,11 @@ func (s *services) loadSummariesCmd() tea.Cmd {
 			return SummariesMsg{Err: err}
 		}
 		rows, err := s.store.Summaries(s.ctx, s.corpus.ID)
-		return SummariesMsg{Rows: rows, Seq: seq, Err: err}
+		if err != nil {
+			return SummariesMsg{Err: err}
+		}
+		changed, err := s.store.TextChanges(s.ctx, s.corpus.ID)
+		return SummariesMsg{Rows: rows, Seq: seq, TextChanged: changed, Err: err}
 	}
 }
 

@@ -606,6 +606,9 @@ func (d *docPage) header() string {
 	if who := d.svc.presence.openBy(d.docID); who != "" {
 		id += " · open by " + who
 	}
+	if mark := d.svc.presence.changedMark(d.docID); mark != "" {
+		id += " · " + mark + " (stored text shown)"
+	}
 	if !d.hasResult {
 		return fmt.Sprintf("%s · no result yet", id)
 	}

@@ -25,6 +25,7 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		} else {
 			m.queue.SetRows(msg.Rows)
 			m.changeSeq = msg.Seq
+			m.svc.presence.textChanged = msg.TextChanged
 		}
 		if first {
 			return tea.Batch(m.replayTypeahead(), m.pollTick()), true

@@ -10,7 +10,8 @@ import (
 )
 
 // presenceState is who else has which document open, as the last poll read
-// it, and what this workstation last wrote about itself. The root model
+// it, what this workstation last wrote about itself, and which documents'
+// texts changed in the corpus file. The root model
 // owns it and changes it only in Update; the pages read it to draw "open by
 // NAME".
 type presenceState struct {
@@ -20,6 +21,21 @@ type presenceState struct {
 	// the heartbeat is up.
 	wrote   string
 	wroteAt time.Time
+	// textChanged is the documents whose text changed in the corpus file
+	// since they were stored, read with the queue.
+	textChanged map[string]store.TextChange
+}
+
+// changedMark is what the queue row and the page say about a document whose
+// text in the file is no longer the one stored (and reviewed).
+func (p *presenceState) changedMark(docID string) string {
+	if p == nil {
+		return ""
+	}
+	if _, ok := p.textChanged[docID]; ok {
+		return "text changed in the file"
+	}
+	return ""
 }
 
 // openBy names the other reviewers who have docID open: "bob" or "bob, eve".

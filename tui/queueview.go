@@ -144,6 +144,9 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 		text = s.Error
 	}
 	text = strings.Join(strings.Fields(text), " ")
+	if mark := q.svc.presence.changedMark(s.DocID); mark != "" {
+		text = mark + " · " + text
+	}
 	if who := q.svc.presence.openBy(s.DocID); who != "" {
 		text = "open by " + who + " · " + text
 	}

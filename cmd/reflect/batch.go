@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,6 +53,9 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		}
 	}
 
+	if sink != nil {
+		in = io.TeeReader(in, sink.hash)
+	}
 	interrupted := ctx
 	work, cancel := inFlight(ctx, stdio)
 	defer cancel()
@@ -96,6 +101,8 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 	if err := readErr; err != nil {
 		writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", fmt.Errorf("reading input: %w", err)))
 		worst = ExitPipeline
+	} else if err := sink.recordContent(ctx); err != nil {
+		fmt.Fprintf(stdio.Err, "reflect: --save: %v\n", err)
 	}
 	if err := env.finish(); err != nil {
 		return err
@@ -166,6 +173,11 @@ type resultSink struct {
 	saver  *store.Saver
 	mu     sync.Mutex
 	failed bool
+	// st, corpus and hash record the file's content hash once every line
+	// was read, so the corpus is found by its content when the file moves.
+	st     *store.Store
+	corpus store.Corpus
+	hash   hash.Hash
 }
 
 func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
@@ -180,11 +192,21 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 	if err != nil {
 		return nil, err
 	}
+	// The corpus is the file's content, not only its path: a stored corpus
+	// moved or renamed keeps its results and decisions.
+	found, err := golden.ResolveCorpusFile(ctx, st, o.file, corpus.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("--save: %w", err)
+	}
+	corpus.ID = found.ID
+	if !found.Created.IsZero() {
+		corpus.Created = found.Created
+	}
 	saver, err := st.NewSaver(corpus, env.p.Version())
 	if err != nil {
 		return nil, fmt.Errorf("--save: %w", err)
 	}
-	return &resultSink{saver: saver}, nil
+	return &resultSink{saver: saver, st: st, corpus: corpus, hash: sha256.New()}, nil
 }
 
 // sinkCorpus is the corpus record golden.LoadCorpus makes for a JSONL file,
@@ -230,6 +252,17 @@ func (s *resultSink) save(l golden.Line, res pipeline.Result, stdio Stdio) {
 		s.failed = true
 		fmt.Fprintf(stdio.Err, "reflect: --save: line %d: %v\n", no, err)
 	})
+}
+
+// recordContent stores the corpus record with the hash of the whole file
+// read (and its current path): the same hash OpenCorpus records.
+func (s *resultSink) recordContent(ctx context.Context) error {
+	if s == nil {
+		return nil
+	}
+	c := s.corpus
+	c.ContentHash = hex.EncodeToString(s.hash.Sum(nil))
+	return s.st.PutCorpus(ctx, c, nil)
 }
 
 // close waits for every queued result and says whether any was not stored.

@@ -185,6 +185,13 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 	for _, le := range lineErrs {
 		fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
 	}
+	if err != nil {
+		return corpus, err
+	}
+	changed, err := st.TextChanges(ctx, corpus.ID)
+	if n := len(changed); n > 0 {
+		fmt.Fprintf(stdio.Err, "reflect review: %d document(s) of %s have another text in the file than the one stored and reviewed; the stored text and its decisions are kept, marked \"text changed\" in the queue\n", n, corpus.Path)
+	}
 	return corpus, err
 }
 
