@@ -152,7 +152,7 @@ func (res *runRes) clients(pf *pipelineFlags, log *slog.Logger, needsLive bool) 
 		res.cache = c
 	}
 	if res.stack == nil {
-		res.stack = &providers.Stack{Config: pf.prov, Budget: res.budget, Fixture: func() (*providers.Fixture, error) {
+		res.stack = &providers.Stack{Config: pf.prov, Budget: res.budget, Concurrency: pf.concurrency, Fixture: func() (*providers.Fixture, error) {
 			f, err := loadReplayFixture(pf.replay)
 			if err != nil {
 				return nil, usageErr(err)

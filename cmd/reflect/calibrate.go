@@ -147,6 +147,7 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
+	pf.concurrency = cf.conc
 	env, err := buildEnv(ctx, &pf, true, log)
 	if err != nil {
 		return err

@@ -107,6 +107,7 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
+	pf.concurrency = ef.conc
 	env, err := buildEnv(ctx, &pf, true, log)
 	if err != nil {
 		return err

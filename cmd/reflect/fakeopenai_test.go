@@ -18,6 +18,7 @@ type fakeOpenAI struct {
 	*httptest.Server
 	requests *atomic.Int64
 	auth     *atomic.Value // last Authorization header
+	conns    *atomic.Int64 // TCP connections accepted
 }
 
 func newFakeOpenAI(t testing.TB, delay time.Duration) *fakeOpenAI {
@@ -26,7 +27,7 @@ func newFakeOpenAI(t testing.TB, delay time.Duration) *fakeOpenAI {
 	srv.Config.ConnState = m.ConnState
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &fakeOpenAI{Server: srv, requests: &m.Requests, auth: &m.Auth}
+	return &fakeOpenAI{Server: srv, requests: &m.Requests, auth: &m.Auth, conns: &m.Conns}
 }
 
 func fakeCorpus(n int) string {

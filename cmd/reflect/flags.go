@@ -49,6 +49,11 @@ type pipelineFlags struct {
 	retries          int
 	maxTokensPerDoc  int
 	maxCost          float64
+	// concurrency is how many documents the verb runs at once (its own
+	// flag: --batch-concurrency, --concurrency); it sizes the run's HTTP
+	// connection pool so no call waits for, or dials past, a pooled
+	// connection. 0: providers.MinIdleConnsPerHost.
+	concurrency int
 }
 
 func (p *pipelineFlags) register(fs *flag.FlagSet) {

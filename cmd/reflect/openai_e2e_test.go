@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,5 +172,37 @@ func TestBudgetsAndTheCache(t *testing.T) {
 		if res.Status != pipeline.StatusOK {
 			t.Fatalf("identical texts must not share a per-document budget: %+v", res)
 		}
+	}
+}
+
+// --batch-concurrency sizes the run's connection pool: 100 documents at
+// once, each a Generator then a Critic call, arriving in two bursts with a
+// pause between (input read from a pipe), open one connection per worker
+// and reuse them after the pause, instead of dialling again whatever the
+// default idle pool (64 per host) had no room to keep.
+func TestBatchConcurrencySizesTheConnectionPool(t *testing.T) {
+	const conc = 100
+	srv := newFakeOpenAI(t, 20*time.Millisecond)
+	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-x")
+	t.Setenv("REFLECT_PROVIDER", "")
+	in, feed := io.Pipe()
+	corpus := strings.SplitAfter(fakeCorpus(2*conc), "\n")
+	go func() {
+		_, _ = io.WriteString(feed, strings.Join(corpus[:conc], ""))
+		for srv.requests.Load() < 2*conc {
+			time.Sleep(5 * time.Millisecond) // every connection of the first burst is idle
+		}
+		_, _ = io.WriteString(feed, strings.Join(corpus[conc:], ""))
+		feed.Close()
+	}()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), []string{"extract", "--batch", "--no-cache", "--batch-concurrency", fmt.Sprint(conc), "--log-level", "error"},
+		Stdio{In: in, Out: &out, Err: &errb})
+	if n := len(decodeLines(t, out.String())); n != 2*conc || srv.requests.Load() != 4*conc {
+		t.Fatalf("%d lines, %d requests (exit %d)\n%s", n, srv.requests.Load(), ExitCode(err), errb.String())
+	}
+	if n := srv.conns.Load(); n > conc {
+		t.Fatalf("%d calls, %d at once, opened %d connections; want at most %d", 4*conc, conc, n, conc)
 	}
 }

@@ -143,6 +143,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		}
 		return tui.Run(ctx, cfg)
 	}
+	pf.concurrency = *conc
 	env, err := buildEnv(ctx, &pf, true, log)
 	if err != nil {
 		return err

@@ -77,6 +77,9 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 	if err != nil {
 		return err
 	}
+	if o.batch {
+		o.pf.concurrency = o.concurrency
+	}
 	env, err := buildEnv(ctx, &o.pf, name == "extract", log)
 	if err != nil {
 		if o.batch {
