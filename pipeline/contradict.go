@@ -347,8 +347,9 @@ func (d *doc) roundingExplains(diff float64) bool {
 // a base and its tax.
 func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
 	var own, other []labelledAmount
+	q := d.quotedFrom()
 	for _, a := range d.amounts {
-		if a.role != f.Role || a.summary || !centsForm(a.Raw) {
+		if a.role != f.Role || a.summary || !centsForm(a.Raw) || d.otherDocument(a, q) {
 			continue
 		}
 		if near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {

@@ -346,7 +346,10 @@ var otherFieldLabels = map[Kind][]string{
 		"delivery note date", "date of service", "service date", "dates of service", "arrival", "arrival date",
 		"departure", "departure date", "check-in", "check-out", "anreise", "abreise", "arrivée", "départ", "llegada",
 		"salida", "arrivo", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
-		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum"},
+		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum",
+		// A deadline in prose: "bis zum 19. Oktober 2026 fällig".
+		"bis zum", "bis spätestens", "spätestens am", "no later than", "not later than", "au plus tard le", "avant le",
+		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia"},
 	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
@@ -365,16 +368,7 @@ var otherFieldLabels = map[Kind][]string{
 		// Places, payment and other documents.
 		"zip", "postcode", "room", "room no", "zimmer", "zimmer nr", "table no", "tisch", "auth", "auth code",
 		"approval", "account ends", "card no", "member no", "store", "store no", "store #", "markt", "filiale",
-		"original invoice", "original invoice no", "original invoice #", "avser faktura", "refers to invoice",
-		"against invoice", "ref invoice", "tracking", "tracking no", "awb", "b/l no", "container",
-		// A credit note or correcting invoice names the invoice it corrects.
-		"relates to invoice", "related to invoice", "relating to invoice", "in respect of invoice", "regarding invoice",
-		"corrects invoice", "correction of invoice", "credit for invoice", "zu rechnung", "zu rechnung nr", "zur rechnung",
-		"zur rechnung nr", "zu ihrer rechnung", "bezüglich rechnung", "storno zu rechnung", "korrektur zu rechnung",
-		"do faktury", "do faktury nr", "do faktury vat", "do faktury vat nr", "sur facture", "sur la facture",
-		"facture d'origine", "facture initiale", "su fattura", "fattura di riferimento", "fattura originale",
-		"rif. fattura", "factura rectificada", "factura original", "factura de referencia", "fatura de referência",
-		"fatura original", "betreft factuur", "originele factuur", "kreditering av faktura"},
+		"tracking", "tracking no", "awb", "b/l no", "container"},
 }
 
 // fieldLabelOwner keys a label to the field that owns it; built-in
@@ -400,7 +394,7 @@ func fieldLabelSet(s *Schema) []roleLabel {
 	if out == nil {
 		return nil
 	}
-	for _, ls := range [][]string{otherFieldLabels[KindDate], otherFieldLabels[KindIdentifier], notTheNumberLabels} {
+	for _, ls := range [][]string{otherFieldLabels[KindDate], otherFieldLabels[KindIdentifier], notTheNumberLabels, referenceLabels} {
 		for _, l := range ls {
 			out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: builtinLabelOwner})
 		}
@@ -412,7 +406,7 @@ func fieldLabelSet(s *Schema) []roleLabel {
 // non-space characters after separators, if it holds a digit.
 func tokenAfter(rs []rune, end int) (Span, bool) {
 	p := end
-	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '#' || rs[p] == '.') {
+	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '：' || rs[p] == '#' || rs[p] == '.') {
 		p++
 	}
 	// "INV NO/DATE:15403-119386(29/07/2016)": a second label glued to the
@@ -472,7 +466,12 @@ func lineAfter(rs []rune, end int) string {
 func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	own := fieldLabelOwner(f.Name)
 	var other labelHit
+	q := d.quotedFrom()
+	quotedOut := q >= 0 && d.statesOutside(f, q)
 	for _, sp := range c.Spans {
+		if quotedOut && sp.Start >= q {
+			continue // the quoted earlier message's labels name its own values
+		}
 		h, ok := d.labelBefore(sp.Start)
 		if ok && h.role == own && f.Kind == KindDate {
 			if o, dated := d.datedForOther(h); dated {

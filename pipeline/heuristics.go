@@ -179,6 +179,9 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 		if c.Grounded && len(f.Labels) > 0 && f.Kind != KindMoney && f.Kind != KindCurrency {
 			d.checkLabelled(&c, f, valueString(v))
 		}
+		if c.Grounded {
+			d.checkOtherDocument(&c, f, valueString(v))
+		}
 		if c.Grounded && f.Kind == KindIdentifier {
 			own := false
 			for _, sp := range c.Spans {

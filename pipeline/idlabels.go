@@ -33,9 +33,28 @@ var notTheNumberLabels = []string{
 	"mileage", "kilometerstand", "km-stand", "vin", "caja", "caisse", "kasse", "cassa", "caixa", "till",
 }
 
+// referenceLabels name another document the one in hand refers to: a credit
+// note's or correcting invoice's original invoice. Its number is never the
+// document's own, and a date the line gives ("dated", "vom", "z dnia") is
+// that document's date.
+var referenceLabels = []string{
+	"original invoice", "original invoice no", "original invoice #", "avser faktura", "refers to invoice",
+	"against invoice", "ref invoice", "relates to invoice", "related to invoice", "relating to invoice",
+	"in respect of invoice", "regarding invoice", "corrects invoice", "correction of invoice", "credit for invoice",
+	"zu rechnung", "zu rechnung nr", "zur rechnung", "zur rechnung nr", "zu ihrer rechnung", "bezüglich rechnung",
+	"storno zu rechnung", "korrektur zu rechnung", "do faktury", "do faktury nr", "do faktury vat", "do faktury vat nr",
+	"sur facture", "sur la facture", "facture d'origine", "facture initiale", "su fattura", "fattura di riferimento",
+	"fattura originale", "rif. fattura", "factura rectificada", "factura original", "factura de referencia",
+	"fatura de referência", "fatura original", "betreft factuur", "originele factuur", "kreditering av faktura",
+	"元の請求書", "原发票号码", "原发票",
+	// A corrected invoice names the one it supersedes.
+	"disregard", "please disregard", "supersedes", "supersedes invoice", "replaces invoice", "cancels invoice",
+	"ersetzt rechnung", "annule et remplace", "annule la facture", "sustituye a la factura",
+}
+
 var notTheNumberSet = func() map[string]bool {
 	m := map[string]bool{}
-	for _, l := range notTheNumberLabels {
+	for _, l := range append(append([]string(nil), notTheNumberLabels...), referenceLabels...) {
 		m[LabelKey(l)] = true
 	}
 	return m
@@ -72,7 +91,7 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
 	gap = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr.", "", "no ", "", "nr ", "").Replace(gap)
 	return strings.IndexFunc(gap, func(r rune) bool {
-		return !unicode.IsSpace(r) && !strings.ContainsRune(":#.-–№º°()", r) || r == '\n'
+		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°()", r) || r == '\n'
 	}) < 0
 }
 
@@ -153,13 +172,13 @@ var numberSigns = map[string]bool{"nº": true, "n°": true, "no": true, "no.": t
 // skipNumberSign moves p past a number sign and the separators after it.
 func skipNumberSign(rs []rune, p int) int {
 	q := p
-	for q < len(rs) && !unicode.IsSpace(rs[q]) && rs[q] != ':' {
+	for q < len(rs) && !unicode.IsSpace(rs[q]) && rs[q] != ':' && rs[q] != '：' {
 		q++
 	}
 	if q == p || q >= len(rs) || !numberSigns[strings.ToLower(string(rs[p:q]))] {
 		return p
 	}
-	for q < len(rs) && (rs[q] == ' ' || rs[q] == '\t' || rs[q] == ':') {
+	for q < len(rs) && (rs[q] == ' ' || rs[q] == '\t' || rs[q] == ':' || rs[q] == '：') {
 		q++
 	}
 	return q

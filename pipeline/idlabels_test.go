@@ -92,3 +92,40 @@ func TestReferencedInvoiceNotTheDocument(t *testing.T) {
 		{"korekta right", pl, map[string]any{"invoice_number": "KOR/2026/011", "invoice_date": "2026-05-05"}, "", ""},
 	})
 }
+
+// Class "quoted earlier document accepted": a reply that quotes an earlier
+// message ("-----Original Message-----", "On … wrote:", "> " lines) states
+// its own invoice; a number, date or figure printed only inside the quote
+// is the earlier invoice's. A credit note's line citing the corrected
+// invoice ("Relates to invoice … (total £2,880.00)") holds that invoice's
+// figures, so they neither pass as this document's total nor contradict it.
+func TestQuotedOrCitedDocumentNotTheDocument(t *testing.T) {
+	mail := "From: billing@oakwood.example\nSubject: Invoice OW-2026-031\n\nPlease find our invoice OW-2026-031 dated 16 May 2026.\n" +
+		"Amount due: USD 7,200.00\n\n-----Original Message-----\nFrom: ap@client.example\nSent: 2 April 2026\n" +
+		"Subject: RE: Invoice OW-2026-014\nThanks, invoice OW-2026-014 dated 30 March 2026 for USD 9,850.00 was paid today.\n"
+	reply := "Thanks, paid.\n\nOn Tue, 3 Feb 2026 at 10:02, Oak Ltd <billing@oak.example> wrote:\n> Invoice No: OK-77\n> Total: £9.00\n"
+	credit := "CREDIT NOTE\nOak Ltd\nCredit note no: CN-00019\nDate: 12/05/2026\nRelates to invoice: INV-2207 dated 20/04/2026 (total £2,880.00)\nNet credit -£800.00\nVAT @ 20% -£160.00\nTotal credit -£960.00"
+	runClassCases(t, []classCase{
+		{"quoted number", mail, map[string]any{"invoice_number": "OW-2026-014"}, "invoice_number", "quoted earlier message"},
+		{"quoted date", mail, map[string]any{"invoice_date": "2026-03-30"}, "invoice_date", "quoted earlier message"},
+		{"quoted total", mail, map[string]any{"total": 9850.0}, "total", "quoted earlier message"},
+		{"own part right", mail, map[string]any{"invoice_number": "OW-2026-031", "invoice_date": "2026-05-16", "total": 7200.0}, "", ""},
+		{"all quoted: nothing of its own to prefer", reply, map[string]any{"invoice_number": "OK-77", "total": 9.0}, "", ""},
+		{"cited total", credit, map[string]any{"total": 2880.0}, "total", "refers to another invoice"},
+		{"credit total right", credit, map[string]any{"subtotal": -800.0, "tax": -160.0, "total": -960.0}, "", ""},
+	})
+}
+
+// A full-width colon separates a label from its value like ":" does
+// ("发票号码：No. 04421987"), and a deadline in prose ("bis zum 19. Oktober
+// 2026 fällig", "no later than") names a date that is not the issue date.
+func TestFullWidthColonAndProseDeadlines(t *testing.T) {
+	cn := "上海华东办公用品有限公司\n统一社会信用代码：91310115MA1H123456\n销售发票\n发票号码：No. 04421987\n开票日期：2026年11月12日\n价税合计 ¥1,243.00"
+	de := "Schreinerei Holz e.K.\nanbei unsere Rechnung Nr. 2026/117 vom 5. Oktober 2026.\nDer Betrag von 595,00 € ist bis zum 19. Oktober 2026 fällig."
+	runClassCases(t, []classCase{
+		{"credit code", cn, map[string]any{"invoice_number": "91310115MA1H123456"}, "invoice_number", "04421987"},
+		{"发票号码 right", cn, map[string]any{"invoice_number": "04421987"}, "", ""},
+		{"bis zum", de, map[string]any{"invoice_date": "2026-10-19"}, "invoice_date", `labelled "bis zum"`},
+		{"vom right", de, map[string]any{"invoice_date": "2026-10-05"}, "", ""},
+	})
+}

@@ -1,0 +1,134 @@
+package pipeline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// originalMessageWords mark the separator a mail client writes above the
+// earlier message it quotes in a reply ("-----Original Message-----").
+var originalMessageWords = []string{"original message", "ursprüngliche nachricht", "message d'origine",
+	"mensaje original", "messaggio originale", "oorspronkelijk bericht", "mensagem original", "originalmeddelande",
+	"wiadomość oryginalna", "原始邮件", "元のメッセージ"}
+
+// wroteWords end the line a mail client writes above a quoted reply ("On
+// 2 Feb 2026, Tom Hale wrote:").
+var wroteWords = []string{"wrote:", "schrieb:", "a écrit :", "a écrit:", "escribió:", "ha scritto:", "schreef:",
+	"skrev:", "napisał:", "escreveu:"}
+
+// quotedFrom is the offset where the earlier message a reply quotes begins,
+// or -1 when the text quotes none. The message itself must come first: a
+// text that is all quote has nothing of its own to prefer.
+func (d *doc) quotedFrom() int {
+	own := false
+	for i, ls := range d.lineStarts {
+		le := len(d.rs)
+		if i+1 < len(d.lineStarts) {
+			le = d.lineStarts[i+1]
+		}
+		line := strings.TrimSpace(string(d.rs[ls:le]))
+		low := strings.ToLower(line)
+		quote := strings.HasPrefix(line, ">")
+		if strings.Contains(line, "-----") || strings.HasPrefix(line, "___") {
+			for _, w := range originalMessageWords {
+				quote = quote || strings.Contains(low, w)
+			}
+		}
+		for _, w := range wroteWords {
+			quote = quote || strings.HasSuffix(low, w) && len([]rune(line)) < 200
+		}
+		if quote && own {
+			return ls
+		}
+		own = own || line != ""
+	}
+	return -1
+}
+
+// checkOtherDocument flags a value the text prints only where it quotes or
+// cites another document (inside the earlier message a reply quotes, or on
+// the line that names the invoice a credit note corrects), when the
+// document itself states that field: the quoted or corrected invoice's
+// number, date or figures are not this document's.
+func (d *doc) checkOtherDocument(c *FieldCheck, f Field, val string) {
+	if len(c.Spans) == 0 {
+		return
+	}
+	q := d.quotedFrom()
+	for _, sp := range c.Spans {
+		if !d.elsewhere(sp.Start, q) {
+			return
+		}
+	}
+	if !d.statesOutside(f, q) {
+		return
+	}
+	first := c.Spans[0].Start
+	if q >= 0 && first >= q {
+		c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed only in the quoted earlier message (from line %d), not in the message itself",
+			val, d.lineOf(q)+1))
+		return
+	}
+	c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed only where the document refers to another invoice (line %d)",
+		val, d.lineOf(first)+1))
+}
+
+// elsewhere reports a position inside the quoted earlier message (from q,
+// -1 for none) or after a reference to another invoice on its line.
+func (d *doc) elsewhere(p, q int) bool {
+	if q >= 0 && p >= q {
+		return true
+	}
+	ls := d.lineStarts[d.lineOf(p)]
+	k := sort.Search(len(d.fieldHits), func(i int) bool { return d.fieldHits[i].start >= ls })
+	for ; k < len(d.fieldHits) && d.fieldHits[k].end <= p; k++ {
+		if referenceSet[d.fieldHits[k].key] {
+			return true
+		}
+	}
+	return false
+}
+
+// statesOutside reports whether the document states field f outside what
+// it quotes or cites: an identifier or date after the field's own label, or
+// an amount a role label names.
+func (d *doc) statesOutside(f Field, q int) bool {
+	own := fieldLabelOwner(f.Name)
+	switch f.Kind {
+	case KindIdentifier:
+		for _, h := range d.fieldHits {
+			if h.role == own && !d.elsewhere(h.start, q) {
+				if _, ok := tokenAfter(d.rs, h.end); ok {
+					return true
+				}
+			}
+		}
+	case KindDate:
+		for _, m := range d.dates {
+			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !d.elsewhere(m.Start, q) {
+				return true
+			}
+		}
+	case KindMoney:
+		for _, a := range d.amounts {
+			if a.role != RoleNone && a.role != roleOther && !d.elsewhere(a.Start, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// referenceSet is referenceLabels in LabelKey form.
+var referenceSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range referenceLabels {
+		m[LabelKey(l)] = true
+	}
+	return m
+}()
+
+// otherDocument reports an amount that belongs to another document than the
+// one in hand (see elsewhere).
+func (d *doc) otherDocument(a labelledAmount, q int) bool { return d.elsewhere(a.Start, q) }
