@@ -71,7 +71,7 @@ eval: build
 	  ./$(BIN) eval --provider local $$args --list 3 $$bars; \
 	  ./$(BIN) eval --provider local $$args $(LOCAL_TARGET) 2>/dev/null | sed -n '/^\(PASS\|FAIL\): \(field accuracy\|silent-wrong fields\)/d; s/^\(PASS\|FAIL\): /  issue 9 target: \1: /p'; \
 	done
-	@if [ -f $(RECEIPTS)/receipts-dev.jsonl ]; then echo "== calibrate, receipts-dev + receipts-check, vendor-grouped 5-fold CV, 0.5% silent-wrong budget (issue 16)"; ./$(BIN) calibrate --dataset $(RECEIPTS)/receipts-dev.jsonl --labels $(SROIE_LABELS)/labels-dev.jsonl --dataset $(RECEIPTS)/receipts-check.jsonl --labels $(SROIE_LABELS)/labels-check.jsonl --max-silent-wrong 0.005 --out bin/gate.yaml || test $$? -eq 1; fi
+	@if [ -f $(RECEIPTS)/receipts-dev.jsonl ]; then echo "== calibrate, receipts-dev + receipts-check, vendor-grouped 5-fold CV, 0.5% silent-wrong budget (issue 16)"; ./$(BIN) calibrate --dataset $(RECEIPTS)/receipts-dev.jsonl --labels $(SROIE_LABELS)/labels-dev.jsonl --dataset $(RECEIPTS)/receipts-check.jsonl --labels $(SROIE_LABELS)/labels-check.jsonl --max-silent-wrong 0.005 --out bin/gate.yaml || test $$? -eq 1; echo "== calibrate --by evidence, the same rows (issue 16)"; ./$(BIN) calibrate --dataset $(RECEIPTS)/receipts-dev.jsonl --labels $(SROIE_LABELS)/labels-dev.jsonl --dataset $(RECEIPTS)/receipts-check.jsonl --labels $(SROIE_LABELS)/labels-check.jsonl --max-silent-wrong 0.005 --by evidence --out bin/gate-evidence.yaml || test $$? -eq 1; fi
 
 # Go benchmarks; each prints the figures the issues name (docs/s, ratios, p99).
 BENCH_FILTER := grep -E '^(BENCH|Benchmark|FAIL|---|panic)' || true
