@@ -567,8 +567,13 @@ func (d *doc) balanceAfterPayment(r Role, a labelledAmount) (inv, paid labelledA
 // isPayment reports an amount labelled as money already paid.
 func (d *doc) isPayment(b labelledAmount) bool {
 	k := b.key
-	return tenderedLabels[k] || strings.Contains(k, "paid") || strings.Contains(k, "payment") || strings.Contains(k, "deposit")
+	return tenderedLabels[k] || strings.Contains(k, "paid") || strings.Contains(k, "payment") || strings.Contains(k, "deposit") ||
+		depositWords[k]
 }
+
+// depositWords are advance payments an invoice subtracts from its total.
+var depositWords = map[string]bool{"anzahlung": true, "abschlag": true, "abschlagszahlung": true, "acompte": true,
+	"aanbetaling": true, "anticipo": true, "acconto": true, "前受金": true, "内金": true}
 
 // printsRole reports whether any money label of role is printed.
 func (d *doc) printsRole(r Role) bool {
@@ -743,11 +748,42 @@ func (d *doc) printedFix(s *Schema) func(field string, want, tol float64) (label
 		if !ok || f.Kind != KindMoney || f.Role == RoleNone {
 			return labelledAmount{}, false
 		}
+		var parts []labelledAmount
 		for _, a := range d.amounts {
-			if a.role == f.Role && math.Abs(a.Value-want) <= tol+1e-9 {
+			if a.role != f.Role {
+				continue
+			}
+			if math.Abs(a.Value-want) <= tol+1e-9 {
 				return a, true
+			}
+			if len(parts) < 16 && d.rateOnLine(a) {
+				parts = append(parts, a)
+			}
+		}
+		// Two parts on their own lines, each with its rate, that add up to
+		// it: two rates' tax (10% and 8% 消費税, TVA A and B), CGST and SGST.
+		// Without a rate a part may be a rounding read under a tax label.
+		for i, a := range parts {
+			for _, b := range parts[i+1:] {
+				if a.Line != b.Line && math.Abs(a.Value+b.Value-want) <= tol+1e-9 {
+					sum := a
+					sum.Raw = a.Raw + " and " + b.Raw
+					sum.label = a.label + ", " + b.label
+					return sum, true
+				}
 			}
 		}
 		return labelledAmount{}, false
 	}
+}
+
+// rateOnLine reports a percentage printed on a's line: a rate row.
+func (d *doc) rateOnLine(a labelledAmount) bool {
+	ls, le := d.lineBounds(a.Line)
+	for k := ls; k < le && k < ls+200; k++ {
+		if d.rs[k] == '%' || d.rs[k] == '％' {
+			return true
+		}
+	}
+	return false
 }

@@ -23,6 +23,7 @@ var otherLabels = []string{
 	"cash", "change", "change due", "changes", "posted change", "tendered", "tender", "paid", "paid amount", "payment",
 	"received", "cash received", "visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit",
 	"voucher", "deposit", "eftpos",
+	"anzahlung", "abschlag", "abschlagszahlung", "acompte", "aanbetaling", "anticipo", "acconto", "前受金", "内金",
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",

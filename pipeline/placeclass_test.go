@@ -96,3 +96,35 @@ func TestGrossAmountInclTax(t *testing.T) {
 		{name: "including gst alone", text: zero, rec: Record{"tax": 0.0, "total": 30.0}, field: "tax"},
 	})
 }
+
+// When the relation fails, two tax rows with their rates that add up to the
+// missing tax convict a value that is one of them: one rate's tax of two,
+// CGST without SGST.
+func TestMoneyTwoRatesTax(t *testing.T) {
+	jp := "請求書\n株式会社さくらデザイン\n小計 170,000\n消費税（10%対象 150,000） 15,000\n消費税（8%対象 20,000） 1,600\n合計金額 ¥186,600\n"
+	fr := "CARREFOUR MARKET\nTOTAL A PAYER 13,74 EUR\nTVA TAUX HT TVA\n A 5,50% 7,35 0,40\n B 20,00% 4,99 1,00\n"
+	in := "Shree Textiles Pvt. Ltd.\nTaxable Value 1,23,000.00\nCGST @ 2.5% 3,075.00\nSGST @ 2.5% 3,075.00\nGrand Total 1,29,150.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "one rate of two", text: jp, rec: Record{"subtotal": 170000.0, "tax": 15000.0, "total": 186600.0}, field: "tax", wrong: true, want: "15,000 and 1,600"},
+		{name: "both rates", text: jp, rec: Record{"subtotal": 170000.0, "tax": 16600.0, "total": 186600.0}, field: "total"},
+		{name: "TVA B only", text: fr, rec: Record{"subtotal": 12.34, "tax": 1.0, "total": 13.74}, field: "tax", wrong: true, want: "0,40 and 1,00"},
+		{name: "CGST only", text: in, rec: Record{"subtotal": 123000.0, "tax": 3075.0, "total": 129150.0}, field: "tax", wrong: true, want: "balances it"},
+	})
+}
+
+// A bracketed aside between a label and its amount does not hide the label:
+// a deposit printed "Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00" is
+// a payment, so the balance after it is not the total and the invoice total
+// before it is.
+func TestLabelBeforeAnAside(t *testing.T) {
+	uk := "Westbrook Event Hire Ltd\nINVOICE WEH-3310\nSubtotal 3,060.00\nVAT 20% 612.00\nInvoice total 3,672.00\n" +
+		"Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00\nBalance due by 7 March 2026 2,672.00\n"
+	de := "Müller GmbH\nNetto 1.000,00\nMwSt 19% 190,00\nGesamtbetrag 1.190,00\nAnzahlung (Rg. 4711 vom 01.02.2026) -500,00\nZu zahlen 690,00\n"
+	rec := func(total float64) Record { return Record{"subtotal": 3060.0, "tax": 612.0, "total": total} }
+	runMoneyCases(t, []moneyCase{
+		{name: "balance as total", text: uk, rec: rec(2672), field: "total", wrong: true, want: "3672.00"},
+		{name: "invoice total", text: uk, rec: rec(3672), field: "total"},
+		{name: "german balance as total", text: de, rec: Record{"subtotal": 1000.0, "tax": 190.0, "total": 690.0}, field: "total", wrong: true, want: "1190.00"},
+		{name: "german total", text: de, rec: Record{"subtotal": 1000.0, "tax": 190.0, "total": 1190.0}, field: "total"},
+	})
+}

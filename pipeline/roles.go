@@ -426,7 +426,11 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper
 				break
 			}
 		}
-		if h, ok := choose(segStart, a.Start); ok {
+		h, ok := choose(segStart, a.Start)
+		if !ok {
+			h, ok = asideLabel(rs, amounts, i, ls, choose)
+		}
+		if ok {
 			if !tableRow(rs, amounts, i, hits) {
 				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 				if h.role != roleOther && followedByUnit(rs, a.End) {
@@ -469,6 +473,38 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper
 		}
 	}
 	return out
+}
+
+// asideLabel reads the label before a bracketed aside that stands between
+// it and amount i: "Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00",
+// "Anzahlung (Rg. 4711 vom 01.02.) -500,00". The aside's own numbers and
+// commas do not end the label's clause.
+func asideLabel(rs []rune, amounts []AmountMatch, i, ls int, choose func(a, b int) (labelHit, bool)) (labelHit, bool) {
+	k := amounts[i].Start - 1
+	for k >= ls && (rs[k] == ' ' || rs[k] == ':' || rs[k] == '\t' || rs[k] == '-' || rs[k] == '−') {
+		k--
+	}
+	if k < ls || rs[k] != ')' && rs[k] != '）' {
+		return labelHit{}, false
+	}
+	open := -1
+	for j := k - 1; j >= max(ls, k-80); j-- {
+		if rs[j] == '(' || rs[j] == '（' {
+			open = j
+			break
+		}
+	}
+	if open < 0 {
+		return labelHit{}, false
+	}
+	segStart := ls
+	for j := i - 1; j >= 0 && amounts[j].End > ls; j-- {
+		if amounts[j].End <= open {
+			segStart = amounts[j].End
+			break
+		}
+	}
+	return choose(segStart, open)
 }
 
 // standsAlone reports whether a line holds nothing but the amount and
