@@ -54,8 +54,8 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 			if r.Status != "" {
 				st.WithResult++
 			}
-			if r.Verdict == ActionSkip {
-				st.Skipped++
+			if r.Verdict == ActionSkip && !r.Reviewed {
+				st.Skipped++ // still set aside: reviewed later, it is reviewed
 			}
 			switch {
 			case r.Verdict == ActionReject:

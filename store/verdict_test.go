@@ -145,3 +145,26 @@ func TestVerdictRejectOnAnErrorResult(t *testing.T) {
 		t.Errorf("stats = %+v %v, want 1 rejected (an error), 0 reviewed", st, err)
 	}
 }
+
+// TestVerdictSkippedThenReviewed: a document set aside and reviewed later is
+// reviewed: exported like any other and no longer counted as skipped.
+func TestVerdictSkippedThenReviewed(t *testing.T) {
+	ctx := context.Background()
+	s := populated(t, 5)
+	const doc = "doc-000004"
+	if _, err := s.Decide(ctx, store.VerdictDecision("c", doc, "ann", store.ActionSkip, "ask finance")); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionAccept, Reviewer: "bob"})
+	if err != nil || !rows[0].Reviewed || rows[0].Verdict != store.ActionSkip {
+		t.Fatalf("row = %+v %v, want reviewed, the skip kept as history", rows, err)
+	}
+	st, err := s.Stats(ctx, "c")
+	if err != nil || st.Skipped != 0 || st.Reviewed != 1 {
+		t.Errorf("stats = %+v %v, want 0 skipped, 1 reviewed", st, err)
+	}
+	rvs, err := s.Reviewed(ctx, "c")
+	if err != nil || len(rvs) != 1 || rvs[0].Verdict.Action != store.ActionSkip {
+		t.Errorf("Reviewed = %+v %v", rvs, err)
+	}
+}

@@ -131,10 +131,10 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	switch {
 	case s.Verdict == store.ActionReject:
 		rev = " ✗ " // not a document
+	case s.Reviewed:
+		rev = " ✓ " // a skipped document reviewed later is reviewed
 	case s.Verdict == store.ActionSkip:
 		rev = " » " // set aside with a note
-	case s.Reviewed:
-		rev = " ✓ "
 	case s.Decisions > 0:
 		rev = " ~ "
 	}
