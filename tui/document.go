@@ -606,8 +606,8 @@ func (d *docPage) header() string {
 	if who := d.svc.presence.openBy(d.docID); who != "" {
 		id += " · open by " + who
 	}
-	if mark := d.svc.presence.changedMark(d.docID); mark != "" {
-		id += " · " + mark + " (stored text shown)"
+	if d.svc.presence.textChangedIn(d.docID) {
+		id += " · text changed in the file (stored text shown)"
 	}
 	if !d.hasResult {
 		return fmt.Sprintf("%s · no result yet", id)

@@ -26,16 +26,14 @@ type presenceState struct {
 	textChanged map[string]store.TextChange
 }
 
-// changedMark is what the queue row and the page say about a document whose
-// text in the file is no longer the one stored (and reviewed).
-func (p *presenceState) changedMark(docID string) string {
+// textChangedIn reports whether docID's text in the corpus file is no
+// longer the one stored (and reviewed).
+func (p *presenceState) textChangedIn(docID string) bool {
 	if p == nil {
-		return ""
+		return false
 	}
-	if _, ok := p.textChanged[docID]; ok {
-		return "text changed in the file"
-	}
-	return ""
+	_, ok := p.textChanged[docID]
+	return ok
 }
 
 // openBy names the other reviewers who have docID open: "bob" or "bob, eve".

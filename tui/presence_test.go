@@ -5,6 +5,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // A document another reviewer has open is marked "open by NAME" on its queue
@@ -99,4 +105,33 @@ func presenceAt(t *testing.T, f fixture, who string) time.Time {
 	}
 	t.Fatalf("no presence for %s", who)
 	return time.Time{}
+}
+
+// marksScreen is the queue with bob on inv-002 and inv-001's text changed
+// in the file.
+func marksScreen(t *testing.T, wide bool) Model {
+	t.Helper()
+	f := newFixture(t)
+	ctx := context.Background()
+	docs := append([]store.Document(nil), f.docs...)
+	docs[0].Text += "\nedited"
+	if err := f.st.PutCorpus(ctx, f.corpus, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.SetPresence(ctx, f.corpus.ID, "bob", "inv-002", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, f.config())
+	if wide {
+		m = apply(t, m, tea.WindowSizeMsg{Width: 120, Height: 35})
+	}
+	return apply(t, m, pollMsg{})
+}
+
+func TestGoldenQueueMarks(t *testing.T) {
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(marksScreen(t, false).View().Content)))
+}
+
+func TestGoldenQueueMarks120(t *testing.T) {
+	teatest.RequireEqualOutput(t, []byte(ansi.Strip(marksScreen(t, true).View().Content)))
 }

@@ -144,8 +144,8 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 		text = s.Error
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	if mark := q.svc.presence.changedMark(s.DocID); mark != "" {
-		text = mark + " · " + text
+	if q.svc.presence.textChangedIn(s.DocID) {
+		text = "text changed · " + text
 	}
 	if who := q.svc.presence.openBy(s.DocID); who != "" {
 		text = "open by " + who + " · " + text

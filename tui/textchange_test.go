@@ -19,7 +19,7 @@ func TestTextChangedMarked(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := loaded(t, f.config())
-	if row := rowLine(t, m, "inv-002"); !strings.Contains(row, "text changed in the file") {
+	if row := rowLine(t, m, "inv-002"); !strings.Contains(row, "text changed · ") {
 		t.Fatalf("inv-002's row is not marked: %q", row)
 	}
 	if row := rowLine(t, m, "inv-001"); strings.Contains(row, "text changed") {
