@@ -68,6 +68,10 @@ func TestAuditTabDrawsOnceAndReviews(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "audit 1/2 read · 0/7 wrong") {
 		t.Fatalf("audit line after one document read:\n%s", v)
 	}
+	// The stats panel (s) carries the audit too.
+	if v := viewText(press(t, m, "s")); !strings.Contains(v, "audit: read / drawn            1 / 2 · read more") || !strings.Contains(v, "audit: wrong · upper · budget  0/7 · 34.82% · 0.50%") {
+		t.Fatalf("stats panel:\n%s", v)
+	}
 }
 
 // The estimate follows each decision on a sampled document: a correction
@@ -151,7 +155,7 @@ func TestAuditTabDrawsMore(t *testing.T) {
 		t.Fatalf("draws %+v", ds)
 	}
 	// D works on the audit tab only.
-	m = press(t, m, "2", "D")
+	press(t, m, "2", "D")
 	if n := len(auditDraws(t, st, "c")); n != 2 {
 		t.Fatalf("D on the ok tab drew (%d draws)", n)
 	}

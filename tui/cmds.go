@@ -43,9 +43,10 @@ type ExportedMsg struct {
 	Err      error
 }
 
-// StatsMsg carries store.Stats for the stats panel.
+// StatsMsg carries store.Stats for the stats panel, and the audit.
 type StatsMsg struct {
 	Stats store.Stats
+	Audit golden.Audit
 	Err   error
 }
 
@@ -144,7 +145,11 @@ func (s *services) undoCmd(docID string) tea.Cmd {
 func (s *services) statsCmd() tea.Cmd {
 	return func() tea.Msg {
 		st, err := s.store.Stats(s.ctx, s.corpus.ID)
-		return StatsMsg{Stats: st, Err: err}
+		if err != nil {
+			return StatsMsg{Err: err}
+		}
+		a, err := golden.ReadAudit(s.ctx, s.store, s.corpus.ID)
+		return StatsMsg{Stats: st, Audit: a, Err: err}
 	}
 }
 

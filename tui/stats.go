@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
 )
 
@@ -17,12 +18,13 @@ type statsPanel struct {
 	svc           *services
 	loading       bool
 	stats         store.Stats
+	audit         golden.Audit
 	err           error
 	width, height int
 }
 
 func (p *statsPanel) Loaded(m StatsMsg) {
-	p.loading, p.stats, p.err = false, m.Stats, m.Err
+	p.loading, p.stats, p.audit, p.err = false, m.Stats, m.Audit, m.Err
 }
 
 func (p *statsPanel) SetSize(w, h int)       { p.width, p.height = w, h }
@@ -59,6 +61,15 @@ func (p *statsPanel) View() string {
 			{"wrong & flagged (caught)", fmt.Sprint(s.CaughtWrong)},
 			{"wrong & not flagged (silent)", fmt.Sprint(s.SilentWrong)},
 			{"catch rate", fmt.Sprintf("%.1f%%", s.CatchRate*100)},
+		}
+		if a := p.audit; len(a.Draws) > 0 {
+			all := a.Report.All
+			verdict := auditWord(all)
+			if a.Report.Breached {
+				verdict = "BUDGET BREACHED"
+			}
+			rows = append(rows, [2]string{"audit: read / drawn", fmt.Sprintf("%d / %d · %s", a.Audited, a.Sample, verdict)},
+				[2]string{"audit: wrong · upper · budget", fmt.Sprintf("%d/%d · %.2f%% · %.2f%%", all.SilentWrong, all.N, 100*all.Upper, 100*a.Report.Budget)})
 		}
 		var b strings.Builder
 		for i, r := range rows {
