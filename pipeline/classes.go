@@ -388,9 +388,13 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 	if len(c.Spans) == 0 {
 		return
 	}
+	if why, ok := notAName(val); ok {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is %s, not a name", val, why))
+		return
+	}
 	customer := ""
 	for _, sp := range capped(c.Spans) {
-		lab := d.customerLabelFor(sp)
+		lab := d.otherPartyAt(sp)
 		if lab == "" {
 			customer = ""
 			break
@@ -425,6 +429,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
 		}
 	}
+	d.checkHeadCompany(c, val)
 }
 
 // nameLike is a line that can be part of a name: letters, no digits, no

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // customerLabels introduce the other party of a document: the buyer, the
@@ -21,14 +19,20 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	// French, Japanese; a patient on a clinic's bill.
 	"nabywca", "odbiorca", "destinatário", "destinatario", "tomador", "tomador de serviços", "tomador do serviço",
 	"receptor", "공급받는자", "공급받는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
-	"comprador", "adquirente"}
+	"comprador", "adquirente", "cessionario", "committente", "pelanggan", "datos del cliente",
+	// Other parties a document names that are never its issuer: the
+	// buyer's accounts-payable department signing an e-mail, the card
+	// scheme on a card slip.
+	"accounts payable", "purchasing department", "einkauf", "카드종류", "card type", "kartenart"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
 // Frau Becker", "Hey Sam"): elsewhere they are ordinary words.
 var addressWords = []string{"to", "an", "dear", "hey", "hi", "hello", "sehr geehrte", "sehr geehrter",
 	"liebe", "lieber", "bonjour", "estimado", "estimada", "cher", "chère", "gentile", "caro", "cara", "aan",
-	"spett.le", "spettabile", "egregio", "para", "geachte", "beste"}
+	"spett.le", "spettabile", "egregio", "para", "geachte", "beste",
+	// A window-envelope address opens with the addressee's form of address.
+	"herrn", "herr", "frau", "firma", "monsieur", "madame"}
 
 // honorifics may stand between a label and the name it introduces.
 var honorifics = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true, "dr": true, "herr": true,
@@ -117,207 +121,97 @@ func (d *doc) customerLabelFor(sp Span) string {
 			return l
 		}
 	}
-	// A label line: it ends in a colon and names the customer.
+	// A label line: it ends in a colon and names the customer, in the
+	// name's column when it holds two labels ("Sprzedawca:   Nabywca:").
 	if strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "：") {
-		return customerLabelIn(toks)
+		return customerLabelIn(LabelTokens(d.columnAbove(li, sp.Start)))
 	}
 	return ""
 }
 
-// legalForms end a company's name: a line at a document's head that ends in
-// one names a company, and on most documents the company at the head that
-// no customer label introduces is the issuer.
-var legalForms = [][]string{{"sdn", "bhd"}, {"bhd"}, {"berhad"}, {"s", "b"}, {"ltd"}, {"limited"}, {"inc"},
-	{"llc"}, {"llp"}, {"plc"}, {"gmbh"}, {"ag"}, {"kg"}, {"mbh"}, {"pty", "ltd"}, {"pte", "ltd"}, {"corp"},
-	{"corporation"}, {"sarl"}, {"sas"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"}, {"oy"},
-	{"ab"}, {"ltda"}, {"s", "a"}, {"sa"}, {"s", "l"}, {"sl"}, {"sp", "z", "o", "o"}, {"s", "r", "o"},
-	{"kk"}, {"enterprise"}, {"enterprises"}}
-
-// issuerLabels introduce the issuer's name on its line.
-var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by", "sold by", "merchant", "verkäufer",
-	"lieferant", "fournisseur", "vendeur", "proveedor", "emisor", "fornecedor", "prestador", "prestador de serviços",
-	"sprzedawca", "공급자", "売主", "販売者", "発行者", "leverancier", "fornitore", "from", "von", "contractor",
-	"provider", "service provider", "auftragnehmer", "prestataire"}
-
-// headLines is how many non-blank lines count as a document's head.
-const headLines = 8
-
-// issuerOmission reports a null issuer name the document prints: after an
-// issuer label ("Sprzedawca: ACME Sp. z o.o.", "Sold by: …"), or a company
-// name at its head (a line ending in a legal form) that no customer label
-// introduces. Abstaining is honest only when the source names no one.
-func (d *doc) issuerOmission(f Field) (FieldCheck, bool) {
-	c := FieldCheck{Factor: 1, Spans: []Span{}}
-	if f.Party != PartyIssuer {
-		return c, false
-	}
-	seen := 0
-	for li := 0; li < len(d.lineStarts) && seen < headLines; li++ {
-		ls, le := d.lineBounds(li)
-		for ls < le && unicode.IsSpace(d.rs[ls]) {
-			ls++ // spans count runes from the line's first printed one
-		}
-		line := strings.TrimSpace(string(d.rs[ls:le]))
-		if line == "" {
-			continue
-		}
-		seen++
-		if name, ok := afterIssuerLabel(line); ok {
-			start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
-			c.Spans = append(c.Spans, Span{Start: start, End: start + utf8.RuneCountInString(name)})
-			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document names %q as the issuer (line %d)",
-				strings.ReplaceAll(f.Name, "_", " "), name, li+1))
-			return c, true
-		}
-		head := firstSegment(line)
-		if !endsInLegalForm(head) && !(seen <= 3 && d.firstNameLine(li) && headName(head)) || strings.ContainsAny(head, "@:") {
-			continue
-		}
-		sp := Span{Start: ls, End: ls + utf8.RuneCountInString(head)}
-		if d.customerLabelFor(sp) != "" || customerLabelIn(LabelTokens(line)) != "" || d.underCustomerLabel(li) || addressee(line) {
-			continue
-		}
-		c.Spans = append(c.Spans, sp)
-		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints the name %q at its head (line %d)",
-			strings.ReplaceAll(f.Name, "_", " "), head, li+1))
-		return c, true
-	}
-	return c, false
-}
-
 // underCustomerLabel reports a line inside a block a customer label opens:
-// the label alone on a line above, with no blank line between.
-func (d *doc) underCustomerLabel(li int) bool {
+// the label alone on a line above ("Bill to:", "Herrn", "Datos del
+// cliente"), with no blank line between.
+func (d *doc) underCustomerLabel(li int) bool { return d.customerBlockLabel(li) != "" }
+
+// customerBlockLabel is the label of the customer block holding line li, or
+// "": a label line (ending in a colon, the label alone, or a short heading
+// naming the customer) above it with no blank line between.
+func (d *doc) customerBlockLabel(li int) string {
 	for k := li - 1; k >= 0 && k >= li-4; k-- {
 		ls, le := d.lineBounds(k)
 		prev := strings.TrimSpace(string(d.rs[ls:le]))
 		if prev == "" {
-			return false
+			return ""
 		}
-		if l := customerLabelIn(LabelTokens(prev)); l != "" && (strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "：") || LabelKey(prev) == LabelKey(l)) {
-			return true
+		if l := customerHeading(prev); l != "" {
+			return l
 		}
 	}
-	return false
+	return ""
 }
 
-// afterIssuerLabel is the name an issuer label introduces on line.
-func afterIssuerLabel(line string) (string, bool) {
-	low := strings.ToLower(line)
-	for _, l := range issuerLabels {
-		if !strings.HasPrefix(low, l) {
-			continue
-		}
-		rest := line[len(l):]
-		trimmed := strings.TrimLeft(rest, " \t")
-		if !strings.HasPrefix(trimmed, ":") && !strings.HasPrefix(trimmed, "：") {
-			continue
-		}
-		name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(trimmed, ":"), "：")))
-		if !strings.ContainsFunc(name, unicode.IsLetter) || strings.Contains(name, "@") {
-			continue
-		}
-		return name, true
-	}
-	return "", false
-}
-
-// endsInLegalForm reports a line whose last words (a registration number
-// aside) are a legal form: "VIVOPAC MARKETING SDN BHD (1070687-M)",
-// "Müller Druck GmbH", "株式会社さくら商事".
-func endsInLegalForm(line string) bool {
-	if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
-		return true
-	}
+// customerHeading is the customer label a line consists of: "Bill to:",
+// "Herrn", "Datos del cliente", "DESTINATÁRIO/REMETENTE"; a title that
+// mentions a customer ("CUSTOMER COPY") is not one.
+func customerHeading(line string) string {
 	toks := LabelTokens(line)
-	// The name ends where its registration number starts: "KING'S
-	// CONFECTIONERY S/B 273500-U (KSB)".
-	if i := slices.IndexFunc(toks, func(t string) bool { return strings.ContainsFunc(t, unicode.IsDigit) }); i >= 0 {
-		toks = toks[:i]
+	l := customerLabelIn(toks)
+	if l == "" || strings.ContainsFunc(line, unicode.IsDigit) || strings.Contains(strings.TrimSpace(line), "   ") {
+		return "" // a line of two columns names a party per column (columnAbove)
 	}
-	if len(toks) < 2 {
-		return false // a legal form alone names no one
+	if strings.HasSuffix(line, ":") || strings.HasSuffix(line, "：") || LabelKey(line) == LabelKey(l) {
+		return l
 	}
-	for _, f := range legalForms {
-		if len(f) < len(toks) && slices.Equal(toks[len(toks)-len(f):], f) {
-			return true
+	if len(toks) > 4 {
+		return ""
+	}
+	lt := LabelTokens(l)
+	for _, t := range toks {
+		if titleWords[t] && !slices.Contains(lt, t) {
+			return ""
 		}
 	}
-	return false
+	return l
 }
 
-// firstSegment is a head line up to a column gap or a clause: "ORBITAL
-// COMPONENTS SDN BHD      INVOICE OC-26-1190", "Mercer Contracting Ltd, 8
-// Canal St", "Cedar & Stone Ltd (GST 123-456-789)".
-func firstSegment(line string) string {
-	for _, sep := range []string{"   ", "\t", ", ", " (", " · ", " | ", " — ", " - "} {
-		if i := strings.Index(line, sep); i > 0 {
-			line = line[:i]
-		}
+// otherPartyAt is the label naming the party printed at sp when it is not
+// the issuer: a customer label before it, a Japanese addressee suffix, a
+// label line or heading above it (in its column when the line above holds
+// two labels), the block a customer label opens, or a payment or item line
+// it shares with an amount.
+func (d *doc) otherPartyAt(sp Span) string {
+	if l := d.customerLabelFor(sp); l != "" {
+		return l
 	}
-	return strings.TrimSpace(line)
-}
-
-// firstNameLine reports whether no line above li could be a name: li is the
-// document's first candidate for its letterhead.
-func (d *doc) firstNameLine(li int) bool {
-	for k := 0; k < li; k++ {
-		ls, le := d.lineBounds(k)
-		if headName(firstSegment(strings.TrimSpace(string(d.rs[ls:le])))) {
-			return false
-		}
-	}
-	return true
-}
-
-// headName is a letterhead line that reads as a name: words that each start
-// with a capital (or a script without case), at most a store number in
-// digits, not a title, a label, a greeting or an address.
-func headName(t string) bool {
-	t = strings.TrimRight(strings.TrimSpace(t), ".*")
-	if t == "" || strings.ContainsAny(t, ":@/=%") || strings.HasSuffix(t, ",") {
-		return false
-	}
-	words := strings.Fields(t)
-	digits := 0
-	for i, w := range words {
-		r := []rune(strings.TrimLeft(w, "#*'\"("))
-		if len(r) == 0 {
-			continue
-		}
-		switch {
-		case unicode.IsDigit(r[0]):
-			if i == 0 || strings.ContainsAny(w, ".,-") {
-				return false // an address ("78 Westchester Ave") or a figure ("9.00")
+	li := d.lineOf(sp.Start)
+	ls, _ := d.lineBounds(li)
+	if li > 0 {
+		ps, pe := d.lineBounds(li - 1)
+		// "Sprzedawca:              Nabywca:" above two columns.
+		if seg := d.columnAbove(li, sp.Start); strings.HasSuffix(seg, ":") {
+			if l := customerLabelIn(LabelTokens(seg)); l != "" {
+				return l
 			}
-			digits += len(r)
-		case strings.ContainsFunc(w, unicode.IsDigit):
-			return false // "NO.41", "G23": an address or a code, not a name's word
-		case unicode.IsLower(r[0]):
-			return false // running text, or a word no name starts with
+		}
+		if before := strings.TrimSpace(string(d.rs[ls:sp.Start])); before == "" {
+			if l := customerHeading(strings.TrimSpace(string(d.rs[ps:pe]))); l != "" {
+				return l
+			}
+			if l := d.customerBlockLabel(li); l != "" {
+				return l
+			}
 		}
 	}
-	toks := LabelTokens(t)
-	if digits > 4 || len(toks) == 0 || titleWords[strings.ToLower(strings.Join(strings.Fields(t), ""))] {
-		return false
-	}
-	// A short line with a title word is a title ("TIMESHEET INVOICE",
-	// "Order Confirmation & Invoice"), not a name.
-	if len(toks) <= 4 && slices.ContainsFunc(toks, func(w string) bool { return titleWords[w] && w != "&" && w != "and" }) {
-		return false
-	}
-	for _, w := range toks {
-		if greetingWords[w] {
-			return false
+	for _, a := range d.amounts {
+		if a.Line == li && a.End > sp.End && strings.ContainsAny(a.Raw, ".,") {
+			if before := strings.TrimSpace(string(d.rs[ls:sp.Start])); before != "" {
+				return strings.TrimRight(before, " (:")
+			}
 		}
 	}
-	return customerLabelIn(toks) == ""
+	return ""
 }
-
-// greetingWords open the lines a shop prints around its receipt ("THANK
-// YOU", "WELCOME", "PLEASE COME AGAIN"), never its name.
-var greetingWords = map[string]bool{"thank": true, "thanks": true, "welcome": true, "please": true,
-	"danke": true, "merci": true, "gracias": true, "grazie": true, "terima": true, "kasih": true}
 
 // addressee reports a line that ends in a Japanese addressee suffix
 // ("株式会社みどり工業　御中", "山田 様"): the customer, not the issuer.
@@ -329,4 +223,29 @@ func addressee(line string) bool {
 		}
 	}
 	return false
+}
+
+// columnAbove is the text of line li−1 in the column of offset p: from
+// where p's column starts (two runes of slack) to the next column gap.
+// "Sold To:        Ship To:" gives "Sold To:" over the left column and
+// "Ship To:" over the right one.
+func (d *doc) columnAbove(li, p int) string {
+	if li == 0 {
+		return ""
+	}
+	ls, _ := d.lineBounds(li)
+	ps, pe := d.lineBounds(li - 1)
+	col := p - ls
+	if col < 0 || ps+col >= pe {
+		return ""
+	}
+	start := ps + max(col-2, 0)
+	for start > ps && !unicode.IsSpace(d.rs[start-1]) {
+		start-- // back to the start of the word the column cuts
+	}
+	seg := strings.TrimSpace(string(d.rs[start:pe]))
+	if i := strings.Index(seg, "   "); i > 0 {
+		seg = seg[:i]
+	}
+	return strings.TrimSpace(seg)
 }

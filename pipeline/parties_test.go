@@ -84,3 +84,31 @@ func TestIssuerOmission(t *testing.T) {
 		})
 	}
 }
+
+// Other parties under headings, columns and address blocks, a labelled
+// issuer that contradicts the name, and values that are no name at all
+// (black-box round 1, class V1–V3). The issuer itself stays unflagged.
+func TestOtherPartiesAndNonNames(t *testing.T) {
+	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	runClassCases(t, []classCase{
+		{"customer heading above", "Reformas Ortega, S.L.\nFACTURA\n\nDatos del cliente\nClínica Dental Sonrisa, S.L.P. — NIF B-12398765\nTOTAL 9,00 €", v("Clínica Dental Sonrisa, S.L.P."), "vendor_name", "not the issuer"},
+		{"italian committente", "Cedente/prestatore: Tipografia Ferraris S.r.l.\nCessionario/committente: Studio Legale Bianchi\nTotale 9,00", v("Studio Legale Bianchi"), "vendor_name", "not the issuer"},
+		{"right column under the buyer label", "FAKTURA VAT nr 1\n\nSprzedawca:                   Nabywca:\nKowalski Serwis Sp. z o.o.    Biuro Nowak s.c.\nRazem 9,00", v("Biuro Nowak s.c."), "vendor_name", "not"},
+		{"left column under the seller label", "FAKTURA VAT nr 1\n\nSprzedawca:                   Nabywca:\nKowalski Serwis Sp. z o.o.    Biuro Nowak s.c.\nRazem 9,00", v("Kowalski Serwis Sp. z o.o."), "", ""},
+		{"heading naming two roles", "DANFE\nEMITENTE: Distribuidora Vale Verde Ltda.\n\nDESTINATÁRIO/REMETENTE\nMercadinho Bom Preço ME   CNPJ: 98.765.432/0001-10\nVALOR TOTAL R$ 9,00", v("Mercadinho Bom Preço ME"), "vendor_name", "not"},
+		{"window-envelope address block", "Müller Haustechnik GmbH · Gewerbestraße 12 · 70565 Stuttgart\nHerrn\nJonas Becker\nBecker Immobilien KG\nLindenallee 4\n\nRECHNUNG\nSumme 9,00 €", v("Becker Immobilien KG"), "vendor_name", "not the issuer"},
+		{"marketplace operator", "Order #114-88\nSold by: Oakridge Home Goods   Fulfilled by Amazon\nInvoice number: DE-1\nTotal EUR 9.00", v("Amazon"), "vendor_name", `names "Oakridge Home Goods" as the issuer`},
+		{"the seller on a marketplace order", "Order #114-88\nSold by: Oakridge Home Goods   Fulfilled by Amazon\nInvoice number: DE-1\nTotal EUR 9.00", v("Oakridge Home Goods"), "", ""},
+		{"insurer on a payment line", "St. Catherine Medical Center\nTotal charges   $1,760.00\nInsurance payment (Blue Shield)   -$1,188.00\nPatient responsibility   $220.00", v("Blue Shield"), "vendor_name", "not the issuer"},
+		{"card scheme on a card slip", "[카드매출전표]\n가맹점명: 스타벅스 강남역점\n카드종류: 신한카드  5105-****-****-1234\n합계: 12,500원", v("신한카드"), "vendor_name", "not the issuer"},
+		{"buyer's accounts payable signing", "From: purchasing@kestrel.example\nHello DynaFlex team,\nwe will pay your invoice of EUR 14,756.00.\nRegards,\nAccounts Payable, Kestrel Aerospace GmbH", v("Kestrel Aerospace GmbH"), "vendor_name", "not the issuer"},
+		{"placeholder addressee", "領収書\n上様\n金額 ￥3,960-\n和食処 さくら亭", v("上様"), "vendor_name", "the addressee"},
+		{"an address line", "全家便利店 FamilyMart\n上海市徐汇区漕溪北路88号店\n合计 ¥27.40", v("上海市徐汇区漕溪北路88号店"), "vendor_name", "an address"},
+		// A brand above the company line: the company is what the
+		// document registers; the brand is a reader's call.
+		{"brand above the company line", "GEOVENTURE\nTASTE OF THE WORLD SDN BHD\n965857-A\nTOTAL 9.00", v("GEOVENTURE"), "vendor_name", "has no legal form"},
+		{"company line itself", "GEOVENTURE\nTASTE OF THE WORLD SDN BHD\n965857-A\nTOTAL 9.00", v("TASTE OF THE WORLD SDN BHD"), "", ""},
+		{"trade name of its owner", "BAR PASTICCERIA DORIA\ndi Doria Marco & C. s.n.c.\nTOTALE 3,90", v("BAR PASTICCERIA DORIA"), "", ""},
+		{"customer copy title", "*** CUSTOMER COPY ***\nOJC MARKETING SDN BHD\nTOTAL 9.00", v("OJC MARKETING SDN BHD"), "", ""},
+	})
+}

@@ -1,0 +1,373 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The issuer: who a document says issued it. Its head names the issuer (a
+// line ending in a legal form, the first name-like line, a name after an
+// issuer label); a null issuer the head names is an omission, and a name
+// the head contradicts is flagged.
+
+// legalForms end a company's name: a line at a document's head that ends in
+// one names a company, and on most documents the company at the head that
+// no customer label introduces is the issuer.
+var legalForms = [][]string{{"sdn", "bhd"}, {"bhd"}, {"berhad"}, {"s", "b"}, {"ltd"}, {"limited"}, {"inc"},
+	{"llc"}, {"llp"}, {"plc"}, {"gmbh"}, {"ag"}, {"kg"}, {"mbh"}, {"pty", "ltd"}, {"pte", "ltd"}, {"corp"},
+	{"corporation"}, {"sarl"}, {"sas"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"}, {"oy"},
+	{"ab"}, {"ltda"}, {"s", "a"}, {"sa"}, {"s", "l"}, {"sl"}, {"sp", "z", "o", "o"}, {"s", "r", "o"},
+	{"kk"}, {"enterprise"}, {"enterprises"}, {"sb"}, {"s", "c"}, {"sp", "j"}, {"sp", "k"}, {"s", "n", "c"},
+	{"snc"}, {"s", "a", "s"}, {"me"}, {"eireli"}, {"s", "a", "de", "c", "v"}, {"e", "k"}}
+
+// issuerLabels introduce the issuer's name on its line.
+var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by", "sold by", "merchant", "verkäufer",
+	"lieferant", "fournisseur", "vendeur", "proveedor", "emisor", "fornecedor", "prestador", "prestador de serviços",
+	"sprzedawca", "공급자", "売主", "販売者", "発行者", "leverancier", "fornitore", "from", "von", "contractor",
+	"provider", "service provider", "auftragnehmer", "prestataire", "emitente", "cedente", "cedente/prestatore",
+	"prestatore", "가맹점명", "商户名称", "販売店"}
+
+// weakIssuerLabels name a sender that may be a person or a mailbox: they
+// fill a null, they never contradict a name.
+var weakIssuerLabels = map[string]bool{"from": true, "von": true}
+
+// headLines is how many non-blank lines count as a document's head.
+const headLines = 8
+
+// issuerOmission reports a null issuer name the document prints: after an
+// issuer label ("Sprzedawca: ACME Sp. z o.o.", "Sold by: …"), or a name at
+// its head that no customer label introduces. Abstaining is honest only when
+// the source names no one.
+func (d *doc) issuerOmission(f Field) (FieldCheck, bool) {
+	c := FieldCheck{Factor: 1, Spans: []Span{}}
+	if f.Party != PartyIssuer {
+		return c, false
+	}
+	h, ok := d.headIssuer(true)
+	if !ok {
+		return c, false
+	}
+	c.Spans = append(c.Spans, h.sp)
+	what := fmt.Sprintf("prints the name %q at its head", h.name)
+	if h.labelled {
+		what = fmt.Sprintf("names %q as the issuer", h.name)
+	}
+	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document %s (line %d)", strings.ReplaceAll(f.Name, "_", " "), what, h.line+1))
+	return c, true
+}
+
+// factorNotTheCompany: a name with no legal form while the head prints the
+// issuer's company (a brand, a branch, a person's line above it).
+const factorNotTheCompany = 0.5
+
+// checkHeadCompany flags an issuer name the head of the document
+// contradicts: another name after an issuer label ("Sold by: Oakridge Home
+// Goods" when the value is "Amazon", "EMITENTE: …"), or, for a name with no
+// legal form, a company printed at the head that no customer label
+// introduces ("TAN CHAY YEE" or "GEOVENTURE" above "TASTE OF THE WORLD SDN
+// BHD"): which line the document calls its issuer is then a reader's call.
+func (d *doc) checkHeadCompany(c *FieldCheck, val string) {
+	if c.Factor < 1 {
+		return
+	}
+	h, ok := d.headIssuer(false)
+	if !ok || sameName(h.name, val) {
+		return
+	}
+	switch {
+	case h.labelled && !h.weak:
+		c.penalize(factorNotIssuer, fmt.Sprintf("the document names %q as the issuer (line %d), not %q", h.name, h.line+1, val))
+	case !h.labelled && !hasLegalForm(val) && d.nearLine(c.Spans, h.line) && !ownerLine(h.name):
+		c.penalize(factorNotTheCompany, fmt.Sprintf("%q has no legal form, but the document's head prints the company %q (line %d)", val, h.name, h.line+1))
+	}
+}
+
+// sameName reports names that are one another's, ignoring case, spacing
+// and punctuation, or one inside the other ("TRI SHAAS SDN BHD" in "TRI
+// SHAAS SDN BHD (728515-N)").
+func sameName(a, b string) bool {
+	x, y := strings.Join(LabelTokens(a), " "), strings.Join(LabelTokens(b), " ")
+	return x != "" && y != "" && (strings.Contains(x, y) || strings.Contains(y, x))
+}
+
+// hasLegalForm reports a name that carries a legal form anywhere
+// ("CHECKERS HYPERMARKET SDN BHD (JALAN KLANG LAMA)", "AMPANG 210 FIRST
+// CITY PARKING SDN BHD").
+func hasLegalForm(name string) bool {
+	if endsInLegalForm(name) || strings.Contains(name, "株式会社") || strings.Contains(name, "有限会社") {
+		return true
+	}
+	toks := LabelTokens(name)
+	for _, f := range legalForms {
+		if len(f) >= 2 || f[0] == "bhd" || f[0] == "gmbh" || f[0] == "ltd" || f[0] == "inc" || f[0] == "llc" || f[0] == "plc" || f[0] == "sb" {
+			if i := tokenRun(toks, f); i > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// headName is a name the head of a document gives its issuer.
+type headIssuerName struct {
+	name     string
+	sp       Span
+	line     int
+	labelled bool // after an issuer label, not read from its place
+	weak     bool // after a sender label (From:), which may name a person
+}
+
+// headIssuer is the first issuer name in a document's head: after an issuer
+// label, or a line ending in a legal form, or (anyName) the first name-like
+// line, none of them introduced by a customer label or an addressee suffix.
+func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
+	seen := 0
+	for li := 0; li < len(d.lineStarts) && seen < headLines; li++ {
+		ls, le := d.lineBounds(li)
+		for ls < le && unicode.IsSpace(d.rs[ls]) {
+			ls++ // spans count runes from the line's first printed one
+		}
+		line := strings.TrimSpace(string(d.rs[ls:le]))
+		if line == "" {
+			continue
+		}
+		seen++
+		if name, label, ok := afterIssuerLabel(line); ok {
+			start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
+			return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, li, true, weakIssuerLabels[label]}, true
+		}
+		if h, ok := d.issuerBelowLabel(li, ls, line); ok {
+			return h, true
+		}
+		head := firstSegment(line)
+		if !endsInLegalForm(head) && !(anyName && seen <= 3 && d.firstNameLine(li) && headName(head)) || strings.ContainsAny(head, "@:") {
+			continue
+		}
+		sp := Span{Start: ls, End: ls + utf8.RuneCountInString(head)}
+		if d.customerLabelFor(sp) != "" || customerLabelIn(LabelTokens(line)) != "" || d.underCustomerLabel(li) || addressee(line) {
+			continue
+		}
+		return headIssuerName{name: head, sp: sp, line: li}, true
+	}
+	return headIssuerName{}, false
+}
+
+// streetWords in a name with a digit make it an address line.
+var streetWords = map[string]bool{"street": true, "st": true, "road": true, "rd": true, "avenue": true, "ave": true,
+	"jalan": true, "jln": true, "straße": true, "strasse": true, "str": true, "rue": true, "via": true, "calle": true,
+	"av": true, "avenida": true, "rua": true, "lane": true, "ln": true, "blvd": true, "boulevard": true, "ul": true,
+	"lot": true, "no": true, "unit": true, "floor": true}
+
+// notAName reports an issuer value that cannot be a name: a Japanese
+// placeholder addressee ("上様"), or an address ("上海市徐汇区漕溪北路88号店",
+// "12 Birch Cres").
+func notAName(val string) (string, bool) {
+	v := strings.TrimSpace(val)
+	for _, s := range customerSuffixes {
+		if strings.HasSuffix(v, s) {
+			return "the addressee", true
+		}
+	}
+	if !strings.ContainsFunc(v, unicode.IsDigit) {
+		return "", false
+	}
+	for _, t := range LabelTokens(v) {
+		if streetWords[t] {
+			return "an address", true
+		}
+	}
+	for _, r := range []string{"路", "号", "街", "丁目", "번지", "번길"} {
+		if strings.Contains(v, r) {
+			return "an address", true
+		}
+	}
+	return "", false
+}
+
+// afterIssuerLabel is the name an issuer label introduces on line, and the
+// label.
+func afterIssuerLabel(line string) (string, string, bool) {
+	low := strings.ToLower(line)
+	for _, l := range issuerLabels {
+		if !strings.HasPrefix(low, l) {
+			continue
+		}
+		rest := line[len(l):]
+		trimmed := strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(trimmed, ":") && !strings.HasPrefix(trimmed, "：") {
+			continue
+		}
+		name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(trimmed, ":"), "：")))
+		if !strings.ContainsFunc(name, unicode.IsLetter) || strings.ContainsAny(name, "@:：") {
+			continue // no name, or another label ("Sprzedawca:   Nabywca:")
+		}
+		return name, l, true
+	}
+	return "", "", false
+}
+
+// endsInLegalForm reports a line whose last words (a registration number
+// aside) are a legal form: "VIVOPAC MARKETING SDN BHD (1070687-M)",
+// "Müller Druck GmbH", "株式会社さくら商事".
+func endsInLegalForm(line string) bool {
+	if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
+		return true
+	}
+	toks := LabelTokens(line)
+	// The name ends where its registration number starts: "KING'S
+	// CONFECTIONERY S/B 273500-U (KSB)".
+	if i := slices.IndexFunc(toks, func(t string) bool { return strings.ContainsFunc(t, unicode.IsDigit) }); i >= 0 {
+		toks = toks[:i]
+	}
+	if len(toks) < 2 {
+		return false // a legal form alone names no one
+	}
+	for _, f := range legalForms {
+		if len(f) < len(toks) && slices.Equal(toks[len(toks)-len(f):], f) {
+			// The words before the form name someone: "Invoice AB/77/2026"
+			// is a title and a number.
+			return slices.ContainsFunc(toks[:len(toks)-len(f)], func(w string) bool { return !titleWords[w] })
+		}
+	}
+	return false
+}
+
+// firstSegment is a head line up to a column gap or a clause: "ORBITAL
+// COMPONENTS SDN BHD      INVOICE OC-26-1190", "Mercer Contracting Ltd, 8
+// Canal St", "Cedar & Stone Ltd (GST 123-456-789)".
+func firstSegment(line string) string {
+	for _, sep := range []string{"   ", "\t", ", ", " (", " · ", " | ", " — ", " - "} {
+		if i := strings.Index(line, sep); i > 0 {
+			line = line[:i]
+		}
+	}
+	return strings.TrimSpace(line)
+}
+
+// firstNameLine reports whether no line above li could be a name: li is the
+// document's first candidate for its letterhead.
+func (d *doc) firstNameLine(li int) bool {
+	for k := 0; k < li; k++ {
+		ls, le := d.lineBounds(k)
+		if headName(firstSegment(strings.TrimSpace(string(d.rs[ls:le])))) {
+			return false
+		}
+	}
+	return true
+}
+
+// headName is a letterhead line that reads as a name: words that each start
+// with a capital (or a script without case), at most a store number in
+// digits, not a title, a label, a greeting or an address.
+func headName(t string) bool {
+	t = strings.TrimRight(strings.TrimSpace(t), ".*")
+	if t == "" || strings.ContainsAny(t, ":@/=%") || strings.HasSuffix(t, ",") {
+		return false
+	}
+	words := strings.Fields(t)
+	digits := 0
+	for i, w := range words {
+		r := []rune(strings.TrimLeft(w, "#*'\"("))
+		if len(r) == 0 {
+			continue
+		}
+		switch {
+		case unicode.IsDigit(r[0]):
+			if i == 0 || strings.ContainsAny(w, ".,-") {
+				return false // an address ("78 Westchester Ave") or a figure ("9.00")
+			}
+			digits += len(r)
+		case strings.ContainsFunc(w, unicode.IsDigit):
+			return false // "NO.41", "G23": an address or a code, not a name's word
+		case unicode.IsLower(r[0]):
+			return false // running text, or a word no name starts with
+		}
+	}
+	toks := LabelTokens(t)
+	if digits > 4 || len(toks) == 0 || titleWords[strings.ToLower(strings.Join(strings.Fields(t), ""))] {
+		return false
+	}
+	// A short line with a title word is a title ("TIMESHEET INVOICE",
+	// "Order Confirmation & Invoice"), not a name.
+	if len(toks) <= 4 && slices.ContainsFunc(toks, func(w string) bool { return titleWords[w] && w != "&" && w != "and" }) {
+		return false
+	}
+	for _, w := range toks {
+		if greetingWords[w] {
+			return false
+		}
+	}
+	return customerLabelIn(toks) == ""
+}
+
+// greetingWords open the lines a shop prints around its receipt ("THANK
+// YOU", "WELCOME", "PLEASE COME AGAIN"), never its name.
+var greetingWords = map[string]bool{"thank": true, "thanks": true, "welcome": true, "please": true,
+	"danke": true, "merci": true, "gracias": true, "grazie": true, "terima": true, "kasih": true}
+
+// nearLine reports whether the first of spans is printed within two lines
+// of line li: a brand line and its company line stand together.
+func (d *doc) nearLine(spans []Span, li int) bool {
+	if len(spans) == 0 {
+		return false
+	}
+	k := d.lineOf(spans[0].Start)
+	return k-li <= 2 && li-k <= 2
+}
+
+// ownerLine reports a company line that says it owns the trade name above
+// it: "di Doria Marco & C. s.n.c.", "operated by …", "a division of …".
+func ownerLine(line string) bool {
+	toks := LabelTokens(line)
+	if len(toks) == 0 {
+		return false
+	}
+	switch toks[0] {
+	case "di", "by", "operated", "owned", "managed", "von", "chez", "par":
+		return true
+	}
+	return len(toks) > 2 && toks[0] == "a" && (toks[1] == "division" || toks[1] == "member")
+}
+
+// issuerBelowLabel reads the issuer's name under an issuer label that heads
+// a column ("Sprzedawca:                Nabywca:" / "Kowalski Sp. z o.o.
+// Biuro Nowak s.c."): the next line's text in the label's column.
+func (d *doc) issuerBelowLabel(li, ls int, line string) (headIssuerName, bool) {
+	if li+1 >= len(d.lineStarts) {
+		return headIssuerName{}, false
+	}
+	low := strings.ToLower(line)
+	for _, l := range issuerLabels {
+		at := strings.Index(low, l)
+		if at < 0 || at+len(l) > len(line) || weakIssuerLabels[l] || at > 0 && !unicode.IsSpace(rune(low[at-1])) {
+			continue
+		}
+		rest := strings.TrimLeft(line[at+len(l):], " \t")
+		if !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "：") {
+			continue
+		}
+		if after := firstSegment(strings.TrimLeft(strings.TrimLeft(rest, ":"), "：")); after != "" {
+			continue // the name is on the label's line
+		}
+		col := utf8.RuneCountInString(line[:at]) + (ls - d.lineStarts[li])
+		ns, ne := d.lineBounds(li + 1)
+		if ns+col >= ne {
+			continue
+		}
+		start := ns + col
+		for start > ns && !unicode.IsSpace(d.rs[start-1]) {
+			start--
+		}
+		seg := string(d.rs[start:ne])
+		name := firstSegment(strings.TrimSpace(seg))
+		if name == "" || strings.ContainsAny(name, "@:") {
+			continue
+		}
+		start += utf8.RuneCountInString(seg) - utf8.RuneCountInString(strings.TrimLeft(seg, " \t"))
+		return headIssuerName{name: name, sp: Span{Start: start, End: start + utf8.RuneCountInString(name)}, line: li + 1, labelled: true}, true
+	}
+	return headIssuerName{}, false
+}
