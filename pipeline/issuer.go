@@ -155,8 +155,8 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 	return headIssuerName{}, false
 }
 
-// streetWords in a name with a digit make it an address line.
-var streetWords = map[string]bool{"street": true, "st": true, "road": true, "rd": true, "avenue": true, "ave": true,
+// addressTokens in a name with a digit make it an address line.
+var addressTokens = map[string]bool{"street": true, "st": true, "road": true, "rd": true, "avenue": true, "ave": true,
 	"jalan": true, "jln": true, "straße": true, "strasse": true, "str": true, "rue": true, "via": true, "calle": true,
 	"av": true, "avenida": true, "rua": true, "lane": true, "ln": true, "blvd": true, "boulevard": true, "ul": true,
 	"lot": true, "no": true, "unit": true, "floor": true}
@@ -175,7 +175,7 @@ func notAName(val string) (string, bool) {
 		return "", false
 	}
 	for _, t := range LabelTokens(v) {
-		if streetWords[t] {
+		if addressTokens[t] {
 			return "an address", true
 		}
 	}
