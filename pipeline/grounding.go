@@ -533,6 +533,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	if labelled == "" {
 		if h := d.otherNamed(f, c.Spans); h.text != "" {
 			c.penalizeOtherNamed(f, val, h)
+		} else if h, n, ok := d.listedUnder(f, c.Spans); ok && f.Kind == KindIdentifier {
+			c.penalize(factorWrongLabel, fmt.Sprintf("%s is one of %d numbers listed under %q: the document lists other documents, it is not its own %s",
+				val, n, strings.TrimSpace(h.text), strings.ReplaceAll(f.Name, "_", " ")))
 		}
 		return
 	}

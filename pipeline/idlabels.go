@@ -183,3 +183,92 @@ func skipNumberSign(rs []rune, p int) int {
 	}
 	return q
 }
+
+// listedUnder reports an identifier that is one row of a column of several
+// numbers of the same shape under a header with the field's own label
+// ("Invoice  Date  Amount" over HL-30112, HL-30188, ...): a statement or
+// remittance lists documents, and none of them is its own number. It
+// returns the header label and the number of rows.
+func (d *doc) listedUnder(f Field, spans []Span) (labelHit, int, bool) {
+	var head labelHit
+	rows := 0
+	for _, sp := range spans {
+		line := d.lineOf(sp.Start)
+		col := sp.Start - d.lineStarts[line]
+		shape := idShape(string(d.rs[sp.Start:sp.End]))
+		top, n := line, 1
+		for l := line - 1; l >= 0 && d.sameShapeAt(l, col, shape); l-- {
+			top, n = l, n+1
+		}
+		for l := line + 1; l < len(d.lineStarts) && d.sameShapeAt(l, col, shape); l++ {
+			n++
+		}
+		if n < 2 || top == 0 {
+			return labelHit{}, 0, false
+		}
+		h, ok := d.headerLabel(top-1, col, f)
+		if !ok {
+			return labelHit{}, 0, false
+		}
+		head, rows = h, n
+	}
+	return head, rows, head.text != ""
+}
+
+// idShape is an identifier with its digits masked: HL-30112 and HL-30299
+// share the shape HL-99999.
+func idShape(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isDigit(r) {
+			return '9'
+		}
+		return r
+	}, s)
+}
+
+// sameShapeAt reports whether line l holds, starting at column col, a token
+// of the given shape.
+func (d *doc) sameShapeAt(l, col int, shape string) bool {
+	ls := d.lineStarts[l]
+	le := len(d.rs)
+	if l+1 < len(d.lineStarts) {
+		le = d.lineStarts[l+1] - 1
+	}
+	p := ls + col
+	if p >= le || (col > 0 && !unicode.IsSpace(d.rs[p-1])) {
+		return false
+	}
+	q := p
+	for q < le && !unicode.IsSpace(d.rs[q]) {
+		q++
+	}
+	return q > p && idShape(string(d.rs[p:q])) == shape
+}
+
+// headerLabel is the column heading over column col of line l when it is
+// one of the field's own labels ("Invoice", "Invoice No."): the cell runs
+// from the word nearest col to the next gap of two spaces.
+func (d *doc) headerLabel(l, col int, f Field) (labelHit, bool) {
+	ls := d.lineStarts[l]
+	le := len(d.rs)
+	if l+1 < len(d.lineStarts) {
+		le = d.lineStarts[l+1] - 1
+	}
+	for p := max(ls, ls+col-2); p <= ls+col+2 && p < le; p++ {
+		if !unicode.IsLetter(d.rs[p]) || (p > ls && !unicode.IsSpace(d.rs[p-1])) {
+			continue
+		}
+		q := p
+		for q < le && !(unicode.IsSpace(d.rs[q]) && q+1 < le && unicode.IsSpace(d.rs[q+1])) {
+			q++
+		}
+		key := LabelKey(string(d.rs[p:q]))
+		for _, lb := range f.Labels {
+			if LabelKey(lb) == key {
+				return labelHit{start: p, end: q, text: string(d.rs[p:q]), key: key, role: fieldLabelOwner(f.Name)}, true
+			}
+		}
+		return labelHit{}, false
+	}
+	return labelHit{}, false
+}

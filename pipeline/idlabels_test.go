@@ -129,3 +129,17 @@ func TestFullWidthColonAndProseDeadlines(t *testing.T) {
 		{"vom right", de, map[string]any{"invoice_date": "2026-10-05"}, "", ""},
 	})
 }
+
+// A statement or remittance lists documents in a column under an "Invoice"
+// heading; one row of that list is not the document's own number, wherever
+// it stands in the list. A single number under the heading is not a list.
+func TestListedDocumentNotTheNumber(t *testing.T) {
+	stmt := "Harbour Linen Ltd\nMONTHLY STATEMENT\nStatement date: 28/02/2026\n\nInvoice      Date         Amount\n" +
+		"HL-30112     03/02/2026    184.20\nHL-30188     10/02/2026    176.40\nHL-30299     24/02/2026    181.80\nBalance outstanding  £542.40"
+	one := "Harbour Linen Ltd\nInvoice      Date         Amount\nHL-30112     03/02/2026    184.20\nTotal £184.20"
+	runClassCases(t, []classCase{
+		{"last listed", stmt, map[string]any{"invoice_number": "HL-30299"}, "invoice_number", `listed under "Invoice"`},
+		{"first listed", stmt, map[string]any{"invoice_number": "HL-30112"}, "invoice_number", `listed under "Invoice"`},
+		{"a single row is no list", one, map[string]any{"invoice_number": "HL-30112"}, "", ""},
+	})
+}
