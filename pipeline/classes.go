@@ -162,7 +162,7 @@ var countryCurrencies = []struct{ code, text string }{
 	{"EUR", "DEUTSCHLAND"}, {"EUR", "GERMANY"}, {"EUR", "ÖSTERREICH"}, {"EUR", "FRANCE"}, {"EUR", "ITALIA"},
 	{"EUR", "ESPAÑA"}, {"EUR", "NEDERLAND"},
 	{"JPY", "株式会社"}, {"JPY", "有限会社"}, {"JPY", "日本"},
-	{"AUD", "PTY LTD"}, {"AUD", "PTY. LTD"},
+	{"AUD", "PTY LTD"}, {"AUD", "PTY. LTD"}, {"MXN", "S.A. DE C.V."}, {"MXN", "M.N."},
 	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
 }
 

@@ -18,6 +18,13 @@ var dayFirstCurrencies = map[string]bool{"EUR": true, "GBP": true, "AUD": true, 
 // too common as plain words to count.
 var australianStates = []string{"nsw", "vic", "qld", "tas", "act"}
 
+// usStates are US state codes that, in capitals before a five-digit ZIP
+// code, place a document in the US (month first). DE is left out: it is
+// Germany's country code before a postcode too.
+var usStates = []string{"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS",
+	"KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH",
+	"OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC"}
+
 // localeOrder is the day/month convention the document's locale implies
 // when no printed date settles it: the currency of its amounts, else the
 // issuer's legal form or country, or an Australian address. OrderUnknown when nothing says.
@@ -31,6 +38,13 @@ func (d *doc) localeOrder() (DateOrder, string) {
 		if slices.Contains(australianStates, toks[i].text) && len(next) == 4 && strings.Trim(next, "0123456789") == "" &&
 			strings.ToUpper(string(d.rs[toks[i].start:toks[i].end])) == string(d.rs[toks[i].start:toks[i].end]) {
 			return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[toks[i].start:toks[i+1].end]))
+		}
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		next := toks[i+1].text
+		st := string(d.rs[toks[i].start:toks[i].end])
+		if slices.Contains(usStates, st) && len(next) == 5 && strings.Trim(next, "0123456789") == "" {
+			return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[toks[i].start:toks[i+1].end]))
 		}
 	}
 	if _, _, _, ok := d.amountCurrency(); !ok {

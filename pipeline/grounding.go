@@ -251,6 +251,17 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 		}
 		return sharedSpans, 0.85, fmt.Sprintf(`a bare %q could be USD, AUD, CAD, …; USD is not stated`, sharedMarker)
 	}
+	if code == "JPY" || code == "CNY" {
+		// "¥" is the yen and the yuan: the document's script decides.
+		if other, hint := yenScript(rs); other != "" && other != code {
+			return sharedSpans, 0.3, fmt.Sprintf(`a bare %q on a document written in %s points to %s, not %s`, sharedMarker, hint, other, code)
+		} else if other == code {
+			return sharedSpans, 1, ""
+		}
+	}
+	if other, _ := dollarHint(rs, f); other == code && sharedMarker == "$" {
+		return sharedSpans, 1, ""
+	}
 	// A shared sign ("$") while the document states another currency's code
 	// ("USD") names that currency, not this one.
 	if other := statedCode(rs, f, code); other != "" {
@@ -291,6 +302,10 @@ var dollarHints = []struct{ code, text string }{
 	{"HKD", "HKD"}, {"HKD", "HK$"},
 	{"CAD", "HST"},
 	{"AUD", "ABN"}, {"AUD", "Pty Ltd"}, {"AUD", "Pty. Ltd"}, {"AUD", "Pty. Ltd."},
+	// The currency named in words: "Montants en dollars canadiens", "(… PESOS 50/100 M.N.)".
+	{"CAD", "dollars canadiens"}, {"CAD", "Canadian dollars"}, {"CAD", "dollar canadien"},
+	{"MXN", "MXN"}, {"MXN", "M.N."}, {"MXN", "pesos"}, {"MXN", "S.A. de C.V."},
+	{"AUD", "Australian dollars"}, {"NZD", "New Zealand dollars"}, {"SGD", "Singapore dollars"},
 }
 
 // provinces name Canada's provinces: with "GST" they make a "$" Canadian.
@@ -546,4 +561,22 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	}
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
 		strings.Join(strings.Fields(other.text), " "), name, labelled))
+}
+
+// yenScript names the currency a "¥" means from the document's script:
+// kana is Japanese (JPY); Han characters without kana are Chinese (CNY).
+func yenScript(rs []rune) (code, hint string) {
+	han := false
+	for _, r := range rs {
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			return "JPY", "Japanese (kana)"
+		case unicode.Is(unicode.Han, r):
+			han = true
+		}
+	}
+	if han {
+		return "CNY", "Chinese (Han characters, no kana)"
+	}
+	return "", ""
 }

@@ -128,3 +128,38 @@ func TestLabelBeforeAnAside(t *testing.T) {
 		{name: "german total", text: de, rec: Record{"subtotal": 1000.0, "tax": 190.0, "total": 1190.0}, field: "total"},
 	})
 }
+
+// A US address (state code and ZIP) settles month-first order; a Mexican
+// legal form ("S.A. de C.V.") day-first.
+func TestDateOrderUSAndMexico(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	us := "Bluewater Marine Supply, Inc.\nPO Box 4410, Tampa FL 33601\nInvoice Date: 03/11/2026\nTOTAL $1,172.63"
+	mx := "FARMACIAS DEL BIENESTAR S.A. DE C.V.\nTICKET: 0231-0087712   FECHA: 09/03/2026 13:27\nTOTAL $194.50"
+	runClassCases(t, []classCase{
+		{"US day-first reading", us, d("2026-11-03"), "invoice_date", "US address"},
+		{"US month-first", us, d("2026-03-11"), "", ""},
+		{"Mexican month-first reading", mx, d("2026-09-03"), "invoice_date", "S.A. DE C.V."},
+		{"Mexican day-first", mx, d("2026-03-09"), "", ""},
+	})
+}
+
+// A shared sign is read with what the document says about it: "¥" on a
+// document with kana is the yen, on one in Han characters only the yuan;
+// "$" with "dollars canadiens" or "PESOS … M.N." is not USD.
+func TestSharedSignByScriptAndWords(t *testing.T) {
+	c := func(v string) map[string]any { return map[string]any{"currency": v} }
+	jp := "請求書\n株式会社さくらデザイン\n合計金額 ¥186,600\n"
+	cn := "上海市徐汇区漕溪北路88号店\n合计 ¥128.00\n"
+	ca := "Boutique Laurier inc.\nTotal 1 207,24 $\nMontants en dollars canadiens\n"
+	mx := "FARMACIAS DEL BIENESTAR S.A. DE C.V.\nTOTAL $194.50\n(CIENTO NOVENTA Y CUATRO PESOS 50/100 M.N.)\n"
+	runClassCases(t, []classCase{
+		{"yuan on a Japanese invoice", jp, c("CNY"), "currency", "kana"},
+		{"yen on a Japanese invoice", jp, c("JPY"), "", ""},
+		{"yen on a Chinese receipt", cn, c("JPY"), "currency", "Han"},
+		{"yuan on a Chinese receipt", cn, c("CNY"), "", ""},
+		{"USD on a Canadian invoice", ca, c("USD"), "currency", "dollars canadiens"},
+		{"CAD", ca, c("CAD"), "", ""},
+		{"USD for pesos", mx, c("USD"), "currency", "MXN"},
+		{"MXN", mx, c("MXN"), "", ""},
+	})
+}
