@@ -53,7 +53,12 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 		if err != nil {
 			return c, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
 		}
-		return c, bad, st.PutCorpus(ctx, c, docs)
+		if err := st.PutCorpus(ctx, c, docs); err != nil {
+			return c, bad, err
+		}
+		// A directory is always read, so its fingerprint only carries the
+		// skipped files for the workstation's L list.
+		return c, bad, st.PutCorpusFingerprint(ctx, c.ID, withSkips(store.Fingerprint{Hash: c.ContentHash}, bad))
 	}
 	fc, err := resolveFile(ctx, st, abs, schema)
 	if err != nil {
@@ -104,10 +109,7 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 	if err := st.PutCorpus(ctx, c, nil); err != nil {
 		return c, nil, err
 	}
-	fp := store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash, SkippedTotal: len(bad)}
-	for _, le := range bad[:min(len(bad), store.MaxSkippedLines)] {
-		fp.Skipped = append(fp.Skipped, store.SkippedLine{Line: le.Line, Reason: skipReason(le.Err)})
-	}
+	fp := withSkips(store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash}, bad)
 	if err := st.PutCorpusFingerprint(ctx, c.ID, fp); err != nil {
 		return c, nil, err
 	}
@@ -159,6 +161,16 @@ func streamJSONL(r io.Reader, put func([]store.Document) error) ([]LineError, er
 		}
 	}
 	return bad, nil
+}
+
+// withSkips adds the skipped lines (at most store.MaxSkippedLines of them)
+// and their count to a fingerprint.
+func withSkips(fp store.Fingerprint, bad []LineError) store.Fingerprint {
+	fp.SkippedTotal = len(bad)
+	for _, le := range bad[:min(len(bad), store.MaxSkippedLines)] {
+		fp.Skipped = append(fp.Skipped, store.SkippedLine{Line: le.Line, Reason: skipReason(le.Err)})
+	}
+	return fp
 }
 
 // skipReason is a skipped line's reason as stored: one line, bounded, since

@@ -82,6 +82,11 @@ func (p *skippedPanel) View() string {
 	st := p.svc.styles
 	w := max(10, p.width)
 	c := p.svc.corpus
+	// A directory corpus skips files; its "line" is the file's position.
+	unit := "line"
+	if c.Kind == "dir" {
+		unit = "file"
+	}
 	var head string
 	switch {
 	case p.loading:
@@ -89,17 +94,21 @@ func (p *skippedPanel) View() string {
 	case p.msg.Err != nil:
 		return st.Error.Render(ansi.Truncate("cannot read the skipped lines: "+oneLine(p.msg.Err.Error()), w, "…"))
 	case !p.msg.Known:
-		head = "no corpus file is recorded for " + c.Name + " (a client's queue, a directory, or a file stored by an older reflect): no skipped lines to list"
+		head = "no corpus file is recorded for " + c.Name + " (a client's queue, or a file stored by an older reflect): no skipped lines to list"
 	case p.msg.Total == 0:
-		head = "every line of " + c.Path + " was stored: none skipped"
+		head = "every " + unit + " of " + c.Path + " was stored: none skipped"
 	default:
-		head = fmt.Sprintf("%d lines of %s were skipped on load and are not in the queue:", p.msg.Total, c.Path)
+		verb := "were"
+		if p.msg.Total == 1 {
+			verb = "was"
+		}
+		head = fmt.Sprintf("%s of %s %s skipped on load, not in the queue:", plural(p.msg.Total, unit), c.Path, verb)
 	}
 	lines := []string{st.Header.Render(ansi.Truncate(head, w, "…"))}
 	page := max(1, p.height-2)
 	end := min(len(p.msg.Lines), p.offset+page)
 	for _, s := range p.msg.Lines[min(p.offset, end):end] {
-		lines = append(lines, ansi.Truncate(fmt.Sprintf("  line %-7d %s", s.Line, s.Reason), w, "…"))
+		lines = append(lines, ansi.Truncate(fmt.Sprintf("  %s %-7d %s", unit, s.Line, s.Reason), w, "…"))
 	}
 	if more := p.msg.Total - len(p.msg.Lines); more > 0 && end == len(p.msg.Lines) {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  … and %d more not kept (the first %d are)", more, len(p.msg.Lines))))

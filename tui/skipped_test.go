@@ -87,3 +87,26 @@ func TestGoldenSkippedLinesView120(t *testing.T) {
 	m := press(t, wide(t, loaded(t, skippyConfig(t))), "L")
 	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
 }
+
+// A directory corpus lists the files it skipped the same way.
+func TestSkippedFilesOfADirectory(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "Blue Bottle Coffee\nTotal 12.50 USD", "b.txt": "  \n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _, err := golden.OpenCorpus(context.Background(), st, dir, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: "test-1", Reviewer: "tester", NoColor: true}
+	v := viewText(press(t, loaded(t, cfg), "L"))
+	if !strings.Contains(v, "1 file of "+dir+" was skipped") || !strings.Contains(v, "file 2       b.txt: empty text") {
+		t.Fatalf("L on a directory corpus:\n%s", v)
+	}
+}
