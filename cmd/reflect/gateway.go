@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,6 +37,9 @@ type gatewayFlags struct {
 	port                              int
 	holdWait                          time.Duration
 	noReflect, noStore                bool
+	// The HTTP front's bounds, as reflect mcp --http takes them.
+	allowOrigin string
+	maxSessions int
 }
 
 func runGateway(ctx context.Context, args []string, stdio Stdio) error {
@@ -69,6 +73,8 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	fs.StringVar(&gf.policy, "policy", "", "operator policy pack (YAML or JSON) over the base pack; re-read on reload (SIGHUP, POST /admin/reload)")
 	fs.BoolVar(&gf.noReflect, "no-reflect-tools", false, "do not offer reflect's own tools as the built-in upstream reflect__*")
 	fs.BoolVar(&gf.noStore, "no-store", false, "keep holds, pins and the engine's ledger in memory only, and queue no needs_review results")
+	fs.StringVar(&gf.allowOrigin, "allow-origin", "", "streamable-http: comma-separated browser origins allowed besides loopback ones (others get 403)")
+	fs.IntVar(&gf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "streamable-http: most live sessions; initialize beyond it is refused until one ends or idles out")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
@@ -121,7 +127,13 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 	if set.Mode != "" {
 		mode = set.Mode
 	}
-	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps,
+	httpOpts := mcp.HTTPOptions{MaxSessions: gf.maxSessions}
+	for _, o := range strings.Split(gf.allowOrigin, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			httpOpts.AllowedOrigins = append(httpOpts.AllowedOrigins, o)
+		}
+	}
+	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps, HTTP: httpOpts,
 		ConnectTimeout: set.ConnectTimeout, CallTimeout: set.CallTimeout, HoldWait: gf.holdWait, Logger: log,
 		Version: version, Getenv: os.Getenv,
 		// SIGHUP and POST /admin/reload re-read the same files. The mode

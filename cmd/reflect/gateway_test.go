@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -327,7 +328,7 @@ func TestGatewayInspectorOverHTTP(t *testing.T) {
 	cfg, storePath := memoryConfig(t, "enforce")
 	port := lcClosedPort(t)
 	gw := exec.Command(bin, "gateway", "--config", cfg, "--store", storePath, "--provider", "local",
-		"--transport", "streamable-http", "--host", "127.0.0.1", "--port", port)
+		"--transport", "streamable-http", "--host", "127.0.0.1", "--port", port, "--allow-origin", "https://app.example.com")
 	gw.Env = append(os.Environ(), "REEFLEX_CORE_URL=", "REEFLEX_MODE=")
 	var stderr bytes.Buffer
 	gw.Stderr = &stderr
@@ -343,6 +344,22 @@ func TestGatewayInspectorOverHTTP(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the gateway did not listen:\n%s", stderr.String())
+		}
+	}
+	// reflect mcp's Origin check, with the operator's --allow-origin.
+	for origin, want := range map[string]int{"https://evil.example": http.StatusForbidden, "https://app.example.com": http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize",`+
+			`"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Origin %s: HTTP %d, want %d", origin, resp.StatusCode, want)
 		}
 	}
 	inspect := func(args ...string) map[string]any {
