@@ -31,7 +31,11 @@ func (p *holdPage) View() string {
 	c := p.call
 	var lines []string
 	add := func(s string) { lines = append(lines, ansi.Truncate(s, p.width, "…")) }
-	add(st.Title.Render(c.Upstream + " · " + c.Tool + " · " + p.state()))
+	title := c.Upstream + " · " + c.Tool + " · " + p.state()
+	if who := p.svc.presence.openBy(p.id); who != "" {
+		title += " · open by " + who // two approvers on one call
+	}
+	add(st.Title.Render(title))
 	add(p.actionLine())
 	add("")
 	row := func(label, v string) {

@@ -135,3 +135,21 @@ func TestGoldenQueueMarks(t *testing.T) {
 func TestGoldenQueueMarks120(t *testing.T) {
 	teatest.RequireEqualOutput(t, []byte(ansi.Strip(marksScreen(t, true).View().Content)))
 }
+
+// A held call another reviewer has open says so on its page too: two
+// approvers must not answer one call at once.
+func TestOpenByOnAHeldCall(t *testing.T) {
+	f := newHoldFixture(t, heldCall("hold-1", "reeflex.policy/write_outside_sandbox"))
+	if err := f.st.SetPresence(context.Background(), f.corpus.ID, "bob", "hold-1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m := apply(t, holdModel(t, f, 80, 24), pollMsg{})
+	m = apply(t, m, OpenDocMsg{DocID: "hold-1"})
+	if v := viewText(m); !strings.Contains(v, "open by bob") {
+		t.Fatalf("the held call's page:\n%s", v)
+	}
+	m = apply(t, m, pollMsg{})
+	if who := presence(t, fixture{st: f.st, corpus: f.corpus})["ana"]; who != "hold-1" {
+		t.Fatalf("after a poll on hold-1 the store has ana on %q", who)
+	}
+}
