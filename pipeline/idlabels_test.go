@@ -143,3 +143,19 @@ func TestListedDocumentNotTheNumber(t *testing.T) {
 		{"a single row is no list", one, map[string]any{"invoice_number": "HL-30112"}, "", ""},
 	})
 }
+
+// A correcting invoice prints the corrected invoice's figures on a "before"
+// row (Było, Vorher, Before) next to the figures after the correction and
+// the correction itself; the before row's amounts are not this document's.
+func TestBeforeCorrectionRowNotTheDocument(t *testing.T) {
+	pl := "FAKTURA KORYGUJĄCA nr KOR/2026/011\ndo faktury nr FV/2026/04/090 z dnia 2026-04-20\n" +
+		"                    Netto      VAT      Brutto\nByło:             3 000,00    690,00   3 690,00\n" +
+		"Jest:             2 000,00    460,00   2 460,00\nKorekta:         -1 000,00   -230,00  -1 230,00\nDo zwrotu: 1 230,00 PLN"
+	de := "Rechnungskorrektur Nr. K-17\n              Netto     MwSt     Brutto\nVorher       500,00    95,00    595,00\n" +
+		"Nachher      400,00    76,00    476,00\nKorrektur   -100,00   -19,00   -119,00"
+	runClassCases(t, []classCase{
+		{"było", pl, map[string]any{"subtotal": 3000.0, "tax": 690.0, "total": 3690.0}, "total", `"było" row`},
+		{"było subtotal", pl, map[string]any{"subtotal": 3000.0, "tax": 690.0, "total": 3690.0}, "subtotal", `"było" row`},
+		{"vorher", de, map[string]any{"total": 595.0}, "total", `"vorher" row`},
+	})
+}

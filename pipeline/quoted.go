@@ -55,6 +55,7 @@ func (d *doc) checkOtherDocument(c *FieldCheck, f Field, val string) {
 	if len(c.Spans) == 0 {
 		return
 	}
+	d.checkBeforeCorrection(c, f, val)
 	q := d.quotedFrom()
 	for _, sp := range c.Spans {
 		if !d.elsewhere(sp.Start, q) {
@@ -132,3 +133,58 @@ var referenceSet = func() map[string]bool {
 // otherDocument reports an amount that belongs to another document than the
 // one in hand (see elsewhere).
 func (d *doc) otherDocument(a labelledAmount, q int) bool { return d.elsewhere(a.Start, q) }
+
+// beforeRowWords head the row of a correcting invoice that repeats the
+// corrected invoice's figures ("Było:", "Vorher", "Before correction");
+// afterRowWords head the rows that make it a correcting table (the figures
+// after it, or the correction itself).
+var beforeRowWords = map[string]bool{"było": true, "bylo": true, "przed korektą": true, "wartość przed korektą": true,
+	"before": true, "before correction": true, "was": true, "original": true, "vorher": true, "bisher": true,
+	"vor korrektur": true, "ursprünglich": true, "avant": true, "avant correction": true, "antes": true,
+	"antes de la corrección": true, "prima": true, "prima della rettifica": true, "voorheen": true, "före": true}
+
+var afterRowWords = map[string]bool{"jest": true, "po korekcie": true, "wartość po korekcie": true, "korekta": true,
+	"różnica": true, "after": true, "after correction": true, "now": true, "correction": true, "difference": true,
+	"nachher": true, "neu": true, "korrektur": true, "differenz": true, "après": true, "correction totale": true,
+	"después": true, "corrección": true, "diferencia": true, "dopo": true, "rettifica": true, "differenza": true,
+	"na": true, "efter": true, "correctie": true, "verschil": true}
+
+// rowHead is the label that starts line l, in LabelKey form: its words up
+// to the first digit or sign.
+func (d *doc) rowHead(l int) string {
+	ls := d.lineStarts[l]
+	le := len(d.rs)
+	if l+1 < len(d.lineStarts) {
+		le = d.lineStarts[l+1] - 1
+	}
+	q := ls
+	for q < le && !isDigit(d.rs[q]) && d.rs[q] != '-' && d.rs[q] != '(' {
+		q++
+	}
+	return LabelKey(string(d.rs[ls:q]))
+}
+
+// checkBeforeCorrection flags an amount a correcting invoice prints only on
+// its "before" row when the table also prints the figures after the
+// correction or the correction itself: the before row is the corrected
+// invoice's, not this document's.
+func (d *doc) checkBeforeCorrection(c *FieldCheck, f Field, val string) {
+	if f.Kind != KindMoney || len(c.Spans) == 0 {
+		return
+	}
+	head := ""
+	for _, sp := range c.Spans {
+		h := d.rowHead(d.lineOf(sp.Start))
+		if !beforeRowWords[h] {
+			return
+		}
+		head = h
+	}
+	for l := range d.lineStarts {
+		if afterRowWords[d.rowHead(l)] {
+			c.penalize(factorWrongLabel, fmt.Sprintf("%s is on the %q row, the figures before the correction; the document corrects them (row %q, line %d)",
+				val, head, d.rowHead(l), l+1))
+			return
+		}
+	}
+}
