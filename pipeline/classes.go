@@ -200,6 +200,16 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 	spans, factor, note := currencyEvidence(d.rs, d.fold, code, true)
 	if len(spans) > 0 {
 		c.Spans, c.Grounded = spans, true
+		if factor < 1 && factor > 0.5 {
+			// Only a shared sign ("kr", "$"): the issuer's country decides
+			// between the currencies that share it.
+			if implied, hint, _ := d.countryCurrency(); implied == code {
+				return
+			} else if implied != "" && sharesMarker(implied, code) {
+				c.penalize(factorContradiction, fmt.Sprintf("%s; %s places the issuer where it means %s", note, hint, implied))
+				return
+			}
+		}
 		if factor < 1 {
 			c.penalize(factor, note)
 		}
@@ -215,6 +225,18 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 	default:
 		c.penalize(factorNotFound, fmt.Sprintf("currency %q not found in source text", code))
 	}
+}
+
+// sharesMarker reports a shared marker both currencies are written with.
+func sharesMarker(a, b string) bool {
+	for _, m := range currencyMarkers[a] {
+		for _, n := range currencyMarkers[b] {
+			if m.shared && n.shared && m.text == n.text {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelWords are single words that label something: glued to an identifier

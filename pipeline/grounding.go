@@ -166,13 +166,17 @@ var currencyMarkers = map[string][]currencyMarker{
 	"MXN": {{text: "MX$"}, {text: "$", shared: true}},
 	"INR": {{text: "₹"}, {text: "Rs."}, {text: "Rs"}, {text: "rupees"}, {text: "rupee"}},
 	"IDR": {{text: "Rp"}, {text: "rupiah"}},
-	"KRW": {{text: "₩"}},
+	"KRW": {{text: "₩"}, {text: "원"}},
 	"PHP": {{text: "₱"}},
 	"THB": {{text: "฿"}, {text: "baht"}},
 	"BRL": {{text: "R$"}},
 	"RUB": {{text: "₽"}},
 	"PLN": {{text: "zł"}},
 	"CHF": {{text: "Fr."}},
+	// "kr" is the krona and both kroner: the issuer's country decides.
+	"SEK": {{text: "kr", shared: true}},
+	"NOK": {{text: "kr", shared: true}},
+	"DKK": {{text: "kr", shared: true}},
 }
 
 // amountMarkers are the currency markers that may sit glued to an amount,
@@ -210,7 +214,7 @@ func isAmountMarker(w string) bool {
 		return known || w == "SEK" || w == "NOK" || w == "DKK" || w == "ZAR"
 	}
 	switch w {
-	case "RM", "Rs", "Rp", "kr", "RMB", "円", "元":
+	case "RM", "Rs", "Rp", "kr", "RMB", "円", "元", "원":
 		return true
 	}
 	return false

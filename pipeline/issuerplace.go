@@ -29,6 +29,16 @@ var issuerNumbers = []issuerNumber{
 	// Germany's VAT ID after its label; Japan's qualified-invoice number.
 	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID"},
 	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number"},
+	// VAT IDs that carry their country: Sweden's ends in 01, the UK's,
+	// Denmark's, Norway's with MVA, Poland's. A US address; a South African
+	// "(Pty) Ltd" or company registration number.
+	{regexp.MustCompile(`\b(SE ?\d{10}01)\b`), "SEK", true, "a Swedish VAT number"},
+	{regexp.MustCompile(`\b(GB ?\d{3} ?\d{4} ?\d{2})\b`), "GBP", true, "a UK VAT number"},
+	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number"},
+	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number"},
+	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number"},
+	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address"},
+	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company"},
 	// A telephone number written with its country code.
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code"},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code"},

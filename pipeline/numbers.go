@@ -456,7 +456,33 @@ func excludedAmount(rs []rune, start, end int) bool {
 	if end-start > 1 && rs[start] == '0' && !slices.ContainsFunc(rs[start:end], func(r rune) bool { return r == '.' || r == ',' }) {
 		return true // "07", "000000111": codes, not amounts
 	}
-	return false
+	return citedProvision(rs, start)
+}
+
+// provisionWords number a provision of a law or a contract: "Art. 196
+// Directive 2006/112/EC", "§ 13b UStG", "Sec. 4". The number is a
+// reference, not an amount.
+var provisionWords = map[string]bool{"art": true, "article": true, "artikel": true, "articolo": true, "artículo": true,
+	"sec": true, "section": true, "abs": true, "absatz": true, "para": true, "paragraph": true, "ziff": true, "§": true, "第": true}
+
+// citedProvision reports a number right after a provision word (and an
+// optional dot).
+func citedProvision(rs []rune, start int) bool {
+	k := start
+	for k > 0 && k > start-3 && (rs[k-1] == ' ' || rs[k-1] == '.' || rs[k-1] == '\u00a0') {
+		k--
+	}
+	if k > 0 && (rs[k-1] == '§' || rs[k-1] == '第') {
+		return true
+	}
+	e := k
+	for k > 0 && e-k < 10 && unicode.IsLetter(rs[k-1]) {
+		k--
+	}
+	if e == k || e == start || k > 0 && unicode.IsLetter(rs[k-1]) {
+		return false
+	}
+	return provisionWords[strings.ToLower(string(rs[k:e]))]
 }
 
 // percentAfterSpace reports a '%' after spaces (including no-break and narrow

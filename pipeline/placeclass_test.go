@@ -163,3 +163,40 @@ func TestSharedSignByScriptAndWords(t *testing.T) {
 		{"MXN", mx, c("MXN"), "", ""},
 	})
 }
+
+// A number after a provision word ("Art. 196", "§ 13b") is a reference,
+// not an amount; amounts written with 원 are amounts in won.
+func TestProvisionNumbersAndWon(t *testing.T) {
+	eu := "Lena Vogel — Freelance UX Research\nInvoice number: 2026-014\nUser interviews 3.800,00 €\n" +
+		"VAT 0% — reverse charge (Art. 196 Directive 2006/112/EC)   0,00 €\nTotal 3.800,00 €\n"
+	de := "Müller GmbH\nNetto 500,00 €\nMwSt. 0 % (Steuerschuldnerschaft des Leistungsempfängers, § 13 UStG) 0,00 €\nGesamt 500,00 €\n"
+	kr := "[카드매출전표]\n가맹점명: 스타벅스 강남역점\n판매금액: 11,364원\n부가세: 1,136원\n합계: 12,500원"
+	runMoneyCases(t, []moneyCase{
+		{name: "reverse charge tax", text: eu, rec: Record{"subtotal": 3800.0, "tax": 0.0, "total": 3800.0}, field: "tax"},
+		{name: "reverse charge subtotal", text: eu, rec: Record{"subtotal": 3800.0, "tax": 0.0, "total": 3800.0}, field: "subtotal"},
+		{name: "article as tax", text: eu, rec: Record{"subtotal": 3800.0, "tax": 196.0, "total": 3800.0}, field: "tax", wrong: true, want: "196"},
+		{name: "paragraph", text: de, rec: Record{"subtotal": 500.0, "tax": 0.0, "total": 500.0}, field: "tax"},
+		{name: "won total", text: kr, rec: Record{"subtotal": 11364.0, "tax": 1136.0, "total": 12500.0}, field: "total"},
+		{name: "won tax", text: kr, rec: Record{"subtotal": 11364.0, "tax": 1136.0, "total": 12500.0}, field: "tax"},
+	})
+	runClassCases(t, []classCase{
+		{"won", kr, map[string]any{"currency": "KRW"}, "", ""},
+	})
+}
+
+// A currency no amount states, or states only with a shared sign, is read
+// from the issuer: a Swedish VAT number makes "kr" the krona, a US address
+// makes a document without a sign USD, "(Pty) Ltd" places it in South Africa.
+func TestCurrencyFromIssuerPlace(t *testing.T) {
+	c := func(v string) map[string]any { return map[string]any{"currency": v} }
+	se := "Nordljus Elektriska AB\nMomsreg.nr SE556123456701\nSumma exkl. moms 8 595,00\nAtt betala 10 744,00 kr\n"
+	us := "MIKE'S AUTO & TIRE\n1820 W Main St, Mesa AZ 85201\nSubtotal 608.90\nTotal 632.67\n"
+	za := "Karoo Solar Installations (Pty) Ltd\nSubtotal (excl. VAT) 32 500,00\nTOTAL DUE 37 375,00\n"
+	runClassCases(t, []classCase{
+		{"krona", se, c("SEK"), "", ""},
+		{"krone for krona", se, c("NOK"), "currency", "Swedish VAT number"},
+		{"implied USD", us, c("USD"), "", ""},
+		{"implied ZAR", za, c("ZAR"), "", ""},
+		{"not AUD", za, c("AUD"), "currency", "implies ZAR"},
+	})
+}
