@@ -83,8 +83,8 @@ func (d *doc) valueAfter(kind pipeline.Kind, p, end int) (any, float64, string, 
 			tok = tok[:i] // "K074-001096(06/12/2016)": the date glued after it
 		}
 		tok = strings.TrimRight(tok, ",;.:)")
-		if strings.ContainsFunc(tok, unicode.IsDigit) {
-			return tok, 0.9, "", true
+		if _, ok := cleanID(tok); ok {
+			return tok, 0.9, "", true // not an amount ("2,340.00" in a ledger) or a date
 		}
 	case pipeline.KindText:
 		// A name runs to the end of its line, and only a short one is taken:

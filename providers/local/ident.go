@@ -10,11 +10,11 @@ import (
 
 // idStrongRE finds a reference number after a label that says it is one:
 // "Invoice #:", "Receipt No.", "Rechnungsnummer", "Facture n°", "Doc #".
-var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|cash\s+bill|check|chk|voucher|credit\s+note|transaction|trans|slip)[\s.\-]*(?:number|num|no|n0|nr|n°|nº|#)|\btaxinv\s*[:#]|\b(?:cb|trn|slip|chk)\s*[#:]|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+var idStrongRE = regexp.MustCompile(`(?i)(?:\b(?:invoice|inv|receipt|rcpt|bill|doc|document|cash\s+sales?|cash\s+bill|check|chk|voucher|credit\s+note|gutschrift|transaction|trans|slip)[\s.\-]*(?:number|num|no|n0|nr|n°|nº|#)|\btaxinv\s*[:#]|\b(?:cb|trn|slip|chk)\s*[#:]|\brechnungs?\s*(?:nummer|nr)|\bfacture\s*(?:n°|nº|no|num[ée]ro)|\bfactura\s*(?:n°|nº|no|núm|num|número)|\bref(?:erence)?(?:\s*(?:no|#))?|請求書番号|請求番号|領収書番号|伝票番号)[\s.:#º°]*(?:no\.?\s*[:#]?\s*)?([\[(#]*[A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
 
 // idLabelStems are the stems every idStrongRE label starts with: a cheap
 // test that spares the regexp the lines that cannot match.
-var idLabelStems = []string{"inv", "receipt", "rcpt", "bill", "doc", "cash", "check", "chk", "cb", "trn", "trans", "slip", "voucher", "credit", "rechnung",
+var idLabelStems = []string{"inv", "receipt", "rcpt", "bill", "doc", "cash", "check", "chk", "cb", "trn", "trans", "slip", "voucher", "credit", "gutschrift", "rechnung",
 	"factur", "ref", "請求", "領収", "伝票"}
 
 func mayHoldIDLabel(low string) bool {
@@ -64,17 +64,21 @@ var idWeakRE = regexp.MustCompile(`(?i)\b(?:invoice|receipt|rechnung|facture|fac
 func (d *doc) identifier() (found, bool) {
 	// A transaction or slip number is the document's number only when no
 	// invoice, receipt or bill number is printed: it is held back.
-	var secondary found
+	var secondary, receipt found
 	for li, ln := range d.lines {
 		if !hasDigit(ln.text) || !mayHoldIDLabel(d.lowLine(li)) {
 			continue // the number must be on the label's line
 		}
 		for _, m := range idStrongRE.FindAllStringSubmatchIndex(ln.text, -1) {
+			if referenceBefore(ln.text[:m[0]]) {
+				continue // "zu Rechnung Nr. R-2026-0871": another document's number
+			}
 			raw := extendID(ln.text, m[2], m[3])
 			if v, ok := cleanID(raw); ok {
 				label := strings.TrimSpace(ln.text[m[0]:m[2]])
 				tier := "id:strong-label"
-				switch low := strings.ToLower(label); {
+				low := strings.ToLower(label)
+				switch {
 				case strings.HasPrefix(low, "trans") || strings.HasPrefix(low, "trn") || strings.HasPrefix(low, "slip"):
 					if secondary.value == nil {
 						secondary = tiered("id:transaction-label", v, "after the label "+label+" (a transaction number)")
@@ -82,10 +86,24 @@ func (d *doc) identifier() (found, bool) {
 					continue
 				case len(v) < 3:
 					tier = "id:strong-label-short" // "NO 42": likely cut by a line break
+				case strings.HasPrefix(low, "receipt") || strings.HasPrefix(low, "rcpt"):
+					// A payment receipt's number gives way to the invoice
+					// number printed with it ("Receipt #2291-4478" /
+					// "Invoice #QS-9F3A21C-0007").
+					if receipt.value == nil {
+						receipt = tiered(tier, v, "after the label "+label)
+					}
+					continue
+				}
+				if receipt.value != nil && !invoiceLabel(low) {
+					return receipt, true
 				}
 				return tiered(tier, v, "after the label "+label), true
 			}
 		}
+	}
+	if receipt.value != nil {
+		return receipt, true
 	}
 	if secondary.value != nil {
 		if d.barcodeEndsWith(secondary.value.(string)) {
@@ -144,6 +162,9 @@ func mayHoldWeakIDLabel(low string) bool {
 	return false
 }
 
+// moneyShapeRE is an amount written with thousands separators and cents.
+var moneyShapeRE = regexp.MustCompile(`^\d{1,3}(?:[,. ]\d{3})+[.,]\d{2}$`)
+
 // cleanID trims brackets and trailing punctuation and rejects tokens that
 // cannot be a reference: no digit, a date, or a money amount.
 func cleanID(s string) (string, bool) {
@@ -155,8 +176,8 @@ func cleanID(s string) (string, bool) {
 	if _, ok := parseDateToken(s); ok {
 		return "", false
 	}
-	if strings.Count(s, ".") == 1 && !hasLetter(s) {
-		return "", false // "12.50" is an amount
+	if strings.Count(s, ".") == 1 && !hasLetter(s) || moneyShapeRE.MatchString(s) {
+		return "", false // "12.50", "2,340.00", "1.309,00" are amounts
 	}
 	return s, true
 }
@@ -309,6 +330,9 @@ func (d *doc) detectCurrency() (string, found) {
 			tier := "currency:symbol"
 			if s.marker == "¥" || s.marker == "￥" {
 				tier = "currency:symbol-yen" // shared with CNY
+				if code, why, ok := yenByScript(text); ok {
+					return code, tiered(tier, code, "symbol "+s.marker+" in "+why)
+				}
 			}
 			return s.code, tiered(tier, s.code, "symbol "+s.marker)
 		}
@@ -361,3 +385,52 @@ func (d *doc) barcodeEndsWith(id string) bool {
 	}
 	return false
 }
+
+// referenceWords end the text before a number label that names another
+// document: "zu Rechnung Nr.", "relates to invoice", "RE: Invoice", "do
+// faktury nr".
+var referenceWords = map[string]bool{"zu": true, "to": true, "for": true, "re": true, "against": true,
+	"regarding": true, "betreff": true, "do": true, "original": true, "replaces": true, "cancels": true,
+	"storno": true, "korrektur": true, "della": true, "al": true}
+
+func referenceBefore(before string) bool {
+	if len(before) > 24 {
+		before = before[len(before)-24:] // the word right before is enough; a long line stays linear
+	}
+	ws := strings.Fields(strings.ToLower(before))
+	return len(ws) > 0 && referenceWords[strings.Trim(ws[len(ws)-1], ":.,()")]
+}
+
+// invoiceLabel reports a number label that names an invoice.
+func invoiceLabel(low string) bool {
+	for _, p := range []string{"inv", "rechnung", "factur", "fattura", "faktur", "請求"} {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// yenByScript tells the yen from the yuan by the script around the sign:
+// kana write Japanese; characters only simplified Chinese uses (计, 发票,
+// 价税, 找零) write Chinese. Han characters both share (合計) settle
+// nothing.
+func yenByScript(text string) (code, why string, ok bool) {
+	simplified := false
+	for _, r := range text {
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			return "JPY", "a Japanese text (kana)", true
+		case strings.ContainsRune(simplifiedOnly, r):
+			simplified = true
+		}
+	}
+	if simplified {
+		return "CNY", "a simplified Chinese text", true
+	}
+	return "", "", false
+}
+
+// simplifiedOnly are common receipt and invoice characters written this way
+// in simplified Chinese only.
+const simplifiedOnly = "计发货价额门东业单张总币们这个为关销购买卖员费码扫实闭开现银优惠应找记录电话网址"

@@ -31,7 +31,7 @@ var businessWords = map[string]bool{
 }
 
 // vendorLabels introduce the issuer's name.
-var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|merchant|payee|issued\s+by|issuer|from|von|absender|émetteur|emetteur|proveedor|lieferant|verkäufer|fournisseur|own(?:ed)?\s+by)\s*[:：]\s*(.+)$`)
+var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|merchant|payee|issued\s+by|issuer|from|von|absender|émetteur|emetteur|proveedor|lieferant|verkäufer|fournisseur|own(?:ed)?\s+by|emitente|emisor|cedente(?:\s*/\s*prestatore)?|prestador(?:\s+de\s+servi[çc]os)?|가맹점명|販売店|発行者)\s*[:：]\s*(.+)$`)
 
 // proseVendorRE finds the vendor in running text.
 var proseVendorRE = regexp.MustCompile(`(?i)\b(?:bill|invoice|receipt)\s+from\s+(.+)|\bvendor\s+(?:is|was)\s+(.+)|\bpaid\s+(?:at\s+)?(.+)`)
@@ -44,7 +44,11 @@ var headerRE = regexp.MustCompile(`(?i)^\s*(?:from|to|cc|bcc|subject|sent|date|r
 
 // noiseRE matches letterhead lines that are titles (an invoice's, a delivery
 // note's, a notice's: a title is never the issuer's name) or contact details.
-var noiseRE = regexp.MustCompile(`(?i)\b(?:tax\s+invoice|invoice|receipt|copy|c0py|duplicate|reprint|cash\s+bill|cash\s+sales?|guest\s+check|quittung|rechnung|facture|factura|請求書|tel|fax|phone|telephone|email|e-mail|gst|sst|vat|roc|reg|registration|co\.?\s*no|company\s+no|abn|siret|nif|ust|website|www|not\s+a\s+receipt|welcome|thank|notice|statement|delivery\s+note|packing\s+(?:list|slip)|quotation|purchase\s+order|order\s+confirmation|credit\s+note|debit\s+note|pro\s*forma|lieferschein|angebot|gutschrift|devis|avoir|albar[aá]n|presupuesto|納品書|見積書|注文書)\b`)
+var noiseRE = regexp.MustCompile(`(?i)\b(?:tax\s+invoice|invoice|receipt|copy|c0py|duplicate|reprint|cash\s+bill|cash\s+sales?|guest\s+check|quittung|rechnung|facture|factura|請求書|tel|fax|phone|telephone|email|e-mail|gst|sst|vat|roc|reg|registration|co\.?\s*no|company\s+no|abn|siret|nif|ust|website|www|not\s+a\s+receipt|welcome|thank|notice|statement|delivery\s+note|packing\s+(?:list|slip)|quotation|purchase\s+order|order\s+confirmation|credit\s+note|debit\s+note|pro\s*forma|lieferschein|angebot|gutschrift|devis|avoir|albar[aá]n|presupuesto|納品書|見積書|注文書|nota\s+fiscal|danfe|nfs-?e|nf-?e|documento\s+auxiliar|fattura|scontrino|faktura|factuur|fatura|cfdi|ticket)\b`)
+
+// cjkTitleRE matches titles in scripts without spaces, where \b does not
+// apply: a receipt, an invoice, a tax invoice, a card slip.
+var cjkTitleRE = regexp.MustCompile(`請求書|領収書|納品書|見積書|注文書|発票|发票|收据|收據|세금계산서|영수증|매출전표|계산서`)
 
 // addressRE marks address lines.
 var addressRE = regexp.MustCompile(`(?i)\b(?:jalan|jln|lot|taman|tmn|no\.|street|st\.|road|rd\.|avenue|ave|lane|drive|straße|strasse|str\.|rue|calle|floor|level|block|blok|unit|seksyen|bandar|kuala\s+lumpur|selangor|johor|suite|p\.?o\.?\s+box|〒)\b|\d{5}`)
@@ -373,7 +377,7 @@ func nameLike(t string) bool {
 	if letters < 2 || strings.HasPrefix(strings.TrimSpace(orig), "(") || strings.Contains(t, "@") {
 		return false
 	}
-	if headerRE.MatchString(t) || noiseRE.MatchString(t) || addressRE.MatchString(t) {
+	if headerRE.MatchString(t) || noiseRE.MatchString(t) || cjkTitleRE.MatchString(t) || addressRE.MatchString(t) || addresseeLine(t) {
 		return false
 	}
 	if digits > 3 {
@@ -391,6 +395,9 @@ func nameLike(t string) bool {
 	}
 	return !strings.Contains(t, ": ")
 }
+
+// nextLabelRE is another label on a labelled name's line: a word and a colon.
+var nextLabelRE = regexp.MustCompile(`\s+[\pL.]{2,12}\s?[:：]`)
 
 var trailingRegRE = regexp.MustCompile(`\s*\(([^()]*)\)\s*$`)
 var leadingRE = regexp.MustCompile(`^[\s*#"'.:-]+|[\s*#"':-]+$`)
@@ -431,14 +438,36 @@ func cleanName(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cutName ends a labelled name at the first comma, angle bracket or clause.
+// cutName ends a labelled name at the first comma, angle bracket, clause,
+// column gap or next label ("Oakridge Home Goods   Fulfilled by Amazon",
+// "Servicios Aztlán S.C. RFC: SCA150312AB7").
 func cutName(s string) string {
-	for _, sep := range []string{" <", ", ", "; ", " - ", " | "} {
+	if m := nextLabelRE.FindStringIndex(s); m != nil && m[0] > 0 {
+		s = s[:m[0]]
+	}
+	for _, sep := range []string{"  ", "\t", " <", ", ", "; ", " - ", " | "} {
 		if i := strings.Index(s, sep); i > 0 {
 			s = s[:i]
 		}
 	}
-	return strings.TrimRight(strings.TrimSpace(s), ".")
+	s = strings.TrimSpace(s)
+	if ws := strings.Fields(s); len(ws) > 1 && abbreviatedForm(ws[len(ws)-1]) {
+		return s // "Ltda.", "S.r.l.", "S.C.": the dot is the name's
+	}
+	return strings.TrimRight(s, ".")
+}
+
+// abbreviatedForm reports a legal form written as an abbreviation.
+func abbreviatedForm(w string) bool {
+	core := strings.TrimRight(w, ".")
+	if strings.Contains(core, ".") {
+		return true // S.r.l., S.C., B.V.
+	}
+	switch strings.ToLower(core) {
+	case "ltd", "ltda", "inc", "co", "corp", "bhd", "pty", "pte", "plc", "llc", "cia", "sa", "sl", "srl", "spa":
+		return true
+	}
+	return false
 }
 
 // capitalRun takes the capitalized words that open s: "Globex Ltd below" is
@@ -516,4 +545,11 @@ func alnum(w string) string {
 		}
 		return -1
 	}, w)
+}
+
+// addresseeLine reports a line that ends in a Japanese addressee suffix
+// ("株式会社 青葉商事 御中", "山田 様"): the customer, never the issuer.
+func addresseeLine(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasSuffix(t, "御中") || strings.HasSuffix(t, "様") || strings.HasSuffix(t, "殿")
 }
