@@ -148,7 +148,7 @@ func TestOpenByOnAHeldCall(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "open by bob") {
 		t.Fatalf("the held call's page:\n%s", v)
 	}
-	m = apply(t, m, pollMsg{})
+	apply(t, m, pollMsg{})
 	if who := presence(t, fixture{st: f.st, corpus: f.corpus})["ana"]; who != "hold-1" {
 		t.Fatalf("after a poll on hold-1 the store has ana on %q", who)
 	}
