@@ -283,3 +283,63 @@ func confBar(c float64, w int) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func (d *docPage) fieldStatus(name string) string {
+	if d.pending[name] {
+		return "saving…"
+	}
+	if dec, ok := d.decisions[name]; ok {
+		switch dec.Action {
+		case store.ActionAccept:
+			return "accepted"
+		case store.ActionCorrect:
+			return "corrected"
+		case store.ActionSetNull:
+			return "set null"
+		}
+	}
+	switch {
+	case d.res.Flagged(name):
+		return "flagged"
+	case d.res.Data[name] == nil:
+		return "null"
+	default:
+		return "ok"
+	}
+}
+
+func (d *docPage) header() string {
+	if d.loadErr != nil {
+		return fmt.Sprintf("%s · cannot load: %v", d.docID, d.loadErr)
+	}
+	id := d.docID
+	if v := d.verdictText(); v != "" {
+		// First after the id, so a narrow terminal cuts the figures, not it.
+		id += " · " + v
+	}
+	if who := d.svc.presence.openBy(d.docID); who != "" {
+		id += " · open by " + who
+	}
+	if d.svc.presence.textChangedIn(d.docID) {
+		id += " · text changed in the file (stored text shown)"
+	}
+	if !d.hasResult {
+		return fmt.Sprintf("%s · no result yet", id)
+	}
+	s := fmt.Sprintf("%s · %s", id, d.res.Status)
+	if d.res.Status != pipeline.StatusError {
+		s += fmt.Sprintf(" · confidence %.2f · %d flagged", d.res.OverallConfidence, len(d.res.FlaggedFields))
+		if d.rechecked {
+			s += " · re-checked"
+		}
+	}
+	return s
+}
+
+// editErr is the editor's validation error, "" when none or closed.
+func (d *docPage) editErr() string {
+	if d.edit == nil {
+		return ""
+	}
+	return d.edit.err
+}
