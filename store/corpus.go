@@ -270,39 +270,6 @@ func (s *Store) Summaries(ctx context.Context, corpusID string) ([]Summary, erro
 	return out, nil
 }
 
-// MissingResults lists, in Seq order, the documents that have no result for
-// pipelineVersion: the work left after an interrupted run.
-func (s *Store) MissingResults(ctx context.Context, corpusID, pipelineVersion string) ([]Document, error) {
-	var out []Document
-	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		bs, err := buckets(tx, bktSummaries, bktResults, bktDocs)
-		if err != nil {
-			return err
-		}
-		// Walk the small summary rows and decode a document only when it is
-		// actually missing.
-		return scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
-			r, err := decodeSummary(v)
-			if err != nil {
-				return fmt.Errorf("summary %x: %w", k, err)
-			}
-			if bs[1].Get(subKey(corpusID, r.DocID, pipelineVersion)) != nil {
-				return nil
-			}
-			var d Document
-			if err := json.Unmarshal(bs[2].Get(k), &d); err != nil {
-				return fmt.Errorf("decode document %q: %w", r.DocID, err)
-			}
-			out = append(out, d)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("missing results of %q: %w", corpusID, err)
-	}
-	return out, nil
-}
-
 // Enqueue stores a document an MCP client sent, with its result, in the
 // corpus QueueCorpusID(queue) (created on first use). The document's TraceID is the
 // result's, and the trace is indexed for FindTrace. A document whose ID is

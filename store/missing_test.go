@@ -22,9 +22,9 @@ func missingStore(t *testing.T, n int) *store.Store {
 	return s
 }
 
-// MissingResultIDs lists the same documents as MissingResults without
-// decoding one: it allocates less than half the bytes MissingResults does,
-// and its allocations per document do not grow from n to 8n.
+// MissingResultIDs lists the documents left to run without decoding one:
+// it allocates less than half the bytes reading those documents does, and
+// its allocations per document do not grow from n to 8n.
 func TestMissingResultIDsGrowth(t *testing.T) {
 	ctx := context.Background()
 	const n = 500
@@ -47,11 +47,15 @@ func TestMissingResultIDsGrowth(t *testing.T) {
 	if a8 > 1.25*a1+1 {
 		t.Errorf("allocations per document grow with corpus size: %.2f at n, %.2f at 8n", a1, a8)
 	}
-	docs, err := small.MissingResults(ctx, "c", "v-next")
+	ids, err := small.MissingResultIDs(ctx, "c", "v-next")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, err := small.MissingResultIDs(ctx, "c", "v-next")
+	docs, err := small.Documents(ctx, "c", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigIDs, err := big.MissingResultIDs(ctx, "c", "v-next")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,15 +68,18 @@ func TestMissingResultIDsGrowth(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	withText := bytesOf(func() error { _, err := big.MissingResults(ctx, "c", "v-next"); return err })
+	withText := bytesOf(func() error { _, err := big.Documents(ctx, "c", bigIDs); return err })
 	idsOnly := bytesOf(func() error { _, err := big.MissingResultIDs(ctx, "c", "v-next"); return err })
-	t.Logf("bytes allocated at 8n: MissingResults %d, MissingResultIDs %d", withText, idsOnly)
+	t.Logf("bytes allocated at 8n: the documents %d, MissingResultIDs %d", withText, idsOnly)
 	if 2*idsOnly > withText {
-		t.Errorf("MissingResultIDs allocates %d bytes, more than half of MissingResults' %d: it holds texts", idsOnly, withText)
+		t.Errorf("MissingResultIDs allocates %d bytes, more than half of reading the documents (%d): it holds texts", idsOnly, withText)
+	}
+	if len(docs) != len(ids) {
+		t.Fatalf("%d documents for %d ids", len(docs), len(ids))
 	}
 	for i, d := range docs {
-		if ids[i] != d.ID {
-			t.Fatalf("id %d = %q, MissingResults says %q", i, ids[i], d.ID)
+		if ids[i] != d.ID || d.Text == "" {
+			t.Fatalf("id %d = %q, its document %q with %d bytes of text", i, ids[i], d.ID, len(d.Text))
 		}
 	}
 	// Every document already has a result for the populated version.

@@ -197,9 +197,9 @@ func dataOrder(raw []byte) []string {
 }
 
 // MissingResultIDs lists, in Seq order, the ids of the documents that have
-// no result for pipelineVersion. Unlike MissingResults it reads no document
-// and holds no text (issue 11: resume at 1M documents held 3.7 GB of
-// texts); the runner loads each text with Document when it runs it.
+// no result for pipelineVersion. It reads no document and holds no text
+// (issue 11: a resume that loaded the texts held 3.7 GB at 1M documents);
+// the runner reads texts a batch at a time with Documents.
 func (s *Store) MissingResultIDs(ctx context.Context, corpusID, pipelineVersion string) ([]string, error) {
 	var out []string
 	err := s.view(ctx, func(tx *bbolt.Tx) error {

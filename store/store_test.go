@@ -130,7 +130,11 @@ func TestStoreCorpusUpsertKeepsWork(t *testing.T) {
 	if sums[1].Status != "" || sums[1].Snippet != "second" {
 		t.Errorf("summary b = %+v", sums[1])
 	}
-	missing, err := s.MissingResults(ctx, "c1", "v1")
+	ids, err = s.MissingResultIDs(ctx, "c1", "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, err := s.Documents(ctx, "c1", ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +196,7 @@ func TestStoreResultVersions(t *testing.T) {
 	if _, _, ok, err := s.FindTrace(ctx, "nope"); ok || err != nil {
 		t.Errorf("FindTrace(nope) = %v %v", ok, err)
 	}
-	missing, err := s.MissingResults(ctx, "c", "v2")
+	missing, err := s.MissingResultIDs(ctx, "c", "v2")
 	if err != nil || len(missing) != 4 {
 		t.Errorf("missing v2 = %d docs, %v; want 4", len(missing), err)
 	}

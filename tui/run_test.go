@@ -210,7 +210,7 @@ func TestStartRunCancelStopsWorkers(t *testing.T) {
 			t.Errorf("cancelled work reported a result for %s", r.DocID)
 		}
 	}
-	missing, err := cfg.Store.MissingResults(context.Background(), cfg.Corpus.ID, cfg.PipelineVersion)
+	missing, err := cfg.Store.MissingResultIDs(context.Background(), cfg.Corpus.ID, cfg.PipelineVersion)
 	if err != nil || len(missing) != 4 {
 		t.Fatalf("after cancel %d documents still missing (%v), want all 4: cancellation is not an error result", len(missing), err)
 	}

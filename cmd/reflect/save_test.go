@@ -54,7 +54,7 @@ func TestBatchSaveFeedsReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer env.Close()
-	missing, err := st.MissingResults(ctx, c.ID, env.p.Version())
+	missing, err := st.MissingResultIDs(ctx, c.ID, env.p.Version())
 	if err != nil || len(missing) != 0 {
 		t.Fatalf("review would re-run %d documents (%v)", len(missing), err)
 	}
