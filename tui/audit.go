@@ -27,6 +27,10 @@ type auditState struct {
 	ids   map[string]bool
 	audit golden.Audit
 	err   string
+	// seq is the store's change number the shown estimate was read at:
+	// reads run concurrently, and one that started earlier but arrives later
+	// must not put an older estimate back.
+	seq uint64
 }
 
 // AuditMsg is the corpus's audit read back from the store, after a draw
@@ -37,7 +41,9 @@ type AuditMsg struct {
 	// it was asked to draw.
 	Drew  store.AuditDraw
 	Tried bool
-	Err   error
+	// Seq is the store's change number read before the audit.
+	Seq uint64
+	Err error
 }
 
 // auditCmd reads the audit; with draw it first draws the sample (more:
@@ -53,6 +59,9 @@ func (s *services) auditCmd(draw, more bool) tea.Cmd {
 			if drawn {
 				msg.Drew = d
 			}
+		}
+		if msg.Seq, msg.Err = s.store.ChangeSeq(s.ctx); msg.Err != nil {
+			return msg
 		}
 		msg.Audit, msg.Err = golden.ReadAudit(s.ctx, s.store, s.corpus.ID)
 		return msg
@@ -87,6 +96,10 @@ func (q *queuePage) applyAudit(msg AuditMsg) tea.Cmd {
 		return nil
 	}
 	q.audit.err = ""
+	if msg.Seq < q.audit.seq && len(msg.Audit.Draws) <= len(q.audit.audit.Draws) {
+		return nil // an older read overtaken by a newer one
+	}
+	q.audit.seq = msg.Seq
 	q.audit.audit = msg.Audit
 	ids := make(map[string]bool, msg.Audit.Sample)
 	for _, d := range msg.Audit.Draws {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/store/storetest"
@@ -199,4 +200,24 @@ func TestGoldenAuditView(t *testing.T) {
 func TestGoldenAuditView120(t *testing.T) {
 	m := press(t, wide(t, loaded(t, newFixture(t).config())), "6", "enter", "A", "q")
 	teatest.RequireEqualOutput(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+// Estimate reads run concurrently: one that read the store earlier but
+// arrives later does not put the older estimate back.
+func TestAuditEstimateIgnoresAnOverTakenRead(t *testing.T) {
+	m := loaded(t, newFixture(t).config())
+	draw := store.AuditDraw{N: 1, IDs: []string{"inv-003", "inv-005"}}
+	newer := golden.Audit{Draws: []store.AuditDraw{draw}, Sample: 2, Audited: 2}
+	older := golden.Audit{Draws: []store.AuditDraw{draw}, Sample: 2, Audited: 1}
+	m.queue.applyAudit(AuditMsg{Seq: 9, Audit: newer})
+	m.queue.applyAudit(AuditMsg{Seq: 7, Audit: older})
+	if got := m.queue.audit.audit.Audited; got != 2 {
+		t.Fatalf("an overtaken read put back %d read, want 2", got)
+	}
+	// A later draw is news even at the same change number.
+	more := golden.Audit{Draws: []store.AuditDraw{draw, {N: 2, IDs: []string{"inv-001"}}}, Sample: 3, Audited: 2}
+	m.queue.applyAudit(AuditMsg{Seq: 9, Audit: more})
+	if m.queue.audit.audit.Sample != 3 || !m.queue.audit.ids["inv-001"] {
+		t.Fatalf("the second draw was not taken: %+v", m.queue.audit.audit)
+	}
 }

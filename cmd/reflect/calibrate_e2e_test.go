@@ -11,10 +11,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/reflect-mcp/reflect/golden"
@@ -61,6 +63,22 @@ func wrongPassed(s *pipeline.Schema, res pipeline.Result, want map[string]any) (
 		}
 	}
 	return wrong, n
+}
+
+// watched is the workstation with its whole screen published after every
+// update, for a test to wait on.
+type watched struct {
+	m      tea.Model
+	screen *atomic.Pointer[string]
+}
+
+func (w watched) Init() tea.Cmd  { return w.m.Init() }
+func (w watched) View() tea.View { return w.m.View() }
+func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := w.m.Update(msg)
+	v := ansi.Strip(m.View().Content)
+	w.screen.Store(&v)
+	return watched{m: m, screen: w.screen}, cmd
 }
 
 // The end-to-end day, on SROIE receipts (CC-BY-4.0) and their hand
@@ -168,17 +186,21 @@ func TestCalibrateAuditEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	tcfg := tui.Config{Store: st, Corpus: corpus, Schema: schema, Reviewer: "bo", NoColor: true, Gate: prof, Poll: 50 * time.Millisecond}
-	tm := teatest.NewTestModel(t, tui.New(tcfg), teatest.WithInitialTermSize(120, 35))
+	screen := &atomic.Pointer[string]{}
+	tm := teatest.NewTestModel(t, watched{m: tui.New(tcfg), screen: screen}, teatest.WithInitialTermSize(120, 35))
+	// The terminal stream holds only what changed on screen, so the waits
+	// read the workstation's whole view after each update instead.
 	wait := func(what string, ok func(screen string) bool) {
 		t.Helper()
 		var last string
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			last = string(b)
-			return ok(last)
-		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-		if t.Failed() {
-			t.Fatalf("waiting for %s; the screen:\n%s", what, last)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if p := screen.Load(); p != nil {
+				if last = *p; ok(last) {
+					return
+				}
+			}
 		}
+		t.Fatalf("waiting for %s; the screen:\n%s", what, last)
 	}
 	wait("queue", func(s string) bool { return strings.Contains(s, "need review") })
 	tm.Send(tea.KeyPressMsg{Code: '6', Text: "6"})
@@ -275,6 +297,21 @@ func TestCalibrateAuditEndToEnd(t *testing.T) {
 	if !strings.Contains(text.out, fmt.Sprintf("%d read", len(sample))) || !bytes.Contains([]byte(text.out), []byte("budget "+ratePct(prof.Budget))) {
 		t.Fatalf("stats text:\n%s", text.out)
 	}
+	// 7. The audited decisions feed the next calibration: the check export
+	// marks them, and calibrate on both exports counts them.
+	audited := filepath.Join(t.TempDir(), "check.golden.jsonl")
+	if r := run(t, "", "export", "--golden", audited, "--corpus", check, "--store", storePath); r.code != ExitOK {
+		t.Fatalf("export check: exit %d\n%s", r.code, r.err)
+	}
+	r = run(t, "", "calibrate", "--dataset", export, "--dataset", audited, "--max-silent-wrong", budget, "--allow-unsupported", "--out", gate)
+	if want := fmt.Sprintf("check.golden.jsonl: %d of %d rows are audited auto-accepted documents", len(sample), len(sample)); r.code != ExitOK || !strings.Contains(r.err, want) ||
+		!strings.Contains(r.out, fmt.Sprintf("calibrate: %d documents", 100+len(sample))) {
+		t.Fatalf("recalibrating with the audit: exit %d, want %q\n%s\n%s", r.code, want, r.out, r.err)
+	}
+	if p2, err := pipeline.LoadGateProfile(gate); err != nil || p2.ID == prof.ID {
+		t.Fatalf("the recalibrated profile %v (%v) is the old one", p2, err)
+	}
+
 	// What the labels say the profile let through on every receipt it
 	// auto-accepted, beside the audit's estimate from its sample.
 	okWrong, okN, okDocs := 0, 0, 0
