@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -76,9 +77,11 @@ func (p *PolicyState) write(fn func(tx *bbolt.Tx) error) error {
 	return <-op.done
 }
 
-// linger is how long the flusher waits for more writes to join a batch
-// while they keep arriving (callers just let in by the previous commit).
-const linger = 100 * time.Microsecond
+// flush lets writes join a batch while they keep arriving (callers just
+// let in by the previous commit) by yielding, not sleeping: a 100 µs
+// time.Sleep took ~1.3 ms on a loaded 2-core VM, added to every decision
+// at concurrency 1, while writes that arrive during a commit (a few ms)
+// form the next batch anyway.
 
 func (p *PolicyState) flush() {
 	for {
@@ -86,7 +89,7 @@ func (p *PolicyState) flush() {
 			p.mu.Lock()
 			n := len(p.queue)
 			p.mu.Unlock()
-			time.Sleep(linger)
+			runtime.Gosched()
 			p.mu.Lock()
 			grew := len(p.queue) > n
 			p.mu.Unlock()
