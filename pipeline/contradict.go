@@ -482,6 +482,12 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 				strings.ReplaceAll(f.Name, "_", " "), marker, code))
 			return c, true
 		}
+		if code, header, sp, ok := d.headerCurrency(); ok {
+			c.Spans = append(c.Spans, sp)
+			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document heads its amounts %q (%s)",
+				strings.ReplaceAll(f.Name, "_", " "), header, code))
+			return c, true
+		}
 	}
 	return c, false
 }

@@ -350,6 +350,15 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			c.Grounded = true
 			return true
 		}
+		// The tax of two rates printed on their own rate rows and never
+		// added up on the page ("Btw 21% 134,40 / Btw 9% 28,35", TPS + TVQ).
+		if f.Role == RoleTax {
+			if a, b, ok := d.twoRateRows(f.Role, x); ok {
+				c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End}, Span{Start: b.Start, End: b.End})
+				c.Grounded = true
+				return true
+			}
+		}
 	}
 	if q, ok := d.onlyQuantity(matches); ok && f.Role != RoleNone {
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is printed as a quantity or rate (%q), not an amount", x, q))
@@ -748,30 +757,19 @@ func (d *doc) printedFix(s *Schema) func(field string, want, tol float64) (label
 		if !ok || f.Kind != KindMoney || f.Role == RoleNone {
 			return labelledAmount{}, false
 		}
-		var parts []labelledAmount
 		for _, a := range d.amounts {
-			if a.role != f.Role {
-				continue
-			}
-			if math.Abs(a.Value-want) <= tol+1e-9 {
+			if a.role == f.Role && math.Abs(a.Value-want) <= tol+1e-9 {
 				return a, true
-			}
-			if len(parts) < 16 && d.rateOnLine(a) {
-				parts = append(parts, a)
 			}
 		}
 		// Two parts on their own lines, each with its rate, that add up to
 		// it: two rates' tax (10% and 8% 消費税, TVA A and B), CGST and SGST.
 		// Without a rate a part may be a rounding read under a tax label.
-		for i, a := range parts {
-			for _, b := range parts[i+1:] {
-				if a.Line != b.Line && math.Abs(a.Value+b.Value-want) <= tol+1e-9 {
-					sum := a
-					sum.Raw = a.Raw + " and " + b.Raw
-					sum.label = a.label + ", " + b.label
-					return sum, true
-				}
-			}
+		if a, b, ok := d.twoRateRows(f.Role, want); ok {
+			sum := a
+			sum.Raw = a.Raw + " and " + b.Raw
+			sum.label = a.label + ", " + b.label
+			return sum, true
 		}
 		return labelledAmount{}, false
 	}
@@ -786,4 +784,23 @@ func (d *doc) rateOnLine(a labelledAmount) bool {
 		}
 	}
 	return false
+}
+
+// twoRateRows finds two amounts labelled r on their own lines, each with its
+// rate printed, that add up to x.
+func (d *doc) twoRateRows(r Role, x float64) (labelledAmount, labelledAmount, bool) {
+	var parts []labelledAmount
+	for _, a := range d.amounts {
+		if a.role == r && len(parts) < 16 && d.rateOnLine(a) {
+			parts = append(parts, a)
+		}
+	}
+	for i, a := range parts {
+		for _, b := range parts[i+1:] {
+			if a.Line != b.Line && math.Abs(a.Value+b.Value-x) < amountEpsilon {
+				return a, b, true
+			}
+		}
+	}
+	return labelledAmount{}, labelledAmount{}, false
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -123,3 +124,25 @@ func (d *doc) postcodeFirstLine() (string, int, bool) {
 	}
 	return "", 0, false
 }
+
+// headerCode is an ISO currency code in brackets after a column or amount
+// label: "Amount (AED)", "Betrag (EUR)", "Total (in USD)".
+var headerCode = regexp.MustCompile(`(?i)\b(amount|amt|betrag|montant|importe|importo|bedrag|belopp|beløp|kwota|valor|price|preis|prix|total|summe|total amount)\s*\((?:in )?([A-Z]{3})\)`)
+
+// headerCurrency finds a currency stated only in a column header.
+func (d *doc) headerCurrency() (code, header string, sp Span, ok bool) {
+	text := string(d.rs)
+	for _, m := range headerCode.FindAllStringSubmatchIndex(text, 8) {
+		c := text[m[4]:m[5]]
+		if _, known := currencyMarkers[c]; !known && !slices.Contains(extraCodes, c) {
+			continue
+		}
+		s := utf8.RuneCountInString(text[:m[0]])
+		return c, text[m[0]:m[1]], Span{Start: s, End: s + utf8.RuneCountInString(text[m[0]:m[1]])}, true
+	}
+	return "", "", Span{}, false
+}
+
+// extraCodes are currencies the marker table has no sign for.
+var extraCodes = []string{"SEK", "NOK", "DKK", "ZAR", "AED", "SAR", "QAR", "KWD", "BHD", "OMR", "TWD", "VND", "TRY",
+	"CZK", "HUF", "RON", "ILS", "EGP", "NGN", "KES", "CLP", "COP", "PEN", "ARS", "UAH"}

@@ -200,3 +200,21 @@ func TestCurrencyFromIssuerPlace(t *testing.T) {
 		{"not AUD", za, c("AUD"), "currency", "implies ZAR"},
 	})
 }
+
+// The tax of two rates printed on rate rows and never added up on the page
+// is grounded by its two rows; a currency stated only in a column header
+// makes a null currency an omission.
+func TestTwoRateTaxGroundedAndHeaderCurrency(t *testing.T) {
+	nl := "De Groene Tuinman B.V.\nSubtotaal excl. btw 955,00\nBtw 21% 134,40\nBtw 9% 28,35\nTotaal te betalen € 1.117,75\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "sum of two rates", text: nl, rec: Record{"subtotal": 955.0, "tax": 162.75, "total": 1117.75}, field: "tax"},
+		{name: "one rate", text: nl, rec: Record{"subtotal": 955.0, "tax": 134.4, "total": 1117.75}, field: "tax", wrong: true, want: "134,40 and 28,35"},
+	})
+	ae := "Al Noor Facility Services LLC\nDescription                Amount (AED)\nDeep cleaning   8,400.00\nTotal incl. VAT 9,502.50\n"
+	de := "Hydro-Tec Pumpen GmbH\nArtikel   Menge   Betrag (EUR)\nTauchpumpe 2 3.180,00\nEndbetrag 5.259,80\n"
+	runClassCases(t, []classCase{
+		{"AED header", ae, map[string]any{"currency": nil, "total": 9502.5}, "currency", "Amount (AED)"},
+		{"EUR header", de, map[string]any{"currency": nil, "total": 5259.8}, "currency", "Betrag (EUR)"},
+		{"AED stated", ae, map[string]any{"currency": "AED", "total": 9502.5}, "", ""},
+	})
+}
