@@ -135,6 +135,41 @@ func (d *doc) identifier() (found, bool) {
 			return tiered(tier, v, "after the word "+word+" (no number label)"), true
 		}
 	}
+	return d.receiptNumber()
+}
+
+// receiptNumberRE is a receipt's own number under the words tills print
+// for it: "TICKET: 0231-0087712", "Bonnummer 0033-18822", "DOC.N.
+// 0412-0087", "Numero 145/2026", "流水号：0088-2603-1942". A bare "No." is
+// left out: on a receipt it opens the address as often as the number.
+var receiptNumberRE = regexp.MustCompile(`(?i)(?:^|[\s(])(ticket|bonnummer|bon-?nr|beleg-?nr|doc\.?\s*n[.°º]?|numero|número|nummer|流水号|单号|票号|伝票番号)\s*[:：#]?\s*([A-Za-z0-9][A-Za-z0-9\-/_.]*)`)
+
+// notTheDocument are words before "No." that make it another number's.
+var notTheDocument = map[string]bool{"tel": true, "fax": true, "phone": true, "reg": true, "gst": true, "co": true,
+	"company": true, "account": true, "customer": true, "table": true, "vat": true, "tax": true, "member": true,
+	"card": true, "order": true, "po": true, "kunden": true, "steuer": true, "cliente": true, "pedido": true, "id": true}
+
+// receiptNumber is the last resort for the document's number: the first
+// token after a receipt-number word, when no invoice, receipt or
+// transaction label names one. The words are common and loose, so the
+// value stays below the gate.
+func (d *doc) receiptNumber() (found, bool) {
+	for li, ln := range d.lines {
+		if !hasDigit(ln.text) {
+			continue
+		}
+		for _, m := range receiptNumberRE.FindAllStringSubmatchIndex(ln.text, -1) {
+			ws := strings.Fields(strings.ToLower(ln.text[max(0, m[2]-16):m[2]]))
+			if len(ws) > 0 && notTheDocument[strings.Trim(ws[len(ws)-1], ".:#")] {
+				continue
+			}
+			v, ok := cleanID(ln.text[m[4]:m[5]])
+			if !ok || !hasDigit(v) || d.lowLine(li) == "" {
+				continue
+			}
+			return tiered("id:receipt-word", v, "after the word "+ln.text[m[2]:m[3]]+" (a receipt's number, loosely labelled)"), true
+		}
+	}
 	return found{}, false
 }
 
@@ -297,7 +332,7 @@ func hasRM(text string) bool {
 var symbols = []struct{ marker, code string }{
 	{"US$", "USD"}, {"S$", "SGD"}, {"A$", "AUD"}, {"AU$", "AUD"}, {"C$", "CAD"}, {"CA$", "CAD"}, {"HK$", "HKD"},
 	{"NZ$", "NZD"}, {"R$", "BRL"}, {"€", "EUR"}, {"£", "GBP"}, {"¥", "JPY"}, {"￥", "JPY"}, {"円", "JPY"},
-	{"₹", "INR"}, {"₩", "KRW"}, {"₱", "PHP"}, {"฿", "THB"}, {"₽", "RUB"}, {"RMB", "CNY"}, {"人民币", "CNY"},
+	{"₹", "INR"}, {"₩", "KRW"}, {"원", "KRW"}, {"zł", "PLN"}, {"₱", "PHP"}, {"฿", "THB"}, {"₽", "RUB"}, {"RMB", "CNY"}, {"人民币", "CNY"},
 }
 
 // detectCurrency finds the currency the document states: the most frequent
