@@ -306,11 +306,34 @@ func cjkDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 			return DateMatch{}, false // the day mark alone is optional
 		}
 	}
+	start := i
+	if base, at, ok := japaneseEra(rs, i); ok && parts[0] < 100 {
+		// 令和8年11月20日: the eighth year of Reiwa is 2026.
+		parts[0], start = base+parts[0], at
+	}
 	iso, ok := isoDate(parts[0], parts[1], parts[2])
 	if !ok {
 		return DateMatch{}, false
 	}
-	return DateMatch{ISO: []string{iso}, Start: i, End: end}, true
+	return DateMatch{ISO: []string{iso}, Start: start, End: end}, true
+}
+
+// japaneseEras are the era names Japanese documents date by, with the
+// Gregorian year before each era's first year.
+var japaneseEras = map[string]int{"令和": 2018, "平成": 1988, "昭和": 1925}
+
+// japaneseEra reports an era name right before position i (spaces
+// between allowed) and where it starts.
+func japaneseEra(rs []rune, i int) (base, at int, ok bool) {
+	k := i
+	for k > 0 && rs[k-1] == ' ' {
+		k--
+	}
+	if k < 2 {
+		return 0, 0, false
+	}
+	base, ok = japaneseEras[string(rs[k-2:k])]
+	return base, k - 2, ok
 }
 
 func isDateSep(r rune) bool {

@@ -52,6 +52,7 @@ func isHyphen(r rune) bool {
 func foldRunes(rs []rune, mode foldMode) folded {
 	f := folded{r: make([]rune, 0, len(rs)), start: make([]int32, 0, len(rs))}
 	for i, r := range rs {
+		r = narrowRune(r)
 		if mode == foldSpaces && unicode.IsSpace(r) {
 			if n := len(f.r); n > 0 && f.r[n-1] == ' ' {
 				continue

@@ -67,7 +67,7 @@ func (d *doc) foldedAs(mode foldMode) folded {
 }
 
 func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
-	rs := []rune(text)
+	rs := narrowRunes(text)
 	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces)}
 	st := newStopper(ctx)
 	all := scanDates(rs, st)

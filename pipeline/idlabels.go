@@ -272,3 +272,34 @@ func (d *doc) headerLabel(l, col int, f Field) (labelHit, bool) {
 	}
 	return labelHit{}, false
 }
+
+// narrowRune maps a full-width form (Ｎｏ．０１２３, ￥１，２００, the
+// ideographic space) to its ASCII or common form, one rune for one, so
+// offsets into the text stay those of the text as given. Japanese, Chinese
+// and Korean documents print numbers, codes and dates in either width.
+func narrowRune(r rune) rune {
+	switch {
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return r - 0xFEE0
+	case r == 0x3000:
+		return ' '
+	case r == 0xFFE5:
+		return '¥'
+	case r == 0xFFE6:
+		return '₩'
+	case r == 0xFFE1:
+		return '£'
+	case r == 0xFFE0:
+		return '¢'
+	}
+	return r
+}
+
+// narrowRunes is text with every full-width form narrowed (narrowRune).
+func narrowRunes(text string) []rune {
+	rs := []rune(text)
+	for i, r := range rs {
+		rs[i] = narrowRune(r)
+	}
+	return rs
+}

@@ -159,3 +159,23 @@ func TestBeforeCorrectionRowNotTheDocument(t *testing.T) {
 		{"vorher", de, map[string]any{"total": 595.0}, "total", `"vorher" row`},
 	})
 }
+
+// Japanese, Chinese and Korean documents print numbers, codes and dates in
+// full width (ＭＫ－２０２６－０８１５, ２０２６年１０月５日, ¥１３，２００) and
+// date by era (令和８年 is 2026): the values read the same as their ASCII
+// and Gregorian forms, so the right record is not flagged and a wrong one
+// still is.
+func TestFullWidthFormsAndJapaneseEras(t *testing.T) {
+	jp := "請　求　書\n株式会社みどり工業　御中\n発行日：２０２６年１０月５日\n請求書番号：ＭＫ－２０２６－０８１５\n株式会社サクラ商事\n" +
+		"小計　　　　¥１２，０００\n消費税（10%）　¥１，２００\n合計　　　　¥１３，２００\nお支払期限：２０２６年１０月３１日"
+	right := map[string]any{"invoice_number": "MK-2026-0815", "invoice_date": "2026-10-05", "subtotal": 12000.0, "tax": 1200.0, "total": 13200.0}
+	era := "ファミリーマート\n　令和８年１１月２０日（金）　１２：３４\n合　計　　　¥５２０\nお預り　　　¥１，０００\nお釣り　　　　¥４８０"
+	runClassCases(t, []classCase{
+		{"full width right", jp, right, "", ""},
+		{"full width value right", jp, with(right, "invoice_number", "ＭＫ－２０２６－０８１５"), "", ""},
+		{"due date still flagged", jp, with(right, "invoice_date", "2026-10-31"), "invoice_date", "2026-10-05"},
+		{"era date right", era, map[string]any{"invoice_date": "2026-11-20", "total": 520.0}, "", ""},
+		{"era date wrong year", era, map[string]any{"invoice_date": "2008-11-20"}, "invoice_date", "not found"},
+		{"tendered as total", era, map[string]any{"total": 1000.0}, "total", ""},
+	})
+}

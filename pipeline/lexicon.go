@@ -43,6 +43,8 @@ var otherLabels = []string{
 	"tip", "tips", "gratuity", "trinkgeld", "pourboire", "propina", "mancia", "fooi", "dricks", "チップ", "小费", "봉사료",
 	"pelarasan pembundaran", "pembundaran", "rundung", "rundungsdifferenz", "arrondi", "redondeo", "arrotondamento", "afronding",
 	"端数調整",
+	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
+	"お預り", "お預かり", "お釣り", "おつり", "釣銭",
 }
 
 // extraRoleLabels widen a role's default labels with the forms receipts and
@@ -59,7 +61,7 @@ var extraRoleLabels = map[Role][]string{
 		"totaal", "totaal incl", "totaalbedrag", "te betalen", "totale", "totale fattura", "importo totale", "da pagare",
 		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
-		"お支払金額", "합계", "총액", "합계금액", "total general", "importe a pagar",
+		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
 }
