@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -65,72 +64,130 @@ func wrongPassed(s *pipeline.Schema, res pipeline.Result, want map[string]any) (
 	return wrong, n
 }
 
-// watched is the workstation with its whole screen published after every
-// update, for a test to wait on.
-type watched struct {
-	m      tea.Model
-	screen *atomic.Pointer[string]
-}
-
-func (w watched) Init() tea.Cmd  { return w.m.Init() }
-func (w watched) View() tea.View { return w.m.View() }
-func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := w.m.Update(msg)
-	v := ansi.Strip(m.View().Content)
-	w.screen.Store(&v)
-	return watched{m: m, screen: w.screen}, cmd
-}
-
 // The issue's end-to-end day, on SROIE receipts (CC-BY-4.0) and their hand
 // labels: review receipts-dev, export it, calibrate on the export (grouped
 // by the reviewed vendor; a refused 0.5% names the tightest budget, which is
 // then written), run receipts-check under the new profile (--gate), audit a
 // sample of what it auto-accepted in the real workstation, and read the
 // estimate in `reflect stats` — which must be exactly what the labels say
-// the gate let through on the audited documents.
+// the gate let through on the audited documents. The audited decisions then
+// feed the next calibration.
 func TestCalibrateAuditEndToEnd(t *testing.T) {
 	dev, devL, check, checkL := sroiePaths(t)
-	ctx := context.Background()
-	schema := pipeline.Invoice()
-	storePath := filepath.Join(t.TempDir(), "reflect.db")
-	quiet := Stdio{Out: io.Discard, Err: io.Discard}
-
-	// 1. Review receipts-dev: results stored, every field settled as the
-	// labels say.
-	if r := run(t, "", "extract", "--batch", "--save", "--file", dev, "--store", storePath, "--provider", "local", "--log-level", "error"); r.code > ExitNeedsReview {
-		t.Fatalf("extract dev: exit %d\n%s", r.code, r.err)
-	}
-	st, err := store.Open(storePath, store.Options{Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	devCorpus, _, _, err := golden.LoadCorpus(dev, "invoice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	devRows, err := loadEvalRows(evalFlags{dataset: dev, labels: devL}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, row := range devRows {
-		res, ok, err := st.Result(ctx, devCorpus.ID, row.ID)
-		if err != nil || !ok {
-			t.Fatalf("%s: no stored result (%v)", row.ID, err)
-		}
-		if _, err := st.Decide(ctx, labelledReview(schema, devCorpus.ID, row.ID, "ann", res, row.Expected)...); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	// 2. Export: every reviewed receipt, grouped by its reviewed vendor.
-	export := filepath.Join(t.TempDir(), "dev.golden.jsonl")
-	if r := run(t, "", "export", "--golden", export, "--corpus", dev, "--store", storePath); r.code != ExitOK {
-		t.Fatalf("export: exit %d\n%s", r.code, r.err)
-	}
-
-	// 3. Calibrate on the export at 0.5%: 100 receipts cannot support it;
-	// the refusal names the tightest budget they do, and that is written.
+	d := newDay(t)
+	d.reviewAsLabelled(dev, devL)
+	export := d.export(dev, "dev.golden.jsonl")
 	gate := filepath.Join(t.TempDir(), "gate.yaml")
+	budget, prof := d.calibrateSupported(export, gate)
+	labels := d.runUnder(check, checkL, gate, prof)
+	sample, wantWrong, wantN := d.auditInWorkstation(check, prof, labels)
+	est := d.statsEstimate(check, prof, len(sample))
+	if est.All.N != wantN || est.All.SilentWrong != wantWrong {
+		t.Fatalf("stats' audit: %d/%d wrong; the labels say %d/%d", est.All.SilentWrong, est.All.N, wantWrong, wantN)
+	}
+	// The audited decisions feed the next calibration: the check export
+	// marks them, and calibrate on both exports counts them.
+	audited := d.export(check, "check.golden.jsonl")
+	r := run(t, "", "calibrate", "--dataset", export, "--dataset", audited, "--max-silent-wrong", budget, "--allow-unsupported", "--out", gate)
+	if want := fmt.Sprintf("check.golden.jsonl: %d of %d rows are audited auto-accepted documents", len(sample), len(sample)); r.code != ExitOK || !strings.Contains(r.err, want) ||
+		!strings.Contains(r.out, fmt.Sprintf("calibrate: %d documents", 100+len(sample))) {
+		t.Fatalf("recalibrating with the audit: exit %d, want %q\n%s\n%s", r.code, want, r.out, r.err)
+	}
+	if p2, err := pipeline.LoadGateProfile(gate); err != nil || p2.ID == prof.ID {
+		t.Fatalf("the recalibrated profile %v (%v) is the old one", p2, err)
+	}
+	okWrong, okN, okDocs, docs := d.labelledPassRate(check, labels)
+	t.Logf("profile %s (by field, budget %s): receipts-check auto-accepted %d of %d; audit of %d: %d/%d wrong = %.2f%%, upper %.2f%% (breached %v); labels over all %d auto-accepted: %d/%d wrong = %.2f%%",
+		prof.ID, budget, okDocs, docs, len(sample), est.All.SilentWrong, est.All.N, 100*est.All.Rate, 100*est.All.Upper, est.Breached,
+		okDocs, okWrong, okN, 100*float64(okWrong)/float64(max(okN, 1)))
+}
+
+// day is one store through the end-to-end day.
+type day struct {
+	t         *testing.T
+	ctx       context.Context
+	schema    *pipeline.Schema
+	storePath string
+	st        *store.Store
+}
+
+func newDay(t *testing.T) *day {
+	d := &day{t: t, ctx: context.Background(), schema: pipeline.Invoice(), storePath: filepath.Join(t.TempDir(), "reflect.db")}
+	st, err := store.Open(d.storePath, store.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.st = st
+	return d
+}
+
+// extract runs a corpus file through the local extractor into the store.
+func (d *day) extract(path string, args ...string) []pipeline.Result {
+	d.t.Helper()
+	r := run(d.t, "", append([]string{"extract", "--batch", "--save", "--file", path, "--store", d.storePath, "--provider", "local", "--log-level", "error"}, args...)...)
+	if r.code > ExitNeedsReview {
+		d.t.Fatalf("extract %s: exit %d\n%s", path, r.code, r.err)
+	}
+	return decodeLines(d.t, r.out)
+}
+
+func (d *day) corpus(path string) store.Corpus {
+	d.t.Helper()
+	c, _, _, err := golden.LoadCorpus(path, "invoice")
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	if c, err = d.st.Corpus(d.ctx, c.ID); err != nil {
+		d.t.Fatal(err)
+	}
+	return c
+}
+
+func (d *day) labels(path, overlay string) map[string]map[string]any {
+	d.t.Helper()
+	rows, err := loadEvalRows(evalFlags{dataset: path, labels: overlay}, Stdio{Out: io.Discard, Err: io.Discard})
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, row := range rows {
+		out[row.ID] = row.Expected
+	}
+	return out
+}
+
+// reviewAsLabelled extracts a corpus and settles every field of every
+// document as the labels say.
+func (d *day) reviewAsLabelled(path, overlay string) {
+	d.t.Helper()
+	d.extract(path)
+	c := d.corpus(path)
+	for id, want := range d.labels(path, overlay) {
+		res, ok, err := d.st.Result(d.ctx, c.ID, id)
+		if err != nil || !ok {
+			d.t.Fatalf("%s: no stored result (%v)", id, err)
+		}
+		if _, err := d.st.Decide(d.ctx, labelledReview(d.schema, c.ID, id, "ann", res, want)...); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+}
+
+func (d *day) export(corpusPath, name string) string {
+	d.t.Helper()
+	out := filepath.Join(d.t.TempDir(), name)
+	if r := run(d.t, "", "export", "--golden", out, "--corpus", corpusPath, "--store", d.storePath); r.code != ExitOK {
+		d.t.Fatalf("export %s: exit %d\n%s", corpusPath, r.code, r.err)
+	}
+	return out
+}
+
+// calibrateSupported calibrates on the export at 0.5%: 100 receipts cannot
+// support it, the refusal names the tightest budget they do, and that one
+// is written. The export's rows group by their reviewed vendor.
+func (d *day) calibrateSupported(export, gate string) (string, *pipeline.GateProfile) {
+	t := d.t
+	t.Helper()
 	r := run(t, "", "calibrate", "--dataset", export, "--max-silent-wrong", "0.005", "--out", gate)
 	m := regexp.MustCompile(`calibrate: 100 documents in (\d+) groups`).FindStringSubmatch(r.out)
 	if m == nil || m[1] == "100" {
@@ -153,129 +210,113 @@ func TestCalibrateAuditEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return budget, prof
+}
 
-	// 4. Rerun: receipts-check under the profile; every result names it.
-	r = run(t, "", "extract", "--batch", "--save", "--file", check, "--store", storePath, "--gate", gate, "--provider", "local", "--log-level", "error")
-	if r.code > ExitNeedsReview {
-		t.Fatalf("extract check under the profile: exit %d\n%s", r.code, r.err)
-	}
-	for _, line := range decodeLines(t, r.out) {
-		if !strings.Contains(line.Notes, "Gate profile "+prof.ID+" (by field: ") {
-			t.Fatalf("a result gated without naming the profile's thresholds: %q", line.Notes)
+// runUnder extracts a corpus under the profile: every result names it and
+// its thresholds. It returns the corpus's labels.
+func (d *day) runUnder(path, overlay, gate string, prof *pipeline.GateProfile) map[string]map[string]any {
+	d.t.Helper()
+	for _, res := range d.extract(path, "--gate", gate) {
+		if !strings.Contains(res.Notes, "Gate profile "+prof.ID+" (by field: ") {
+			d.t.Fatalf("a result gated without naming the profile's thresholds: %q", res.Notes)
 		}
 	}
-	checkCorpus, _, _, err := golden.LoadCorpus(check, "invoice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRows, err := loadEvalRows(evalFlags{dataset: check, labels: checkL}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := map[string]map[string]any{}
-	for _, row := range checkRows {
-		labels[row.ID] = row.Expected
-	}
+	return d.labels(path, overlay)
+}
 
-	// 5. The audit, in the workstation: 6 draws the sample from what the
-	// profile auto-accepted; the reviewer reads the first audited receipt
-	// there (A: every value stands), the rest are read as the labels say,
-	// and the tab's estimate follows each decision.
-	corpus, err := st.Corpus(ctx, checkCorpus.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tcfg := tui.Config{Store: st, Corpus: corpus, Schema: schema, Reviewer: "bo", NoColor: true, Gate: prof, Poll: 50 * time.Millisecond}
-	screen := &atomic.Pointer[string]{}
-	tm := teatest.NewTestModel(t, watched{m: tui.New(tcfg), screen: screen}, teatest.WithInitialTermSize(120, 35))
-	// The terminal stream holds only what changed on screen, so the waits
-	// read the workstation's whole view after each update instead.
-	wait := func(what string, ok func(screen string) bool) {
-		t.Helper()
-		var last string
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if p := screen.Load(); p != nil {
-				if last = *p; ok(last) {
-					return
-				}
-			}
-		}
-		t.Fatalf("waiting for %s; the screen:\n%s", what, last)
-	}
-	wait("queue", func(s string) bool { return strings.Contains(s, "need review") })
-	tm.Send(tea.KeyPressMsg{Code: '6', Text: "6"})
-	wait("the drawn sample", func(s string) bool { return strings.Contains(s, "audit 0/") })
-	draws, err := st.AuditDraws(ctx, corpus.ID)
+// auditInWorkstation opens the real workstation on the corpus: 6 draws the
+// sample from what the profile auto-accepted; the reviewer reads one
+// sampled receipt there (A: every value stands), the rest are read as the
+// labels say, and the tab's estimate follows each decision. It returns the
+// sample and what the labels say of it: wrong values passed, and values.
+func (d *day) auditInWorkstation(path string, prof *pipeline.GateProfile, labels map[string]map[string]any) ([]string, int, int) {
+	t := d.t
+	t.Helper()
+	c := d.corpus(path)
+	w := startWorkstation(t, tui.Config{Store: d.st, Corpus: c, Schema: d.schema, Reviewer: "bo", NoColor: true, Gate: prof, Poll: 50 * time.Millisecond})
+	w.wait("the queue", "need review")
+	w.keys("6")
+	w.wait("the drawn sample", "audit 0/")
+	draws, err := d.st.AuditDraws(d.ctx, c.ID)
 	if err != nil || len(draws) != 1 || draws[0].Profile != prof.ID || draws[0].Budget != prof.Budget {
 		t.Fatalf("draws %+v (%v), want one under %s at %v", draws, err, prof.ID, prof.Budget)
 	}
 	sample := draws[0].IDs
 	results := map[string]pipeline.Result{}
 	for _, id := range sample {
-		res, _, err := st.Result(ctx, corpus.ID, id)
+		res, _, err := d.st.Result(d.ctx, c.ID, id)
 		if err != nil || res.Status != pipeline.StatusOK || !strings.Contains(res.Notes, prof.ID) {
 			t.Fatalf("sampled %s: status %s (%v), notes %q: want auto-accepted under the profile", id, res.Status, err, res.Notes)
 		}
 		results[id] = res
 	}
-	// The tab lists the sample as the queue sorts it (lowest confidence,
-	// then corpus order): the reviewer moves to the first receipt whose
-	// values all stand and accepts them in the workstation.
-	sums, err := st.Summaries(ctx, corpus.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var order []store.Summary
-	for _, s := range sums {
-		if slices.Contains(sample, s.DocID) {
-			order = append(order, s)
-		}
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].Confidence != order[j].Confidence {
-			return order[i].Confidence < order[j].Confidence
-		}
-		return order[i].Seq < order[j].Seq
+	// The tab lists the sample as the queue sorts it: the reviewer moves to
+	// the first receipt whose values all stand and accepts them there.
+	order := d.tabOrder(c.ID, sample)
+	byKeys := slices.IndexFunc(order, func(id string) bool {
+		wrong, _ := wrongPassed(d.schema, results[id], labels[id])
+		return wrong == 0 && len(results[id].Data) == len(d.schema.Fields)
 	})
-	byKeys := -1
-	for i, s := range order {
-		if w, _ := wrongPassed(schema, results[s.DocID], labels[s.DocID]); w == 0 && len(results[s.DocID].Data) == len(schema.Fields) {
-			byKeys = i
-			break
-		}
-	}
 	if byKeys < 0 {
 		t.Fatal("no sampled receipt with every value right")
 	}
-	for range byKeys {
-		tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})
-	}
-	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	wait("the receipt", func(s string) bool { return strings.Contains(s, order[byKeys].DocID) })
-	tm.Send(tea.KeyPressMsg{Code: 'A', Text: "A"})
-	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	wait("one read", func(s string) bool { return strings.Contains(s, "audit 1/"+fmt.Sprint(len(sample))+" read") })
-	if ds, _ := st.Decisions(ctx, corpus.ID, order[byKeys].DocID); len(ds) != len(schema.Fields) || ds["total"].Reviewer != "bo" {
+	w.keys(slices.Repeat([]string{"j"}, byKeys)...)
+	w.keys("enter")
+	w.wait("the receipt", order[byKeys])
+	w.keys("A", "q")
+	w.wait("one read", fmt.Sprintf("audit 1/%d read", len(sample)))
+	if ds, _ := d.st.Decisions(d.ctx, c.ID, order[byKeys]); len(ds) != len(d.schema.Fields) || ds["total"].Reviewer != "bo" {
 		t.Fatalf("A in the workstation stored %d decisions", len(ds))
 	}
 	wantWrong, wantN := 0, 0
 	for _, id := range sample {
-		w, n := wrongPassed(schema, results[id], labels[id])
-		wantWrong, wantN = wantWrong+w, wantN+n
-		if id == order[byKeys].DocID {
+		wrong, n := wrongPassed(d.schema, results[id], labels[id])
+		wantWrong, wantN = wantWrong+wrong, wantN+n
+		if id == order[byKeys] {
 			continue
 		}
-		if _, err := st.Decide(ctx, labelledReview(schema, corpus.ID, id, "cy", results[id], labels[id])...); err != nil {
+		if _, err := d.st.Decide(d.ctx, labelledReview(d.schema, c.ID, id, "cy", results[id], labels[id])...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	all := fmt.Sprintf("audit %d/%d read · %d/%d wrong", len(sample), len(sample), wantWrong, wantN)
-	wait("every audited receipt read", func(s string) bool { return strings.Contains(s, all) })
-	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	w.wait("every audited receipt read", fmt.Sprintf("audit %d/%d read · %d/%d wrong", len(sample), len(sample), wantWrong, wantN))
+	w.quit()
+	return sample, wantWrong, wantN
+}
 
-	// 6. stats reads the same estimate, and it is what the labels say.
-	r = run(t, "", "stats", "--corpus", check, "--store", storePath, "--json")
+// tabOrder is the sample as the queue sorts it: lowest confidence first,
+// then corpus order.
+func (d *day) tabOrder(corpusID string, sample []string) []string {
+	sums, err := d.st.Summaries(d.ctx, corpusID)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	var rows []store.Summary
+	for _, s := range sums {
+		if slices.Contains(sample, s.DocID) {
+			rows = append(rows, s)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Confidence != rows[j].Confidence {
+			return rows[i].Confidence < rows[j].Confidence
+		}
+		return rows[i].Seq < rows[j].Seq
+	})
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.DocID
+	}
+	return out
+}
+
+// statsEstimate reads the audit from `reflect stats --json` (exit 1 exactly
+// when breached) and checks the text form names it.
+func (d *day) statsEstimate(path string, prof *pipeline.GateProfile, sample int) golden.AuditReport {
+	t := d.t
+	t.Helper()
+	r := run(t, "", "stats", "--corpus", path, "--store", d.storePath, "--json")
 	var js struct {
 		Audits []struct {
 			Sample, Audited int
@@ -285,45 +326,97 @@ func TestCalibrateAuditEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out), &js); err != nil || len(js.Audits) != 1 {
 		t.Fatalf("stats --json: %v\n%s", err, r.out)
 	}
-	est := js.Audits[0].Estimate
-	if js.Audits[0].Audited != len(sample) || est.All.N != wantN || est.All.SilentWrong != wantWrong || est.Budget != prof.Budget {
-		t.Fatalf("stats' audit: %d read, %d/%d wrong at budget %v; the labels say %d read, %d/%d wrong at %v",
-			js.Audits[0].Audited, est.All.SilentWrong, est.All.N, est.Budget, len(sample), wantWrong, wantN, prof.Budget)
+	a := js.Audits[0]
+	if a.Audited != sample || a.Sample != sample || a.Estimate.Budget != prof.Budget {
+		t.Fatalf("stats' audit: %d read of %d at budget %v; want %d of %d at %v", a.Audited, a.Sample, a.Estimate.Budget, sample, sample, prof.Budget)
 	}
-	if wantExit := map[bool]int{true: ExitNeedsReview, false: ExitOK}[est.Breached]; r.code != wantExit {
-		t.Fatalf("stats exit %d with breached %v", r.code, est.Breached)
+	if wantExit := map[bool]int{true: ExitNeedsReview, false: ExitOK}[a.Estimate.Breached]; r.code != wantExit {
+		t.Fatalf("stats exit %d with breached %v", r.code, a.Estimate.Breached)
 	}
-	text := run(t, "", "stats", "--corpus", check, "--store", storePath)
-	if !strings.Contains(text.out, fmt.Sprintf("%d read", len(sample))) || !bytes.Contains([]byte(text.out), []byte("budget "+ratePct(prof.Budget))) {
+	text := run(t, "", "stats", "--corpus", path, "--store", d.storePath)
+	if !strings.Contains(text.out, fmt.Sprintf("%d read", sample)) || !strings.Contains(text.out, "budget "+ratePct(prof.Budget)) {
 		t.Fatalf("stats text:\n%s", text.out)
 	}
-	// 7. The audited decisions feed the next calibration: the check export
-	// marks them, and calibrate on both exports counts them.
-	audited := filepath.Join(t.TempDir(), "check.golden.jsonl")
-	if r := run(t, "", "export", "--golden", audited, "--corpus", check, "--store", storePath); r.code != ExitOK {
-		t.Fatalf("export check: exit %d\n%s", r.code, r.err)
-	}
-	r = run(t, "", "calibrate", "--dataset", export, "--dataset", audited, "--max-silent-wrong", budget, "--allow-unsupported", "--out", gate)
-	if want := fmt.Sprintf("check.golden.jsonl: %d of %d rows are audited auto-accepted documents", len(sample), len(sample)); r.code != ExitOK || !strings.Contains(r.err, want) ||
-		!strings.Contains(r.out, fmt.Sprintf("calibrate: %d documents", 100+len(sample))) {
-		t.Fatalf("recalibrating with the audit: exit %d, want %q\n%s\n%s", r.code, want, r.out, r.err)
-	}
-	if p2, err := pipeline.LoadGateProfile(gate); err != nil || p2.ID == prof.ID {
-		t.Fatalf("the recalibrated profile %v (%v) is the old one", p2, err)
-	}
+	t.Logf("reflect stats:\n%s", text.out)
+	return a.Estimate
+}
 
-	// What the labels say the profile let through on every receipt it
-	// auto-accepted, beside the audit's estimate from its sample.
-	okWrong, okN, okDocs := 0, 0, 0
+// labelledPassRate is what the labels say the gate let through on every
+// document it auto-accepted: wrong values passed, values, documents, of all.
+func (d *day) labelledPassRate(path string, labels map[string]map[string]any) (wrong, n, okDocs, docs int) {
+	c := d.corpus(path)
+	sums, err := d.st.Summaries(d.ctx, c.ID)
+	if err != nil {
+		d.t.Fatal(err)
+	}
 	for _, s := range sums {
 		if s.Status != pipeline.StatusOK {
 			continue
 		}
-		res, _, _ := st.Result(ctx, corpus.ID, s.DocID)
-		w, n := wrongPassed(schema, res, labels[s.DocID])
-		okWrong, okN, okDocs = okWrong+w, okN+n, okDocs+1
+		res, _, _ := d.st.Result(d.ctx, c.ID, s.DocID)
+		w, k := wrongPassed(d.schema, res, labels[s.DocID])
+		wrong, n, okDocs = wrong+w, n+k, okDocs+1
 	}
-	t.Logf("profile %s (by field, budget %s): receipts-check auto-accepted %d of %d; audit of %d: %d/%d wrong = %.2f%%, upper %.2f%% (breached %v); labels over all %d auto-accepted: %d/%d wrong = %.2f%%\n%s",
-		prof.ID, budget, okDocs, len(sums), len(sample), est.All.SilentWrong, est.All.N, 100*est.All.Rate, 100*est.All.Upper, est.Breached,
-		okDocs, okWrong, okN, 100*float64(okWrong)/float64(max(okN, 1)), text.out)
+	return wrong, n, okDocs, len(sums)
+}
+
+// workstation is tui.Run's model under teatest, with its whole screen
+// published after every update: the terminal stream holds only what changed,
+// so waits read the view instead.
+type workstation struct {
+	t      *testing.T
+	tm     *teatest.TestModel
+	screen *atomic.Pointer[string]
+}
+
+func startWorkstation(t *testing.T, cfg tui.Config) *workstation {
+	screen := &atomic.Pointer[string]{}
+	tm := teatest.NewTestModel(t, watched{m: tui.New(cfg), screen: screen}, teatest.WithInitialTermSize(120, 35))
+	return &workstation{t: t, tm: tm, screen: screen}
+}
+
+func (w *workstation) wait(what, text string) {
+	w.t.Helper()
+	var last string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if p := w.screen.Load(); p != nil {
+			if last = *p; strings.Contains(last, text) {
+				return
+			}
+		}
+	}
+	w.t.Fatalf("waiting for %s (%q); the screen:\n%s", what, text, last)
+}
+
+func (w *workstation) keys(ks ...string) {
+	for _, k := range ks {
+		switch k {
+		case "enter":
+			w.tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+		default:
+			r := []rune(k)[0]
+			w.tm.Send(tea.KeyPressMsg{Code: r, Text: k})
+		}
+	}
+}
+
+func (w *workstation) quit() {
+	w.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	w.tm.WaitFinished(w.t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// watched is the workstation with its whole screen published after every
+// update, for a test to wait on.
+type watched struct {
+	m      tea.Model
+	screen *atomic.Pointer[string]
+}
+
+func (w watched) Init() tea.Cmd  { return w.m.Init() }
+func (w watched) View() tea.View { return w.m.View() }
+func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := w.m.Update(msg)
+	v := ansi.Strip(m.View().Content)
+	w.screen.Store(&v)
+	return watched{m: m, screen: w.screen}, cmd
 }
