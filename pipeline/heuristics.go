@@ -485,8 +485,12 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 		if b.Start <= a.Start || b.role == RoleTotal && !finalTotalLabels[b.key] {
 			continue
 		}
-		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || b.Value < 0 && !strings.Contains(b.key, "round")) {
-			return labelledAmount{}, false // paid or credited: the balance is not the total
+		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || d.isPayment(b)) ||
+			b.Value < 0 && b.role != RoleTotal && !strings.Contains(b.key, "round") {
+			// Paid, deposited or credited ("Less: Deposit received 1,000.00",
+			// "Applied from trust retainer -5,000.00"): the balance after it
+			// is not the total.
+			return labelledAmount{}, false
 		}
 		if b.role == RoleTotal && b.Value > 0 && !near(b.Value, a.Value, amountEpsilon) && centsForm(b.Raw) == centsForm(a.Raw) {
 			return b, true

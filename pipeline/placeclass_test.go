@@ -218,3 +218,17 @@ func TestTwoRateTaxGroundedAndHeaderCurrency(t *testing.T) {
 		{"AED stated", ae, map[string]any{"currency": "AED", "total": 9502.5}, "", ""},
 	})
 }
+
+// A deposit received or a retainer applied after the total makes the
+// figure after it a balance: the total before it is not "non-final".
+func TestTotalBeforeDepositOrCredit(t *testing.T) {
+	sg := "Lion City IT Solutions Pte. Ltd.\nSub-total S$ 5,980.00\nGST 9% S$ 538.20\nTotal S$ 6,518.20\n" +
+		"Less: Deposit received S$ 1,000.00\nBalance due S$ 5,518.20\n"
+	us := "Calloway & Burke LLP\nFees (18.4 hrs) $8,280.00\nCosts advanced $412.50\nTotal current charges $8,692.50\n" +
+		"Applied from trust retainer -$5,000.00\nPrior balance $1,150.00\nTotal amount due $4,842.50\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "total before deposit", text: sg, rec: Record{"subtotal": 5980.0, "tax": 538.2, "total": 6518.2}, field: "total"},
+		{name: "balance after deposit", text: sg, rec: Record{"subtotal": 5980.0, "tax": 538.2, "total": 5518.2}, field: "total", wrong: true, want: "6518.20"},
+		{name: "charges before retainer", text: us, rec: Record{"total": 8692.5}, field: "total"},
+	})
+}
