@@ -153,10 +153,9 @@ func exportRow(corpusID string, rv store.Review, group string) ExportRow {
 		if !decided {
 			continue
 		}
-		orig := d.Original
-		if v, ok := res.Data[f]; ok {
-			orig = v
-		}
+		// The value of the run the decision was made on: another run's
+		// value would make an accept look like a correction.
+		orig := store.PipelineValue(&res, d)
 		review.Original[f] = orig
 		if !store.SameValue(d.Value, orig) {
 			review.Corrected = append(review.Corrected, f)
@@ -172,7 +171,9 @@ func exportRow(corpusID string, rv store.Review, group string) ExportRow {
 		corrected[f] = true
 	}
 	for f, spans := range res.FieldProvenance {
-		if _, inRecord := rv.Settled[f]; inRecord && !corrected[f] && len(spans) > 0 {
+		// Spans of the shown run point at its value: kept only where that
+		// is the value that stands.
+		if v, inRecord := rv.Settled[f]; inRecord && !corrected[f] && len(spans) > 0 && store.SameValue(res.Data[f], v) {
 			review.Spans[f] = spans
 		}
 	}

@@ -127,6 +127,10 @@ func decide(tx *bbolt.Tx, d Decision, group *uint64) error {
 			return fmt.Errorf("field %q is not in the result of %q", d.Field, d.DocID)
 		}
 		d.Original = v
+		d.Flagged = res.Flagged(d.Field)
+		if lb, err := bucket(tx, bktLatest); err == nil {
+			d.Version = string(lb.Get(docKey(d.CorpusID, d.DocID)))
+		}
 	}
 	switch d.Action {
 	case ActionAccept:

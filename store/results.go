@@ -223,3 +223,56 @@ func (s *Store) MissingResultIDs(ctx context.Context, corpusID, pipelineVersion 
 	}
 	return out, nil
 }
+
+// ShowVersion makes pipelineVersion's result the one shown (the latest) for
+// every document of the corpus that has one, refreshing those queue rows,
+// and returns how many it switched. Results are kept per version, but the
+// queue, the document page and stats read the latest; without this, reopening
+// a corpus with the provider it was first run with went on showing the other
+// provider's results, because nothing was missing to re-run (new-user
+// report #1). Documents with no result for the version are left to the run.
+func (s *Store) ShowVersion(ctx context.Context, corpusID, pipelineVersion string) (int, error) {
+	if pipelineVersion == "" {
+		return 0, nil
+	}
+	n := 0
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		bs, err := buckets(tx, bktSummaries, bktResults, bktLatest)
+		if err != nil {
+			return err
+		}
+		var switchIDs []string
+		err = scanPrefix(bs[0], prefix(corpusID), func(k, v []byte) error {
+			r, err := decodeSummary(v)
+			if err != nil {
+				return fmt.Errorf("summary %x: %w", k, err)
+			}
+			if string(bs[2].Get(docKey(corpusID, r.DocID))) == pipelineVersion {
+				return nil
+			}
+			if bs[1].Get(subKey(corpusID, r.DocID, pipelineVersion)) != nil {
+				switchIDs = append(switchIDs, r.DocID)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// Written after the scan: a cursor need not survive writes to its
+		// own bucket.
+		for _, id := range switchIDs {
+			if err := bs[2].Put(docKey(corpusID, id), []byte(pipelineVersion)); err != nil {
+				return err
+			}
+			if _, err := refreshSummary(tx, corpusID, id, nil); err != nil {
+				return err
+			}
+		}
+		n = len(switchIDs)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("show results %s of %q: %w", pipelineVersion, corpusID, err)
+	}
+	return n, nil
+}

@@ -212,12 +212,12 @@ func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision,
 		s.Error = res.ErrorMessage
 	}
 	s.Decisions = len(decs)
-	for field, d := range decs {
-		if SameValue(d.Value, pipelineValue(res, d)) {
+	for _, d := range decs {
+		if SameValue(d.Value, PipelineValue(res, d)) {
 			continue
 		}
 		s.Corrected++
-		if res != nil && res.Flagged(field) {
+		if flaggedWhenDecided(res, d) {
 			s.Caught++
 		} else {
 			s.Silent++
@@ -261,15 +261,28 @@ func isReviewed(res *pipeline.Result, decs map[string]Decision) bool {
 	return true
 }
 
-// pipelineValue is what the pipeline said for the decision's field: the
-// latest result when it has the field, else what the decision recorded.
-func pipelineValue(res *pipeline.Result, d Decision) any {
-	if res != nil {
+// PipelineValue is what the pipeline said for the decision's field in the
+// run the decision was made on: the value it recorded. A decision without a
+// recorded run (stored before runs were recorded, or made before any result)
+// falls back to the latest result. Judging against the latest result instead
+// turned a reviewer's accept into a correction once the corpus was opened
+// under another provider (new-user report #1).
+func PipelineValue(res *pipeline.Result, d Decision) any {
+	if d.Version == "" && res != nil {
 		if v, ok := res.Data[d.Field]; ok {
 			return v
 		}
 	}
 	return d.Original
+}
+
+// flaggedWhenDecided is whether the gate flagged the field in the run the
+// decision was made on.
+func flaggedWhenDecided(res *pipeline.Result, d Decision) bool {
+	if d.Version != "" {
+		return d.Flagged
+	}
+	return res != nil && res.Flagged(d.Field)
 }
 
 // moneyTolerance is half a cent, inclusive, as golden.MoneyTolerance: a value

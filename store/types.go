@@ -103,6 +103,13 @@ type Decision struct {
 	Original any       `json:"original"` // what the pipeline returned
 	Reviewer string    `json:"reviewer"`
 	At       time.Time `json:"at"`
+	// Version is the pipeline run (version) whose result the decision was
+	// made on, and Flagged whether that run flagged the field: statistics
+	// and exports judge a decision against the run it settled, so opening
+	// the corpus under another provider never turns an accept into a
+	// correction nobody made. Empty on decisions stored before they existed.
+	Version string `json:"version,omitempty"`
+	Flagged bool   `json:"flagged,omitempty"`
 }
 
 // AuditEntry is one line of the append-only audit trail.

@@ -153,6 +153,11 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	if err := needTerminal(stdio); err != nil {
 		return err
 	}
+	// The results of the run asked for are shown; documents without one
+	// are run (tui.StartRun).
+	if _, err := st.ShowVersion(ctx, corpus.ID, cfg.PipelineVersion); err != nil {
+		return err
+	}
 	err = tui.Run(ctx, cfg)
 	if ferr := env.finish(); ferr != nil && err == nil {
 		err = ferr
