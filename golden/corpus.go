@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -60,13 +59,15 @@ func LoadCorpus(path, schema string) (store.Corpus, []store.Document, []LineErro
 	return c, docs, bad, nil
 }
 
+var errEmptyText = errors.New("empty text")
+
 // checkDoc is what makes a line unusable beyond bad JSON.
 func checkDoc(id, text string, seen map[string]int, line int) error {
 	switch {
 	case strings.IndexByte(id, 0) >= 0:
 		return fmt.Errorf("id %q contains a NUL byte", id)
 	case strings.TrimSpace(text) == "":
-		return errors.New("empty text")
+		return errEmptyText
 	}
 	if first, dup := seen[id]; dup {
 		return fmt.Errorf("duplicate id %q (first on line %d)", id, first)
@@ -84,6 +85,7 @@ func loadJSONL(path string) ([]store.Document, []LineError, string, error) {
 	var docs []store.Document
 	var bad []LineError
 	seen := map[string]int{}
+	ids := NewDocIDs(nil)
 	err = ReadLines(bytes.NewReader(data), func(l Line) error {
 		if l.Err != nil {
 			var le *LineError
@@ -94,10 +96,11 @@ func loadJSONL(path string) ([]store.Document, []LineError, string, error) {
 			}
 			return nil
 		}
-		id := l.ID
-		if id == "" {
-			id = "line-" + strconv.Itoa(l.No)
+		if strings.TrimSpace(l.Text) == "" {
+			bad = append(bad, LineError{Line: l.No, Err: errEmptyText})
+			return nil
 		}
+		id := ids.ID(l)
 		if err := checkDoc(id, l.Text, seen, l.No); err != nil {
 			bad = append(bad, LineError{Line: l.No, Err: err})
 			return nil

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +22,7 @@ type CorpusStore interface {
 	Corpora(ctx context.Context) ([]store.Corpus, error)
 	CorpusFingerprint(ctx context.Context, corpusID string) (store.Fingerprint, bool, error)
 	PutCorpusFingerprint(ctx context.Context, corpusID string, fp store.Fingerprint) error
+	LegacyStore
 }
 
 // ErrCorpusFile marks an OpenCorpus error that is the file's (missing,
@@ -92,9 +92,15 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 	if fi, err = f.Stat(); err != nil {
 		return c, nil, fmt.Errorf("%w: %w", ErrCorpusFile, err)
 	}
+	var legacy map[string][]string
+	if fc.prev != nil {
+		if legacy, err = LegacyLineIDs(ctx, st, c.ID); err != nil {
+			return c, nil, err
+		}
+	}
 	h := sha256.New()
 	var putErr error
-	bad, err := streamJSONL(io.TeeReader(f, h), func(batch []store.Document) error {
+	bad, err := streamJSONL(io.TeeReader(f, h), NewDocIDs(legacy), func(batch []store.Document) error {
 		// The record keeps its old hash until the whole file is stored.
 		putErr = st.PutCorpus(ctx, c, batch)
 		return putErr
@@ -118,7 +124,7 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 
 // streamJSONL is loadJSONL without holding the texts: documents are handed
 // to put streamBatch at a time. Only ids are kept, to find duplicates.
-func streamJSONL(r io.Reader, put func([]store.Document) error) ([]LineError, error) {
+func streamJSONL(r io.Reader, ids *DocIDs, put func([]store.Document) error) ([]LineError, error) {
 	var bad []LineError
 	seen := map[string]int{}
 	batch := make([]store.Document, 0, streamBatch)
@@ -133,10 +139,11 @@ func streamJSONL(r io.Reader, put func([]store.Document) error) ([]LineError, er
 			}
 			return nil
 		}
-		id := l.ID
-		if id == "" {
-			id = "line-" + strconv.Itoa(l.No)
+		if strings.TrimSpace(l.Text) == "" {
+			bad = append(bad, LineError{Line: l.No, Err: errEmptyText})
+			return nil
 		}
+		id := ids.ID(l)
 		if err := checkDoc(id, l.Text, seen, l.No); err != nil {
 			bad = append(bad, LineError{Line: l.No, Err: err})
 			return nil

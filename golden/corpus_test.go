@@ -33,7 +33,7 @@ not json
 			t.Errorf("doc %s: seq %d corpus %q", d.ID, d.Seq, d.CorpusID)
 		}
 	}
-	if want := []string{"a", "line-2", "7"}; !slices.Equal(ids, want) {
+	if want := []string{"a", NewDocIDs(nil).ID(Line{Text: "no id here"}), "7"}; !slices.Equal(ids, want) || !strings.HasPrefix(ids[1], "text-") {
 		t.Fatalf("ids %v, want %v", ids, want)
 	}
 	if docs[1].Expected["total"] != 12.5 {

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -178,6 +177,8 @@ type resultSink struct {
 	st     *store.Store
 	corpus store.Corpus
 	hash   hash.Hash
+	// ids names id-less lines as the workstation does (by their text).
+	ids *golden.DocIDs
 }
 
 func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, error) {
@@ -202,11 +203,15 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 	if !found.Created.IsZero() {
 		corpus.Created = found.Created
 	}
+	legacy, err := golden.LegacyLineIDs(ctx, st, corpus.ID)
+	if err != nil {
+		return nil, fmt.Errorf("--save: %w", err)
+	}
 	saver, err := st.NewSaver(corpus, env.p.Version())
 	if err != nil {
 		return nil, fmt.Errorf("--save: %w", err)
 	}
-	return &resultSink{saver: saver, st: st, corpus: corpus, hash: sha256.New()}, nil
+	return &resultSink{saver: saver, st: st, corpus: corpus, hash: sha256.New(), ids: golden.NewDocIDs(legacy)}, nil
 }
 
 // sinkCorpus is the corpus record golden.LoadCorpus makes for a JSONL file,
@@ -235,10 +240,7 @@ func (s *resultSink) save(l golden.Line, res pipeline.Result, stdio Stdio) {
 	if s == nil || l.Err != nil || strings.TrimSpace(l.Text) == "" {
 		return
 	}
-	id := l.ID
-	if id == "" {
-		id = "line-" + strconv.Itoa(l.No)
-	}
+	id := s.ids.ID(l)
 	if strings.IndexByte(id, 0) >= 0 {
 		return
 	}

@@ -158,3 +158,46 @@ func TestBatchSaveStreams(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.err)
 	}
 }
+
+// New user report #2: an id-less corpus saved by extract --batch --save,
+// then a line inserted at the top and saved again: the new line is a new
+// document with its result, and the old ones keep their ids, the ids the
+// workstation opens them by.
+func TestBatchSaveIDlessCorpusWithAnInsertedLine(t *testing.T) {
+	body := `{"text":"ACME LTD\nInvoice INV-1\nTotal 10.00 EUR"}` + "\n" + `{"text":"GLOBEX\nInvoice INV-2\nTotal 20.00 EUR"}` + "\n"
+	corpus := writeFile(t, "noid.jsonl", body)
+	storePath := filepath.Join(t.TempDir(), "review.db")
+	save := func() {
+		t.Helper()
+		if r := run(t, "", "extract", "--batch", "--save", "--file", corpus, "--store", storePath, "--provider", "local", "--log-level", "error"); r.code == ExitUsage || r.code == ExitPipeline {
+			t.Fatalf("exit %d\n%s", r.code, r.err)
+		}
+	}
+	save()
+	if err := os.WriteFile(corpus, []byte(`{"text":"F&P PHARMACY\nInvoice 3-1707067\nTotal 5.00 EUR"}`+"\n"+body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	save()
+	ctx := context.Background()
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, docs, _, err := golden.LoadCorpus(corpus, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.Summaries(ctx, c.ID)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("stored %d documents (%v), want 3: the inserted one too", len(rows), err)
+	}
+	for _, d := range docs {
+		got, err := st.Document(ctx, c.ID, d.ID)
+		if err != nil || got.Text != d.Text {
+			t.Fatalf("document %s as the workstation names it: %q %v", d.ID, got.Text, err)
+		}
+		if _, ok, err := st.Result(ctx, c.ID, d.ID); err != nil || !ok {
+			t.Fatalf("document %s has no stored result (%v)", d.ID, err)
+		}
+	}
+}
