@@ -239,10 +239,25 @@ func endsInLegalForm(line string) bool {
 // COMPONENTS SDN BHD      INVOICE OC-26-1190", "Mercer Contracting Ltd, 8
 // Canal St", "Cedar & Stone Ltd (GST 123-456-789)".
 func firstSegment(line string) string {
-	for _, sep := range []string{"   ", "\t", ", ", " (", " · ", " | ", " — ", " - "} {
+	for _, sep := range []string{"   ", "\t", ", ", " · ", " | ", " — ", " - "} {
 		if i := strings.Index(line, sep); i > 0 {
 			line = line[:i]
 		}
+	}
+	// A bracket that holds a number or a label ends the name; one that
+	// holds a word is part of it ("MONSIEUR ( M ) SDN. BHD.").
+	for from := 0; ; {
+		i := strings.Index(line[from:], " (")
+		if i < 0 {
+			break
+		}
+		i += from
+		inner, _, _ := strings.Cut(line[i+2:], ")")
+		if strings.ContainsFunc(inner, unicode.IsDigit) || strings.ContainsAny(inner, ":：") || i == 0 {
+			line = line[:i]
+			break
+		}
+		from = i + 2
 	}
 	return strings.TrimSpace(line)
 }

@@ -67,6 +67,7 @@ func TestIssuerOmission(t *testing.T) {
 		{"polish seller label", "Faktura VAT 12/2026\nSprzedawca: Drukarnia Nowak Sp. z o.o.\nNabywca: Kowalski Sp. z o.o.\nRazem 9,00", true, `"Drukarnia Nowak Sp. z o.o." as the issuer`},
 		{"contractor label", "TIMESHEET & INVOICE\nContractor: Okonkwo Data Consulting Ltd\nClient: Riverside NHS Trust\nTotal 9.00", true, `"Okonkwo Data Consulting Ltd" as the issuer`},
 		{"issuer below the addressee", "請求書\n\n株式会社みどり工業　御中\n\n株式会社サクラ商事\n合計 ¥9,000", true, `"株式会社サクラ商事"`},
+		{"a bracket holding a word is part of the name", "HOME'S HARMONY @ 1 UTAMA SHOPPING CENTRE\nMONSIEUR ( M ) SDN. BHD. ( 121889-W )\nLOT S319A\nTotal 9.00", true, `"MONSIEUR ( M ) SDN. BHD."`},
 		{"only the customer", "BILL TO:\nHorizon Dental Group LLC\n55 Elm Street\nTotal 9.00", false, ""},
 		{"only a title", "TAX INVOICE\nTotal 9.00", false, ""},
 		{"a sentence", "Hey Sam,\nhere is my invoice for October.\nTotal 9.00", false, ""},

@@ -35,7 +35,11 @@ var vendorLabelRE = regexp.MustCompile(`(?i)^\s*(?:vendor|supplier|seller|mercha
 var proseVendorRE = regexp.MustCompile(`(?i)\b(?:bill|invoice|receipt)\s+from\s+(.+)|\bvendor\s+(?:is|was)\s+(.+)|\bpaid\s+(?:at\s+)?(.+)`)
 
 // customerLabelRE starts a block that names the customer, never the vendor.
-var customerLabelRE = regexp.MustCompile(`(?i)^\s*(?:bill(?:ed)?\s+to|ship(?:ped)?\s+to|sold\s+to|deliver(?:ed)?\s+to|customer|client|cliente|kunde|rechnungsempfänger|attn|attention|to)\b\s*[:：]?`)
+var customerLabelRE = regexp.MustCompile(`(?i)^\s*(?:bill(?:ed)?\s+to|ship(?:ped)?\s+to|sold\s+to|deliver(?:ed)?\s+to|customer|client|cliente|kunde|rechnungsempfänger|attn|attention|to|nabywca|destinatário|tomador|receptor|cessionario|datos\s+del\s+cliente)\b\s*[:：]?`)
+
+// envelopeRE is a window envelope's form of address alone on its line
+// ("Herrn", "Firma"): the addressee's block follows.
+var envelopeRE = regexp.MustCompile(`(?i)^\s*(?:herrn|herr|frau|firma|monsieur|madame)\s*$`)
 
 // headerRE marks email headers and greetings.
 var headerRE = regexp.MustCompile(`(?i)^\s*(?:from|to|cc|bcc|subject|sent|date|re|fwd?|reply-to)\s*:|^\s*(?:hi|hello|dear|thanks|thank you|regards)\b|^-{2,}`)
@@ -203,11 +207,19 @@ func (d *doc) letterhead() found {
 		if len(t) > maxNameLine {
 			continue // a paragraph, not a letterhead line
 		}
-		if customerLabelRE.MatchString(t) {
+		if customerLabelRE.MatchString(t) || envelopeRE.MatchString(t) {
 			inCustomer = true
 			continue
 		}
-		if inCustomer || !nameLike(t) {
+		if inCustomer {
+			continue
+		}
+		if !nameLike(t) {
+			// A window envelope's sender line: "Müller Haustechnik GmbH ·
+			// Gewerbestraße 12 · 70565 Stuttgart".
+			if head, _, ok := strings.Cut(t, " · "); ok && nameLike(head) && hasLegalSuffix(head) {
+				cs = append(cs, cand{i, cleanName(head)})
+			}
 			continue
 		}
 		cs = append(cs, cand{i, cleanName(t)})
