@@ -291,7 +291,11 @@ func TestReviewLoop(t *testing.T) {
 		t.Fatalf("before review: %v", ans)
 	}
 
-	// The reviewer's side, exactly as `reflect review --queue claude-desktop` sees it.
+	// The reviewer's side, exactly as `reflect review --queue claude-desktop`
+	// sees it once the entry is committed behind the answer.
+	if err := st.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	corpusID, docID, ok, err := st.FindTrace(ctx, trace)
 	if err != nil || !ok || corpusID != "mcp:claude-desktop" {
 		t.Fatalf("FindTrace: %q %q %v %v", corpusID, docID, ok, err)
@@ -422,6 +426,9 @@ func TestReviewStatusRejected(t *testing.T) {
 	cs := connect(t, newTestServer(t, Config{Build: (&scriptBuilder{}).build, Store: st}), "Claude Desktop")
 	env := call(t, cs, "validate", map[string]any{"text": demoText, "data": demoData(683.2), "heuristics_only": true})
 	trace := env["trace_id"].(string)
+	if err := st.Flush(ctx); err != nil { // committed behind the answer
+		t.Fatal(err)
+	}
 	corpusID, docID, ok, err := st.FindTrace(ctx, trace)
 	if err != nil || !ok {
 		t.Fatalf("FindTrace: %v %v", ok, err)

@@ -160,12 +160,14 @@ func propNames(schema obj) []string {
 	return names
 }
 
-// enqueue persists a needs_review result for `reflect review`. A store that
-// cannot be written does not fail the call: the result is still right, only
-// the review loop is missing, and notes says so.
+// enqueue persists a needs_review result for `reflect review`: on disk (the
+// store's outbox, fsynced) before the agent is told it is queued, committed
+// to the queue right behind the answer. A store that cannot be written does
+// not fail the call: the result is still right, only the review loop is
+// missing, and notes says so.
 func (s *Server) enqueue(ctx context.Context, client string, doc pipeline.Document, version string, res *pipeline.Result) {
 	queue := queueName(client)
-	corpus, _, err := s.cfg.Store.Enqueue(ctx, queue, store.Document{Text: doc.Text}, version, *res)
+	corpus, err := s.cfg.Store.EnqueueDurable(ctx, queue, store.Document{Text: doc.Text}, version, *res)
 	if err != nil {
 		s.log.Warn("could not queue result for review", "trace_id", res.TraceID, "queue", queue, "error", err.Error())
 		res.Notes = strings.TrimSpace(res.Notes + " Could not queue this result for human review: " + err.Error())

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
@@ -56,34 +55,78 @@ func resultEntry(corpusID, docID, version string, r pipeline.Result) ([]byte, er
 
 func outboxPath(path string) string { return path + ".outbox" }
 
+// drainingPath is where a drain moves the outbox before replaying it, so
+// that appends go on into a fresh outbox instead of waiting for the
+// replay's commit (issue 11: an MCP answer waited for the drain). A file
+// left there by a drain cut short is replayed first by the next one.
+func drainingPath(path string) string { return path + ".outbox.draining" }
+
 // appendOutbox appends lines and fsyncs them (and the directory, when the
 // file is new) before returning.
 func appendOutbox(path string, lines [][]byte) error {
 	p := outboxPath(path)
-	_, statErr := os.Stat(p)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return err
-	}
 	var buf bytes.Buffer
 	for _, l := range lines {
 		buf.Write(l)
 		buf.WriteByte('\n')
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return err
+	for {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		done, err := appendLocked(f, p, buf.Bytes())
+		if cerr := f.Close(); err == nil && cerr != nil {
+			return cerr
+		}
+		if done || err != nil {
+			return err
+		}
+		// A drain took the file away between the open and the lock: write
+		// to the outbox now at p.
+	}
+}
+
+// appendLocked writes data to f, the outbox opened at p, once it holds its
+// lock; done is false when f is no longer the file at p.
+func appendLocked(f *os.File, p string, data []byte) (done bool, err error) {
+	if err := lockFile(f); err != nil {
+		return false, err
+	}
+	have, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if now, err := os.Stat(p); err != nil || !os.SameFile(have, now) {
+		return false, nil
+	}
+	if _, err := f.Write(data); err != nil {
+		return false, err
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return false, err
 	}
-	if errors.Is(statErr, fs.ErrNotExist) {
-		return syncDir(dirOf(p))
+	if have.Size() == 0 {
+		// Possibly a file this append created: its name must survive too.
+		return true, syncDir(dirOf(p))
 	}
-	return nil
+	return true, nil
+}
+
+// readOutboxes is every line waiting to be replayed: the outbox read first,
+// then the file a drain is replaying, so an entry a drain moves between the
+// two reads is seen (possibly twice) rather than missed; once a drain
+// removes its file the entries are in the store.
+func readOutboxes(path string) ([][]byte, error) {
+	var out [][]byte
+	for _, p := range []string{outboxPath(path), drainingPath(path)} {
+		data, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("outbox: %w", err)
+		}
+		out = append(out, completeLines(data)...)
+	}
+	return out, nil
 }
 
 func dirOf(p string) string {
@@ -96,48 +139,83 @@ func dirOf(p string) string {
 	return "."
 }
 
-// outboxPending reports whether the outbox has entries.
+// outboxPending reports whether the outbox, or a drain cut short, has
+// entries.
 func outboxPending(path string) bool {
-	fi, err := os.Stat(outboxPath(path))
-	return err == nil && fi.Size() > 0
+	for _, p := range []string{outboxPath(path), drainingPath(path)} {
+		if fi, err := os.Stat(p); err == nil && fi.Size() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
-// drainOutbox replays the outbox into db in one transaction and empties it.
-// The caller holds the store's write lock.
+// drainOutbox replays the outbox into db and empties it. The caller holds
+// the store's write lock, so no other drain runs. The outbox is moved aside
+// under its own lock and replayed from there, so appends go on meanwhile
+// into a fresh one; a drain cut short left its file, replayed first (older
+// entries), and replaying an entry twice is harmless.
 func (s *Store) drainOutbox(db *bbolt.DB) error {
-	if !outboxPending(s.path) {
+	if err := s.replayFile(db, drainingPath(s.path)); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(outboxPath(s.path)); err != nil || fi.Size() == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(outboxPath(s.path), os.O_RDWR, 0)
+	if err := takeOutbox(s.path); err != nil {
+		return fmt.Errorf("outbox: %w", err)
+	}
+	return s.replayFile(db, drainingPath(s.path))
+}
+
+// takeOutbox renames the outbox to the draining file once no append is
+// half done (under the outbox's lock).
+func takeOutbox(path string) error {
+	f, err := os.OpenFile(outboxPath(path), os.O_RDWR, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return err
+	}
+	if err := os.Rename(outboxPath(path), drainingPath(path)); err != nil {
+		return err
+	}
+	return syncDir(dirOf(path))
+}
+
+// replayFile replays the outbox entries in file p into db in one
+// transaction, then removes p. Entries the store refuses go to the
+// rejected file, never lost.
+func (s *Store) replayFile(db *bbolt.DB, p string) error {
+	data, err := os.ReadFile(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return fmt.Errorf("outbox: %w", err)
 	}
-	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return fmt.Errorf("outbox: %w", err)
-	}
-	data, err := io.ReadAll(f)
-	if err != nil || len(data) == 0 {
-		return err
-	}
 	var rejected [][]byte
-	err = db.Update(current(func(tx *bbolt.Tx) error {
-		rejected = rejected[:0]
-		for _, line := range completeLines(data) {
-			if err := applyEntry(tx, line); err != nil {
-				if isDiskErr(err) {
-					return err
+	if len(data) > 0 {
+		err = db.Update(current(func(tx *bbolt.Tx) error {
+			rejected = rejected[:0]
+			for _, line := range completeLines(data) {
+				if err := applyEntry(tx, line); err != nil {
+					if isDiskErr(err) {
+						return err
+					}
+					rejected = append(rejected, line)
 				}
-				rejected = append(rejected, line)
 			}
+			return nil
+		}))
+		if err != nil {
+			return fmt.Errorf("drain outbox: %w", err)
 		}
-		return nil
-	}))
-	if err != nil {
-		return fmt.Errorf("drain outbox: %w", err)
 	}
 	if len(rejected) > 0 {
 		if err := appendFile(outboxPath(s.path)+".rejected", rejected); err != nil {
@@ -145,11 +223,11 @@ func (s *Store) drainOutbox(db *bbolt.DB) error {
 		}
 	}
 	// Replaying twice is harmless (a queued trace is skipped, a result is
-	// rewritten), so a crash before this truncate loses nothing.
-	if err := f.Truncate(0); err != nil {
+	// rewritten), so a crash before this remove loses nothing.
+	if err := os.Remove(p); err != nil {
 		return fmt.Errorf("drain outbox: %w", err)
 	}
-	return f.Sync()
+	return syncDir(dirOf(p))
 }
 
 // isDiskErr is a failure of the transaction, not of the entry: the drain
@@ -236,11 +314,14 @@ func applyEntry(tx *bbolt.Tx, line []byte) error {
 // outboxTrace finds a trace in the outbox: the corpus, and the document id
 // when it is known before the entry is replayed ("" for a queue entry).
 func outboxTrace(path, traceID string) (corpusID, docID string, ok bool) {
-	data, err := os.ReadFile(outboxPath(path))
-	if err != nil || !bytes.Contains(data, []byte(traceID)) {
+	lines, err := readOutboxes(path)
+	if err != nil {
 		return "", "", false
 	}
-	for _, line := range completeLines(data) {
+	for _, line := range lines {
+		if !bytes.Contains(line, []byte(traceID)) {
+			continue
+		}
 		var e outboxEntry
 		if json.Unmarshal(line, &e) != nil || e.TraceID != traceID {
 			continue

@@ -53,6 +53,8 @@ type Store struct {
 	broken error
 	// group batches results and queue entries into shared transactions.
 	group committer
+	// drain commits the outbox behind EnqueueDurable's answers.
+	drain drainer
 }
 
 // Bucket names. docs and summaries share the key corpusID\x00seq(8 bytes BE)
@@ -326,7 +328,8 @@ func (s *Store) run(ctx context.Context, write bool, fn func(tx *bbolt.Tx) error
 }
 
 // runWait is run with its own lock wait: a write that has the outbox to
-// fall back on waits less than one that must reach the file.
+// fall back on waits less than one that must reach the file. A write with
+// fn nil only drains the outbox.
 func (s *Store) runWait(ctx context.Context, write bool, wait time.Duration, fn func(tx *bbolt.Tx) error) (err error) {
 	if write {
 		s.mu.Lock()
@@ -403,7 +406,7 @@ func (s *Store) runWait(ctx context.Context, write bool, wait time.Duration, fn 
 	if write {
 		// Whoever gets the lock first drains what others could not write,
 		// before its own write, so the outbox keeps arrival order.
-		if err = s.drainOutbox(db); err == nil {
+		if err = s.drainOutbox(db); err == nil && fn != nil {
 			err = db.Update(fn)
 		}
 	} else {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 	"go.etcd.io/bbolt"
@@ -95,23 +94,22 @@ func unsettledDoc(tx *bbolt.Tx, index, sums *bbolt.Bucket, corpusID, docID strin
 // still wait in the outbox (another process held the store when they were
 // made): nobody can have settled them yet.
 func (s *Store) OutboxUnsettled(queue string) ([]Unsettled, error) {
-	data, err := os.ReadFile(outboxPath(s.path))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
+	lines, err := readOutboxes(s.path)
 	if err != nil {
-		return nil, fmt.Errorf("outbox: %w", err)
+		return nil, err
 	}
 	var out []Unsettled
-	for _, line := range completeLines(data) {
+	seen := map[string]bool{}
+	for _, line := range lines {
 		var e outboxEntry
 		if json.Unmarshal(line, &e) != nil || e.Op != "enqueue" || e.Queue != queue {
 			continue
 		}
 		r, err := decodeResult(e.Result)
-		if err != nil || r.Status != pipeline.StatusNeedsReview {
-			continue
+		if err != nil || r.Status != pipeline.StatusNeedsReview || (r.TraceID != "" && seen[r.TraceID]) {
+			continue // seen: read in the outbox and again in a drain's file
 		}
+		seen[r.TraceID] = true
 		out = append(out, Unsettled{TraceID: r.TraceID, Flagged: r.FlaggedFields})
 	}
 	return out, nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/reflect-mcp/reflect/cmd/reflect/internal/fakemodel"
+	"github.com/reflect-mcp/reflect/internal/benchfig"
 )
 
 // BenchmarkBatchThroughput runs `reflect extract --batch` over 500 documents
@@ -73,13 +74,7 @@ func BenchmarkBatchThroughput(b *testing.B) {
 }
 
 // benchFigure prints one figure of make bench: name, value, goal, verdict.
-func benchFigure(name, value, goal string, ok bool) {
-	verdict := "ok"
-	if !ok {
-		verdict = "MISSED"
-	}
-	fmt.Printf("BENCH %-58s %10s  goal %-8s %s\n", name, value, goal, verdict)
-}
+func benchFigure(name, value, goal string, ok bool) { benchfig.Print(name, value, goal, ok) }
 
 func runBatchBench(b *testing.B, corpus string, args []string) {
 	var out, errb bytes.Buffer

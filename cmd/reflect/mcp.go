@@ -92,6 +92,10 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 		if err := st.CheckWritable(ctx); err != nil {
 			return err
 		}
+		// Queue entries are committed behind the answers that promised
+		// them; the last ones before the server stops are committed now, so
+		// a reader sees them without waiting for the next writer.
+		defer func() { _ = st.Flush(context.Background()) }()
 	}
 	envs := &envCache{pf: pf, log: log, res: &runRes{record: pf.record, budget: providers.NewBudget(pf.maxTokensPerDoc, pf.maxCost)}}
 	defer func() {
