@@ -486,7 +486,7 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 			continue
 		}
 		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || d.isPayment(b)) ||
-			b.Value < 0 && b.role != RoleTotal && !strings.Contains(b.key, "round") {
+			b.Value < 0 && b.role != RoleTotal && !isRoundingKey(b.key) {
 			// Paid, deposited or credited ("Less: Deposit received 1,000.00",
 			// "Applied from trust retainer -5,000.00"): the balance after it
 			// is not the total.
@@ -807,4 +807,14 @@ func (d *doc) twoRateRows(r Role, x float64) (labelledAmount, labelledAmount, bo
 		}
 	}
 	return labelledAmount{}, labelledAmount{}, false
+}
+
+// isRoundingKey reports a rounding label in the languages the lexicon knows.
+func isRoundingKey(k string) bool {
+	for _, w := range []string{"round", "adjust", "rund", "arrondi", "redondeo", "arrotond", "afronding", "pembundaran", "端数", "avrundning", "öresavrundning"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }

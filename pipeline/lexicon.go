@@ -24,6 +24,9 @@ var otherLabels = []string{
 	"received", "cash received", "visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit",
 	"voucher", "deposit", "eftpos",
 	"anzahlung", "abschlag", "abschlagszahlung", "acompte", "aanbetaling", "anticipo", "acconto", "前受金", "内金",
+	// withholdings the buyer keeps back are not the tax charged
+	"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding", "withholding tax",
+	"tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",
@@ -75,7 +78,7 @@ var taxRegimeWords = []string{
 	"btw", "moms", "mva", "alv", "dph", "pvm", "pvn", "käibemaks", "áfa", "kdv", "fpa", "φπα", "ddv", "pdv",
 	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer", "taxe", "taxes", "impuesto", "impuestos",
 	"igv", "itbis", "itbms", "iss", "icms", "ipi", "ppn", "thuế", "gtgt", "jct",
-	"消費税額", "消费税", "税额", "增值税", "増値税", "税金", "内消費税", "부가세", "부가가치세", "세액", "ภาษี", "ภาษีมูลค่าเพิ่ม",
+	"消費税額", "消费税", "税额", "增值税", "増値税", "税金", "内消費税", "内消費税等", "消費税等", "부가세", "부가가치세", "세액", "ภาษี", "ภาษีมูลค่าเพิ่ม",
 	"مالیات", "ضريبة", "ضريبة القيمة المضافة", "מע\"מ",
 }
 
@@ -88,7 +91,7 @@ var finalTotalLabels = map[string]bool{
 	"total amount due": true, "balance due": true, "total rm": true, "total myr": true, "gesamtbetrag": true,
 	"total ttc": true, "to pay": true, "please pay": true, "montant total": true,
 	"total balance due": true, "total amount payable (rm)": true, "jumlah besar": true, "jumlah keseluruhan": true,
-	"jumlah perlu dibayar": true, "gesamtsumme": true, "endbetrag": true, "zu zahlen": true, "net à payer": true,
+	"jumlah perlu dibayar": true, "gesamtsumme": true, "endbetrag": true, "zu zahlen": true, "zu bezahlen": true, "net à payer": true,
 	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
 	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,

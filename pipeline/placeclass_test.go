@@ -232,3 +232,18 @@ func TestTotalBeforeDepositOrCredit(t *testing.T) {
 		{name: "charges before retainer", text: us, rec: Record{"total": 8692.5}, field: "total"},
 	})
 }
+
+// Labels read as meant in other languages: 内消費税等 is the tax a Japanese
+// receipt includes; an IVA or ISR withholding is not the tax charged; "Zu
+// bezahlen" after a rounding is the payable total.
+func TestWithholdingAndPayableWords(t *testing.T) {
+	jp := "領収書\n2026年3月7日\n金額 ￥3,960-（税込）\n内消費税等（10%） ￥360\n和食処 さくら亭\n"
+	mx := "CFDI 4.0 — Factura\nSubtotal 12,500.00\nIVA Trasladado 16% 2,000.00\nISR Retenido 10% -1,250.00\nIVA Retenido -1,333.33\nTotal 11,916.67 MXN\n"
+	ch := "Schreinerei Amstutz AG\nTotal exkl. MWST CHF 3'657.50\nMWST 8.1% CHF 296.26\nTotal inkl. MWST CHF 3'953.76\nRundung CHF -0.01\nZu bezahlen CHF 3'953.75\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "内消費税等", text: jp, rec: Record{"tax": 360.0, "total": 3960.0}, field: "tax"},
+		{name: "IVA charged", text: mx, rec: Record{"subtotal": 12500.0, "tax": 2000.0, "total": 11916.67}, field: "tax"},
+		{name: "payable after rounding", text: ch, rec: Record{"tax": 296.26, "total": 3953.75}, field: "total"},
+		{name: "total before rounding", text: ch, rec: Record{"tax": 296.26, "total": 3953.76}, field: "total", wrong: true, want: "3953.75"},
+	})
+}

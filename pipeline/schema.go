@@ -52,7 +52,7 @@ func DefaultRoleLabels(r Role) []string {
 	case RoleTotal:
 		return []string{"total", "amount due", "grand total", "total due", "balance due", "total amount", "amount payable",
 			"total incl", "total inclusive", "total incl gst", "total payable", "nett total", "net total", "rounded total",
-			"gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "endbetrag", "bruttobetrag", "summe brutto", "zu zahlen",
+			"gesamtbetrag", "gesamtsumme", "rechnungsbetrag", "endbetrag", "bruttobetrag", "summe brutto", "zu zahlen", "zu bezahlen",
 			"gesamt", "summe", "total ttc", "montant total", "net à payer", "importe total", "合計", "合計金額",
 			"ご請求金額", "請求金額", "to pay", "please pay"}
 	}
