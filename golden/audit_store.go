@@ -92,7 +92,7 @@ func ReadAudit(ctx context.Context, st *store.Store, corpusID string) (Audit, er
 	}
 	var docs []AuditDoc
 	err = st.EachReviewedOf(ctx, corpusID, ids, func(rv store.Review) error {
-		if rv.HasVerdict && rv.Verdict.Action.IsVerdict() {
+		if rv.Document.Kind != store.KindExtraction || (rv.HasVerdict && rv.Verdict.Action.IsVerdict()) {
 			// Rejected (not a document) or set aside: no field of it was
 			// read as a value, so it measures nothing the gate passed.
 			return nil

@@ -23,6 +23,10 @@ type ExportOptions struct {
 	// because a reviewer rejected them ("not a document"), so a caller can
 	// say how many the file does not hold and why.
 	Rejected *int
+	// ToolCalls, when set, is increased by the number of reviewed items
+	// left out because they are held tool calls, not extractions: a
+	// gateway hold has no fields to score, so it is no golden document.
+	ToolCalls *int
 }
 
 // ExportRow is one line Export writes: a golden Row (id, text, expected) plus
@@ -66,8 +70,8 @@ type ExportReview struct {
 }
 
 // Export writes one golden JSONL row per reviewed document of the corpus, in
-// corpus order, and returns how many it wrote; rejected documents are left
-// out (see ExportOptions.Rejected). Expected holds the settled
+// corpus order, and returns how many it wrote; rejected documents and held
+// tool calls are left out (see ExportOptions.Rejected and ToolCalls). Expected holds the settled
 // value of every field a reviewer decided (and only those), so the file can be
 // scored with LoadDataset like any labelled dataset and the score says how
 // the pipeline did on what humans checked.
@@ -92,6 +96,12 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opts ExportOption
 	err = st.EachReviewed(ctx, opts.CorpusID, func(rv store.Review) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if rv.Document.Kind != store.KindExtraction {
+			if opts.ToolCalls != nil {
+				*opts.ToolCalls++
+			}
+			return nil
 		}
 		if rv.HasVerdict && rv.Verdict.Action == store.ActionReject {
 			// Not a document: its text is no example of the schema, and

@@ -33,9 +33,9 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	opts := make([]golden.ExportOptions, len(ids))
-	rejected := 0
+	rejected, calls := 0, 0
 	for i, id := range ids {
-		opts[i] = golden.ExportOptions{CorpusID: id, OnlyCorrected: *only, Rejected: &rejected}
+		opts[i] = golden.ExportOptions{CorpusID: id, OnlyCorrected: *only, Rejected: &rejected, ToolCalls: &calls}
 	}
 	if *out == "-" {
 		for _, o := range opts {
@@ -43,8 +43,8 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 				return err
 			}
 		}
-		if rejected > 0 {
-			fmt.Fprintf(stdio.Err, "reflect export%s\n", leftOut(rejected))
+		if rejected > 0 || calls > 0 {
+			fmt.Fprintf(stdio.Err, "reflect export%s\n", leftOut(rejected, calls))
 		}
 		return nil
 	}
@@ -55,16 +55,21 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s%s\n", total, *out, leftOut(rejected))
+	fmt.Fprintf(stdio.Err, "reflect export: wrote %d reviewed document(s) to %s%s\n", total, *out, leftOut(rejected, calls))
 	return nil
 }
 
-// leftOut says how many rejected documents an export did not write.
-func leftOut(rejected int) string {
-	if rejected == 0 {
-		return ""
+// leftOut says how many rejected documents and held tool calls an export
+// did not write.
+func leftOut(rejected, calls int) string {
+	s := ""
+	if rejected > 0 {
+		s += fmt.Sprintf("; left out %d rejected (not a document)", rejected)
 	}
-	return fmt.Sprintf("; left out %d rejected (not a document)", rejected)
+	if calls > 0 {
+		s += fmt.Sprintf("; left out %d held tool call(s) (not extraction items)", calls)
+	}
+	return s
 }
 
 // corpusIDs resolves --corpus (an id, a corpus file path, or empty for all).
