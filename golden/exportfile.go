@@ -1,7 +1,9 @@
 package golden
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,9 +12,44 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/reflect-mcp/reflect/store"
 )
+
+// DefaultExportName is the file name a corpus's export gets when no path is
+// given: its name and its id, so two corpora that share a file name
+// (a/invoices.jsonl, b/invoices.jsonl) never write the same file
+// (new-user report #4). A queue's name is unique already.
+func DefaultExportName(c store.Corpus) string {
+	if q, ok := store.QueueName(c.ID); ok {
+		return "queue-" + filepath.Base(q) + ".golden.jsonl"
+	}
+	id := c.ID
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		id = id[i+1:]
+	}
+	return filepath.Base(c.Name) + "." + filepath.Base(id) + ".golden.jsonl"
+}
+
+// CheckExportOwner refuses to replace path when it holds another corpus's
+// export: its first row's review names a corpus other than corpusID. A
+// missing or empty file, or one that is no export, is not refused.
+func CheckExportOwner(path, corpusID string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // nothing to overwrite, or the write reports why
+	}
+	defer f.Close()
+	var row ExportRow
+	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&row); err != nil {
+		return nil
+	}
+	if c := row.Review.Corpus; c != "" && c != corpusID {
+		return &FileError{fmt.Errorf("%s holds the export of corpus %s, not of %s: not overwritten (give another path with --export)", path, c, corpusID)}
+	}
+	return nil
+}
 
 // FileError is an export that failed at the file rather than in the store: a
 // missing directory, no permission, a full disk. The CLI reports it as a bad

@@ -158,6 +158,9 @@ func (s *services) statsCmd() tea.Cmd {
 func (s *services) exportCmd() tea.Cmd {
 	path := s.export
 	return func() tea.Msg {
+		if err := golden.CheckExportOwner(path, s.corpus.ID); err != nil {
+			return ExportedMsg{Path: path, Err: err}
+		}
 		var rejected int
 		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID, Rejected: &rejected})
 		return ExportedMsg{Path: path, N: n, Rejected: rejected, Err: err}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/store"
 )
 
@@ -273,5 +274,40 @@ func TestExportKeySaysRejectedLeftOut(t *testing.T) {
 	m = press(t, m, "s")
 	if v := viewText(m); !strings.Contains(v, "rejected / skipped with a note") || !strings.Contains(v, "1 / 0") {
 		t.Errorf("stats panel:\n%s", v)
+	}
+}
+
+// TestExportKeyNeverOverwritesAnotherCorpusExport is new-user report #4:
+// two corpora named invoices.jsonl in different directories both wrote
+// invoices.golden.jsonl, the second replacing the first's 15 rows with 1.
+// The default name carries the corpus id, and E refuses a file that holds
+// another corpus's export, leaving it as it was.
+func TestExportKeyNeverOverwritesAnotherCorpusExport(t *testing.T) {
+	f := newFixture(t)
+	other := store.Corpus{ID: "file:0123456789abcdef", Name: f.corpus.Name, Kind: "file"}
+	if a, b := golden.DefaultExportName(f.corpus), golden.DefaultExportName(other); a == b {
+		t.Fatalf("two corpora named %q share the default export name %q", f.corpus.Name, a)
+	}
+	cfg := f.config()
+	cfg.ExportPath = filepath.Join(t.TempDir(), "invoices.golden.jsonl")
+	theirs := `{"id":"x-1","text":"t","expected":{"total":1},"unreviewed":{},"review":{"corpus":"file:0123456789abcdef"}}` + "\n"
+	if err := os.WriteFile(cfg.ExportPath, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := openDoc(t, loaded(t, cfg), "inv-001")
+	m = press(t, m, "A", "E")
+	if !m.statusErr || !strings.Contains(m.status, "export of corpus file:0123456789abcdef") {
+		t.Errorf("status after E over another corpus's export: %q (error %v)", m.status, m.statusErr)
+	}
+	if b, err := os.ReadFile(cfg.ExportPath); err != nil || string(b) != theirs {
+		t.Errorf("the other corpus's export was replaced: %v\n%s", err, b)
+	}
+	// Its own earlier export is replaced as before.
+	cfg.ExportPath = filepath.Join(t.TempDir(), golden.DefaultExportName(f.corpus))
+	m = openDoc(t, loaded(t, cfg), "inv-001")
+	m = press(t, m, "E")
+	m = press(t, m, "E")
+	if m.statusErr || !strings.Contains(m.status, "exported 1 reviewed documents") {
+		t.Errorf("second E over its own export: %q", m.status)
 	}
 }

@@ -103,11 +103,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	if *exportPath == "" {
 		// Next to the store, not the working directory: `make run` from a
 		// checkout must not drop a golden file into the source tree.
-		name := corpus.Name
-		if q, ok := store.QueueName(corpus.ID); ok {
-			name = "queue-" + q
-		}
-		*exportPath = filepath.Join(filepath.Dir(st.Path()), filepath.Base(name)+".golden.jsonl")
+		*exportPath = filepath.Join(filepath.Dir(st.Path()), golden.DefaultExportName(corpus))
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
 		NoColor: os.Getenv("NO_COLOR") != ""}
