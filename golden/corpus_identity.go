@@ -30,9 +30,10 @@ type fileCorpus struct {
 
 // ResolveCorpusFile is the corpus record of a JSONL corpus file: the
 // stored corpus recorded at this path; else a stored corpus whose file had
-// exactly this content (the file was moved or renamed: its results and
-// decisions follow it, and the record takes the new path); else a new
-// corpus. A corpus is identified by its content, not only by its path.
+// exactly this content and whose path no longer holds it (the file was
+// moved or renamed: its results and decisions follow it, and the record
+// takes the new path); else a new corpus (a copy of a file still in place
+// is one). A corpus is identified by its content, not only by its path.
 // Only a regular file is hashed to look for a moved corpus (a FIFO cannot
 // be read twice).
 func ResolveCorpusFile(ctx context.Context, st CorpusLister, path, schema string) (store.Corpus, error) {
@@ -81,9 +82,16 @@ func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (file
 			if all[i].Kind != "file" || all[i].ContentHash != hash {
 				continue
 			}
-			// Prefer a corpus whose file is gone (moved) over a copy's.
-			if _, err := os.Stat(all[i].Path); match == nil || err != nil {
+			// A copy is not a move: a corpus whose file still holds this
+			// content keeps it, and the copy is a new corpus (new user
+			// report #6: the untouched original lost its decisions).
+			held, err := holds(all[i].Path, hash)
+			if err != nil {
+				return fileCorpus{}, err
+			}
+			if !held {
 				match = &all[i]
+				break
 			}
 		}
 		if match != nil {
@@ -98,6 +106,20 @@ func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (file
 		c.ID = "file:" + hex.EncodeToString(s2[:8])
 	}
 	return fileCorpus{c: c}, nil
+}
+
+// holds reports whether the file at path still has the content hash; a
+// file of another size is not read.
+func holds(path, hash string) (bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	h, err := fileHash(path)
+	if err != nil {
+		return false, nil // unreadable now: it no longer holds it for us
+	}
+	return h == hash, nil
 }
 
 // fileHash is the sha256 of a regular file's bytes, as OpenCorpus records

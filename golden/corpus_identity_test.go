@@ -109,3 +109,34 @@ func TestOpenCorpusMarksChangedText(t *testing.T) {
 		t.Fatalf("the file has the stored text again, marks %v", marks)
 	}
 }
+
+// New user report #6: a copy of a stored corpus file, opened while the
+// original is still in place with its content, is a new corpus; the
+// original keeps its id and decisions. A move is when the old path no
+// longer holds that content.
+func TestOpenCorpusCopyIsNotAMove(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "new.jsonl")
+	writeCorpus(t, orig, "a", "b")
+	c, _, err := OpenCorpus(ctx, st, orig, "receipt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(orig)
+	cp := filepath.Join(dir, "copy.jsonl")
+	if err := os.WriteFile(cp, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c2, _, err := OpenCorpus(ctx, st, cp, "receipt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2.ID == c.ID {
+		t.Fatalf("a copy took the original's corpus %s", c.ID)
+	}
+	if again, _, err := OpenCorpus(ctx, st, orig, "receipt"); err != nil || again.ID != c.ID || again.Path != orig {
+		t.Fatalf("the original reopened as %+v %v, want %s at %s", again, err, c.ID, orig)
+	}
+}

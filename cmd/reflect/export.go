@@ -94,9 +94,13 @@ func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, erro
 	if len(all) == 0 {
 		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
 	}
+	// Paths, not opaque file: ids (new user report #6): what --corpus takes.
 	names := make([]string, len(all))
 	for i, c := range all {
 		names[i] = c.ID
+		if c.Path != "" {
+			names[i] = c.Path
+		}
 	}
 	return nil, usageErr(fmt.Errorf("no corpus %q in the store (have: %s)", ref, strings.Join(names, ", ")))
 }
