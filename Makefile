@@ -85,19 +85,32 @@ bench:
 	$(call NEEDS_DATA,local extractor docs/s on SROIE receipts)
 	@$(GO) test -run '^$$' -bench . -cpu 1 -count 1 ./providers/local/ | $(BENCH_FILTER)
 	@echo "== extract (local) and verify per document at 1KB/10KB/100KB/1MB (aim: 1MB < 2s, 10x text <= 15x time); 1MB under a 100ms deadline"
-	@$(GO) test -run '^$$' -bench 'BenchmarkSize' -cpu 1 -count 1 ./golden/ | grep -E '^(Benchmark|FAIL|panic)|aim' || true
+	@$(GO) test -run '^$$' -bench 'BenchmarkSize' -cpu 1 -count 1 ./golden/ | grep -E '^(BENCH|Benchmark|FAIL|panic)|aim' || true
+	@echo "== no super-linear path: the growth tests (time at 8n within 12x of n; numbers without words, one long line, many dates, labels, amounts)"
+	@if $(GO) test -count 1 -run 'Growth' ./pipeline/ ./providers/local/ >/dev/null 2>&1; then r=ok; else r=MISSED; fi; \
+	  printf "BENCH %-58s %10s  goal %-8s %s\n" "growth tests, pipeline + local extractor" "$$r" "pass" "$$r"
 	@echo "== review FILE corpus open on a stored 100k corpus (fingerprint match: file not read)"
 	@$(GO) test -run '^$$' -bench 'OpenCorpusStored100k' -benchtime 3x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== extract --batch, 500 docs x 2 calls against a fake OpenAI server (own process) answering after 50ms; TCP connections; cached rerun"
 	@$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x -count 1 ./cmd/reflect/ | $(BENCH_FILTER)
+	@echo "== cached rerun alone: 500 documents from a warm cache, reflect's own work per document (allocs/op, B/op per rerun)"
+	@$(GO) test -run '^$$' -bench CachedRerun -benchtime 10x -cpu 1 -count 1 ./cmd/reflect/ | $(BENCH_FILTER)
 	@echo "== review store and workstation over 100,000 stored documents; SROIE run from an empty store"
-	@$(GO) test -run '^$$' -bench . -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
+	@$(GO) test -run '^$$' -bench . -skip 'Key|Enqueue' -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
+	@echo "== a key in the workstation over 100,000 documents: Update + View per press, 1,000 presses (the model's share of key -> frame, not the terminal's)"
+	@$(GO) test -run '^$$' -bench 'Key' -benchtime 1000x -count 1 ./tui/ | awk '/p99-ms/ { for (i = 1; i <= NF; i++) if ($$i == "p99-ms") v = $$(i-1); \
+	  printf "BENCH %-58s %10s  goal %-8s %s\n", "key Update+View p99, 100k docs, 1,000 presses, " $$1, v " ms", "< 16ms", (v + 0 < 16) ? "ok" : "MISSED" }'
+	@echo "== reflect export: the live heap an export adds at its peak, 2,000 vs 16,000 reviewed documents"
+	@$(GO) test -run '^$$' -bench ExportMemory -benchtime 1x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== one store shared (issue 10 §1): the workstation's writes, 10 reflect mcp agents (extract -> needs_review) and --save batches for 30s"
 	@REFLECT_CONTENTION=30s $(GO) test -run '^TestStoreContention$$' -count 1 -v ./cmd/reflect/ | grep -E '^(store contention|BENCH|FAIL|--- FAIL|panic)' || true
 	@echo "== extract --batch --save: 5 MB with vs without --save; a 100 MB input saved: time to first result, peak RSS (local extractor, own process)"
 	@$(GO) test -run '^$$' -bench 'BatchSave' -benchtime 1x -count 1 -timeout 30m ./cmd/reflect/ | grep -E '^(BENCH|FAIL|--- FAIL|panic)' || true
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
-	@$(GO) test -run '^$$' -bench . -count 1 ./mcp/ | $(BENCH_FILTER)
+	@$(GO) test -run '^$$' -bench Validate -count 1 ./mcp/ | $(BENCH_FILTER)
+	@echo "== MCP needs_review: the enqueue's share of a call (with a store vs without), 1,000 calls each, one client over stdio; the store's enqueue alone"
+	@$(GO) test -run '^$$' -bench NeedsReviewEnqueue -benchtime 1000x -count 1 ./mcp/ | $(BENCH_FILTER)
+	@$(GO) test -run '^$$' -bench 'BenchmarkEnqueue' -benchtime 1000x -count 1 ./store/ | $(BENCH_FILTER)
 	@echo "== decision engine in process, one core: p50/p99 over a mix of envelopes; allocations on an allowed read"
 	@$(GO) test -run '^$$' -bench 'Decide' -benchtime 20000x -cpu 1 -count 1 ./policy/ | $(BENCH_FILTER)
 	@echo "== reflect core POST /v1/decide at 16 concurrent clients: req/s, p50/p99, p50 next to a /healthz round trip"

@@ -2,11 +2,13 @@ package golden
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/reflect-mcp/reflect/internal/benchfig"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/store/storetest"
@@ -39,7 +41,7 @@ func liveHeap() uint64 {
 }
 
 // decidedStore is a store with a corpus of n documents, every one decided.
-func decidedStore(t *testing.T, n int) *store.Store {
+func decidedStore(t testing.TB, n int) *store.Store {
 	ctx := context.Background()
 	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
 	if err != nil {
@@ -66,7 +68,7 @@ func decidedStore(t *testing.T, n int) *store.Store {
 
 // exportPeak is the live heap an export of a reviewed corpus of n documents
 // adds at its peak, and the rows it wrote.
-func exportPeak(t *testing.T, n int) (uint64, int) {
+func exportPeak(t testing.TB, n int) (uint64, int) {
 	st := decidedStore(t, n)
 	w := &heapWatch{every: 50}
 	// A buffered writer would hide the rows from heapWatch; Export's own
@@ -108,3 +110,20 @@ func TestExportMemoryFlatInCorpusSize(t *testing.T) {
 }
 
 var _ io.Writer = (*heapWatch)(nil)
+
+// BenchmarkExportMemory prints make bench's export row: the live heap an
+// export adds at its peak at 2,000 and 16,000 reviewed documents, and the
+// ratio (flat: 1x; the 1M-document run the issue names is not made here).
+func BenchmarkExportMemory(b *testing.B) {
+	const n = 2000
+	var small, big uint64
+	for b.Loop() {
+		small, _ = exportPeak(b, n)
+		big, _ = exportPeak(b, 8*n)
+	}
+	const floor = 512 << 10
+	ratio := float64(max(big, floor)) / float64(max(small, floor))
+	b.ReportMetric(float64(small)/1024, "KB-at-n")
+	b.ReportMetric(float64(big)/1024, "KB-at-8n")
+	benchfig.Print("export peak heap, 16,000 vs 2,000 reviewed docs", fmt.Sprintf("%.1f× (%d KB)", ratio, big>>10), "flat ≤ 2×", ratio <= 2)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reflect-mcp/reflect/internal/benchfig"
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
@@ -38,7 +39,7 @@ func loadBenchRows(b *testing.B, path string) []benchRow {
 
 // benchVerify measures verify throughput — heuristics and gate, no model — in
 // documents per second. `make bench` runs it with -cpu 1: one core.
-func benchVerify(b *testing.B, path string) {
+func benchVerify(b *testing.B, path, figure string) {
 	rows := loadBenchRows(b, path)
 	p, err := pipeline.New(pipeline.Config{Gate: pipeline.DefaultGate()})
 	if err != nil {
@@ -55,11 +56,18 @@ func benchVerify(b *testing.B, path string) {
 			docs++
 		}
 	}
-	b.ReportMetric(float64(docs)/b.Elapsed().Seconds(), "docs/s")
+	rate := float64(docs) / b.Elapsed().Seconds()
+	b.ReportMetric(rate, "docs/s")
+	benchfig.Print("verify (heuristics + gate) docs/s, one core, "+figure, fmt.Sprintf("%.0f", rate), "≥ 20,000", rate >= 20000)
 }
 
-func BenchmarkVerifyGolden(b *testing.B)   { benchVerify(b, "../golden/dataset.jsonl") }
-func BenchmarkVerifyReceipts(b *testing.B) { benchVerify(b, "../../shared/data/receipts-dev.jsonl") }
+func BenchmarkVerifyGolden(b *testing.B) {
+	benchVerify(b, "../golden/dataset.jsonl", "bundled golden")
+}
+
+func BenchmarkVerifyReceipts(b *testing.B) {
+	benchVerify(b, "../../shared/data/receipts-dev.jsonl", "SROIE receipts")
+}
 
 // BenchmarkVerifySize times verify (heuristics and gate) on one document of
 // 1 KB to 1 MB, receipts repeated to size: 10x the text should cost at most
