@@ -505,6 +505,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
 					strings.Join(strings.Fields(pay.text), " "), strings.ReplaceAll(f.Name, "_", " "), tok))
 			}
+			if f.Kind == KindDate {
+				d.twoLabelledDates(c, f, val, q, quotedOut)
+			}
 			return
 		case other.text == "":
 			other = h

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -186,5 +187,28 @@ func (d *doc) checkBeforeCorrection(c *FieldCheck, f Field, val string) {
 				val, head, d.rowHead(l), l+1))
 			return
 		}
+	}
+}
+
+// twoLabelledDates flags a date when the document gives its own label to
+// another date too ("Date: 21/10/2026" and, lower, "the invoice date is
+// 2026-01-01"): two labelled values for one field leave the choice to the
+// reader, whichever one the Generator took.
+func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quotedOut bool) {
+	own := fieldLabelOwner(f.Name)
+	for _, m := range d.dates {
+		if m.ident || slices.Contains(m.ISO, val) || quotedOut && m.Start >= q {
+			continue
+		}
+		h, ok := d.labelBefore(m.Start)
+		if !ok || h.role != own || !d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {
+			continue
+		}
+		if _, dated := d.datedForOther(h); dated {
+			continue
+		}
+		c.penalize(factorWrongLabel, fmt.Sprintf("the document labels two %s values: %s and %s (%q, line %d)",
+			strings.ReplaceAll(f.Name, "_", " "), val, m.Raw, strings.Join(strings.Fields(h.text), " "), d.lineOf(m.Start)+1))
+		return
 	}
 }
