@@ -85,11 +85,7 @@ func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (file
 			// A copy is not a move: a corpus whose file still holds this
 			// content keeps it, and the copy is a new corpus (new user
 			// report #6: the untouched original lost its decisions).
-			held, err := holds(all[i].Path, hash)
-			if err != nil {
-				return fileCorpus{}, err
-			}
-			if !held {
+			if !holds(all[i].Path, abs, hash) {
 				match = &all[i]
 				break
 			}
@@ -108,18 +104,19 @@ func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (file
 	return fileCorpus{c: c}, nil
 }
 
-// holds reports whether the file at path still has the content hash; a
-// file of another size is not read.
-func holds(path, hash string) (bool, error) {
+// holds reports whether the file at path still has the content hash that
+// the file at like has; a file of another size than like's is not read.
+func holds(path, like, hash string) bool {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
-		return false, nil
+		return false
 	}
+	if li, err := os.Stat(like); err == nil && li.Size() != fi.Size() {
+		return false
+	}
+	// Unreadable now: it no longer holds the content for us.
 	h, err := fileHash(path)
-	if err != nil {
-		return false, nil // unreadable now: it no longer holds it for us
-	}
-	return h == hash, nil
+	return err == nil && h == hash
 }
 
 // fileHash is the sha256 of a regular file's bytes, as OpenCorpus records
