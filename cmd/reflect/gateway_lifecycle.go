@@ -300,6 +300,23 @@ func (r *reloadFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.noReload, "no-reload", false, "do not ask a running gateway to reload")
 }
 
+// ownFlagAfterCommand refuses an argv after --command that carries one of
+// gateway add's own flags: one was meant for reflect far more often than
+// for the upstream (new user report #8: --gateway-url silently became the
+// memory server's argument). `--command -- ARGV` passes such an argv.
+func ownFlagAfterCommand(argv []string) error {
+	addFlags := []string{"url", "token-env", "system", "environment", "optional", "config", "gateway-url", "no-reload"}
+	for _, a := range argv[1:] {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !slices.Contains(addFlags, name) {
+			continue
+		}
+		return fmt.Errorf("%s after --command would be passed to %s, not read by reflect: put reflect's flags before --command "+
+			"(if %s takes %s itself, write --command -- ARGV...)", a, argv[0], argv[0], a)
+	}
+	return nil
+}
+
 func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 	// --command takes the rest of the line as the server's argv, so it is
 	// cut off before the flags are parsed.
@@ -307,13 +324,22 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 	for i, a := range args {
 		if a == "--command" || a == "-command" {
 			argv, args = args[i+1:], args[:i]
+			explicit := len(argv) > 0 && argv[0] == "--"
+			if explicit {
+				argv = argv[1:]
+			}
 			if len(argv) == 0 {
 				return usageErr(errors.New("--command needs the server's command line after it"))
+			}
+			if !explicit {
+				if err := ownFlagAfterCommand(argv); err != nil {
+					return usageErr(err)
+				}
 			}
 			break
 		}
 	}
-	fs := newFlagSet("gateway add", "NAME (--command ARGV... | --url U) [--system S] [--environment E] [--optional]", stdio)
+	fs := newFlagSet("gateway add", "NAME [--system S] [--environment E] [--optional] (--command [--] ARGV... | --url U)", stdio)
 	url := fs.String("url", "", "a streamable-HTTP upstream")
 	tokenEnv := fs.String("token-env", "", "with --url: the variable holding its bearer token (written as auth.token_env; the token itself never is)")
 	system := fs.String("system", "", "target.system, which picks mappings/<system>.yaml (default NAME)")

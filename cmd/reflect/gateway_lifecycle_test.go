@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -421,6 +422,38 @@ func TestGatewayAdd(t *testing.T) {
 		if code, out := lcRun(t, runGatewayAdd, bad...); code != 2 {
 			t.Errorf("add %q: exit %d, want 2:\n%s", bad, code, out)
 		}
+	}
+}
+
+// New user report #8: a flag of gateway add's own written after --command
+// is refused (it used to become the upstream's argument, exit 0), nothing
+// is written; `--command -- ARGV` passes an upstream's own --config.
+func TestGatewayAddRefusesItsFlagsAfterCommand(t *testing.T) {
+	home, _ := lcScratchHome(t)
+	cfg := filepath.Join(home, "gwh.yaml")
+	err := runGatewayAdd(context.Background(), []string{"mem2", "--config", cfg, "--environment", "dev", "--command", "mcp-server-memory",
+		"--gateway-url", "http://127.0.0.1:18001"}, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	if ExitCode(err) != 2 || !strings.Contains(err.Error(), "--gateway-url after --command") || !strings.Contains(err.Error(), "before --command") {
+		t.Fatalf("exit %d (%v), want 2 naming --gateway-url", ExitCode(err), err)
+	}
+	if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+		t.Fatalf("the refused add wrote %s (%v)", cfg, err)
+	}
+	for _, flagged := range []string{"--optional", "-environment=dev", "--system"} {
+		if code, out := lcRun(t, runGatewayAdd, "m", "--config", cfg, "--command", "npx", "-y", "srv", flagged); code != 2 {
+			t.Errorf("%s after --command: exit %d\n%s", flagged, code, out)
+		}
+	}
+	code, out := lcRun(t, runGatewayAdd, "srv", "--config", cfg, "--no-reload", "--command", "--", "my-server", "--config", "srv.yaml", "--db-path", "/tmp/x")
+	if code != 0 {
+		t.Fatalf("--command -- ARGV: exit %d\n%s", code, out)
+	}
+	reg, err := gateway.LoadRegistry(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(reg.Upstreams[0].Command, " "); got != "my-server --config srv.yaml --db-path /tmp/x" {
+		t.Fatalf("command %q", got)
 	}
 }
 
