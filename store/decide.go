@@ -33,6 +33,18 @@ type step struct {
 // accept and nil for set_null, and At with the current time when zero. It
 // never invents the reviewer: a decision without one is rejected.
 func (s *Store) Decide(ctx context.Context, ds ...Decision) ([]Summary, error) {
+	return s.decideAll(ctx, nil, ds)
+}
+
+// Redo decides ds again, as Decide does, unless another reviewer has decided
+// one of their fields since the reviewer undid it: then it writes nothing
+// and returns a *DecidedSinceError naming who. Redoing over a newer decision
+// would overwrite it with an action made before it (new-user report #9).
+func (s *Store) Redo(ctx context.Context, ds ...Decision) ([]Summary, error) {
+	return s.decideAll(ctx, decidedSinceUndo, ds)
+}
+
+func (s *Store) decideAll(ctx context.Context, check func(*bbolt.Tx, Decision) error, ds []Decision) ([]Summary, error) {
 	if len(ds) == 0 {
 		return nil, nil
 	}
@@ -48,6 +60,11 @@ func (s *Store) Decide(ctx context.Context, ds ...Decision) ([]Summary, error) {
 		var order []ref
 		var group uint64
 		for _, d := range ds {
+			if check != nil {
+				if err := check(tx, d); err != nil {
+					return err
+				}
+			}
 			if err := decide(tx, d, &group); err != nil {
 				return err
 			}
@@ -71,6 +88,56 @@ func (s *Store) Decide(ctx context.Context, ds ...Decision) ([]Summary, error) {
 		return nil, fmt.Errorf("decide: %w", err)
 	}
 	return rows, nil
+}
+
+// DecidedSinceError is an undo or redo refused because another reviewer has
+// decided the field since: their decision stands and nothing was written.
+type DecidedSinceError struct {
+	DocID, Field string
+	By           Decision // the newer decision
+}
+
+func (e *DecidedSinceError) Error() string {
+	what := fmt.Sprintf("%s %s", e.By.Action, pipeline.FormatValue(e.By.Value))
+	if e.Field == VerdictField {
+		what = string(e.By.Action) + " the document"
+	}
+	return fmt.Sprintf("%s decided %s on %s since (%s): their decision stands, nothing was changed",
+		e.By.Reviewer, e.Field, e.DocID, what)
+}
+
+// decidedSinceUndo refuses d when a step on its field by another reviewer
+// stands that is newer than d's reviewer's latest undone step on it.
+func decidedSinceUndo(tx *bbolt.Tx, d Decision) error {
+	history, err := bucket(tx, bktHistory)
+	if err != nil {
+		return err
+	}
+	var newer *Decision
+	err = scanPrefixReverse(history, prefix(d.CorpusID), nil, func(_, v []byte) (bool, error) {
+		var st step
+		if err := json.Unmarshal(v, &st); err != nil {
+			return false, fmt.Errorf("decode history: %w", err)
+		}
+		o := st.Decision
+		if o.DocID != d.DocID || o.Field != d.Field {
+			return true, nil
+		}
+		if o.Reviewer == d.Reviewer {
+			return !st.Undone, nil // reached the undone step: stop
+		}
+		if !st.Undone && newer == nil {
+			newer = &o
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	if newer != nil {
+		return &DecidedSinceError{DocID: d.DocID, Field: d.Field, By: *newer}
+	}
+	return nil
 }
 
 func validateDecision(d Decision) error {
@@ -225,6 +292,12 @@ func undoStep(tx *bbolt.Tx, history, decisions *bbolt.Bucket, corpusID, reviewer
 	}
 	after := d.Original
 	switch {
+	case cur != nil && !sameDecision(*cur, d) && cur.Reviewer != reviewer:
+		// Another reviewer decided the field since: undoing would report
+		// success and change nothing, and a redo would then overwrite
+		// their newer decision (new-user report #9). The transaction is
+		// rolled back, so nothing is written.
+		return &DecidedSinceError{DocID: d.DocID, Field: d.Field, By: *cur}
 	case cur != nil && !sameDecision(*cur, d):
 		after = cur.Value
 	case cur != nil:

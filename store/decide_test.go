@@ -4,14 +4,16 @@ import (
 	"context"
 	"errors"
 	"github.com/reflect-mcp/reflect/store"
+	"strings"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// TestStoreUndoNeverRestoresAnUndoneDecision: ann decides, bob overrides,
-// ann undoes (bob's stands), bob undoes. ann's decision was withdrawn, so the
-// field must end undecided, not with ann's value back.
+// TestStoreUndoNeverRestoresAnUndoneDecision: ann decides, bob overrides.
+// ann's undo is refused, naming bob, and writes nothing (new-user report #9:
+// it used to report "undone" and audit an undo that changed nothing). bob
+// undoes (ann's value is back), then ann undoes: the field ends undecided.
 func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	ctx := context.Background()
 	s := populated(t, 5)
@@ -37,40 +39,86 @@ func TestStoreUndoNeverRestoresAnUndoneDecision(t *testing.T) {
 	}
 	decide("ann", 1)
 	decide("bob", 5)
-	if u, err := s.Undo(ctx, "c", "ann"); err != nil || !u.Found || u.Decision.Value != 1.0 {
-		t.Fatalf("ann's undo = %+v %v", u, err)
+	u, err := s.Undo(ctx, "c", "ann")
+	var since *store.DecidedSinceError
+	if !errors.As(err, &since) || since.By.Reviewer != "bob" || u.Found {
+		t.Fatalf("ann's undo over bob's newer decision = %+v, %v; want refused naming bob", u, err)
 	}
 	if v, ok := total(); !ok || v != 5.0 {
-		t.Fatalf("after ann's undo total = %v (decided %v), want bob's 5 to stand", v, ok)
+		t.Fatalf("after ann's refused undo total = %v (decided %v), want bob's 5", v, ok)
 	}
 	if u, err := s.Undo(ctx, "c", "bob"); err != nil || !u.Found || u.Decision.Value != 5.0 {
 		t.Fatalf("bob's undo = %+v %v", u, err)
 	}
+	if v, ok := total(); !ok || v != 1.0 {
+		t.Fatalf("after bob's undo total = %v (decided %v), want ann's 1 back", v, ok)
+	}
+	if u, err := s.Undo(ctx, "c", "ann"); err != nil || !u.Found || u.Decision.Value != 1.0 {
+		t.Fatalf("ann's undo = %+v %v", u, err)
+	}
 	if v, ok := total(); ok {
-		t.Fatalf("after both undos total is decided as %v; ann's undone decision came back", v)
+		t.Fatalf("after both undos total is decided as %v", v)
 	}
 	audit, err := s.Audit(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(audit) != 4 {
-		t.Fatalf("audit has %d entries, want 4", len(audit))
+		t.Fatalf("audit has %d entries, want 4 (the refused undo writes none)", len(audit))
 	}
-	if e := audit[2]; e.Action != store.ActionUndo || e.Before != 1.0 || e.After != 5.0 {
-		t.Errorf("ann's undo audited as %+v, want 1 -> 5 (bob's value stands)", e)
+	if e := audit[2]; e.Who != "bob" || e.Action != store.ActionUndo || e.Before != 5.0 || e.After != 1.0 {
+		t.Errorf("bob's undo audited as %+v, want 5 -> ann's 1", e)
 	}
-	if e := audit[3]; e.Action != store.ActionUndo || e.Before != 5.0 || e.After != pipe.Data["total"] {
-		t.Errorf("bob's undo audited as %+v, want 5 -> the pipeline's %v", e, pipe.Data["total"])
+	if e := audit[3]; e.Who != "ann" || e.Action != store.ActionUndo || e.Before != 1.0 || e.After != pipe.Data["total"] {
+		t.Errorf("ann's undo audited as %+v, want 1 -> the pipeline's %v", e, pipe.Data["total"])
 	}
 	sums, _ := s.Summaries(ctx, "c")
 	if sums[4].Decisions != 0 || sums[4].Reviewed {
 		t.Errorf("summary after the undos = %+v", sums[4])
 	}
-	// With both steps undone there is nothing left for either to undo.
 	for _, who := range []string{"ann", "bob"} {
 		if u, err := s.Undo(ctx, "c", who); u.Found || err != nil {
 			t.Errorf("%s: another undo = %+v %v", who, u, err)
 		}
+	}
+}
+
+// TestStoreRedoRefusesOverANewerDecision is new-user report #9's redo: bob
+// accepts, undoes, ana corrects; bob's redo is refused naming ana and
+// writes nothing. Without ana's decision the redo goes through.
+func TestStoreRedoRefusesOverANewerDecision(t *testing.T) {
+	ctx := context.Background()
+	s := populated(t, 5)
+	const doc = "doc-000004"
+	accept := store.Decision{CorpusID: "c", DocID: doc, Field: "invoice_number", Action: store.ActionAccept, Reviewer: "bob"}
+	if _, err := s.Decide(ctx, accept); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.UndoAction(ctx, "c", doc, "bob"); err != nil || !u.Found {
+		t.Fatalf("bob's undo = %+v %v", u, err)
+	}
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "invoice_number", Action: store.ActionCorrect, Value: "DM-9999", Reviewer: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.Audit(ctx, "c")
+	_, err := s.Redo(ctx, accept)
+	var since *store.DecidedSinceError
+	if !errors.As(err, &since) || since.By.Reviewer != "ana" || !strings.Contains(err.Error(), "ana decided invoice_number") {
+		t.Fatalf("bob's redo over ana's newer correction = %v; want refused naming ana", err)
+	}
+	decs, _ := s.Decisions(ctx, "c", doc)
+	if d := decs["invoice_number"]; d.Reviewer != "ana" || d.Value != "DM-9999" {
+		t.Errorf("after the refused redo invoice_number = %+v; want ana's DM-9999", d)
+	}
+	if after, _ := s.Audit(ctx, "c"); len(after) != len(before) {
+		t.Errorf("the refused redo wrote %d audit entries", len(after)-len(before))
+	}
+	// ana undoes hers: nothing newer stands, so bob's redo goes through.
+	if _, err := s.UndoAction(ctx, "c", doc, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Redo(ctx, accept); err != nil {
+		t.Fatalf("redo with nothing newer standing: %v", err)
 	}
 }
 

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reflect-mcp/reflect/golden"
@@ -107,9 +109,19 @@ func (s *services) reground(text, field string, v any) ([]pipeline.Span, bool) {
 }
 
 func (s *services) decideCmd(docID, text string, ds []store.Decision, advance bool) tea.Cmd {
+	return s.writeCmd(s.store.Decide, docID, text, ds, advance)
+}
+
+// redoCmd is decideCmd through store.Redo, which refuses when another
+// reviewer decided a field since it was undone.
+func (s *services) redoCmd(docID, text string, ds []store.Decision) tea.Cmd {
+	return s.writeCmd(s.store.Redo, docID, text, ds, false)
+}
+
+func (s *services) writeCmd(write func(context.Context, ...store.Decision) ([]store.Summary, error), docID, text string, ds []store.Decision, advance bool) tea.Cmd {
 	return func() tea.Msg {
 		msg := DecidedMsg{DocID: docID, Decisions: ds, Advance: advance}
-		if msg.Rows, msg.Err = s.store.Decide(s.ctx, ds...); msg.Err != nil {
+		if msg.Rows, msg.Err = write(s.ctx, ds...); msg.Err != nil {
 			return msg
 		}
 		msg.Spans = map[string][]pipeline.Span{}

@@ -78,7 +78,7 @@ func (d *docPage) redoLast() tea.Cmd {
 		ds[i] = dec
 		d.pending[dec.Field] = true
 	}
-	cmd := d.svc.decideCmd(d.docID, d.doc.Text, ds, false)
+	cmd := d.svc.redoCmd(d.docID, d.doc.Text, ds)
 	return func() tea.Msg {
 		msg := cmd().(DecidedMsg)
 		msg.redo = true

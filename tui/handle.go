@@ -123,6 +123,10 @@ func (m *Model) onResult(msg ResultMsg) tea.Cmd {
 
 func (m *Model) onDecided(msg DecidedMsg) {
 	mine := m.detail.Apply(msg)
+	if since := (*store.DecidedSinceError)(nil); errors.As(msg.Err, &since) {
+		m.setStatus("not redone: "+since.Error(), true)
+		return
+	}
 	if msg.Err != nil {
 		m.setStatus("not saved: "+msg.Err.Error(), true)
 		return
@@ -171,7 +175,11 @@ func actionWord(a string) string {
 }
 
 func (m *Model) onUndone(msg UndoneMsg) {
+	since := (*store.DecidedSinceError)(nil)
 	switch {
+	case errors.As(msg.Err, &since):
+		m.setStatus("not undone: "+since.Error(), true)
+		return
 	case msg.Err != nil:
 		m.setStatus("undo failed: "+msg.Err.Error(), true)
 		return
