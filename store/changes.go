@@ -71,43 +71,60 @@ func (s *Store) ChangedSince(ctx context.Context, corpusID string, since uint64)
 	var rows []Summary
 	next := since
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		log := tx.Bucket(bktChanges)
-		if log == nil {
-			return nil
-		}
-		next = max(next, log.Sequence())
-		bs, err := buckets(tx, bktDocIndex, bktSummaries)
-		if err != nil {
-			return err
-		}
-		p := prefix(corpusID)
-		c := log.Cursor()
-		for k, v := c.Seek(append(append([]byte(nil), p...), u64(since+1)...)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if len(k) != len(p)+8 {
-				continue
-			}
-			seq := bs[0].Get(docKey(corpusID, string(v)))
+		var err error
+		next, err = eachChange(ctx, tx, corpusID, since, func(index, sums *bbolt.Bucket, docID string) error {
+			seq := index.Get(docKey(corpusID, docID))
 			if seq == nil {
-				continue // removed since
+				return nil // removed since
 			}
-			raw := bs[1].Get(append(append([]byte(nil), p...), seq...))
+			raw := sums.Get(append(prefix(corpusID), seq...))
 			if raw == nil {
-				continue
+				return nil
 			}
 			row, err := decodeSummary(raw)
 			if err != nil {
-				return fmt.Errorf("summary of %q: %w", v, err)
+				return fmt.Errorf("summary of %q: %w", docID, err)
 			}
 			rows = append(rows, row.Summary)
-			next = max(next, binary.BigEndian.Uint64(k[len(p):]))
-		}
-		return nil
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return nil, since, fmt.Errorf("changes in %q since %d: %w", corpusID, since, err)
 	}
 	return rows, next, nil
+}
+
+// eachChange walks the change log of corpusID after change number since, in
+// the order the rows changed, and calls fn with each changed document's id
+// and the document index and summary buckets to read its row from. It
+// returns the number to ask with next time (since when the store has no
+// log yet). ChangedSince and UnsettledSince read the log this one way.
+func eachChange(ctx context.Context, tx *bbolt.Tx, corpusID string, since uint64, fn func(index, sums *bbolt.Bucket, docID string) error) (uint64, error) {
+	next := since
+	log := tx.Bucket(bktChanges)
+	if log == nil {
+		return next, nil
+	}
+	next = max(next, log.Sequence())
+	bs, err := buckets(tx, bktDocIndex, bktSummaries)
+	if err != nil {
+		return next, err
+	}
+	p := prefix(corpusID)
+	c := log.Cursor()
+	for k, v := c.Seek(append(append([]byte(nil), p...), u64(since+1)...)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		if err := ctx.Err(); err != nil {
+			return next, err
+		}
+		if len(k) != len(p)+8 {
+			continue
+		}
+		if err := fn(bs[0], bs[1], string(v)); err != nil {
+			return next, err
+		}
+		next = max(next, binary.BigEndian.Uint64(k[len(p):]))
+	}
+	return next, nil
 }

@@ -1,9 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 
@@ -27,26 +25,9 @@ type Unsettled struct {
 func (s *Store) UnsettledSince(ctx context.Context, corpusID string, since uint64) (open []Unsettled, closed []string, next uint64, err error) {
 	next = since
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
-		log := tx.Bucket(bktChanges)
-		if log == nil {
-			return nil
-		}
-		next = max(next, log.Sequence())
-		bs, err := buckets(tx, bktDocIndex, bktSummaries)
-		if err != nil {
-			return err
-		}
-		p := prefix(corpusID)
-		c := log.Cursor()
-		for k, v := c.Seek(append(append([]byte(nil), p...), u64(since+1)...)); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if len(k) != len(p)+8 {
-				continue
-			}
-			docID := string(v)
-			u, isOpen, err := unsettledDoc(tx, bs[0], bs[1], corpusID, docID)
+		var err error
+		next, err = eachChange(ctx, tx, corpusID, since, func(index, sums *bbolt.Bucket, docID string) error {
+			u, isOpen, err := unsettledDoc(tx, index, sums, corpusID, docID)
 			if err != nil {
 				return err
 			}
@@ -55,9 +36,9 @@ func (s *Store) UnsettledSince(ctx context.Context, corpusID string, since uint6
 			} else {
 				closed = append(closed, docID)
 			}
-			next = max(next, binary.BigEndian.Uint64(k[len(p):]))
-		}
-		return nil
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return nil, nil, since, fmt.Errorf("unsettled results in %q since %d: %w", corpusID, since, err)
