@@ -192,17 +192,22 @@ func TestBatchConcurrencySizesTheConnectionPool(t *testing.T) {
 	in, feed := io.Pipe()
 	corpus := strings.SplitAfter(fakeCorpus(2*conc), "\n")
 	var firstBurst int64
+	var out syncBuf
 	go func() {
 		_, _ = io.WriteString(feed, strings.Join(corpus[:conc], ""))
-		for srv.requests.Load() < 2*conc {
+		// A document's line is written after its Critic answer was read
+		// to the end, and net/http pools a connection before the reader
+		// sees that end: once the first burst's lines are out, its
+		// connections wait in the pool (a fixed sleep raced the server's
+		// delay under load).
+		for strings.Count(out.String(), "\n") < conc {
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond) // every connection of the first burst back in the pool
 		firstBurst = srv.conns.Load()
 		_, _ = io.WriteString(feed, strings.Join(corpus[conc:], ""))
 		feed.Close()
 	}()
-	var out, errb bytes.Buffer
+	var errb bytes.Buffer
 	err := Run(context.Background(), []string{"extract", "--batch", "--no-cache", "--batch-concurrency", fmt.Sprint(conc), "--log-level", "error"},
 		Stdio{In: in, Out: &out, Err: &errb})
 	if n := len(decodeLines(t, out.String())); n != 2*conc || srv.requests.Load() != 4*conc {
