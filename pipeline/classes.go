@@ -452,6 +452,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		}
 	}
 	d.checkHeadCompany(c, val)
+	d.checkEmailParty(c, val)
 }
 
 // nameLike is a line that can be part of a name: letters, no digits, no

@@ -105,6 +105,10 @@ func TestOtherPartiesAndNonNames(t *testing.T) {
 		{"buyer's accounts payable signing", "From: purchasing@kestrel.example\nHello DynaFlex team,\nwe will pay your invoice of EUR 14,756.00.\nRegards,\nAccounts Payable, Kestrel Aerospace GmbH", v("Kestrel Aerospace GmbH"), "vendor_name", "not the issuer"},
 		{"placeholder addressee", "領収書\n上様\n金額 ￥3,960-\n和食処 さくら亭", v("上様"), "vendor_name", "the addressee"},
 		{"an address line", "全家便利店 FamilyMart\n上海市徐汇区漕溪北路88号店\n合计 ¥27.40", v("上海市徐汇区漕溪北路88号店"), "vendor_name", "an address"},
+		// An e-mail says whose document it is: "our invoice" makes the
+		// To: address's company the customer, "your invoice" the From:'s.
+		{"recipient's domain under 'our invoice'", "From: billing@brightpath-consulting.com\nTo: ap@harborfoods.com\nSubject: Invoice BPC-31\n\nPlease find our invoice BPC-31, USD 7,200.00.\nBrightPath Consulting LLC", v("Harbor Foods"), "vendor_name", "e-mail domain of the to address"},
+		{"recipient's domain under 'your invoice'", "From: purchasing@kestrel-aero.com\nTo: sales@dynaflex-seals.com\nSubject: Payment\n\nWe have scheduled payment of your invoice DFS-77120 of EUR 14,756.00.", v("DynaFlex Seals"), "", ""},
 		// A brand above the company line: the company is what the
 		// document registers; the brand is a reader's call.
 		{"brand above the company line", "GEOVENTURE\nTASTE OF THE WORLD SDN BHD\n965857-A\nTOTAL 9.00", v("GEOVENTURE"), "vendor_name", "has no legal form"},
