@@ -187,10 +187,14 @@ func (d *doc) contradictions(rep HeuristicReport, s *Schema, rec Record) {
 		blame(xf, factorContradiction, fmt.Sprintf("tax %.2f is negative", tax))
 	}
 	if sum := d.summary; sum != nil && hasTax && !near(tax, sum.tax, 0.011) {
-		rowTax := false
+		// A row's tax is the document's unless another row taxes a
+		// different non-zero amount: then it is one rate's part of it.
+		rowTax, otherRate := false, false
 		for _, r := range sum.rows {
 			rowTax = rowTax || near(tax, r.tax, amountEpsilon)
+			otherRate = otherRate || r.tax != 0 && !near(tax, r.tax, amountEpsilon) && !d.serviceCharge(r)
 		}
+		rowTax = rowTax && !otherRate
 		if !rowTax {
 			blame(xf, factorContradiction, fmt.Sprintf("tax %.2f disagrees with the tax summary (%s)", tax, sum.describe()))
 		}
@@ -442,7 +446,26 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 		if f.Role == RoleNone {
 			return c, false
 		}
+		// A labelled figure outside a tax summary first; one row of a
+		// summary with several rates holds a part of the subtotal, not a
+		// figure the field leaves out.
+		rowsOnly := f.Role == RoleSubtotal && d.summary != nil && len(d.summary.rows) > 1
+		if rowsOnly {
+			for _, a := range d.amounts {
+				// The rows' sum printed (a "Gesamtbetrag 21,73 1,75" row):
+				// the subtotal is on the page after all.
+				if !a.summary && near(a.Value, d.summary.net, amountEpsilon) {
+					c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+					c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s, the sum of its tax summary's nets (line %d)",
+						strings.ReplaceAll(f.Name, "_", " "), a.Raw, a.Line+1))
+					return c, true
+				}
+			}
+		}
 		for _, a := range d.amounts {
+			if a.role == f.Role && a.summary && rowsOnly {
+				continue
+			}
 			if a.role == f.Role {
 				c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document labels %s as %s (%s, line %d)",
@@ -494,3 +517,19 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 
 // isWordRune is a letter or digit.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// serviceWords name a service charge, which a summary may print as a rate
+// row beside the tax but which is not a tax.
+var serviceWords = []string{"service", "svc", "servis", "bedienung", "servizio", "サービス料", "服务费", "봉사료"}
+
+// serviceCharge reports a summary row whose line names a service charge.
+func (d *doc) serviceCharge(r taxRow) bool {
+	a := d.amounts[r.taxA]
+	line := strings.ToLower(d.lineText(a.Start))
+	for _, w := range serviceWords {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -54,7 +54,7 @@ var otherLabels = []string{
 // invoices print. They apply only to a field that keeps the default labels.
 var extraRoleLabels = map[Role][]string{
 	RoleSubtotal: {"taxable amount", "taxable amt", "taxable", "gst taxable", "vat taxable", "total sales excluding", "nett of tax", "net of tax", "montant net", "net ht",
-		"amt paid excl", "amount paid excl", "total excl of", "total excluded",
+		"amt paid excl", "amount paid excl", "total excl of", "total excluded", "net credit",
 		"subtotaal", "totaal excl", "subtotale", "imponibile", "jumlah kecil", "소계", "小计", "netto bedrag", "summa exkl"},
 	RoleTax: append([]string{"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
 		"vat amount", "taxes", "tax & fees", "taxes & fees", "taxes and fees"}, taxRegimeWords...),

@@ -247,3 +247,27 @@ func TestWithholdingAndPayableWords(t *testing.T) {
 		{name: "total before rounding", text: ch, rec: Record{"tax": 296.26, "total": 3953.76}, field: "total", wrong: true, want: "3953.75"},
 	})
 }
+
+// A tax summary with two rates: one row's tax is not the document's tax
+// (a service charge row is not a rate); a null subtotal is no omission when
+// only the rows' nets are printed, and is one when their sum is.
+func TestTaxSummaryRatesAndRows(t *testing.T) {
+	hotel := "Hotel Alpenrose\nGUEST FOLIO / RECHNUNG Nr. 2026-03-4471\n08.03. Logis 495,00\n10.03. Restaurant 72,40\nTotal EUR 567,40\n" +
+		"incl. MwSt 10% (Logis 495,00) 45,00\nincl. MwSt 20% (Restaurant 72,40) 12,07\n"
+	uk := "FRESHMART SUPERMARKET\nTOTAL £15.24\nVISA DEBIT £15.24\nVAT A 20%  NET 10.41  VAT 2.08\nVAT Z  0%  NET  2.75  VAT 0.00\n"
+	de := "REWE Markt GmbH\nSUMME EUR 23,48\nSteuer  %    Netto    Steuer   Brutto\nA=      7,0%  19,85    1,39    21,24\n" +
+		"B=     19,0%   1,88    0,36     2,24\nGesamtbetrag  21,73    1,75    23,48\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "one rate's tax", text: hotel, rec: Record{"tax": 45.0, "total": 567.4}, field: "tax", wrong: true, want: "tax summary"},
+		{name: "both rates", text: hotel, rec: Record{"tax": 57.07, "total": 567.4}, field: "tax"},
+	})
+	runClassCases(t, []classCase{
+		{"rows only", uk, map[string]any{"subtotal": nil, "tax": 2.08, "total": 15.24}, "", ""},
+		{"rows and their sum", de, map[string]any{"subtotal": nil, "tax": 1.75, "total": 23.48}, "subtotal", "21,73"},
+	})
+	credit := "CREDIT NOTE\nCredit note no: CN-00287\nNet credit -£800.00\nVAT @ 20% -£160.00\nTotal credit -£960.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "credit note net without its minus", text: credit, rec: Record{"subtotal": 800.0, "tax": -160.0, "total": -960.0}, field: "subtotal", wrong: true, want: "opposite sign"},
+		{name: "credit note net", text: credit, rec: Record{"subtotal": -800.0, "tax": -160.0, "total": -960.0}, field: "subtotal"},
+	})
+}
