@@ -136,6 +136,7 @@ func resultOutputSchema() obj {
 			"notes":           obj{"type": "string"},
 			"schema":          obj{"type": "string"},
 			"prompt_versions": obj{"type": "object", "additionalProperties": obj{"type": "string"}},
+			"not_given":       obj{"type": "array", "items": obj{"type": "string"}},
 			"usage":           obj{"type": "object"},
 			"error_message":   obj{"type": "string"},
 		},

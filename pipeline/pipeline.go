@@ -160,7 +160,15 @@ func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]a
 			unstated[f.Name] = true
 		}
 	}
-	return p.verify(ctx, log, doc, Extraction{Record: rec}, unstated)
+	res, err := p.verify(ctx, log, doc, Extraction{Record: rec}, unstated)
+	if err == nil && res.Status != StatusError {
+		for _, f := range p.cfg.Schema.Fields {
+			if unstated[f.Name] {
+				res.NotGiven = append(res.NotGiven, f.Name)
+			}
+		}
+	}
+	return res, err
 }
 
 // begin gives doc a trace id and returns the logger every stage line of it

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -250,8 +251,17 @@ type Result struct {
 	PromptVersions    map[string]string  `json:"prompt_versions"`
 	Usage             *Usage             `json:"usage,omitempty"`
 	ErrorMessage      string             `json:"error_message,omitempty"`
+	// NotGiven names the fields a validate call's data left out: their null
+	// in Data is no claim (only an explicit null is), so a reviewer's accept
+	// must not settle them as null (new-user report #5).
+	NotGiven []string `json:"not_given,omitempty"`
 	// FieldOrder is the schema's field order, used to print maps in that order.
 	FieldOrder []string `json:"-"`
+}
+
+// Given reports whether the named field was stated (see NotGiven).
+func (r *Result) Given(field string) bool {
+	return !slices.Contains(r.NotGiven, field)
 }
 
 // Flagged reports whether the named field was flagged.
@@ -302,6 +312,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		o.add("notes", r.Notes)
 		o.add("schema", r.Schema)
 		o.add("prompt_versions", pv)
+		if len(r.NotGiven) > 0 {
+			o.add("not_given", r.NotGiven)
+		}
 	}
 	if r.Usage != nil {
 		o.add("usage", r.Usage)

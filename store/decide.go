@@ -193,6 +193,12 @@ func decide(tx *bbolt.Tx, d Decision, group *uint64) error {
 		if !ok {
 			return fmt.Errorf("field %q is not in the result of %q", d.Field, d.DocID)
 		}
+		if d.Action == ActionAccept && !res.Given(d.Field) {
+			// validate's caller left the field out: its null is no
+			// claim to accept (new-user report #5); a typed value or
+			// an explicit set-null still settles it.
+			return fmt.Errorf("field %q of %q was not given by the caller: nothing to accept; correct it or set it null", d.Field, d.DocID)
+		}
 		d.Original = v
 		d.Flagged = res.Flagged(d.Field)
 		if lb, err := bucket(tx, bktLatest); err == nil {
@@ -474,6 +480,11 @@ func settle(res *pipeline.Result, decs map[string]Decision) pipeline.Record {
 	rec := pipeline.Record{}
 	if res != nil {
 		rec = res.Data.Clone()
+		// A field validate's caller left out is nobody's value: it is
+		// in the record only once a reviewer settles it.
+		for _, f := range res.NotGiven {
+			delete(rec, f)
+		}
 	}
 	for f, d := range decs {
 		rec[f] = d.Value

@@ -34,6 +34,10 @@ func (d *docPage) decisionKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	f := d.selected()
 	switch {
+	case key.Matches(k, km.Accept) && !d.res.Given(f.Name):
+		return func() tea.Msg {
+			return statusMsg{text: f.Name + " was not given by the caller: nothing to accept; e types its value, x sets it null"}
+		}
 	case key.Matches(k, km.Accept):
 		// The store records an accept as the pipeline's value, so mirror that.
 		cmd := d.decide(d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
@@ -50,7 +54,9 @@ func (d *docPage) decisionKey(k tea.KeyPressMsg) tea.Cmd {
 	default: // accept all remaining, then the next document
 		var ds []store.Decision
 		for _, f := range d.fields {
-			if _, done := d.decisions[f.Name]; !done && !d.pending[f.Name] {
+			// A field validate's caller left out has no value to
+			// accept: A leaves it open (new-user report #5).
+			if _, done := d.decisions[f.Name]; !done && !d.pending[f.Name] && d.res.Given(f.Name) {
 				ds = append(ds, d.decision(f.Name, store.ActionAccept, d.res.Data[f.Name]))
 			}
 		}

@@ -175,6 +175,9 @@ func (d *docPage) confidenceCell(name string) string {
 // pipelineValue is the pipeline's value of a field in words: a flagged null
 // is a required field the pipeline could not find, not an answer of null.
 func (d *docPage) pipelineValue(name string) string {
+	if !d.res.Given(name) {
+		return "not given"
+	}
 	if v := d.res.Data[name]; v != nil || !d.res.Flagged(name) {
 		return pipeline.FormatValue(v)
 	}
@@ -186,6 +189,8 @@ func (d *docPage) pipelineValue(name string) string {
 func (d *docPage) valueText(name string) string {
 	dec, ok := d.decisions[name]
 	switch {
+	case !ok && !d.res.Given(name):
+		return "— (not given)"
 	case !ok && d.res.Data[name] == nil && d.res.Flagged(name):
 		return "— (missing)"
 	case !ok:
