@@ -13,10 +13,13 @@ import (
 //
 // NeedsReview counts documents gated needs_review that are not reviewed yet
 // (the pending queue), mirroring AutoAccepted (ok and not reviewed).
-// CaughtWrong and SilentWrong count fields of reviewed documents whose
-// settled value differs from the pipeline's, split by whether the gate
-// flagged them; CatchRate is CaughtWrong/(CaughtWrong+SilentWrong), 1 when
-// no reviewed field was wrong. Rejected documents (not a document) are
+// CaughtWrong, SilentWrong and Missed count fields of reviewed documents
+// whose settled value differs from the pipeline's: flagged; not flagged
+// and a value (silent-wrong); not flagged and null (a missed value, a null
+// a reviewer filled in, counted apart from silent-wrong as the audit does).
+// CatchRate is CaughtWrong over all three, 1 when no reviewed field was
+// wrong. Rows stored before Missed existed count such a null as
+// silent-wrong until their document changes. Rejected documents (not a document) are
 // counted apart from Reviewed and from every field count but Errors; Skipped
 // ones (set aside with a note) still count where their status puts them.
 type Stats struct {
@@ -31,6 +34,7 @@ type Stats struct {
 	FlaggedFields   int     `json:"flagged_fields"`
 	CaughtWrong     int     `json:"caught_wrong"`
 	SilentWrong     int     `json:"silent_wrong"`
+	Missed          int     `json:"missed_nulls"`
 	CatchRate       float64 `json:"catch_rate"`
 	Rejected        int     `json:"rejected"`
 	Skipped         int     `json:"skipped"`
@@ -72,6 +76,7 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 				if r.Status != pipeline.StatusError {
 					st.CaughtWrong += r.Caught
 					st.SilentWrong += r.Silent
+					st.Missed += r.Corrected - r.Caught - r.Silent
 				}
 			case r.Status == pipeline.StatusOK:
 				st.AutoAccepted++
@@ -95,7 +100,7 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 		return Stats{}, fmt.Errorf("stats of %q: %w", corpusID, err)
 	}
 	st.CatchRate = 1
-	if n := st.CaughtWrong + st.SilentWrong; n > 0 {
+	if n := st.CaughtWrong + st.SilentWrong + st.Missed; n > 0 {
 		st.CatchRate = float64(st.CaughtWrong) / float64(n)
 	}
 	return st, nil

@@ -18,7 +18,7 @@ import (
 type sumRec struct {
 	Summary
 	Caught int // corrected fields that were flagged
-	Silent int // corrected fields that were not flagged
+	Silent int // corrected fields that were not flagged and not null
 }
 
 // sumFormat is the row layout encodeSummary writes. Format 1 had no Kind;
@@ -217,9 +217,14 @@ func computeSummary(base sumRec, res *pipeline.Result, decs map[string]Decision,
 			continue
 		}
 		s.Corrected++
-		if flaggedWhenDecided(res, d) {
+		// A null the gate passed and a reviewer filled in is a missed
+		// value, not silent-wrong: the audit and calibrate count it apart,
+		// and stats says the same (new user report #11). It is Corrected
+		// minus Caught minus Silent, so the row format does not change.
+		switch {
+		case flaggedWhenDecided(res, d):
 			s.Caught++
-		} else {
+		case PipelineValue(res, d) != nil:
 			s.Silent++
 		}
 	}

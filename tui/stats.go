@@ -62,6 +62,9 @@ func (p *statsPanel) View() string {
 			{"wrong & not flagged (silent)", fmt.Sprint(s.SilentWrong)},
 			{"catch rate", fmt.Sprintf("%.1f%%", s.CatchRate*100)},
 		}
+		if s.Missed > 0 { // as reflect stats says: not silent-wrong, counted apart
+			rows = append(rows[:len(rows)-1], [2]string{"null filled in (missed, apart)", fmt.Sprint(s.Missed)}, rows[len(rows)-1])
+		}
 		if a := p.audit; len(a.Draws) > 0 {
 			all := a.Report.All
 			verdict := auditWord(all)

@@ -71,10 +71,13 @@ func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudi
 	// With no wrong value found by a reviewer yet there is nothing the gate
 	// could have caught: a rate would claim a success that was never tested.
 	catch := "n/a (no reviewer has corrected a value yet)"
-	if s.CaughtWrong+s.SilentWrong > 0 {
-		catch = fmt.Sprintf("%.1f%% (%d of %d wrong values flagged)", s.CatchRate*100, s.CaughtWrong, s.CaughtWrong+s.SilentWrong)
+	if n := s.CaughtWrong + s.SilentWrong + s.Missed; n > 0 {
+		catch = fmt.Sprintf("%.1f%% (%d of %d corrected values flagged)", s.CatchRate*100, s.CaughtWrong, n)
 	}
 	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
+	if s.Missed > 0 {
+		fmt.Fprintf(stdio.Out, "                    (%d %s)\n", s.Missed, missedNote)
+	}
 	fa := "n/a (no flagged field reviewed yet)"
 	if al.Flagged > 0 {
 		fa = fmt.Sprintf("%d of %d flags (%.1f%%) accepted as they were", al.FalseAlarms, al.Flagged, 100*float64(al.FalseAlarms)/float64(al.Flagged))
@@ -90,10 +93,10 @@ func statsJSON(s store.Stats, al store.Alarms) map[string]any {
 		"documents": s.Documents, "with_result": s.WithResult, "reviewed": s.Reviewed, "auto_accepted": s.AutoAccepted,
 		"needs_review": s.NeedsReview, "errors": s.Errors, "decided_fields": s.DecidedFields,
 		"corrected_fields": s.CorrectedFields, "flagged_fields": s.FlaggedFields, "caught_wrong": s.CaughtWrong,
-		"silent_wrong": s.SilentWrong, "catch_rate": nil, "flagged_reviewed": al.Flagged,
+		"silent_wrong": s.SilentWrong, "missed_nulls": s.Missed, "catch_rate": nil, "flagged_reviewed": al.Flagged,
 		"false_alarms": al.FalseAlarms, "false_alarm_rate": nil, "rejected": s.Rejected, "skipped": s.Skipped,
 	}
-	if s.CaughtWrong+s.SilentWrong > 0 {
+	if s.CaughtWrong+s.SilentWrong+s.Missed > 0 {
 		out["catch_rate"] = s.CatchRate
 	}
 	if al.Flagged > 0 {

@@ -106,3 +106,56 @@ func TestStatsReportsTheAudit(t *testing.T) {
 		t.Errorf("upper bound %v not above the rate %v", a.Estimate.All.Upper, a.Estimate.All.Rate)
 	}
 }
+
+// New user report #11: a null the gate passed and a reviewer filled in is
+// not silent-wrong, in the gate-vs-reviewers line as in the audit table;
+// both say so in the same words.
+func TestStatsCountsAFilledNullOnceTheSameWay(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := store.Corpus{ID: "c", Name: "c", Kind: "file", Schema: "invoice"}
+	var docs []store.Document
+	for i, id := range []string{"a", "b"} {
+		docs = append(docs, store.Document{ID: id, Seq: i, Text: "Globex Ltd\nRef GLX-1\nTotal 583.20 GBP"})
+	}
+	if err := st.PutCorpus(ctx, c, docs); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		res := pipeline.Result{ID: d.ID, Status: pipeline.StatusOK, Schema: "invoice", OverallConfidence: 0.95,
+			Data: pipeline.Record{"vendor_name": "Globex", "invoice_number": nil, "total": 583.2}}
+		if _, err := st.PutResult(ctx, "c", d.ID, "v1", res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sp := golden.AuditSpecFor(pipeline.Invoice(), nil, "ann")
+	if d, _, err := golden.DrawAudit(ctx, st, "c", sp, false); err != nil || len(d.IDs) != 2 {
+		t.Fatalf("draw: %+v, %v", d, err)
+	}
+	dec := func(doc, f string, v any) store.Decision {
+		return store.Decision{CorpusID: "c", DocID: doc, Field: f, Action: store.ActionCorrect, Value: v, Reviewer: "ann"}
+	}
+	if _, err := st.Decide(ctx, dec("a", "vendor_name", "Globex Ltd"), dec("b", "invoice_number", "GLX-1")); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "stats", "--store", path, "--corpus", "c")
+	if !strings.Contains(r.out, "catch rate 0.0% (0 of 2 corrected values flagged), silent-wrong 1\n") {
+		t.Errorf("gate vs reviewers counts the filled null as silent-wrong:\n%s", r.out)
+	}
+	if strings.Count(r.out, "(1 "+missedNote+")") != 2 {
+		t.Errorf("want the filled null said apart, in the same words, in both blocks:\n%s", r.out)
+	}
+	var all []string
+	for _, l := range strings.Split(r.out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "all" {
+			all = f
+		}
+	}
+	if len(all) < 3 || all[2] != "1" {
+		t.Errorf("audit table's all line %q: want 1 silent", all)
+	}
+}
