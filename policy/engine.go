@@ -131,7 +131,7 @@ type Engine struct {
 
 	lastPrune    atomic.Int64
 	ids          idGen
-	freezeSwitch atomic.Int32 // 0 unset, 1 on, 2 off
+	freezeSwitch atomic.Int32 // 0 not looked yet, 1 on, 2 off, 3 nothing stored (freeze.go)
 	lastFrozen   atomic.Int32 // 0 unknown, 1 frozen, 2 not
 	pool         sync.Pool
 }
@@ -486,88 +486,4 @@ func (f *facts) ledgerEntry(now time.Time) LedgerEntry {
 		}
 	}
 	return le
-}
-
-// SetFreeze flips the runtime freeze switch, which overrides REEFLEX_FREEZE
-// until ClearFreeze.
-func (e *Engine) SetFreeze(ctx context.Context, on bool) {
-	v := int32(2)
-	if on {
-		v = 1
-	}
-	e.freezeSwitch.Store(v)
-	if fs, ok := e.state.(FreezeState); ok {
-		if err := fs.SetFreeze(ctx, on); err != nil {
-			e.log.Error("persist freeze switch", "err", err)
-		}
-	}
-	e.frozen(ctx, e.now())
-}
-
-// FreezeState is implemented by a State that keeps the freeze switch.
-type FreezeState interface {
-	SetFreeze(ctx context.Context, on bool) error
-	// Freeze reports the stored switch: set false when never flipped.
-	Freeze(ctx context.Context) (on, set bool, err error)
-}
-
-// Frozen reports whether non-read actions are denied, and why: "switch"
-// (the runtime switch) or "env" (REEFLEX_FREEZE).
-func (e *Engine) Frozen(ctx context.Context) (frozen bool, source string) {
-	return e.frozenState(ctx), e.freezeSource(ctx)
-}
-
-func (e *Engine) loadSwitch(ctx context.Context) int32 {
-	v := e.freezeSwitch.Load()
-	if v == 0 {
-		if fs, ok := e.state.(FreezeState); ok {
-			if on, set, err := fs.Freeze(ctx); err == nil && set {
-				v = 2
-				if on {
-					v = 1
-				}
-				e.freezeSwitch.CompareAndSwap(0, v)
-			}
-		}
-		if v == 0 {
-			e.freezeSwitch.CompareAndSwap(0, 3) // looked: nothing stored
-			v = 3
-		}
-	}
-	return v
-}
-
-func (e *Engine) freezeSource(ctx context.Context) string {
-	if v := e.loadSwitch(ctx); v == 1 || v == 2 {
-		return "switch"
-	}
-	return "env"
-}
-
-func (e *Engine) frozenState(ctx context.Context) bool {
-	switch e.loadSwitch(ctx) {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	switch Fold(e.getenv("REEFLEX_FREEZE")) {
-	case "true", "1", "yes":
-		return true
-	}
-	return false
-}
-
-// frozen reads the freeze state and audits a flip since the last request.
-func (e *Engine) frozen(ctx context.Context, now time.Time) bool {
-	on := e.frozenState(ctx)
-	v := int32(2)
-	if on {
-		v = 1
-	}
-	if old := e.lastFrozen.Swap(v); old != 0 && old != v {
-		e.auditFreeze(ctx, now, on)
-		e.notify("freeze.flipped", now, KV{"freeze_on", on})
-	}
-	return on
 }
