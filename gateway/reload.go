@@ -80,19 +80,9 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 	g.reloadMu.Lock()
 	defer g.reloadMu.Unlock()
 	res := ReloadResult{Added: []string{}, Replaced: []string{}, Removed: []string{}, Failed: []ReloadFailure{}}
-	seen := map[string]bool{}
-	for _, c := range rc.Upstreams {
-		if seen[c.Name] {
-			return res, fmt.Errorf("upstream %q is listed twice", c.Name)
-		}
-		seen[c.Name] = true
-	}
-	var setter PackSetter
-	if rc.Pack != nil {
-		var ok bool
-		if setter, ok = g.opts.Decider.(PackSetter); !ok {
-			return res, fmt.Errorf("%w: the engine deciding is remote; its pack is its own", ErrInvalidPolicy)
-		}
+	seen, setter, err := g.checkReload(rc)
+	if err != nil {
+		return res, err
 	}
 	g.mu.Lock()
 	current := slices.Clone(g.upstreams)
@@ -123,19 +113,10 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 				continue
 			}
 		}
-		u := &upstream{cfg: c}
-		err := u.connect(ctx, g.opts.ConnectTimeout, g.opts.UpstreamStderr, g.opts.Version, func() { g.onToolsChanged(u) })
+		u, entries, err := g.connectStaged(ctx, c)
 		if err == nil {
-			var entries map[string]*entry
-			if entries, err = g.stage(ctx, u); err != nil {
-				u.close()
-			} else {
-				next[u] = entries
-			}
-		}
-		if err != nil {
-			u.markDown(err)
-			u.live.Store(true) // down: nothing listed to overwrite
+			next[u] = entries
+		} else {
 			res.Failed = append(res.Failed, ReloadFailure{Name: c.Name, Error: err.Error()})
 		}
 		if old == nil {
@@ -162,6 +143,41 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 		g.maps.Store(&m)
 		res.Mappings = true
 	}
+	g.swapUpstreams(kept, drop, next)
+	if len(res.Added)+len(res.Replaced)+len(res.Removed)+len(res.Failed) == 0 {
+		res.Note = "no new upstreams found in config"
+	}
+	g.log.Info("reload", "added", res.Added, "replaced", res.Replaced, "removed", res.Removed, "failed", len(res.Failed),
+		"mappings", res.Mappings, "pack", res.Pack)
+	return res, nil
+}
+
+// checkReload refuses a reload that cannot be served whole: an upstream
+// listed twice, or a pack for an engine that decides elsewhere. It returns
+// the names listed and the engine to give the pack to (nil for no pack).
+func (g *Gateway) checkReload(rc ReloadConfig) (map[string]bool, PackSetter, error) {
+	seen := map[string]bool{}
+	for _, c := range rc.Upstreams {
+		if seen[c.Name] {
+			return nil, nil, fmt.Errorf("upstream %q is listed twice", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	if rc.Pack == nil {
+		return seen, nil, nil
+	}
+	setter, ok := g.opts.Decider.(PackSetter)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: the engine deciding is remote; its pack is its own", ErrInvalidPolicy)
+	}
+	return seen, setter, nil
+}
+
+// swapUpstreams makes kept the gateway's upstreams and changes the
+// catalogue in one batch: drop's tools go and next's staged tools are
+// listed, then drop is closed. A staged upstream whose tools changed while
+// it was staged is listed again.
+func (g *Gateway) swapUpstreams(kept, drop []*upstream, next map[*upstream]map[string]*entry) {
 	g.mu.Lock()
 	g.upstreams = kept
 	g.mu.Unlock()
@@ -178,12 +194,26 @@ func (g *Gateway) Reload(ctx context.Context, rc ReloadConfig) (ReloadResult, er
 			go g.onToolsChanged(u)
 		}
 	}
-	if len(res.Added)+len(res.Replaced)+len(res.Removed)+len(res.Failed) == 0 {
-		res.Note = "no new upstreams found in config"
+}
+
+// connectStaged connects a fresh upstream for c and stages its tools
+// without listing them. One that fails is returned marked down (and live:
+// a down upstream has nothing listed to overwrite) with the error.
+func (g *Gateway) connectStaged(ctx context.Context, c UpstreamConfig) (*upstream, map[string]*entry, error) {
+	u := &upstream{cfg: c}
+	err := u.connect(ctx, g.opts.ConnectTimeout, g.opts.UpstreamStderr, g.opts.Version, func() { g.onToolsChanged(u) })
+	var entries map[string]*entry
+	if err == nil {
+		if entries, err = g.stage(ctx, u); err != nil {
+			u.close()
+		}
 	}
-	g.log.Info("reload", "added", res.Added, "replaced", res.Replaced, "removed", res.Removed, "failed", len(res.Failed),
-		"mappings", res.Mappings, "pack", res.Pack)
-	return res, nil
+	if err != nil {
+		u.markDown(err)
+		u.live.Store(true)
+		return u, nil, err
+	}
+	return u, entries, nil
 }
 
 // adminHandler is POST /admin/reload. With REEFLEX_MCP_ADMIN_TOKEN set it
