@@ -250,6 +250,11 @@ func (d *doc) largestLineAmount(total float64) (labelledAmount, bool) {
 		if i+1 < len(d.amounts) && d.amounts[i+1].Line == a.Line && d.amounts[i+1].role != "" {
 			continue
 		}
+		if d.runningBalance(i) {
+			// A ledger: debits paid or credited later can exceed what is
+			// due now, so no line amount bounds the total.
+			return best, false
+		}
 		if !ok || a.Value > best.Value {
 			best, ok = a, true
 		}
@@ -528,6 +533,32 @@ func (d *doc) serviceCharge(r taxRow) bool {
 	line := strings.ToLower(d.lineText(a.Start))
 	for _, w := range serviceWords {
 		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// runningBalance reports that amount i ends its line and is the previous
+// line's last amount plus or minus another amount on its own line: the
+// balance column of a statement or ledger ("Invoice 2,340.00 3,590.00"
+// after "Balance b/f 1,250.00"), not an amount charged on that line.
+func (d *doc) runningBalance(i int) bool {
+	a := d.amounts[i]
+	if i+1 < len(d.amounts) && d.amounts[i+1].Line == a.Line {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && d.amounts[j].Line == a.Line {
+		j--
+	}
+	if j < 0 || j == i-1 || d.amounts[j].Line < a.Line-2 {
+		return false
+	}
+	prev := d.amounts[j].Value
+	for k := j + 1; k < i; k++ {
+		b := d.amounts[k].Value
+		if near(prev+b, a.Value, amountEpsilon) || near(prev-b, a.Value, amountEpsilon) {
 			return true
 		}
 	}

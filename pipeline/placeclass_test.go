@@ -271,3 +271,17 @@ func TestTaxSummaryRatesAndRows(t *testing.T) {
 		{name: "credit note net", text: credit, rec: Record{"subtotal": -800.0, "tax": -160.0, "total": -960.0}, field: "subtotal"},
 	})
 }
+
+// A statement of account: its balance column is not a line amount the
+// total must exceed, and "Amount now due" is its total.
+func TestStatementBalanceColumn(t *testing.T) {
+	st := "STATEMENT OF ACCOUNT\nRedwood Timber Merchants Ltd\nDate Ref Description Debit Credit Balance\n" +
+		"01/03/2026 Balance b/f 1,250.00\n04/03/2026 INV-7781 Invoice 2,340.00 3,590.00\n" +
+		"12/03/2026 PAY-1120 Payment received 1,250.00 2,340.00\n26/03/2026 CN-0091 Credit note 120.00 2,220.00\n" +
+		"Amount now due: £2,220.00\n"
+	runMoneyCases(t, []moneyCase{
+		{name: "amount now due", text: st, rec: Record{"total": 2220.0}, field: "total"},
+		{name: "one invoice as total", text: st, rec: Record{"total": 2340.0}, field: "total", wrong: true, want: "2220.00"},
+		{name: "opening balance as total", text: st, rec: Record{"total": 1250.0}, field: "total", wrong: true, want: "2220.00"},
+	})
+}
