@@ -73,3 +73,45 @@ func TestStoreAnotherRunNeverRewritesDecisions(t *testing.T) {
 		t.Errorf("ShowVersion(never-run) = %d, %v", n, err)
 	}
 }
+
+// TestStoreSkipSurvivesAnotherRun is new-user report #1's lost skip: a
+// document set aside with S, with a decision since on a field the first run
+// did not flag, stayed skipped until the corpus was opened under a run that
+// flags nothing; then it counted as reviewed and was exported. The skip
+// stands until a reviewer decides on the run shown.
+func TestStoreSkipSurvivesAnotherRun(t *testing.T) {
+	ctx := context.Background()
+	s := populated(t, 5)
+	const doc = "doc-000004" // total flagged
+	if _, err := s.Decide(ctx, store.VerdictDecision("c", doc, "ana", store.ActionSkip, "ask finance about the vendor")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "vendor_name", Action: store.ActionAccept, Reviewer: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := s.Result(ctx, "c", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Status, res.FlaggedFields = pipeline.StatusOK, nil
+	if _, err := s.PutResult(ctx, "c", doc, "replay", res); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stats(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Skipped != 1 || st.Reviewed != 0 {
+		t.Errorf("after another run: skipped %d reviewed %d; want the skip to stand", st.Skipped, st.Reviewed)
+	}
+	if rvs, err := s.Reviewed(ctx, "c"); err != nil || len(rvs) != 0 {
+		t.Errorf("reviewed (exported) documents = %d, %v; want none", len(rvs), err)
+	}
+	// A decision made on the run shown completes it, as before.
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: doc, Field: "total", Action: store.ActionAccept, Reviewer: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.Stats(ctx, "c"); st.Skipped != 0 || st.Reviewed != 1 {
+		t.Errorf("after a decision on the run shown: skipped %d reviewed %d", st.Skipped, st.Reviewed)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -362,6 +363,17 @@ func refreshSummary(tx *bbolt.Tx, corpusID, docID string, res *pipeline.Result) 
 		return Summary{}, err
 	}
 	row := computeSummary(base, res, decs, v.Action)
+	if v.Action == ActionSkip && row.Reviewed {
+		// A skip stands until a reviewer completes the document on the run
+		// shown: switching to a run whose flagged fields happen to be
+		// decided already must not turn a document set aside into a
+		// reviewed, exported one (new-user report #1).
+		lb, err := bucket(tx, bktLatest)
+		if err != nil {
+			return Summary{}, err
+		}
+		row.Reviewed = decidedSince(decs, v.Decision.At, string(lb.Get(docKey(corpusID, docID))))
+	}
 	if err := bs[1].Put(key, encodeSummary(row)); err != nil {
 		return Summary{}, err
 	}
@@ -369,4 +381,15 @@ func refreshSummary(tx *bbolt.Tx, corpusID, docID string, res *pipeline.Result) 
 		return Summary{}, err
 	}
 	return row.Summary, nil
+}
+
+// decidedSince reports whether a decision made on the run shown (or before
+// runs were recorded) is newer than at.
+func decidedSince(decs map[string]Decision, at time.Time, shown string) bool {
+	for _, d := range decs {
+		if d.At.After(at) && (d.Version == "" || d.Version == shown) {
+			return true
+		}
+	}
+	return false
 }
