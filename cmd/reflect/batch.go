@@ -63,8 +63,10 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 	// interrupt cannot wake (a producer that has not closed the pipe), so
 	// the batch never waits for input it no longer wants.
 	var readErr error
+	read := 0
 	lines := func(yield func(golden.Line) bool) {
 		readErr = golden.ReadLines(in, func(l golden.Line) error {
+			read++
 			if !yield(l) {
 				return interrupted.Err()
 			}
@@ -97,6 +99,10 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		return interrupted.Err()
 	}
 	// Not interrupted, so the runner read every line and readErr is set.
+	if readErr == nil && read == 0 {
+		// No output at all must not read as success on nothing said.
+		fmt.Fprintf(stdio.Err, "reflect %s --batch: %s holds no line (empty or only blank lines): nothing to do\n", name, inputName(o.file))
+	}
 	if err := readErr; err != nil {
 		writeJSONLine(stdio.Out, pipeline.ErrorResult("", "", fmt.Errorf("reading input: %w", err)))
 		worst = ExitPipeline
@@ -212,6 +218,14 @@ func openSink(ctx context.Context, o verifyOpts, env *runEnv) (*resultSink, erro
 		return nil, fmt.Errorf("--save: %w", err)
 	}
 	return &resultSink{saver: saver, st: st, corpus: corpus, hash: sha256.New(), ids: golden.NewDocIDs(legacy)}, nil
+}
+
+// inputName is how a message names the batch's input.
+func inputName(file string) string {
+	if file == "" || file == "-" {
+		return "stdin"
+	}
+	return file
 }
 
 // sinkCorpus is the corpus record golden.LoadCorpus makes for a JSONL file,

@@ -179,6 +179,9 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 		}
 		return corpus, err
 	}
+	if !isTerminal(stdio.Out) {
+		return peekCorpus(ctx, st, pos[0], schema)
+	}
 	// Streamed, and not read at all when the stored fingerprint matches.
 	corpus, lineErrs, err := golden.OpenCorpus(ctx, st, pos[0], schema)
 	if errors.Is(err, golden.ErrCorpusFile) {
@@ -195,6 +198,26 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 		fmt.Fprintf(stdio.Err, "reflect review: %d document(s) of %s have another text in the file than the one stored and reviewed; the stored text and its decisions are kept, marked \"text changed\" in the queue\n", n, corpus.Path)
 	}
 	return corpus, err
+}
+
+// peekCorpus is the corpus a review without a terminal would open, found
+// without storing anything: the review stops at the terminal check, and
+// it used to leave an empty corpus registered behind (new user report
+// #14). The flags and the corpus's schema are still checked first.
+func peekCorpus(ctx context.Context, st *store.Store, path, schema string) (store.Corpus, error) {
+	if _, err := os.Stat(path); err != nil {
+		return store.Corpus{}, usageErr(fmt.Errorf("%w: %w", golden.ErrCorpusFile, err))
+	}
+	c, err := golden.ResolveCorpusFile(ctx, st, path, schema)
+	if errors.Is(err, golden.ErrCorpusFile) {
+		return c, usageErr(err)
+	} else if err != nil {
+		return c, err
+	}
+	if stored, err := st.Corpus(ctx, c.ID); err == nil {
+		return stored, nil
+	}
+	return c, nil
 }
 
 // schemaRef is how a corpus remembers its schema: a built-in name, or the

@@ -201,3 +201,29 @@ func TestBatchSaveIDlessCorpusWithAnInsertedLine(t *testing.T) {
 		}
 	}
 }
+
+// New user report #14: an empty batch input says so on stderr; blank lines
+// get no output line (the README's rule), so output line N answers the
+// N-th non-blank input line; review without a terminal stores nothing.
+func TestBatchEmptyInputAndReviewWithoutTerminal(t *testing.T) {
+	empty := writeFile(t, "empty.jsonl", "\n\n")
+	r := run(t, "", "extract", "--batch", "--file", empty, "--provider", "local")
+	if r.code != ExitOK || r.out != "" || !strings.Contains(r.err, "holds no line") {
+		t.Fatalf("empty input: exit %d, out %q, stderr %q", r.code, r.out, r.err)
+	}
+	blank := writeFile(t, "blank.jsonl", `{"id":"a","text":"ACME\nTotal 1.00"}`+"\n\n"+`{"id":"b","text":"GLOBEX\nTotal 2.00"}`+"\n")
+	r = run(t, "", "extract", "--batch", "--file", blank, "--provider", "local")
+	if out := decodeLines(t, r.out); len(out) != 2 || strings.Contains(r.err, "holds no line") {
+		t.Fatalf("two documents around a blank line: %d output lines\n%s", len(out), r.err)
+	}
+	storePath := filepath.Join(t.TempDir(), "s.db")
+	e2 := writeFile(t, "e2.jsonl", fakeCorpus(2))
+	r = run(t, "", "review", e2, "--provider", "local", "--store", storePath)
+	if r.code != ExitUsage || !strings.Contains(r.err, "needs a terminal") {
+		t.Fatalf("review without a terminal: exit %d %s", r.code, r.err)
+	}
+	r = run(t, "", "queues", "--store", storePath)
+	if strings.Contains(r.out, "e2") {
+		t.Fatalf("review without a terminal registered its corpus:\n%s", r.out)
+	}
+}
