@@ -165,6 +165,9 @@ var currencyMarkers = map[string][]currencyMarker{
 	"HKD": {{text: "HK$"}, {text: "$", shared: true}},
 	"NZD": {{text: "NZ$"}, {text: "$", shared: true}},
 	"MXN": {{text: "MX$"}, {text: "$", shared: true}},
+	"ARS": {{text: "AR$"}, {text: "$", shared: true}},
+	"CLP": {{text: "CLP$"}, {text: "$", shared: true}},
+	"COP": {{text: "COL$"}, {text: "$", shared: true}},
 	"INR": {{text: "₹"}, {text: "Rs."}, {text: "Rs"}, {text: "rupees"}, {text: "rupee"}},
 	"IDR": {{text: "Rp"}, {text: "rupiah"}},
 	"KRW": {{text: "₩"}, {text: "원"}},
@@ -305,7 +308,12 @@ var dollarHints = []struct{ code, text string }{
 	{"NZD", "NZD"}, {"NZD", "NZ$"},
 	{"SGD", "SGD"}, {"SGD", "S$"}, {"SGD", "SG$"},
 	{"HKD", "HKD"}, {"HKD", "HK$"},
+	{"ARS", "ARS"}, {"CLP", "CLP"}, {"COP", "COP"},
 	{"CAD", "HST"},
+	// The peso countries' tax identifiers and tax offices: an Argentine
+	// CUIT or IIBB perception, a Chilean R.U.T., a Colombian NIT or DIAN.
+	{"ARS", "CUIT"}, {"ARS", "IIBB"}, {"ARS", "AFIP"}, {"CLP", "R.U.T."}, {"CLP", "RUT"},
+	{"COP", "NIT"}, {"COP", "DIAN"},
 	{"AUD", "ABN"}, {"AUD", "Pty Ltd"}, {"AUD", "Pty. Ltd"}, {"AUD", "Pty. Ltd."},
 	// The currency named in words: "Montants en dollars canadiens", "(… PESOS 50/100 M.N.)".
 	{"CAD", "dollars canadiens"}, {"CAD", "Canadian dollars"}, {"CAD", "dollar canadien"},

@@ -20,6 +20,8 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"nabywca", "odbiorca", "destinatário", "destinatario", "tomador", "tomador de serviços", "tomador do serviço",
 	"receptor", "공급받는자", "공급받는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
 	"comprador", "adquirente", "cessionario", "committente", "pelanggan", "datos del cliente",
+	// Czech, Slovak, Hungarian, Arabic and Latin American Spanish buyers.
+	"odběratel", "odberateľ", "kupující", "vevő", "vásárló", "العميل", "المشتري", "الزبون", "señor es", "señores", "sres",
 	// Other parties a document names that are never its issuer: the
 	// buyer's accounts-payable department signing an e-mail, the card
 	// scheme on a card slip.

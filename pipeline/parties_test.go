@@ -39,6 +39,11 @@ func TestCustomerNamedAsVendor(t *testing.T) {
 		{"sold to on a marketplace", "Amazon.com\nSold by: Brightline Gadgets LLC\nSold to: Peter Hale\nTotal $9.00", v("Peter Hale"), "vendor_name", why},
 		{"japanese onchu", "株式会社山田商事 御中\n請求書\n東京デザイン株式会社\n合計 ¥9,000", v("株式会社山田商事"), "vendor_name", why},
 		{"chinese buyer", "上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("杭州西湖科技有限公司"), "vendor_name", why},
+		{"czech odběratel", "FAKTURA č. 2026010045\nDodavatel: Novák stavby s.r.o.\nOdběratel: Horák a syn, a.s.\nCelkem 9,00 Kč", v("Horák a syn, a.s."), "vendor_name", why},
+		{"hungarian vevő", "SZÁMLA\nEladó: Kovács és Társa Kft.\nVevő: Szabó Péter\nVégösszeg: 9 000 Ft", v("Szabó Péter"), "vendor_name", why},
+		{"arabic customer", "شركة النيل للتجارة\nNile Trading Co. S.A.E.\nالعميل: مؤسسة الأمل\nالإجمالي: 9.00", v("مؤسسة الأمل"), "vendor_name", why},
+		{"chilean señores", "FACTURA ELECTRONICA\nCOMERCIAL ANDES LIMITADA\nSeñor(es): Constructora Pacífico SpA\nTOTAL $ 9.000", v("Constructora Pacífico SpA"), "vendor_name", why},
+		{"czech issuer right", "FAKTURA č. 2026010045\nDodavatel: Novák stavby s.r.o.\nOdběratel: Horák a syn, a.s.\nCelkem 9,00 Kč", v("Novák stavby s.r.o."), "", ""},
 		// The issuer itself stays unflagged, and "to"/"an" inside a sentence is no label.
 		{"issuer right", "ACME SUPPLY INC\nINVOICE\nSold To:                 Ship To:\nPacific Builders LLC     Jobsite 17\nTotal 9.00", v("ACME SUPPLY INC"), "", ""},
 		{"seller chinese", "上海华东办公用品有限公司\n销售方：上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("上海华东办公用品有限公司"), "", ""},
