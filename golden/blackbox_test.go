@@ -32,7 +32,7 @@ type blackboxRow struct {
 // catches more lowers the pin. The silent ones still there are logged by
 // class: they are the next work, not accepted behaviour.
 const (
-	blackboxMaxSilent      = 93
+	blackboxMaxSilent      = 90
 	blackboxMaxFalseAlarms = 13
 )
 

@@ -195,3 +195,20 @@ func TestTwoLabelledDatesAndKoreanReceiptNumber(t *testing.T) {
 		{"사업자번호 still flagged", kr, map[string]any{"invoice_number": "123-45-67890"}, "invoice_number", "20261105-0042"},
 	})
 }
+
+// Receipts label their number with till words (TRANS #, DOC #, SALES NO.,
+// CASH SALES NO., BILL#, CHK, RECEIPT): once the gate reads them as the
+// number's labels, a postcode, store or table number offered instead is
+// flagged against the labelled one, and the labelled one passes.
+func TestReceiptNumberLabels(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	us := "POUND RIDGE GARDEN CENTER\n78 Westchester Ave, Pound Ridge, NY 10576\n\nReceipt 55102        11/21/2026\nTotal $92.00"
+	my := "KEDAI RUNCIT MAJU\nNO. 12, JALAN BESAR 81100 JOHOR\nTRANS #: 322563\nTOTAL RM 9.00"
+	runClassCases(t, []classCase{
+		{"zip", us, n("10576"), "invoice_number", "55102"},
+		{"receipt right", us, n("55102"), "", ""},
+		{"postcode", my, n("81100"), "invoice_number", "322563"},
+		{"trans # right", my, n("322563"), "", ""},
+		{"sales no", "KEDAI MAJU\nSALES NO. : 8807949\nTABLE 4\nTOTAL RM 9.00", n("4"), "invoice_number", "8807949"},
+	})
+}

@@ -172,7 +172,8 @@ fields:
       bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr, vat invoice, vat invoice no, tax invoice no,
       tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
       gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota,
-      nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호]
+      nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호, "trans #", trans no, "doc #",
+      sales no, cash sales no, cash sale no, "bill#", receipt, chk]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
