@@ -11,7 +11,9 @@ import (
 // (month first, or both).
 var dayFirstCurrencies = map[string]bool{"EUR": true, "GBP": true, "AUD": true, "NZD": true, "MYR": true,
 	"SGD": true, "INR": true, "BRL": true, "MXN": true, "CHF": true, "NOK": true, "DKK": true, "PLN": true,
-	"CZK": true, "HUF": true, "TRY": true, "IDR": true, "HKD": true, "ZAR": true, "ARS": true, "CLP": true, "COP": true}
+	"CZK": true, "HUF": true, "TRY": true, "IDR": true, "HKD": true, "ZAR": true, "ARS": true, "CLP": true, "COP": true,
+	"KES": true, "EGP": true, "NGN": true, "THB": true, "VND": true, "ILS": true, "AED": true, "SAR": true, "PKR": true,
+	"GHS": true, "TZS": true, "UGX": true, "MAD": true, "PEN": true, "UYU": true, "RON": true, "BGN": true, "RUB": true}
 
 // australianStates are state abbreviations that, followed by a four-digit
 // postcode, place a document in Australia (day first). WA, SA and NT are
@@ -57,6 +59,11 @@ func (d *doc) localeOrder() (DateOrder, string) {
 		if _, dayFirst, hint, _, ok := d.issuerPlace(false); ok && dayFirst {
 			return OrderDMY, fmt.Sprintf("%s places the issuer where dates are day-first", hint)
 		}
+	}
+	if _, _, _, ok := d.amountCurrency(); !ok && dayFirstCurrencies[d.recordCurrency] {
+		// The document says nothing; the record's currency is the claim the
+		// date has to agree with (a wrong currency is flagged on its own).
+		return OrderDMY, fmt.Sprintf("the record's currency %s is used where dates are day-first", d.recordCurrency)
 	}
 	return OrderUnknown, ""
 }

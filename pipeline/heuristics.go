@@ -45,6 +45,9 @@ type doc struct {
 	rounds     []labelledAmount
 	pays       []payment
 	roundsDone bool
+	// recordCurrency is the record's own currency code: the last hint of a
+	// day-first locale when the document prints no currency of its own.
+	recordCurrency string
 	// folds are the text folded for identifier and name matching, once per
 	// document rather than once per field.
 	folds map[foldMode]folded
@@ -145,6 +148,11 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 		return nil, err
 	}
 	rep := HeuristicReport{}
+	for _, f := range s.Fields {
+		if f.Kind == KindCurrency {
+			d.recordCurrency = strings.ToUpper(valueString(rec[f.Name]))
+		}
+	}
 	// anchored: the value is where the source puts it (role-grounded for a
 	// money field with a role, grounded otherwise). Arithmetic blames the rest.
 	anchored := map[string]bool{}
@@ -598,12 +606,17 @@ func (d *doc) printsRole(r Role) bool {
 	return false
 }
 
-func (d *doc) checkDate(c *FieldCheck, iso string) {
-	if !ValidISODate(iso) {
-		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
-		return
-	}
-	var ambiguous []DateMatch
+// Buddhist-era years (Thailand) run 543 ahead of the Gregorian calendar; a
+// year in this range is one left unconverted, no invoice date of ours.
+const (
+	buddhistEraOffset = 543
+	buddhistEraMin    = 2400
+	buddhistEraMax    = 2700
+)
+
+// datesReading are the printed dates that read as iso: unambiguous ones as
+// spans, the ones whose other day/month reading is also valid apart.
+func (d *doc) datesReading(iso string) (spans []Span, ambiguous []DateMatch) {
 	for _, m := range d.dates {
 		for _, cand := range m.ISO {
 			if cand != iso {
@@ -612,10 +625,31 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 			if m.Ambiguous {
 				ambiguous = append(ambiguous, m)
 			} else {
-				c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
+				spans = append(spans, Span{Start: m.Start, End: m.End})
 			}
 		}
 	}
+	return spans, ambiguous
+}
+
+func (d *doc) checkDate(c *FieldCheck, iso string) {
+	if !ValidISODate(iso) {
+		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
+		return
+	}
+	if y, _ := strconv.Atoi(iso[:4]); y >= buddhistEraMin && y <= buddhistEraMax {
+		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is a Buddhist-era year as printed; the Gregorian year is %d", y, y-buddhistEraOffset))
+		return
+	}
+	read := iso // the date as the document prints it
+	spans, ambiguous := d.datesReading(iso)
+	if len(spans) == 0 && len(ambiguous) == 0 {
+		// A Thai document prints the Buddhist-era year (2569 for 2026).
+		y, _ := strconv.Atoi(iso[:4])
+		read = strconv.Itoa(y+buddhistEraOffset) + iso[4:]
+		spans, ambiguous = d.datesReading(read)
+	}
+	c.Spans = append(c.Spans, spans...)
 	if len(c.Spans) > 0 {
 		c.Grounded = true
 		return
@@ -643,7 +677,7 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		c.penalize(factorAmbiguousDate, fmt.Sprintf("ambiguous day/month order in %q", m.Raw))
 	default:
 		for _, a := range ambiguous {
-			if (order == OrderDMY && a.ISO[0] == iso) || (order == OrderMDY && a.ISO[1] == iso) {
+			if (order == OrderDMY && a.ISO[0] == read) || (order == OrderMDY && a.ISO[1] == read) {
 				c.Grounded = true
 				return
 			}

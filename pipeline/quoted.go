@@ -196,12 +196,19 @@ func (d *doc) checkBeforeCorrection(c *FieldCheck, f Field, val string) {
 // reader, whichever one the Generator took.
 func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quotedOut bool) {
 	own := fieldLabelOwner(f.Name)
+	ownKey := d.directDateLabel(own, val)
 	for _, m := range d.dates {
 		if m.ident || slices.Contains(m.ISO, val) || quotedOut && m.Start >= q {
 			continue
 		}
 		h, ok := d.labelBefore(m.Start)
 		if !ok || h.role != own || !d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {
+			continue
+		}
+		if ownKey != "" && ownKey != h.key && !strings.Contains(h.key, " ") && strings.Contains(ownKey, h.key) {
+			// "Invoice date: 18 March" and "Travel date: 02 April", or an
+			// e-mail header's "Date:" over "Bill date 01/03": the bare word
+			// is the less specific label, its date some other event's.
 			continue
 		}
 		if _, dated := d.datedForOther(h); dated {
@@ -211,4 +218,18 @@ func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quoted
 			strings.ReplaceAll(f.Name, "_", " "), val, m.Raw, strings.Join(strings.Fields(h.text), " "), d.lineOf(m.Start)+1))
 		return
 	}
+}
+
+// directDateLabel is the key of a label of role own that names a printed
+// date reading iso directly ("Invoice date: 18 March 2026"), or "".
+func (d *doc) directDateLabel(own Role, iso string) string {
+	for _, m := range d.dates {
+		if !slices.Contains(m.ISO, iso) {
+			continue
+		}
+		if h, ok := d.labelBefore(m.Start); ok && h.role == own && d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {
+			return h.key
+		}
+	}
+	return ""
 }
