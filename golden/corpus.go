@@ -31,20 +31,15 @@ func LoadCorpus(path, schema string) (store.Corpus, []store.Document, []LineErro
 	if err != nil {
 		return store.Corpus{}, nil, nil, fmt.Errorf("corpus: %w", err)
 	}
-	sum := sha256.Sum256([]byte(abs))
-	c := store.Corpus{
-		ID:      "file:" + hex.EncodeToString(sum[:8]),
-		Name:    strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)),
-		Kind:    "file",
-		Path:    abs,
-		Schema:  schema,
-		Created: time.Now().UTC(),
+	kind := "file"
+	if fi.IsDir() {
+		kind = "dir"
 	}
+	c := pathCorpus(kind, abs, schema)
+	c.Created = time.Now().UTC()
 	var docs []store.Document
 	var bad []LineError
 	if fi.IsDir() {
-		c.Kind, c.Name = "dir", filepath.Base(abs)
-		c.ID = "dir:" + hex.EncodeToString(sum[:8])
 		docs, bad, c.ContentHash, err = loadDir(abs)
 	} else {
 		docs, bad, c.ContentHash, err = loadJSONL(abs)

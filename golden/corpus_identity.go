@@ -45,15 +45,20 @@ func ResolveCorpusFile(ctx context.Context, st CorpusLister, path, schema string
 	return fc.c, err
 }
 
-func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (fileCorpus, error) {
+// pathCorpus is the record of a corpus of kind "file" or "dir" first seen
+// at abs: its id is the kind and a hash of the path, its name the base
+// name (a file's without its extension).
+func pathCorpus(kind, abs, schema string) store.Corpus {
 	sum := sha256.Sum256([]byte(abs))
-	c := store.Corpus{
-		ID:     "file:" + hex.EncodeToString(sum[:8]),
-		Name:   strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)),
-		Kind:   "file",
-		Path:   abs,
-		Schema: schema,
+	name := filepath.Base(abs)
+	if kind == "file" {
+		name = strings.TrimSuffix(name, filepath.Ext(abs))
 	}
+	return store.Corpus{ID: kind + ":" + hex.EncodeToString(sum[:8]), Name: name, Kind: kind, Path: abs, Schema: schema}
+}
+
+func resolveFile(ctx context.Context, st CorpusLister, abs, schema string) (fileCorpus, error) {
+	c := pathCorpus("file", abs, schema)
 	all, err := st.Corpora(ctx)
 	if err != nil {
 		return fileCorpus{}, err
