@@ -285,3 +285,21 @@ func TestStatementBalanceColumn(t *testing.T) {
 		{name: "opening balance as total", text: st, rec: Record{"total": 1250.0}, field: "total", wrong: true, want: "2220.00"},
 	})
 }
+
+// A Brazilian NF-e: the products' total is not the note's total, and the
+// base a tax is computed on is not a second tax.
+func TestNFeProductsAndTaxBase(t *testing.T) {
+	nfe := "DANFE - Documento Auxiliar da Nota Fiscal Eletrônica\nEMITENTE: Distribuidora Vale Verde Ltda.\nCÁLCULO DO IMPOSTO\n" +
+		"BASE DE CÁLC. ICMS  4.250,00   VALOR DO ICMS  765,00\nVALOR TOTAL DOS PRODUTOS  4.250,00\nVALOR DO FRETE  120,00\n" +
+		"VALOR TOTAL DA NOTA  R$ 4.370,00\n"
+	rec := func(total float64) Record { return Record{"subtotal": 4250.0, "tax": 765.0, "total": total} }
+	runMoneyCases(t, []moneyCase{
+		{name: "tax", text: nfe, rec: rec(4370), field: "tax"},
+		{name: "products total as total", text: nfe, rec: rec(4250), field: "total", wrong: true, want: "4370.00"},
+	})
+	// The ICMS is inside the products' price and the freight is added, so
+	// subtotal + tax != total stays a note, not a flag.
+	runClassCases(t, []classCase{
+		{"note total", nfe, map[string]any{"subtotal": 4250.0, "tax": 765.0, "total": 4370.0}, "", ""},
+	})
+}
