@@ -115,15 +115,19 @@ func loadDir(dir string) ([]store.Document, []LineError, string, error) {
 		return nil, nil, "", fmt.Errorf("corpus: %w", err)
 	}
 	var names []string
+	var bad []LineError
 	for _, e := range entries {
-		if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".txt") {
+		switch {
+		case e.IsDir():
+			// Said, not silently passed over (new user report #12).
+			bad = append(bad, LineError{Err: fmt.Errorf("%s/: a subdirectory, not read (only the .txt files directly in %s are)", e.Name(), filepath.Base(dir))})
+		case strings.EqualFold(filepath.Ext(e.Name()), ".txt"):
 			names = append(names, e.Name())
 		}
 	}
 	sort.Strings(names)
 	h := sha256.New()
 	var docs []store.Document
-	var bad []LineError
 	seen := map[string]int{}
 	for i, name := range names {
 		data, err := os.ReadFile(filepath.Join(dir, name))

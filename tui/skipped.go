@@ -108,7 +108,11 @@ func (p *skippedPanel) View() string {
 	page := max(1, p.height-2)
 	end := min(len(p.msg.Lines), p.offset+page)
 	for _, s := range p.msg.Lines[min(p.offset, end):end] {
-		lines = append(lines, ansi.Truncate(fmt.Sprintf("  %s %-7d %s", unit, s.Line, s.Reason), w, "…"))
+		row := fmt.Sprintf("  %s %-7d %s", unit, s.Line, s.Reason)
+		if c.Kind == "dir" {
+			row = "  " + s.Reason // the reason names the file; its position says nothing
+		}
+		lines = append(lines, ansi.Truncate(row, w, "…"))
 	}
 	if more := p.msg.Total - len(p.msg.Lines); more > 0 && end == len(p.msg.Lines) {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  … and %d more not kept (the first %d are)", more, len(p.msg.Lines))))

@@ -106,7 +106,41 @@ func TestSkippedFilesOfADirectory(t *testing.T) {
 	}
 	cfg := Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: "test-1", Reviewer: "tester", NoColor: true}
 	v := viewText(press(t, loaded(t, cfg), "L"))
-	if !strings.Contains(v, "1 file of "+dir+" was skipped") || !strings.Contains(v, "file 2       b.txt: empty text") {
+	if !strings.Contains(v, "1 file of "+dir+" was skipped") || !strings.Contains(v, "\n  b.txt: empty text") {
 		t.Fatalf("L on a directory corpus:\n%s", v)
+	}
+}
+
+// New user report #12: the directory the user tried (upper-case .TXT, an
+// empty file, invalid UTF-8, a subdirectory): L names each file skipped
+// and the subdirectory, with no "line" anywhere.
+func TestSkippedFilesOfADirectoryNameEveryOne(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"a.txt": "Blue Bottle Coffee\nTotal 12.50 USD", "b.TXT": "Kedai Ali\nTotal 3.00",
+		"empty.txt": "", "bin.txt": "\xff\xfe total", "sub/c.txt": "Globex\nTotal 9.00"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, bad, err := golden.OpenCorpus(context.Background(), st, dir, "invoice")
+	if err != nil || len(bad) != 3 {
+		t.Fatalf("open: %v, skipped %v", err, bad)
+	}
+	cfg := Config{Store: st, Corpus: c, Schema: pipeline.Invoice(), PipelineVersion: "test-1", Reviewer: "tester", NoColor: true}
+	v := viewText(press(t, loaded(t, cfg), "L"))
+	for _, want := range []string{"3 files of " + dir, "  bin.txt: not valid UTF-8", "  empty.txt: empty text", "  sub/: a subdirectory, not read"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("L lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "  line ") || strings.Contains(v, "  file ") {
+		t.Errorf("L on a directory lists positions, not files:\n%s", v)
 	}
 }

@@ -188,6 +188,11 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 		return corpus, usageErr(err)
 	}
 	for _, le := range lineErrs {
+		if corpus.Kind == "dir" {
+			// A directory has no lines: the reason names the file.
+			fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Err)
+			continue
+		}
 		fmt.Fprintf(stdio.Err, "reflect review: skipping %v\n", le.Error())
 	}
 	if err != nil {
