@@ -85,6 +85,12 @@ func markerAfter(rs []rune, p, le int) Span {
 	return Span{Start: s, End: k}
 }
 
+// localSigns are mixed-case or non-Latin abbreviations that stand next to
+// amounts as a sign does ("Rp 5.000", "48 500,00 Kč", "205.00 บาท"); other
+// lower-case marker words ("euro", "dollars") are words, not signs.
+var localSigns = map[string]bool{"Rp": true, "Rs": true, "Fr.": true, "Kč": true, "Ft": true, "KSh": true, "Ksh": true,
+	"KShs": true, "บาท": true, "ر.س": true, "ج.م": true}
+
 type markerInfo struct {
 	code   string
 	shared bool
@@ -98,7 +104,7 @@ var markerCodes = func() map[string]markerInfo {
 		m[c] = markerInfo{code: c}
 		for _, cm := range currencyMarkers[c] {
 			t := cm.text
-			if strings.Contains(t, " ") || !(len([]rune(t)) == 1 || strings.ToUpper(t) == t || t == "Rp" || t == "Rs" || t == "Fr.") {
+			if strings.Contains(t, " ") || !(len([]rune(t)) == 1 || strings.ToUpper(t) == t || localSigns[t]) {
 				continue
 			}
 			if _, seen := m[t]; !seen {
@@ -126,6 +132,12 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 	li := d.lineOf(sp.Start)
 	ls, le := d.lineBounds(li)
 	if sp.Start > ls && d.rs[sp.Start-1] == '(' || sp.End < le && d.rs[sp.End] == ')' {
+		return true
+	}
+	// A code on a line of its own states the currency of the amounts above
+	// it (a folio or a credit note that ends "GBP"); an address word shares
+	// its line with the rest of the address.
+	if strings.TrimSpace(string(d.rs[ls:sp.Start])) == "" && strings.TrimSpace(string(d.rs[sp.End:le])) == "" {
 		return true
 	}
 	k := sort.Search(len(d.amounts), func(i int) bool { return d.amounts[i].Line >= li })

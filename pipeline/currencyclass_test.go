@@ -21,3 +21,32 @@ func TestPesoDollarSignByIssuerCountry(t *testing.T) {
 		{"stated usd", "AUTOPISTAS DEL SOL S.A.\nCUIT 30-12345678-9\nImporte USD 2.350,00", c("USD"), "", ""},
 	})
 }
+
+// A sign or local abbreviation printed next to the amounts (₪, ₦, TL, Kč,
+// Ft, KSh, บาท, ر.س) grounds its currency and contradicts another one; a
+// currency code on a line of its own states the currency of the amounts
+// above it.
+func TestLocalCurrencySignsAndCodeAlone(t *testing.T) {
+	c := func(code string) map[string]any { return map[string]any{"currency": code} }
+	docs := []struct{ name, text, code string }{
+		{"shekel", "אופק מחשבים בע\"מ\nסה\"כ לתשלום ₪ 4,956.00", "ILS"},
+		{"naira", "Lagos Office Hub Ltd\nTotal: ₦1,343,750.00", "NGN"},
+		{"lira", "ÖZDEMİR GIDA LTD. ŞTİ.\nÖdenecek Tutar 2.640,00 TL", "TRY"},
+		{"koruna", "Novák stavby s.r.o.\nCelkem k úhradě 58 685,00 Kč", "CZK"},
+		{"forint", "Kovács és Társa Kft.\nBruttó végösszeg: 152 400,00 Ft", "HUF"},
+		{"shilling", "NAIVAS SUPERMARKET\nTOTAL KSh 384.00", "KES"},
+		{"baht", "ร้านกาแฟบ้านสวน\nยอดสุทธิ 205.00 บาท", "THB"},
+		{"riyal", "مؤسسة الريان\nالإجمالي 9,200.00 ر.س", "SAR"},
+		{"code alone on the last line", "Brightwater Utilities Ltd\nTotal credit -144.00\nGBP", "GBP"},
+	}
+	var cases []classCase
+	for _, d := range docs {
+		cases = append(cases, classCase{d.name + " right", d.text, c(d.code), "", ""})
+		if d.code != "GBP" {
+			cases = append(cases, classCase{d.name + " as usd", d.text, c("USD"), "currency", "USD"})
+		}
+	}
+	// A code inside an address line is no statement of the currency.
+	cases = append(cases, classCase{"code in an address", "Lot 5, SEK U2, Kuala Lumpur\nTotal RM 9.00", c("SEK"), "currency", ""})
+	runClassCases(t, cases)
+}
