@@ -78,7 +78,7 @@ var ErrEngineUnreachable = errors.New("decision engine unreachable")
 func (r *Remote) Decide(ctx context.Context, env Envelope) (Decision, error) {
 	body, err := json.Marshal(env)
 	if err != nil {
-		return Decision{}, fmt.Errorf("%w: encoding the envelope: %v", ErrEngineUnreachable, err)
+		return Decision{}, fmt.Errorf("%w: encoding the envelope: %w", ErrEngineUnreachable, err)
 	}
 	var d Decision
 	status, raw, err := r.do(ctx, http.MethodPost, "/v1/decide", body)
@@ -89,7 +89,7 @@ func (r *Remote) Decide(ctx context.Context, env Envelope) (Decision, error) {
 	if json.Unmarshal(raw, &probe) == nil {
 		if _, ok := probe["decision"]; ok {
 			if err := json.Unmarshal(raw, &d); err != nil {
-				return Decision{}, fmt.Errorf("%w: HTTP %d: %v", ErrEngineUnreachable, status, err)
+				return Decision{}, fmt.Errorf("%w: HTTP %d: %w", ErrEngineUnreachable, status, err)
 			}
 			return d, nil
 		}
@@ -122,7 +122,7 @@ func (r *Remote) do(ctx context.Context, method, path string, body []byte) (int,
 	}
 	req, err := http.NewRequestWithContext(ctx, method, r.base+path, rd)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %v", ErrEngineUnreachable, err)
+		return 0, nil, fmt.Errorf("%w: %w", ErrEngineUnreachable, err)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -132,12 +132,12 @@ func (r *Remote) do(ctx context.Context, method, path string, body []byte) (int,
 	}
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %v", ErrEngineUnreachable, err)
+		return 0, nil, fmt.Errorf("%w: %w", ErrEngineUnreachable, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: reading the answer: %v", ErrEngineUnreachable, err)
+		return 0, nil, fmt.Errorf("%w: reading the answer: %w", ErrEngineUnreachable, err)
 	}
 	return resp.StatusCode, raw, nil
 }

@@ -112,7 +112,7 @@ func readLabelLine(br *bufio.Reader) ([]byte, error) {
 func parseLabelLine(b []byte) (string, map[string]any, error) {
 	var obj map[string]any
 	if err := json.Unmarshal(b, &obj); err != nil {
-		return "", nil, fmt.Errorf("not a JSON object: %v", err)
+		return "", nil, fmt.Errorf("not a JSON object: %w", err)
 	}
 	var id string
 	switch v := obj["id"].(type) {

@@ -145,7 +145,7 @@ func decodeData(raw json.RawMessage) (map[string]any, error) {
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%w: data is not a JSON object: %v", pipeline.ErrInput, err)
+		return nil, fmt.Errorf("%w: data is not a JSON object: %w", pipeline.ErrInput, err)
 	}
 	return m, nil
 }
