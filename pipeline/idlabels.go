@@ -23,6 +23,7 @@ var notTheNumberLabels = []string{
 	"nif", "cif", "nie", "partita iva", "p.iva", "p. iva", "codice fiscale", "c.f.", "cnpj", "cpf",
 	"inscrição estadual", "rfc", "nip", "regon", "krs", "kvk", "btw-nr", "btw nr", "btw-nummer", "org.nr", "org nr",
 	"organisationsnummer", "momsnr", "cvr", "y-tunnus", "ičo", "dič", "inn", "ruc", "cuit", "rut", "nit",
+	"ič", "r.u.t.", "r.u.t", "ע.מ.", "ח.פ.", "עוסק מורשה", "αφμ", "α.φ.μ.", "mst", "mã số thuế",
 	"登録番号", "統一社会信用代码", "统一社会信用代码", "纳税人识别号", "등록번호", "사업자번호", "사업자등록번호",
 	// Contact, places and people.
 	"tel", "phone", "fax", "zip", "postcode", "room", "room no", "zimmer", "zimmer nr", "table", "table no", "tisch",
@@ -31,6 +32,9 @@ var notTheNumberLabels = []string{
 	"tipo documento", "tipo de documento", "document type", "doc type", "atcud", "código de verificação",
 	"codigo de verificacao", "código de verificación", "verification code", "odometer", "odometer in", "odometer out",
 	"mileage", "kilometerstand", "km-stand", "vin", "caja", "caisse", "kasse", "cassa", "caixa", "till",
+	// A reservation, a terminal or store, an e-invoice's series (template) code.
+	"booking ref", "booking reference", "pnr", "terminal", "terminal id", "store no", "store #", "pump",
+	"ký hiệu", "ký hiệu hóa đơn", "mẫu số",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit

@@ -173,7 +173,7 @@ fields:
       tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
       gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota,
       nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호, "trans #", trans no, "doc #",
-      sales no, cash sales no, cash sale no, "bill#", receipt, chk]
+      sales no, cash sales no, cash sale no, "bill#", receipt, chk, quittung, quittung nr, quittungsnummer]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
