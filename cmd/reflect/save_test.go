@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -225,5 +226,44 @@ func TestBatchEmptyInputAndReviewWithoutTerminal(t *testing.T) {
 	r = run(t, "", "queues", "--store", storePath)
 	if strings.Contains(r.out, "e2") {
 		t.Fatalf("review without a terminal registered its corpus:\n%s", r.out)
+	}
+}
+
+// New user report #13: the README's purchase_order schema, copied as it is,
+// reads (or flags) the buyer and PO number of a plainly labelled PO; it
+// used to return ok with both null.
+func TestReadmePurchaseOrderSchemaReadsItsLabels(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	start := strings.Index(readme, "```yaml\nname: purchase_order\n")
+	if start < 0 {
+		t.Fatal("README: the purchase_order schema example is gone; update this test with it")
+	}
+	block := readme[start+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	schema := writeFile(t, "po.yaml", block)
+	po := writeFile(t, "po.txt", "PURCHASE ORDER PO-7781\nBuyer: Initech LLC\nOrder date: 2026-03-05\nNet amount: 1,000.00\nVAT 20%: 200.00\nGross: 1,200.00 EUR\n")
+	r := run(t, "", "extract", "--file", po, "--schema", schema, "--provider", "local", "--log-level", "error")
+	var res struct {
+		Status        string         `json:"status"`
+		Data          map[string]any `json:"data"`
+		FlaggedFields []struct {
+			Field string `json:"field"`
+		} `json:"flagged_fields"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &res); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.out, r.err)
+	}
+	flagged := map[string]bool{}
+	for _, f := range res.FlaggedFields {
+		flagged[f.Field] = true
+	}
+	for f, want := range map[string]string{"buyer": "Initech LLC", "po_number": "PO-7781", "order_date": "2026-03-05"} {
+		if res.Data[f] != want && !flagged[f] {
+			t.Errorf("%s = %v, neither %q nor flagged (status %s)", f, res.Data[f], want, res.Status)
+		}
 	}
 }
