@@ -50,3 +50,28 @@ func TestLocalCurrencySignsAndCodeAlone(t *testing.T) {
 	cases = append(cases, classCase{"code in an address", "Lot 5, SEK U2, Kuala Lumpur\nTotal RM 9.00", c("SEK"), "currency", ""})
 	runClassCases(t, cases)
 }
+
+// Space-grouped whole amounts closed by their currency ("32 400 Ft",
+// "120 000 Kč") are one amount, as "2 400 000,00" is; without the currency
+// "1 193" stays a quantity and a price.
+func TestSpaceGroupedWholeAmountWithCurrency(t *testing.T) {
+	const hu = "Kovács és Társa Kft.\nNettó érték: 120 000 Ft\nÁFA 27%: 32 400 Ft\nBruttó végösszeg: 152 400 Ft"
+	m := func(kv ...any) map[string]any {
+		r := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			r[kv[i].(string)] = kv[i+1]
+		}
+		return r
+	}
+	runClassCases(t, []classCase{
+		{"hungarian right", hu, m("currency", "HUF", "subtotal", 120000.0, "tax", 32400.0, "total", 152400.0), "", ""},
+		{"hungarian tax read as its first group", hu, m("tax", 32.0), "tax", ""},
+	})
+	got := FindAmounts("Bruttó végösszeg: 152 400 Ft")
+	if len(got) != 1 || got[0].Value != 152400 {
+		t.Errorf("152 400 Ft: %+v", got)
+	}
+	if got := FindAmounts("1 193 pcs"); len(got) == 1 && got[0].Value == 1193 {
+		t.Errorf("1 193 without a currency read as one amount: %+v", got)
+	}
+}

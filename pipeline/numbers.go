@@ -396,6 +396,9 @@ func extendSpaceGrouped(rs []rune, j int) int {
 		k += 4
 		groups++
 	}
+	if groups > 0 && currencyFollows(rs, k) {
+		return k // "32 400 Ft", "120 000 Kč": a whole amount its currency closes
+	}
 	if groups == 0 || k >= len(rs) || rs[k] != ',' {
 		return j
 	}
@@ -407,6 +410,23 @@ func extendSpaceGrouped(rs []rune, j int) int {
 		return m
 	}
 	return j
+}
+
+// currencyFollows reports a currency sign or code right after k (past one
+// space) that ends there: the space-grouped digits before it are one amount.
+func currencyFollows(rs []rune, k int) bool {
+	if k < len(rs) && (rs[k] == ' ' || rs[k] == '\u00a0') {
+		k++
+	}
+	e := k
+	for e < len(rs) && e-k < 4 && !unicode.IsSpace(rs[e]) && !unicode.IsDigit(rs[e]) && !strings.ContainsRune(":;,.()", rs[e]) {
+		e++
+	}
+	if e == k || e < len(rs) && isAlnum(rs[e]) {
+		return false
+	}
+	code, _ := markerCode(string(rs[k:e]))
+	return code != ""
 }
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
