@@ -50,8 +50,20 @@ func TestSpecificDateLabelOutranksBareDate(t *testing.T) {
 	mail := "From: Orbit Telecom <noreply@orbit.example>\nDate: 2 Mar 2026\nBill number OT-55190-03  Bill date 01/03/2026\nTotal to pay  £38.50"
 	runClassCases(t, []classCase{
 		{"invoice date right", train, map[string]any{"invoice_date": "2026-03-18"}, "", ""},
-		{"travel date taken", train, map[string]any{"invoice_date": "2026-04-02"}, "invoice_date", "18 March 2026"},
+		{"travel date taken", train, map[string]any{"invoice_date": "2026-04-02"}, "invoice_date", "2026-03-18"},
 		{"bill date right", mail, map[string]any{"invoice_date": "2026-03-01", "currency": "GBP"}, "", ""},
 		{"mail header date taken", mail, map[string]any{"invoice_date": "2026-03-02"}, "invoice_date", "01/03/2026"},
+	})
+}
+
+// Another date taken as the invoice date: a journey's date ("Fahrt am",
+// "Travel date") and a purchase order's delivery deadline ("Delivery by")
+// name another event than the issue.
+func TestTravelAndDeliveryByDates(t *testing.T) {
+	db := "DEUTSCHE BAHN  Online-Ticket\nRechnungsnummer: 2026-0318-55412\nBuchungsdatum: 18. März 2026\nFahrt am 02.04.2026  Berlin Hbf -> München Hbf\nSumme  104,92 €"
+	po := "PURCHASE ORDER\nPO Number: 4500218834\nPO TOTAL  KES 493,000.00\nDelivery by 28/02/2026"
+	runDateCases(t, []classCase{
+		{"Fahrt am", db, map[string]any{"invoice_date": "2026-04-02"}, "invoice_date", "Fahrt am"},
+		{"delivery by", po, map[string]any{"invoice_date": "2026-02-28"}, "invoice_date", "Delivery by"},
 	})
 }

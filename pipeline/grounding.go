@@ -384,6 +384,8 @@ var otherFieldLabels = map[Kind][]string{
 		"departure", "departure date", "check-in", "check-out", "anreise", "abreise", "arrivée", "départ", "llegada",
 		"salida", "arrivo", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
 		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum",
+		"delivery by", "deliver by", "delivered by", "fahrt am", "reisedatum", "reisetag", "travel date", "date of travel",
+		"date de voyage", "fecha de viaje", "data del viaggio",
 		// A deadline in prose: "bis zum 19. Oktober 2026 fällig".
 		"bis zum", "bis spätestens", "spätestens am", "no later than", "not later than", "au plus tard le", "avant le",
 		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia"},
