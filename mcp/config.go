@@ -19,7 +19,9 @@ const (
 // client, ready to paste: an mcpServers JSON block for Claude Desktop
 // (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json), and for Claude
 // Code the `claude mcp add` command followed by the project .mcp.json block.
-// The env values are placeholders for the operator to fill in.
+// The config is keyless (the local extractor): pasted as printed it works.
+// A placeholder key (sk-ant-...) made every call fail (new user report
+// #15); a model provider is an edit the README shows.
 func PrintConfig(w io.Writer, client string, binaryPath string) error {
 	abs, err := filepath.Abs(binaryPath)
 	if err != nil {
@@ -52,12 +54,9 @@ type serverEntry struct {
 
 func placeholderEnv() map[string]string {
 	return map[string]string{
-		"REFLECT_PROVIDER":        "anthropic",
-		"ANTHROPIC_API_KEY":       "sk-ant-...",
-		"REFLECT_GENERATOR_MODEL": "claude-sonnet-4-5",
-		"REFLECT_CRITIC_MODEL":    "claude-haiku-4-5",
-		EnvFieldThreshold:         "0.70",
-		EnvOverallThreshold:       "0.75",
+		"REFLECT_PROVIDER":  "local",
+		EnvFieldThreshold:   "0.70",
+		EnvOverallThreshold: "0.75",
 	}
 }
 

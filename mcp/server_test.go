@@ -388,6 +388,10 @@ func TestPrintConfig(t *testing.T) {
 			e.Env[EnvFieldThreshold] != "0.70" {
 			t.Errorf("%s: entry %+v", client, e)
 		}
+		// Pasted as printed it works: keyless, no placeholder key.
+		if e.Env["REFLECT_PROVIDER"] != "local" || strings.Contains(out, "API_KEY") || strings.Contains(out, "...") {
+			t.Errorf("%s: not a keyless config as printed:\n%s", client, out)
+		}
 	}
 	if err := PrintConfig(&strings.Builder{}, "emacs", "reflect"); err == nil {
 		t.Error("unknown client accepted")
