@@ -11,10 +11,9 @@ import (
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// blackboxRow is one document of testdata/blackbox: written, with its
-// correct record and the wrong records a Generator plausibly produces, by a
-// tester who never read the rules (68 documents from 20 countries: credit
-// notes, statements, tips, rounding, injected totals, bill-to before vendor).
+// blackboxRow is one document of a testdata/blackbox set: its text, its
+// correct record, and the wrong records a Generator plausibly produces, each
+// naming the fields it changed and the class of mistake.
 type blackboxRow struct {
 	ID       string         `json:"id"`
 	Text     string         `json:"text"`
@@ -26,52 +25,95 @@ type blackboxRow struct {
 	} `json:"wrong"`
 }
 
-// Pinned when the set was committed: every wrong field the heuristics-only
+// The black-box sets, each written with its correct records and the wrong
+// records a Generator plausibly produces by a tester who never read the
+// rules, and pinned when committed: every wrong field the heuristics-only
 // gate lets through, and every correct field it flags. A rule that lets one
 // more wrong value through, or flags more right ones, fails here; a fix that
 // catches more lowers the pin. The silent ones still there are logged by
-// class: they are the next work, not accepted behaviour.
-const (
-	blackboxMaxSilent      = 90
-	blackboxMaxFalseAlarms = 13
-)
+// class: they are the next work, not accepted behaviour. All three sets have
+// been tuned on since (r1 and r2 the session they were written in): a new
+// set written after the rules is the only honest measure of what generalises.
+var blackboxSets = []struct {
+	file                  string
+	maxSilent, maxFlagged int
+	maxSilentInOK         int
+}{
+	// 68 documents from 20 countries: credit notes, statements, tips,
+	// rounding, injected totals, bill-to before vendor (session 2).
+	{"documents.jsonl", 90, 13, 73},
+	// Round 1 of session 4: 60 documents, 23 countries and languages,
+	// buyer labels, tax IDs, other dates, quoted and corrected documents.
+	{"documents-r1.jsonl", 5, 10, 5},
+	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
+	// tips, tickets, quotes, withholding, amounts in words, other calendars
+	// and scripts, OCR noise).
+	{"documents-r2.jsonl", 27, 42, 13},
+}
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
-	f, err := os.Open("testdata/blackbox/documents.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	p, err := pipeline.New(pipeline.Config{Schema: pipeline.Invoice(), Gate: pipeline.DefaultGate()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, set := range blackboxSets {
+		t.Run(set.file, func(t *testing.T) {
+			got := runBlackboxSet(t, p, "testdata/blackbox/"+set.file)
+			t.Logf("%d documents, %d wrong fields: %d silent (%d in ok records); %d correct fields flagged",
+				got.docs, got.wrongFields, got.silent, got.silentInOK, got.falseAlarms)
+			if got.silent > set.maxSilent {
+				t.Errorf("%d wrong fields pass unflagged, pinned at %d", got.silent, set.maxSilent)
+			}
+			if got.silentInOK > set.maxSilentInOK {
+				t.Errorf("%d wrong fields pass in records returned ok, pinned at %d", got.silentInOK, set.maxSilentInOK)
+			}
+			if got.falseAlarms > set.maxFlagged {
+				t.Errorf("%d correct fields flagged, pinned at %d", got.falseAlarms, set.maxFlagged)
+			}
+		})
+	}
+}
+
+type blackboxTally struct {
+	docs, wrongFields, silent, silentInOK, falseAlarms int
+}
+
+func runBlackboxSet(t *testing.T, p *pipeline.Pipeline, path string) blackboxTally {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	ctx := context.Background()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	silentByClass := map[string]int{}
-	silent, falseAlarms, wrongFields, docs := 0, 0, 0, 0
+	var n blackboxTally
 	for sc.Scan() {
 		var row blackboxRow
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
 			t.Fatal(err)
 		}
-		docs++
+		n.docs++
 		doc := pipeline.Document{ID: row.ID, Text: row.Text}
 		res, err := p.Validate(ctx, doc, row.Expected)
 		if err != nil {
 			t.Fatalf("%s: %v", row.ID, err)
 		}
-		falseAlarms += len(res.FlaggedFields)
+		n.falseAlarms += len(res.FlaggedFields)
 		for _, w := range row.Wrong {
 			res, err := p.Validate(ctx, doc, w.Data)
 			refused := err != nil || res.Status == pipeline.StatusError
 			for _, field := range w.Changed {
-				wrongFields++
+				n.wrongFields++
 				if refused || flaggedField(res, field) {
 					continue
 				}
-				silent++
+				n.silent++
+				if res.Status == pipeline.StatusOK {
+					n.silentInOK++
+				}
 				silentByClass[w.Class]++
 			}
 		}
@@ -85,15 +127,9 @@ func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
 	}
 	sort.Strings(classes)
 	for _, c := range classes {
-		t.Logf("silent %-28s %d", c, silentByClass[c])
+		t.Logf("silent %-40s %d", c, silentByClass[c])
 	}
-	t.Logf("%d documents, %d wrong fields: %d silent; %d correct fields flagged", docs, wrongFields, silent, falseAlarms)
-	if silent > blackboxMaxSilent {
-		t.Errorf("%d wrong fields pass unflagged, pinned at %d", silent, blackboxMaxSilent)
-	}
-	if falseAlarms > blackboxMaxFalseAlarms {
-		t.Errorf("%d correct fields flagged, pinned at %d", falseAlarms, blackboxMaxFalseAlarms)
-	}
+	return n
 }
 
 func flaggedField(res pipeline.Result, field string) bool {
