@@ -27,6 +27,8 @@ var otherLabels = []string{
 	// withholdings the buyer keeps back are not the tax charged
 	"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding", "withholding tax",
 	"tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
+	// and what changes hands after them: not the subtotal "net" names
+	"net receivable", "net payable", "net amount receivable", "net amount payable",
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",

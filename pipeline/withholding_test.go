@@ -1,0 +1,19 @@
+package pipeline
+
+import "testing"
+
+// The net an invoice says changes hands after the buyer's withholding (an
+// Indian TDS, a Nigerian WHT) is no subtotal: "Net Receivable"/"Net Payable"
+// do not label the subtotal as a bare "net" does, so the amount before tax
+// on the item line is not flagged against it.
+func TestNetAfterWithholdingIsNotTheSubtotal(t *testing.T) {
+	const in = "Kaveri Software Services Pvt. Ltd.\nSoftware maintenance Q4   Rs. 4,50,000.00\nCGST 9%   Rs. 40,500.00\n" +
+		"SGST 9%   Rs. 40,500.00\nInvoice Total   Rs. 5,31,000.00\nLess TDS u/s 194J @10%   Rs. 45,000.00\nNet Receivable   Rs. 4,86,000.00"
+	const ng = "Eko Logistics Nigeria Ltd\nHaulage services   NGN 2,000,000.00\nVAT @ 7.5%   NGN 150,000.00\n" +
+		"Gross Total   NGN 2,150,000.00\nWHT @ 5% (deducted at source)   NGN (100,000.00)\nNet Payable   NGN 2,050,000.00"
+	sub := func(x float64) map[string]any { return map[string]any{"subtotal": x} }
+	runClassCases(t, []classCase{
+		{"tds net receivable", in, sub(450000), "", ""},
+		{"wht net payable", ng, sub(2000000), "", ""},
+	})
+}
