@@ -189,6 +189,7 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 		}
 		if c.Grounded {
 			d.checkOtherDocument(&c, f, valueString(v))
+			d.checkNonInvoiceNumber(&c, f, valueString(v))
 		}
 		if c.Grounded && f.Kind == KindIdentifier {
 			own := false

@@ -1,0 +1,28 @@
+package pipeline
+
+import "testing"
+
+// A non-invoice document's own number is not an invoice number: a quote, a
+// pro-forma, a purchase order, a delivery note or a statement of account
+// (its title says so, in a title line or an e-mail subject) flags the number
+// a record gives as invoice_number, naming the document's kind, so a
+// reviewer keeps it only when quotes are extracted on purpose. A title that
+// names an invoice beside another kind ("TAX INVOICE / DELIVERY ORDER") is an
+// invoice, and a sentence that mentions a quote is no title.
+func TestNonInvoiceDocumentNumber(t *testing.T) {
+	quote := "PRESUPUESTO / QUOTATION\nReformas Hermanos Ruiz S.L.\nNº Presupuesto: P-2026-041\nTOTAL PRESUPUESTO  5.263,50"
+	mail := "Subject: Quote Q-5521 for your kitchen\nHi Mr. Dlamini,\nAs discussed, our quote is below; we'll issue an invoice on completion.\nQuote total  R 69,575.00"
+	pi := "PROFORMA INVOICE  (not a tax invoice)\nShenzhen Brightlite Electronics Co., Ltd\nPI No.: PI20260311-07\nTOTAL USD 4,800.00"
+	dn := "DELIVERY NOTE / LIEFERSCHEIN\nAlpenholz AG, Chur\nLieferschein Nr. LS-88120\nWarenwert  CHF 372.80"
+	both := "TAX INVOICE / DELIVERY ORDER\nACME TRADING SDN BHD\nInvoice No: DO-7781\nTOTAL  RM 50.00"
+	prose := "ACME TRADING\nInvoice No: A-17\nThank you for accepting our quote last month\nTOTAL  50.00"
+	id := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"quote", quote, id("P-2026-041"), "invoice_number", "quotation, not an invoice"},
+		{"quote by e-mail", mail, id("Q-5521"), "invoice_number", "quote, not an invoice"},
+		{"pro-forma", pi, id("PI20260311-07"), "invoice_number", "proforma, not an invoice"},
+		{"delivery note", dn, id("LS-88120"), "invoice_number", "delivery note"},
+		{"invoice and delivery order", both, id("DO-7781"), "", ""},
+		{"quote in a sentence", prose, id("A-17"), "", ""},
+	})
+}
