@@ -42,7 +42,9 @@ type ExportedMsg struct {
 	N    int
 	// Rejected is how many rejected documents (not a document) it left out.
 	Rejected int
-	Err      error
+	// ToolCalls is how many held tool calls (no golden documents) it left out.
+	ToolCalls int
+	Err       error
 }
 
 // StatsMsg carries store.Stats for the stats panel, and the audit.
@@ -173,9 +175,9 @@ func (s *services) exportCmd() tea.Cmd {
 		if err := golden.CheckExportOwner(path, s.corpus.ID); err != nil {
 			return ExportedMsg{Path: path, Err: err}
 		}
-		var rejected int
-		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID, Rejected: &rejected})
-		return ExportedMsg{Path: path, N: n, Rejected: rejected, Err: err}
+		var rejected, calls int
+		n, err := golden.ExportFile(s.ctx, s.store, path, golden.ExportOptions{CorpusID: s.corpus.ID, Rejected: &rejected, ToolCalls: &calls})
+		return ExportedMsg{Path: path, N: n, Rejected: rejected, ToolCalls: calls, Err: err}
 	}
 }
 

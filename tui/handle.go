@@ -77,6 +77,9 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 			if msg.Rejected > 0 {
 				line += fmt.Sprintf(" · left out %d rejected (not a document)", msg.Rejected)
 			}
+			if msg.ToolCalls > 0 {
+				line += fmt.Sprintf(" · left out %d held tool call(s)", msg.ToolCalls)
+			}
 			m.setStatus(line, false)
 		}
 	case StatsMsg:

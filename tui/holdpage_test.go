@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -308,5 +309,27 @@ func TestProgramApprovesAndRejectsHolds(t *testing.T) {
 	}
 	if got[true] != 1 || got[false] != 1 {
 		t.Fatalf("resolutions %v; resolver asked %s", got, f.r.asked())
+	}
+}
+
+// TestExportKeyLeavesHeldCallsOut: E on a client's queue writes no held
+// tool call as a golden document and says how many it left out (new-user
+// report #3).
+func TestExportKeyLeavesHeldCallsOut(t *testing.T) {
+	f := newHoldFixture(t, heldCall("hold-1", "reeflex.policy/write_outside_sandbox"))
+	if _, err := f.st.ResolveToolCall(context.Background(), "claude-ai", "hold-1", store.Resolution{Approved: false, Reviewer: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := f.config()
+	cfg.ExportPath = filepath.Join(t.TempDir(), "queue-claude-ai.golden.jsonl")
+	m := New(cfg)
+	m = apply(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = runCmd(t, m, m.Init(), 0)
+	m = press(t, m, "E")
+	if m.statusErr || !strings.Contains(m.status, "exported 0 reviewed documents") || !strings.Contains(m.status, "left out 1 held tool call(s)") {
+		t.Errorf("status after E on the queue: %q", m.status)
+	}
+	if b, err := os.ReadFile(cfg.ExportPath); err != nil || len(b) != 0 {
+		t.Errorf("export: %v\n%s", err, b)
 	}
 }
