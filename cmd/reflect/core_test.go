@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reflect-mcp/reflect/pipeline"
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // syncBuf is a stdout the test can read while the server writes it.
@@ -239,5 +242,54 @@ examples:
 	r = run(t, "", "policy", "check", broken)
 	if r.code != ExitUsage || !strings.Contains(r.err, `broken.yaml:6: unknown value "prod" for target.environment`) {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// New user report #15: approving a hold whose arguments carry a flagged,
+// unsettled extracted value says that the approval waits on it; once a
+// reviewer settles the extraction nothing more is said.
+func TestHoldsApproveSaysItWaitsOnTheExtraction(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "reflect.db")
+	env := map[string]string{"REEFLEX_AUTH_TOKEN": "gate", "REEFLEX_AUDIT_LOG": filepath.Join(t.TempDir(), "audit.jsonl"), "REEFLEX_HOST": "127.0.0.1"}
+	var holds []string
+	url, stop := startCore(t, env, "--store", dbPath)
+	for _, names := range []string{`["a","b"]`, `["c","d"]`} {
+		_, d := post(t, url+"/v1/decide", "gate", strings.Replace(heldEnvelope, `["a","b"]`, names, 1))
+		id, _ := d["hold_id"].(string)
+		if id == "" {
+			t.Fatalf("no hold: %v", d)
+		}
+		holds = append(holds, id)
+	}
+	if _, err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(dbPath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := pipeline.Result{ID: "doc-1", TraceID: "trace-abc", Status: pipeline.StatusNeedsReview, Schema: "invoice",
+		Data: pipeline.Record{"total": 683.2}, FlaggedFields: []pipeline.FlaggedField{{Field: "total", Value: 683.2, Confidence: 0.4}}}
+	corpusID, _, err := st.Enqueue(ctx, "claude-code", store.Document{ID: "doc-1", Text: "Total 583.20"}, "v1", res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range holds {
+		if _, _, err := st.EnqueueToolCall(ctx, "claude-code", store.ToolCall{HoldID: id, Client: "claude-code", Upstream: "notes", Tool: "delete_notes",
+			Linked: &store.LinkedValue{TraceID: "trace-abc", Field: "total", Value: "683.2", Argument: "amount"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, "", "holds", "approve", holds[0], "--store", dbPath, "--reviewer", "ana")
+	if r.code != 0 || !strings.Contains(r.out, "approved by human:ana") || !strings.Contains(r.out, "waits on extraction trace-abc") {
+		t.Fatalf("approve with an unsettled linked value: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	if _, err := st.Decide(ctx, store.Decision{CorpusID: corpusID, DocID: "doc-1", Field: "total", Action: store.ActionCorrect, Value: 583.2, Reviewer: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, "", "holds", "approve", holds[1], "--store", dbPath, "--reviewer", "ana")
+	if r.code != 0 || strings.Contains(r.out, "waits on") {
+		t.Fatalf("approve once the extraction is settled: exit %d\n%s%s", r.code, r.out, r.err)
 	}
 }

@@ -179,7 +179,40 @@ func holdsDo(ctx context.Context, stdio Stdio, hd holdDecider, sub string, pos [
 		return err
 	}
 	fmt.Fprintf(stdio.Out, "%s %s: %s by %s\n", h.ID, h.Rule, h.Status, h.DecidedBy)
+	if h.Status == policy.StatusApproved {
+		if w := hd.waitsOn(ctx, h.ID); w != "" {
+			fmt.Fprintln(stdio.Out, w)
+		}
+	}
 	return nil
+}
+
+// waitsOn says what an approved call still waits on: an extraction whose
+// flagged value its arguments carry and no human has settled (the agent's
+// retry stays held until then; new user report #15). "" when nothing, or
+// when it cannot be told (a remote core's holds, no queue item).
+func (d holdDecider) waitsOn(ctx context.Context, id string) string {
+	if d.st == nil {
+		return ""
+	}
+	queue, ok, err := d.st.ToolCallQueue(ctx, id)
+	if err != nil || !ok {
+		return ""
+	}
+	doc, err := d.st.Document(ctx, store.QueueCorpusID(queue), id)
+	if err != nil {
+		return ""
+	}
+	c, err := store.ParseToolCall(doc)
+	if err != nil || c.Linked == nil {
+		return ""
+	}
+	if settled, err := settledIn(d.st)(ctx, c.Linked.TraceID); err != nil || settled {
+		return ""
+	}
+	l := c.Linked
+	return fmt.Sprintf("the approval waits on extraction %s: argument %q carries %s, its field %s, flagged and not settled yet; "+
+		"the agent's retry stays held until a reviewer settles it (reflect review --queue %s)", l.TraceID, l.Argument, l.Value, l.Field, queue)
 }
 
 func printHolds(stdio Stdio, items []policy.Hold) {
