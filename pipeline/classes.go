@@ -439,6 +439,10 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer", val, strings.ToUpper(customer)))
 		return
 	}
+	if place, ok := d.datelinePlace(c.Spans); ok {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the place of the dateline %q, not a name", val, place))
+		return
+	}
 	if strings.Count(val, "(") != strings.Count(val, ")") {
 		c.penalize(factorCutName, fmt.Sprintf("%q is cut inside its parentheses", val))
 		return
@@ -475,4 +479,39 @@ func nameLike(line string) bool {
 	}
 	ws := LabelTokens(line)
 	return len(ws) > 0 && slices.ContainsFunc(ws, func(w string) bool { return !titleWords[w] })
+}
+
+// datelinePlace reports a value whose every occurrence opens a dateline, a
+// place then a comma and the date ("Zürich, 10. Februar 2026", "Paris, le 3
+// mars 2026"): a letter's place of writing, not its issuer. It returns the
+// line.
+func (d *doc) datelinePlace(spans []Span) (string, bool) {
+	line := ""
+	for _, sp := range capped(spans) {
+		li := d.lineOf(sp.Start)
+		ls, le := d.lineBounds(li)
+		if strings.TrimSpace(string(d.rs[ls:sp.Start])) != "" {
+			return "", false
+		}
+		k := sp.End
+		for k < le && d.rs[k] == ' ' {
+			k++
+		}
+		if k >= le || d.rs[k] != ',' {
+			return "", false
+		}
+		found := false
+		for _, m := range d.dates {
+			if m.Start > k && m.Start <= k+6 && m.End <= le && strings.TrimSpace(string(d.rs[m.End:le])) == "" &&
+				len(LabelTokens(string(d.rs[k+1:m.Start]))) <= 1 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return "", false
+		}
+		line = strings.TrimSpace(string(d.rs[ls:le]))
+	}
+	return line, line != ""
 }

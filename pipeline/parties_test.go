@@ -44,6 +44,10 @@ func TestCustomerNamedAsVendor(t *testing.T) {
 		{"arabic customer", "شركة النيل للتجارة\nNile Trading Co. S.A.E.\nالعميل: مؤسسة الأمل\nالإجمالي: 9.00", v("مؤسسة الأمل"), "vendor_name", why},
 		{"chilean señores", "FACTURA ELECTRONICA\nCOMERCIAL ANDES LIMITADA\nSeñor(es): Constructora Pacífico SpA\nTOTAL $ 9.000", v("Constructora Pacífico SpA"), "vendor_name", why},
 		{"czech issuer right", "FAKTURA č. 2026010045\nDodavatel: Novák stavby s.r.o.\nOdběratel: Horák a syn, a.s.\nCelkem 9,00 Kč", v("Novák stavby s.r.o."), "", ""},
+		// A letter's dateline names the place it was written, not a party.
+		{"dateline place", "Rechnung Nr. 2026-3317\nZürich, 10. Februar 2026\nTreuhand Keller & Co.\nTotal CHF 9.00", v("Zürich"), "vendor_name", "place of the dateline"},
+		{"dateline place french", "Atelier Dubois SARL\nParis, le 3 mars 2026\nTotal 9,00 €", v("Paris"), "vendor_name", "place of the dateline"},
+		{"issuer under a dateline", "Rechnung Nr. 2026-3317\nZürich, 10. Februar 2026\nTreuhand Keller & Co.\nTotal CHF 9.00", v("Treuhand Keller & Co."), "", ""},
 		// The issuer itself stays unflagged, and "to"/"an" inside a sentence is no label.
 		{"issuer right", "ACME SUPPLY INC\nINVOICE\nSold To:                 Ship To:\nPacific Builders LLC     Jobsite 17\nTotal 9.00", v("ACME SUPPLY INC"), "", ""},
 		{"seller chinese", "上海华东办公用品有限公司\n销售方：上海华东办公用品有限公司\n购买方：杭州西湖科技有限公司\n合计 ¥9.00", v("上海华东办公用品有限公司"), "", ""},
