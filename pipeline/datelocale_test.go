@@ -67,3 +67,19 @@ func TestTravelAndDeliveryByDates(t *testing.T) {
 		{"delivery by", po, map[string]any{"invoice_date": "2026-02-28"}, "invoice_date", "Delivery by"},
 	})
 }
+
+// National date shapes ground the date the document prints: Czech
+// "5. 3. 2026", Hungarian "2026. március 4.", Vietnamese "Ngày 12 tháng 03
+// năm 2026", Spanish "25 de febrero del 2026", Arabic-Indic digits; another
+// date is still not found.
+func TestNationalDateShapes(t *testing.T) {
+	runDateCases(t, []classCase{
+		{"Czech", "FAKTURA č. 2026010045\nDatum vystavení: 5. 3. 2026\nCelkem 58 685,00 Kč", map[string]any{"invoice_date": "2026-03-05"}, "", ""},
+		{"Czech other", "FAKTURA č. 2026010045\nDatum vystavení: 5. 3. 2026\nCelkem 58 685,00 Kč", map[string]any{"invoice_date": "2026-05-03"}, "invoice_date", "not found"},
+		{"Hungarian", "SZÁMLA\nKelt: 2026. március 4.\nÖsszesen 152 400 Ft", map[string]any{"invoice_date": "2026-03-04"}, "", ""},
+		{"Vietnamese", "HÓA ĐƠN\nNgày 12 tháng 03 năm 2026\nTổng cộng 16.200.000 VND", map[string]any{"invoice_date": "2026-03-12"}, "", ""},
+		{"Spanish del", "FACTURA\nFecha Emision: 25 de febrero del 2026\nTOTAL $ 1.785.000", map[string]any{"invoice_date": "2026-02-25"}, "", ""},
+		{"Arabic-Indic", "فاتورة رقم ٤٥٢١\nالتاريخ ١٥/٠٢/٢٠٢٦\nالإجمالي ٩٬٢٠٠٫٠٠ ر.س", map[string]any{"invoice_date": "2026-02-15"}, "", ""},
+		{"Arabic-Indic other", "فاتورة رقم ٤٥٢١\nالتاريخ ١٥/٠٢/٢٠٢٦\nالإجمالي ٩٬٢٠٠٫٠٠ ر.س", map[string]any{"invoice_date": "2026-02-16"}, "invoice_date", "not found"},
+	})
+}
