@@ -126,6 +126,7 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 		return helpOK(err)
 	}
 	if cf.audit.sample != "" || cf.audit.estimate != "" {
+		cf.audit.budgetSet = flagWasSet(fs, "max-silent-wrong")
 		return runAudit(cf, stdio)
 	}
 	if err := cf.check(); err != nil {

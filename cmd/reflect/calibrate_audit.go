@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/reflect-mcp/reflect/golden"
@@ -17,7 +19,14 @@ import (
 type auditFlags struct {
 	sample, estimate, ids string
 	conf                  float64
+	// budgetSet: --max-silent-wrong was given; else a sample takes the
+	// budget of the gate profile its results were gated under.
+	budgetSet bool
 }
+
+// profileBudget reads the budget from the note every result gated under a
+// profile carries (pipeline's profileNote: "…; silent-wrong budget 0.7%).").
+var profileBudgetNote = regexp.MustCompile(`Gate profile (\S+) \(.*silent-wrong budget ([0-9.]+)%\)`)
 
 func (a *auditFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.sample, "audit-sample", "", "results JSONL (extract/validate --batch output): print a seeded sample of its auto-accepted (ok) documents to audit, sized from --max-silent-wrong and --audit-confidence")
@@ -47,12 +56,18 @@ func runAudit(cf calFlags, stdio Stdio) error {
 func auditSample(cf calFlags, stdio Stdio) error {
 	var ok []string
 	values, lines := 0, 0
+	profile, profBudget := "", 0.0
 	err := readJSONL(cf.audit.sample, func(b []byte) error {
 		var r pipeline.Result
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err
 		}
 		lines++
+		if m := profileBudgetNote.FindStringSubmatch(r.Notes); m != nil && profile == "" {
+			if b, err := strconv.ParseFloat(m[2], 64); err == nil && b > 0 && b < 100 {
+				profile, profBudget = m[1], b/100
+			}
+		}
 		if r.Status != pipeline.StatusOK || r.ID == "" {
 			return nil
 		}
@@ -66,6 +81,12 @@ func auditSample(cf calFlags, stdio Stdio) error {
 	})
 	if err != nil {
 		return usageErr(fmt.Errorf("--audit-sample: %w", err))
+	}
+	if profile != "" && !cf.audit.budgetSet {
+		// New user report #15: the sample was sized from the default 0.5%
+		// under a profile with another budget.
+		cf.budget = profBudget
+		fmt.Fprintf(stdio.Err, "reflect calibrate: budget %.2f%% from gate profile %s, which gated these results (--max-silent-wrong sets another)\n", 100*cf.budget, profile)
 	}
 	perDoc := float64(values) / float64(max(len(ok), 1))
 	n := golden.AuditSampleSize(cf.budget, cf.audit.conf, perDoc)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,4 +100,24 @@ func TestAuditSampleThenEstimate(t *testing.T) {
 		t.Errorf("exit %d but breached %v", e.code, rep.Breached)
 	}
 	t.Logf("audited %d of the ok documents: %d wrong values passed of %d (%s, upper %.2f%%)", rep.Docs, rep.All.SilentWrong, rep.All.N, rep.All.Status, 100*rep.All.Upper)
+}
+
+// New user report #15: results gated under a profile are sampled for the
+// profile's budget, not the default 0.5%; --max-silent-wrong still wins.
+func TestAuditSampleTakesTheProfileBudget(t *testing.T) {
+	dev, devL, _, _ := sroiePaths(t)
+	gate := filepath.Join(t.TempDir(), "gate.yaml")
+	if r := run(t, "", "calibrate", "--dataset", dev, "--labels", devL, "--max-silent-wrong", "0.007", "--allow-unsupported", "--out", gate); r.code != ExitOK && r.code != ExitNeedsReview {
+		t.Fatalf("calibrate: exit %d\n%s", r.code, r.err)
+	}
+	res := run(t, "", "extract", "--batch", "--provider", "local", "--gate", gate, "--file", dev)
+	results := writeFile(t, "results.jsonl", res.out)
+	a := run(t, "", "calibrate", "--audit-sample", results, "--seed", "3")
+	if a.code != ExitOK || !strings.Contains(a.err, "budget 0.70% from gate profile") || !strings.Contains(a.err, "to bound a 0.70% silent-wrong rate") {
+		t.Fatalf("audit sample under a 0.7%% profile: exit %d\n%s", a.code, a.err)
+	}
+	b := run(t, "", "calibrate", "--audit-sample", results, "--seed", "3", "--max-silent-wrong", "0.01")
+	if b.code != ExitOK || strings.Contains(b.err, "from gate profile") || !strings.Contains(b.err, "to bound a 1.00% silent-wrong rate") {
+		t.Fatalf("--max-silent-wrong given: exit %d\n%s", b.code, b.err)
+	}
 }
