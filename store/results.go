@@ -276,3 +276,28 @@ func (s *Store) ShowVersion(ctx context.Context, corpusID, pipelineVersion strin
 	}
 	return n, nil
 }
+
+// ShownRuns counts the corpus's documents (every corpus's when corpusID is
+// "") by the pipeline run whose result is shown and counted in Stats: the
+// run last opened or run (ShowVersion), so stats can say which it reports on.
+func (s *Store) ShownRuns(ctx context.Context, corpusID string) (map[string]int, error) {
+	runs := map[string]int{}
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bktLatest)
+		if err != nil {
+			return err
+		}
+		count := func(_, v []byte) error {
+			runs[string(v)]++
+			return nil
+		}
+		if corpusID == "" {
+			return b.ForEach(count)
+		}
+		return scanPrefix(b, prefix(corpusID), count)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("shown runs of %q: %w", corpusID, err)
+	}
+	return runs, nil
+}

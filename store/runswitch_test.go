@@ -56,6 +56,9 @@ func TestStoreAnotherRunNeverRewritesDecisions(t *testing.T) {
 		t.Errorf("settled total = %v, want the accepted %v", d.Value, local.Data["total"])
 	}
 
+	if runs, err := s.ShownRuns(ctx, "c"); err != nil || runs[storetest.Version] != 4 || runs["replay"] != 1 {
+		t.Errorf("shown runs = %v, %v; want 4 documents under %s and 1 under replay", runs, err, storetest.Version)
+	}
 	n, err := s.ShowVersion(ctx, "c", storetest.Version)
 	if err != nil || n != 1 {
 		t.Fatalf("ShowVersion = %d, %v; want the one document switched back", n, err)

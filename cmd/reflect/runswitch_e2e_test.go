@@ -101,7 +101,8 @@ func TestReviewUnderAnotherProviderKeepsDecisions(t *testing.T) {
 	open("local2", "local")
 	tm.waitText("local2", "3 errors 0", "4 reviewed 14")
 	quit("local2")
-	if s := stats(); !strings.Contains(s, "24 with a result, 0 errors") || !strings.Contains(s, "reviewed          : 14") {
+	if s := stats(); !strings.Contains(s, "24 with a result, 0 errors") || !strings.Contains(s, "reviewed          : 14") ||
+		!strings.Contains(lineOf(s, "pipeline run"), "/local+") || !strings.Contains(lineOf(s, "pipeline run"), "(24)") {
 		t.Errorf("stats after reopening under local: not local's results:\n%s", s)
 	}
 }

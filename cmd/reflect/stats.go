@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/reflect-mcp/reflect/store"
@@ -42,7 +43,11 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	if err := writeStats(stdio, s, al, audits, *asJSON); err != nil {
+	runs, err := st.ShownRuns(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := writeStats(stdio, s, al, audits, runs, *asJSON); err != nil {
 		return err
 	}
 	if names := breached(audits); len(names) > 0 {
@@ -51,9 +56,10 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	return nil
 }
 
-func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudit, asJSON bool) error {
+func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudit, runs map[string]int, asJSON bool) error {
 	if asJSON {
 		js := statsJSON(s, al)
+		js["runs"] = runs
 		js["audits"] = audits
 		b, err := json.MarshalIndent(js, "", "  ")
 		if err != nil {
@@ -63,6 +69,9 @@ func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudi
 		return nil
 	}
 	fmt.Fprintf(stdio.Out, "documents         : %d (%d with a result, %d errors)\n", s.Documents, s.WithResult, s.Errors)
+	if len(runs) > 0 {
+		fmt.Fprintf(stdio.Out, "pipeline run      : %s (the results last opened; review --provider/--gate switches)\n", runsLine(runs))
+	}
 	fmt.Fprintf(stdio.Out, "reviewed          : %d\n", s.Reviewed)
 	fmt.Fprintf(stdio.Out, "rejected, skipped : %d not a document (left out of exports), %d skipped with a note\n", s.Rejected, s.Skipped)
 	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
@@ -103,4 +112,24 @@ func statsJSON(s store.Stats, al store.Alarms) map[string]any {
 		out["false_alarm_rate"] = float64(al.FalseAlarms) / float64(al.Flagged)
 	}
 	return out
+}
+
+// runsLine names the pipeline runs whose results stats counts, with how
+// many documents each, most first.
+func runsLine(runs map[string]int) string {
+	vs := make([]string, 0, len(runs))
+	for v := range runs {
+		vs = append(vs, v)
+	}
+	sort.Slice(vs, func(i, j int) bool {
+		if runs[vs[i]] != runs[vs[j]] {
+			return runs[vs[i]] > runs[vs[j]]
+		}
+		return vs[i] < vs[j]
+	})
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprintf("%s (%d)", v, runs[v])
+	}
+	return strings.Join(parts, ", ")
 }
