@@ -72,6 +72,7 @@ var extraRoleLabels = map[Role][]string{
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
 		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액", "total general", "importe a pagar",
 		// a credit note's total is what comes back
+		"totale pagato", "total paid", "total pagado",
 		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
 }
 
@@ -101,6 +102,8 @@ var finalTotalLabels = map[string]bool{
 	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
 	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
+	// what was finally paid, a tip included
+	"totale pagato": true, "total paid": true, "total pagado": true,
 }
 
 // modifierWords turn a following or preceding tax label into a qualifier of

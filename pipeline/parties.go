@@ -21,6 +21,7 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"receptor", "공급받는자", "공급받는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
 	"comprador", "adquirente", "cessionario", "committente", "pelanggan", "datos del cliente",
 	// Czech, Slovak, Hungarian, Arabic and Latin American Spanish buyers.
+	"passenger", "passenger name", "passagier", "passager", "pasajero", "passeggero",
 	"odběratel", "odberateľ", "kupující", "vevő", "vásárló", "العميل", "المشتري", "الزبون", "señor es", "señores", "sres",
 	// Other parties a document names that are never its issuer: the
 	// buyer's accounts-payable department signing an e-mail, the card

@@ -44,6 +44,7 @@ func TestCustomerNamedAsVendor(t *testing.T) {
 		{"arabic customer", "شركة النيل للتجارة\nNile Trading Co. S.A.E.\nالعميل: مؤسسة الأمل\nالإجمالي: 9.00", v("مؤسسة الأمل"), "vendor_name", why},
 		{"chilean señores", "FACTURA ELECTRONICA\nCOMERCIAL ANDES LIMITADA\nSeñor(es): Constructora Pacífico SpA\nTOTAL $ 9.000", v("Constructora Pacífico SpA"), "vendor_name", why},
 		{"czech issuer right", "FAKTURA č. 2026010045\nDodavatel: Novák stavby s.r.o.\nOdběratel: Horák a syn, a.s.\nCelkem 9,00 Kč", v("Novák stavby s.r.o."), "", ""},
+		{"passenger", "E-TICKET RECEIPT\nSkyWays Airlines Ltd\nPassenger: OKAFOR/CHIAMAKA MS\nTotal NGN 9.00", v("OKAFOR/CHIAMAKA MS"), "vendor_name", why},
 		// A letter's dateline names the place it was written, not a party.
 		{"dateline place", "Rechnung Nr. 2026-3317\nZürich, 10. Februar 2026\nTreuhand Keller & Co.\nTotal CHF 9.00", v("Zürich"), "vendor_name", "place of the dateline"},
 		{"dateline place french", "Atelier Dubois SARL\nParis, le 3 mars 2026\nTotal 9,00 €", v("Paris"), "vendor_name", "place of the dateline"},

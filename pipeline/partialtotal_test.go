@@ -17,3 +17,15 @@ func TestNetAfterWithholdingIsNotTheSubtotal(t *testing.T) {
 		{"wht net payable", ng, sub(2000000), "", ""},
 	})
 }
+
+// A total printed before a tip is not the total when the document then
+// prints what was paid ("Totale complessivo 92,00 / Mancia 10,00 / TOTALE
+// PAGATO 102,00", "Total paid £30.40" after a discount): the paid figure is.
+func TestTotalBeforeTheFinalPaidTotal(t *testing.T) {
+	const it = "TRATTORIA DA MARCO\n4x Pizza 44,00\nTotale complessivo   92,00\ndi cui IVA 10%   8,36\nMancia   10,00\nTOTALE PAGATO   102,00"
+	tot := func(x float64) map[string]any { return map[string]any{"total": x} }
+	runClassCases(t, []classCase{
+		{"pre-tip total", it, tot(92), "total", "final total is 102.00"},
+		{"paid total right", it, tot(102), "", ""},
+	})
+}
