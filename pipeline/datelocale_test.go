@@ -76,6 +76,7 @@ func TestNationalDateShapes(t *testing.T) {
 	runDateCases(t, []classCase{
 		{"Czech", "FAKTURA č. 2026010045\nDatum vystavení: 5. 3. 2026\nCelkem 58 685,00 Kč", map[string]any{"invoice_date": "2026-03-05"}, "", ""},
 		{"Czech other", "FAKTURA č. 2026010045\nDatum vystavení: 5. 3. 2026\nCelkem 58 685,00 Kč", map[string]any{"invoice_date": "2026-05-03"}, "invoice_date", "not found"},
+		{"Czech due date", "FAKTURA č. 2026010045\nDatum vystavení: 5. 3. 2026\nDatum splatnosti: 19. 3. 2026\nCelkem 58 685,00 Kč", map[string]any{"invoice_date": "2026-03-19"}, "invoice_date", "Datum splatnosti"},
 		{"Hungarian", "SZÁMLA\nKelt: 2026. március 4.\nÖsszesen 152 400 Ft", map[string]any{"invoice_date": "2026-03-04"}, "", ""},
 		{"Vietnamese", "HÓA ĐƠN\nNgày 12 tháng 03 năm 2026\nTổng cộng 16.200.000 VND", map[string]any{"invoice_date": "2026-03-12"}, "", ""},
 		{"Spanish del", "FACTURA\nFecha Emision: 25 de febrero del 2026\nTOTAL $ 1.785.000", map[string]any{"invoice_date": "2026-02-25"}, "", ""},

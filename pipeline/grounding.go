@@ -386,6 +386,8 @@ var otherFieldLabels = map[Kind][]string{
 		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum",
 		"delivery by", "deliver by", "delivered by", "fahrt am", "reisedatum", "reisetag", "travel date", "date of travel",
 		"date de voyage", "fecha de viaje", "data del viaggio",
+		"datum splatnosti", "splatnost", "datum zdanitelného plnění", "duzp", "fizetési határidő", "teljesítés dátuma",
+		"teljesítés", "hạn thanh toán",
 		// A deadline in prose: "bis zum 19. Oktober 2026 fällig".
 		"bis zum", "bis spätestens", "spätestens am", "no later than", "not later than", "au plus tard le", "avant le",
 		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia"},
