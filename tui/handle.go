@@ -144,6 +144,9 @@ func (m *Model) onDecided(msg DecidedMsg) {
 	}
 	if onlyVerdicts(msg.Decisions) {
 		d := msg.Decisions[0]
+		if mine {
+			m.lastVerdict, m.lastVerdictWord = msg.DocID, actionWord(string(d.Action))
+		}
 		line := "saved: " + msg.DocID + " " + actionWord(string(d.Action))
 		if note, _ := d.Value.(string); note != "" {
 			line += ": " + note
@@ -185,6 +188,12 @@ func (m *Model) onUndone(msg UndoneMsg) {
 		return
 	case msg.Err != nil:
 		m.setStatus("undo failed: "+msg.Err.Error(), true)
+		return
+	case !msg.Found && m.lastVerdict != "" && m.lastVerdict != msg.DocID:
+		// New user report #15: after X the next document opens, and u
+		// here said only "nothing to undo".
+		m.setStatus(fmt.Sprintf("nothing to undo on %s; %s was %s: open it in the reviewed tab (4) and press u there to take it back",
+			msg.DocID, m.lastVerdict, m.lastVerdictWord), false)
 		return
 	case !msg.Found:
 		m.setStatus("nothing to undo", false)

@@ -79,6 +79,24 @@ func TestRejectKey(t *testing.T) {
 	}
 }
 
+// New user report #15: after X the next document opens; u there has
+// nothing of this document to take back, and says where the reject is.
+func TestUndoAfterRejectSaysWhereTheRejectIs(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	m = press(t, press(t, m, "X"), "enter")
+	if m.doc.DocID() != "inv-002" {
+		t.Fatalf("after X enter the page shows %q, want inv-002", m.doc.DocID())
+	}
+	m = press(t, m, "u")
+	if !strings.Contains(m.status, "inv-001 was rejected (not a document)") || !strings.Contains(m.status, "press u there") {
+		t.Errorf("u on the next document: status %q", m.status)
+	}
+	if _, ok := verdictOf(t, f, "inv-001"); !ok {
+		t.Error("u on another document took the reject back")
+	}
+}
+
 // TestRejectOnErrorPage: a page the pipeline could not read can be rejected
 // too, with a note; it then leaves the errors tab.
 func TestRejectOnErrorPage(t *testing.T) {
