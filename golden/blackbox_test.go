@@ -41,14 +41,14 @@ var blackboxSets = []struct {
 }{
 	// 68 documents from 20 countries: credit notes, statements, tips,
 	// rounding, injected totals, bill-to before vendor (session 2).
-	{"documents.jsonl", 90, 13, 73},
+	{"documents.jsonl", 89, 13, 72},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 5, 10, 5},
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise).
-	{"documents-r2.jsonl", 27, 42, 13},
+	{"documents-r2.jsonl", 15, 32, 7},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
