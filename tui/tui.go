@@ -104,13 +104,13 @@ const maxTypeahead = 16
 
 // Model is the root of the workstation.
 type Model struct {
-	svc   *services
+	svc *services
 	// lastVerdict is the document this reviewer last rejected or skipped
 	// here and its verdict's word: X and S move on to the next document,
 	// where u has nothing to take back, so u says where the verdict is.
 	lastVerdict, lastVerdictWord string
-	help  help.Model
-	queue *queuePage
+	help                         help.Model
+	queue                        *queuePage
 	// detail is the page of the item opened last (shown when page is
 	// pageDoc); details holds one page per kind of item.
 	detail  detail
