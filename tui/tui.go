@@ -104,13 +104,9 @@ const maxTypeahead = 16
 
 // Model is the root of the workstation.
 type Model struct {
-	svc *services
-	// lastVerdict is the document this reviewer last rejected or skipped
-	// here and its verdict's word: X and S move on to the next document,
-	// where u has nothing to take back, so u says where the verdict is.
-	lastVerdict, lastVerdictWord string
-	help                         help.Model
-	queue                        *queuePage
+	svc   *services
+	help  help.Model
+	queue *queuePage
 	// detail is the page of the item opened last (shown when page is
 	// pageDoc); details holds one page per kind of item.
 	detail  detail
@@ -141,6 +137,10 @@ type Model struct {
 	// replayed in order once it is not, so "enter e" typed at once opens the
 	// document and then the editor, and "a u" undoes that accept.
 	typeahead []tea.KeyPressMsg
+	// lastVerdict is the document this reviewer last rejected or skipped
+	// here and its verdict's word: X and S move on to the next document,
+	// where u has nothing to take back, so u says where the verdict is.
+	lastVerdict, lastVerdictWord string
 }
 
 // New builds the model; Init loads the queue from the store.
