@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -344,6 +345,14 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			matches = append(matches, a)
 			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 		}
+	}
+	if x != 0 && len(matches) > 0 && !slices.ContainsFunc(matches, func(a labelledAmount) bool { return (a.Value < 0) == (x < 0) || a.role == f.Role || trailingDash(d.rs, a.End) }) {
+		// Every printing carries the other sign ("refund -120.00" on a
+		// credit note read as 120): the sign was dropped or invented. A
+		// printing under the field's own label says so below, by its label.
+		c.setPrimary(matches[0].Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%s is printed only as %.2f: the sign differs", FormatFloat(x), matches[0].Value))
+		return false
 	}
 	if len(matches) == 0 && f.Role != RoleNone {
 		// A figure the tax summary adds up to ("TOTAL" row missing): the
@@ -853,3 +862,7 @@ func isRoundingKey(k string) bool {
 	}
 	return false
 }
+
+// trailingDash reports "￥3,960-": a Japanese receipt closes an amount with
+// a dash, which is no minus.
+func trailingDash(rs []rune, end int) bool { return end < len(rs) && (rs[end] == '-' || rs[end] == '－') }

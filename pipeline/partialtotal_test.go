@@ -29,3 +29,14 @@ func TestTotalBeforeTheFinalPaidTotal(t *testing.T) {
 		{"paid total right", it, tot(102), "", ""},
 	})
 }
+
+// A value whose every printing carries the other sign lost (or gained) its
+// minus: a credit note's refund line "-120.00" is no subtotal of 120.
+func TestDroppedSignOnEveryPrinting(t *testing.T) {
+	const cn = "CREDIT NOTE CN-00412\nBrightwater Utilities Ltd\nOverbilled consumption refund   -120.00\nVAT 20%   -24.00\nTotal credit   -144.00\nGBP"
+	sub := func(x float64) map[string]any { return map[string]any{"subtotal": x} }
+	runClassCases(t, []classCase{
+		{"credit note subtotal without its minus", cn, sub(120), "subtotal", "printed only as -120.00"},
+		{"credit note subtotal right", cn, sub(-120), "", ""},
+	})
+}
