@@ -346,7 +346,9 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 		}
 	}
-	if x != 0 && len(matches) > 0 && !slices.ContainsFunc(matches, func(a labelledAmount) bool { return (a.Value < 0) == (x < 0) || a.role == f.Role || trailingDash(d.rs, a.End) }) {
+	if x != 0 && len(matches) > 0 && !slices.ContainsFunc(matches, func(a labelledAmount) bool {
+		return (a.Value < 0) == (x < 0) || a.role == f.Role || trailingDash(d.rs, a.End)
+	}) {
 		// Every printing carries the other sign ("refund -120.00" on a
 		// credit note read as 120): the sign was dropped or invented. A
 		// printing under the field's own label says so below, by its label.
@@ -865,4 +867,6 @@ func isRoundingKey(k string) bool {
 
 // trailingDash reports "￥3,960-": a Japanese receipt closes an amount with
 // a dash, which is no minus.
-func trailingDash(rs []rune, end int) bool { return end < len(rs) && (rs[end] == '-' || rs[end] == '－') }
+func trailingDash(rs []rune, end int) bool {
+	return end < len(rs) && (rs[end] == '-' || rs[end] == '－')
+}
