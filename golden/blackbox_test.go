@@ -31,9 +31,9 @@ type blackboxRow struct {
 // gate lets through, and every correct field it flags. A rule that lets one
 // more wrong value through, or flags more right ones, fails here; a fix that
 // catches more lowers the pin. The silent ones still there are logged by
-// class: they are the next work, not accepted behaviour. All three sets have
-// been tuned on since (r1 and r2 the session they were written in): a new
-// set written after the rules is the only honest measure of what generalises.
+// class: they are the next work, not accepted behaviour. The first three sets
+// have been tuned on (r1 and r2 the session they were written in); the
+// held-out set has not, and is the honest measure of what generalises.
 var blackboxSets = []struct {
 	file                  string
 	maxSilent, maxFlagged int
@@ -49,6 +49,13 @@ var blackboxSets = []struct {
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise).
 	{"documents-r2.jsonl", 12, 32, 5},
+	// Held out: 52 documents (industry B2B invoices, consumer receipts,
+	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
+	// bodies) written by a third tester after every rule of session 4 had
+	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
+	// its documents (their classes are in the closing note), or it stops
+	// telling what generalises.
+	{"heldout-r3.jsonl", 41, 37, 20},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
