@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// documentOrder is the day/month convention the document's unambiguous
+// numeric dates prove, or OrderUnknown when none do or they disagree.
+func documentOrder(ds []DateMatch) DateOrder {
+	order := OrderUnknown
+	for _, m := range ds {
+		if m.Order == OrderUnknown {
+			continue
+		}
+		if order != OrderUnknown && order != m.Order {
+			return OrderUnknown
+		}
+		order = m.Order
+	}
+	return order
+}
+
+// Buddhist-era years (Thailand) run 543 ahead of the Gregorian calendar; a
+// year in this range is one left unconverted, no invoice date of ours.
+const (
+	buddhistEraOffset = 543
+	buddhistEraMin    = 2400
+	buddhistEraMax    = 2700
+)
+
+// datesReading are the printed dates that read as iso: unambiguous ones as
+// spans, the ones whose other day/month reading is also valid apart.
+func (d *doc) datesReading(iso string) (spans []Span, ambiguous []DateMatch) {
+	for _, m := range d.dates {
+		for _, cand := range m.ISO {
+			if cand != iso {
+				continue
+			}
+			if m.Ambiguous {
+				ambiguous = append(ambiguous, m)
+			} else {
+				spans = append(spans, Span{Start: m.Start, End: m.End})
+			}
+		}
+	}
+	return spans, ambiguous
+}
+
+func (d *doc) checkDate(c *FieldCheck, iso string) {
+	if !ValidISODate(iso) {
+		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
+		return
+	}
+	if y, _ := strconv.Atoi(iso[:4]); y >= buddhistEraMin && y <= buddhistEraMax {
+		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is a Buddhist-era year as printed; the Gregorian year is %d", y, y-buddhistEraOffset))
+		return
+	}
+	read := iso // the date as the document prints it
+	spans, ambiguous := d.datesReading(iso)
+	if len(spans) == 0 && len(ambiguous) == 0 {
+		// A Thai document prints the Buddhist-era year (2569 for 2026).
+		y, _ := strconv.Atoi(iso[:4])
+		read = strconv.Itoa(y+buddhistEraOffset) + iso[4:]
+		spans, ambiguous = d.datesReading(read)
+	}
+	c.Spans = append(c.Spans, spans...)
+	if len(c.Spans) > 0 {
+		c.Grounded = true
+		return
+	}
+	if len(ambiguous) == 0 {
+		if spans := d.printedDateSpans(iso); len(spans) > 0 {
+			c.Spans, c.Grounded = spans, true
+			return
+		}
+		c.penalize(factorNotFound, "date "+iso+" not found in source text")
+		return
+	}
+	for _, m := range ambiguous {
+		c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
+	}
+	m := ambiguous[0]
+	order, proof := d.order, ""
+	if order == OrderUnknown {
+		// No printed date settles it; the document's locale may.
+		order, proof = d.localeOrder()
+	}
+	switch order {
+	case OrderUnknown:
+		c.Grounded = true
+		c.penalize(factorAmbiguousDate, fmt.Sprintf("ambiguous day/month order in %q", m.Raw))
+	default:
+		for _, a := range ambiguous {
+			if (order == OrderDMY && a.ISO[0] == read) || (order == OrderMDY && a.ISO[1] == read) {
+				c.Grounded = true
+				return
+			}
+		}
+		reads, conv := "month-first", "day-first"
+		if order == OrderMDY {
+			reads, conv = "day-first", "month-first"
+		}
+		if proof != "" {
+			c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %s", iso, m.Raw, reads, proof))
+			return
+		}
+		c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %q in the same document is %s", iso, m.Raw, reads, d.proof(), conv))
+	}
+}
+
+// proof is the first date that settles the document's convention.
+func (d *doc) proof() string {
+	for _, m := range d.dates {
+		if m.Order == d.order {
+			return m.Raw
+		}
+	}
+	return ""
+}

@@ -1,0 +1,351 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// dotThousands reports a number whose one dot has exactly three digits after
+// it and a non-zero integer part of at most three digits: "1.500" is 1.5 in
+// English and 1500 in German, and nothing in the token says which.
+func dotThousands(raw string) bool {
+	i := strings.IndexByte(raw, '.')
+	if i < 1 || i > 3 || len(raw)-i-1 != 3 || raw[0] == '0' {
+		return false
+	}
+	for k := 0; k < len(raw); k++ {
+		if k != i && !isDigit(rune(raw[k])) {
+			return false
+		}
+	}
+	return true
+}
+
+// mustAmount parses a token findAmounts already accepted.
+func mustAmount(raw string) float64 {
+	v, _ := parseNumberCore(raw)
+	return v
+}
+
+// checkMoney grounds an amount and, for a field with a role, checks it is the
+// amount the source labels for that role. It reports whether the value is
+// anchored in the source.
+func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
+	x, ok := moneyValue(v)
+	if !ok {
+		c.penalize(factorNotFound, fmt.Sprintf("%v is not an amount", v))
+		return false
+	}
+	var matches []labelledAmount
+	var dotted string // the ambiguous token, while every match is one
+	for _, a := range d.amounts {
+		amb := dotThousands(a.Raw)
+		if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
+			amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon {
+			if len(matches) == 0 && amb {
+				dotted = a.Raw
+			} else if !amb {
+				dotted = ""
+			}
+			matches = append(matches, a)
+			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+		}
+	}
+	if x != 0 && len(matches) > 0 && !slices.ContainsFunc(matches, func(a labelledAmount) bool {
+		return (a.Value < 0) == (x < 0) || a.role == f.Role || trailingDash(d.rs, a.End)
+	}) {
+		// Every printing carries the other sign ("refund -120.00" on a
+		// credit note read as 120): the sign was dropped or invented. A
+		// printing under the field's own label says so below, by its label.
+		c.setPrimary(matches[0].Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%s is printed only as %.2f: the sign differs", FormatFloat(x), matches[0].Value))
+		return false
+	}
+	if len(matches) == 0 && f.Role != RoleNone && d.groundAsParts(c, f.Role, x) {
+		return true
+	}
+	if q, ok := d.onlyQuantity(matches); ok && f.Role != RoleNone {
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is printed as a quantity or rate (%q), not an amount", x, q))
+	}
+	c.Grounded = len(matches) > 0
+	if !c.Grounded {
+		c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
+	}
+	if dotted != "" {
+		c.penalize(factorDotThousands, fmt.Sprintf("%q may be %s or %s", dotted,
+			strconv.FormatFloat(mustAmount(dotted), 'f', -1, 64), strings.Replace(dotted, ".", ",", 1)))
+	}
+	if f.Role == RoleNone {
+		return c.Grounded
+	}
+	var labelled []string
+	seen := map[string]bool{}
+	matched := make(map[int]bool, len(matches))
+	for _, m := range matches {
+		matched[m.Start] = true
+	}
+	var flipped *labelledAmount // the labelled printing of |x| with the other sign
+	for i, a := range d.amounts {
+		if a.role == f.Role {
+			if matched[a.Start] {
+				if x != 0 && a.Value != 0 && (x < 0) != (a.Value < 0) {
+					if flipped == nil {
+						flipped = &d.amounts[i]
+					}
+					continue
+				}
+				if inv, paid, ok := d.balanceAfterPayment(f.Role, a); ok {
+					c.setPrimary(a.Start)
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the balance left after a payment (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
+						strings.ToUpper(strings.Join(strings.Fields(paid.label), " ")), paid.Value, paid.Line+1, inv.Value,
+						strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
+					return false
+				}
+				if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
+					c.setPrimary(a.Start)
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
+						strings.ToUpper(strings.Join(strings.Fields(a.label), " ")), later.Value,
+						strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
+					return false
+				}
+				c.setPrimary(a.Start)
+				return true
+			}
+			if k := fmt.Sprintf("%.2f", a.Value); !seen[k] {
+				seen[k] = true
+				labelled = append(labelled, k)
+			}
+		}
+	}
+	if flipped != nil {
+		// "Total: -$1,130.00" on a credit note: 1130 has the wrong sign.
+		c.setPrimary(flipped.Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f has the opposite sign of the amount labelled %s (%.2f, %q, line %d)", x, f.Role,
+			flipped.Value, strings.ToUpper(strings.Join(strings.Fields(flipped.label), " ")), flipped.Line+1))
+		return false
+	}
+	if len(labelled) == 0 {
+		if f.Role == RoleTax && len(matches) > 0 && d.summary == nil && !d.printsRole(RoleTax) {
+			// A receipt with no tax word anywhere: a non-zero tax can only
+			// be some other printed figure (an item line, the cash).
+			c.penalize(factorWrongRole, fmt.Sprintf("the document labels no tax anywhere; %.2f is printed as another figure", x))
+		}
+		// The source labels nothing for this role: nothing to contradict.
+		return false
+	}
+	if m, ok := d.roundedAfter(f.Role, matches, x); ok {
+		c.setPrimary(m.Start)
+		return true
+	}
+	reason := fmt.Sprintf("%.2f is not the amount labelled %s (%s)", x, f.Role, strings.Join(labelled, ", "))
+	switch {
+	case len(matches) == 0:
+		reason += "; it does not appear in the source"
+	case matches[0].role == "":
+		reason += "; it appears as an item-line amount"
+	default:
+		reason += fmt.Sprintf("; it appears labelled %q", strings.ToUpper(strings.Join(strings.Fields(matches[0].label), " ")))
+	}
+	c.penalize(factorWrongRole, reason)
+	return false
+}
+
+// groundAsParts grounds an amount the page never prints whole but prints as
+// parts that add up to it. It reports whether it did; otherwise c is untouched.
+func (d *doc) groundAsParts(c *FieldCheck, role Role, x float64) bool {
+	// A figure the tax summary adds up to ("TOTAL" row missing): the
+	// rows' base column or tax column summed.
+	if sm := d.summary; sm != nil && len(sm.rows) > 1 && (role == RoleSubtotal && near(x, sm.net, amountEpsilon) || role == RoleTax && near(x, sm.tax, amountEpsilon)) {
+		for _, r := range sm.rows {
+			a := d.amounts[r.base]
+			if role == RoleTax {
+				a = d.amounts[r.taxA]
+			}
+			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+		}
+		c.Grounded = true
+		return true
+	}
+	// The tax of two rates printed on their own rate rows and never
+	// added up on the page ("Btw 21% 134,40 / Btw 9% 28,35", TPS + TVQ).
+	if role == RoleTax {
+		if a, b, ok := d.twoRateRows(role, x); ok {
+			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End}, Span{Start: b.Start, End: b.End})
+			c.Grounded = true
+			return true
+		}
+	}
+	return false
+}
+
+// roundedAfter finds a printing of x after a labelled total that a printed
+// rounding adjustment turns into x ("TOTAL 60.31 / ROUNDING -0.01 / 60.30"):
+// the rounded figure is the payable one.
+func (d *doc) roundedAfter(r Role, matches []labelledAmount, x float64) (labelledAmount, bool) {
+	if r != RoleTotal {
+		return labelledAmount{}, false
+	}
+	for _, a := range d.amounts {
+		if a.role != RoleTotal || !d.roundingExplains(math.Abs(x)-math.Abs(a.Value)) {
+			continue
+		}
+		for _, m := range matches {
+			if m.Start > a.Start {
+				return m, true
+			}
+		}
+	}
+	return labelledAmount{}, false
+}
+
+// laterFinalTotal finds, for a total a under a plain label ("TOTAL 135.01"),
+// a different amount after it under a final-total label ("Grand Total
+// 159.81", "Jumlah Besar", "Balance due"): a tip, a rounding or a previous
+// balance came in between, and the final figure is the total. A payment in
+// between ("Amount paid -1,800.00 / Balance due 0.00") leaves the invoice
+// total standing, and so does x printed under a final label itself.
+func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount) (labelledAmount, bool) {
+	if r != RoleTotal || finalTotalLabels[a.key] {
+		return labelledAmount{}, false
+	}
+	for _, m := range matches {
+		if m.role == RoleTotal && finalTotalLabels[m.key] {
+			return labelledAmount{}, false
+		}
+	}
+	for _, b := range d.amounts {
+		if b.Start <= a.Start || b.role == RoleTotal && !finalTotalLabels[b.key] {
+			continue
+		}
+		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || d.isPayment(b)) ||
+			b.Value < 0 && b.role != RoleTotal && !isRoundingKey(b.key) {
+			// Paid, deposited or credited ("Less: Deposit received 1,000.00",
+			// "Applied from trust retainer -5,000.00"): the balance after it
+			// is not the total.
+			return labelledAmount{}, false
+		}
+		if b.role == RoleTotal && b.Value > 0 && !near(b.Value, a.Value, amountEpsilon) && centsForm(b.Raw) == centsForm(a.Raw) {
+			return b, true
+		}
+	}
+	return labelledAmount{}, false
+}
+
+// onlyQuantity reports that every printing of a value counts something:
+// followed by a unit word ("40 hours", "10 digitale foto's") or a per-unit
+// slash ("$85/hr"), while the document prints amounts with cents elsewhere.
+// A money field's value is an amount, not a count or a rate.
+func (d *doc) onlyQuantity(matches []labelledAmount) (string, bool) {
+	if len(matches) == 0 {
+		return "", false
+	}
+	cents := false
+	for _, a := range d.amounts {
+		cents = cents || centsForm(a.Raw)
+	}
+	if !cents {
+		return "", false
+	}
+	rs := d.rs
+	for _, m := range matches {
+		if centsForm(m.Raw) {
+			return "", false
+		}
+		rate := m.End+1 < len(rs) && rs[m.End] == '/' && unicode.IsLetter(rs[m.End+1]) // "85/hr"
+		if !rate && !followedByUnit(rs, m.End) && !followedByCountedNoun(rs, m.End) {
+			return "", false
+		}
+	}
+	// Quote the number and the word after it: "40 hours", "85/hr".
+	m := matches[0]
+	e := m.End
+	for e < len(rs) && (rs[e] == ' ' || rs[e] == '/') {
+		e++
+	}
+	for e < len(rs) && (unicode.IsLetter(rs[e]) || rs[e] == '\'') {
+		e++
+	}
+	return strings.TrimSpace(string(rs[m.Start:e])), true
+}
+
+// followedByCountedNoun reports a whole number followed by a plural noun
+// and more words ("10 digitale foto's"): a count of things. Only used once
+// the value is known to be printed without cents.
+func followedByCountedNoun(rs []rune, end int) bool {
+	if end >= len(rs) || rs[end] != ' ' {
+		return false
+	}
+	k := end + 1
+	j := k
+	for j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '\'') {
+		j++
+	}
+	w := strings.ToLower(string(rs[k:j]))
+	return len([]rune(w)) >= 3 && unicode.IsLower(rs[k]) && j < len(rs) && rs[j] == ' ' && !isAmountMarker(strings.ToUpper(w))
+}
+
+// balanceAfterPayment finds, for a total a, an earlier labelled total and a
+// payment between them that a is the remainder of ("Invoice total 1,800.00 /
+// Amount paid -1,800.00 / Balance due 0.00"): a is what is still owed, and
+// the earlier figure is the document's total.
+func (d *doc) balanceAfterPayment(r Role, a labelledAmount) (inv, paid labelledAmount, ok bool) {
+	if r != RoleTotal {
+		return inv, paid, false
+	}
+	var total *labelledAmount
+	for i := range d.amounts {
+		b := &d.amounts[i]
+		if b.Start >= a.Start {
+			break
+		}
+		switch {
+		case b.role == RoleTotal && !near(b.Value, a.Value, amountEpsilon):
+			total = b
+		case total != nil && b.role == roleOther && b.Value != 0 && d.isPayment(*b) &&
+			near(math.Abs(total.Value)-math.Abs(b.Value), a.Value, 0.011):
+			return *total, *b, true
+		}
+	}
+	return inv, paid, false
+}
+
+// isPayment reports an amount labelled as money already paid.
+func (d *doc) isPayment(b labelledAmount) bool {
+	k := b.key
+	return tenderedLabels[k] || strings.Contains(k, "paid") || strings.Contains(k, "payment") || strings.Contains(k, "deposit") ||
+		depositWords[k]
+}
+
+// depositWords are advance payments an invoice subtracts from its total.
+var depositWords = map[string]bool{"anzahlung": true, "abschlag": true, "abschlagszahlung": true, "acompte": true,
+	"aanbetaling": true, "anticipo": true, "acconto": true, "前受金": true, "内金": true}
+
+// printsRole reports whether any money label of role is printed.
+func (d *doc) printsRole(r Role) bool {
+	for _, h := range d.moneyHits {
+		if h.role == r {
+			return true
+		}
+	}
+	return false
+}
+
+// isRoundingKey reports a rounding label in the languages the lexicon knows.
+func isRoundingKey(k string) bool {
+	for _, w := range []string{"round", "adjust", "rund", "arrondi", "redondeo", "arrotond", "afronding", "pembundaran", "端数", "avrundning", "öresavrundning"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// trailingDash reports "￥3,960-": a Japanese receipt closes an amount with
+// a dash, which is no minus.
+func trailingDash(rs []rune, end int) bool {
+	return end < len(rs) && (rs[end] == '-' || rs[end] == '－')
+}
