@@ -579,7 +579,14 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 	if len(labels) == 0 {
 		return nil
 	}
-	idx := &labelIndex{labels: labels, edges: map[uint64]int32{}, ends: map[int32][]int{}}
+	// Sized for the worst case (no shared prefixes) up front: growing the
+	// maps rune by rune was most of building the index, which every
+	// process pays once per schema before its first document.
+	runes := 0
+	for _, l := range labels {
+		runes += len(l.folded)
+	}
+	idx := &labelIndex{labels: labels, edges: make(map[uint64]int32, runes), ends: make(map[int32][]int, len(labels))}
 	next := int32(1)
 	for i, l := range labels {
 		if len(l.folded) == 0 {
