@@ -110,10 +110,21 @@ func TestValidateHonoursDeadline(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	res, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord))
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("validate returned %v after the 100 ms deadline", took-100*time.Millisecond)
-	}
-	if err != nil && (!errors.Is(err, context.DeadlineExceeded) || res.Status != StatusError) {
+	took := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusError {
 		t.Errorf("err = %v, status %s; want the deadline's error", err, res.Status)
+	}
+	// Promptly, judged against the same work without a deadline on the same
+	// machine rather than a wall-clock bound (a loaded 2-core machine made a
+	// fixed 1 s bound flake): a validate that ignored its context would take
+	// as long as the full run.
+	full := time.Now()
+	if _, err := p.Validate(context.Background(), Document{Text: text}, map[string]any(growthRecord)); err != nil {
+		t.Fatal(err)
+	}
+	whole := time.Since(full)
+	t.Logf("1 MB document: returned %v after a 100 ms deadline; the whole run takes %v", took, whole)
+	if took >= whole/2 {
+		t.Errorf("validate under a 100 ms deadline took %v, the whole run %v: the deadline was not honoured promptly", took, whole)
 	}
 }
