@@ -35,22 +35,22 @@ type outboxEntry struct {
 	Result   json.RawMessage `json:"result"`
 }
 
-func enqueueEntry(queue string, doc Document, version string, r pipeline.Result) ([]byte, error) {
+// entryLine is e as one outbox line, carrying r as its result.
+func entryLine(e outboxEntry, r pipeline.Result) ([]byte, error) {
 	raw, err := r.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(outboxEntry{Op: "enqueue", Queue: queue, Doc: &doc, Version: version, TraceID: r.TraceID, Result: raw})
+	e.TraceID, e.Result = r.TraceID, raw
+	return json.Marshal(e)
 }
 
-func jsonLine(e outboxEntry) ([]byte, error) { return json.Marshal(e) }
+func enqueueEntry(queue string, doc Document, version string, r pipeline.Result) ([]byte, error) {
+	return entryLine(outboxEntry{Op: "enqueue", Queue: queue, Doc: &doc, Version: version}, r)
+}
 
 func resultEntry(corpusID, docID, version string, r pipeline.Result) ([]byte, error) {
-	raw, err := r.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(outboxEntry{Op: "result", CorpusID: corpusID, DocID: docID, Version: version, TraceID: r.TraceID, Result: raw})
+	return entryLine(outboxEntry{Op: "result", CorpusID: corpusID, DocID: docID, Version: version}, r)
 }
 
 func outboxPath(path string) string { return path + ".outbox" }

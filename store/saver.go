@@ -119,13 +119,9 @@ func (v *Saver) commit(batch []saveItem) {
 func (v *Saver) toOutbox(batch []saveItem) error {
 	lines := make([][]byte, 0, len(batch))
 	for _, it := range batch {
-		raw, err := it.res.MarshalJSON()
-		if err != nil {
-			return err
-		}
 		doc := it.doc
 		c := v.corpus
-		l, err := jsonLine(outboxEntry{Op: "line", Corpus: &c, Doc: &doc, Version: v.version, TraceID: it.res.TraceID, Result: raw})
+		l, err := entryLine(outboxEntry{Op: "line", Corpus: &c, Doc: &doc, Version: v.version}, it.res)
 		if err != nil {
 			return err
 		}
