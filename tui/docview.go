@@ -63,7 +63,7 @@ func (d *docPage) errorView() string {
 	st := d.svc.styles
 	msg := "no pipeline result for this document yet"
 	if d.hasResult {
-		msg = "pipeline error: " + strings.Join(strings.Fields(d.res.ErrorMessage), " ")
+		msg = "pipeline error: " + oneLine(d.res.ErrorMessage)
 	}
 	hint := "no pipeline in this session: r (retry) is unavailable"
 	switch {
@@ -119,7 +119,7 @@ func (d *docPage) tableView() string {
 	if critic == "" {
 		critic = "(none)"
 	}
-	b.WriteString(st.Muted.Render(ansi.Truncate("critic: "+strings.Join(strings.Fields(critic), " "), d.width, "…")))
+	b.WriteString(st.Muted.Render(ansi.Truncate("critic: "+oneLine(critic), d.width, "…")))
 	if d.prompting() || len(detail) < maxDetail {
 		b.WriteByte('\n') // the editor's line, blank while it is closed
 	}

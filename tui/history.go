@@ -82,6 +82,9 @@ func (d *docPage) historyView(h int) string {
 	return fitHeight(strings.Join(lines, "\n"), h)
 }
 
+// historyStamp is how the history pane writes a time: UTC, like `reflect audit`.
+const historyStamp = "2006-01-02 15:04:05Z"
+
 // historyLine is one entry, in UTC like `reflect audit`: "2026-12-01 13:04:05Z  bob  corrected total  683.20 → 583.20".
 func historyLine(e store.AuditEntry) string {
 	if e.Field == store.VerdictField {
@@ -95,7 +98,7 @@ func historyLine(e store.AuditEntry) string {
 	if field == "" {
 		field = "(document)"
 	}
-	return fmt.Sprintf("%s  %s  %s %s  %s → %s", e.At.UTC().Format("2006-01-02 15:04:05Z"), e.Who, what, field,
+	return fmt.Sprintf("%s  %s  %s %s  %s → %s", e.At.UTC().Format(historyStamp), e.Who, what, field,
 		auditText(e.Before), auditText(e.After))
 }
 

@@ -143,7 +143,7 @@ func (q *queuePage) row(s *store.Summary, selected bool) string {
 	if s.Status == pipeline.StatusError && s.Error != "" {
 		text = s.Error
 	}
-	text = strings.Join(strings.Fields(text), " ")
+	text = oneLine(text)
 	if q.svc.presence.textChangedIn(s.DocID) {
 		text = "text changed · " + text
 	}

@@ -97,7 +97,7 @@ func (d *docPage) verdictText() string {
 		s += " by " + d.verdict.Reviewer
 	}
 	if d.verdict.Note != "" {
-		s += ": " + strings.Join(strings.Fields(d.verdict.Note), " ")
+		s += ": " + oneLine(d.verdict.Note)
 	}
 	return s
 }
@@ -116,7 +116,7 @@ func onlyVerdicts(ds []store.Decision) bool {
 // verdictHistoryLine is a verdict's entry in the history pane: "document
 // rejected (not a document): blank page", "undid the document's verdict".
 func verdictHistoryLine(e store.AuditEntry) string {
-	at := e.At.UTC().Format("2006-01-02 15:04:05Z")
+	at := e.At.UTC().Format(historyStamp)
 	if e.Action == store.ActionUndo {
 		return fmt.Sprintf("%s  %s  undid the document's verdict (note was %q)", at, e.Who, auditText(e.Before))
 	}
