@@ -12,7 +12,7 @@ import (
 
 // DocumentAudit is one document's audit trail, newest first: what the
 // workstation's history pane shows. It walks the trail backwards and decodes
-// only the entries whose key bytes name the document, so a long trail of
+// only the entries whose bytes contain the document id, so a long trail of
 // other documents costs a byte search per entry, not a JSON decode.
 func (s *Store) DocumentAudit(ctx context.Context, corpusID, docID string) ([]AuditEntry, error) {
 	var out []AuditEntry
