@@ -131,8 +131,8 @@ type Engine struct {
 
 	lastPrune    atomic.Int64
 	ids          idGen
-	freezeSwitch atomic.Int32 // 0 not looked yet, 1 on, 2 off, 3 nothing stored (freeze.go)
-	lastFrozen   atomic.Int32 // 0 unknown, 1 frozen, 2 not
+	freezeSwitch atomic.Int32 // switchUnread, switchOn, switchOff or switchUnset (freeze.go)
+	lastFrozen   atomic.Int32 // switchUnread (unknown), switchOn or switchOff
 	pool         sync.Pool
 }
 

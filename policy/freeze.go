@@ -10,14 +10,26 @@ import (
 // where it is first seen (SetFreeze itself, or the next decision after the
 // environment changed).
 
+// The freeze switch's states, in Engine.freezeSwitch (and, without
+// switchUnread and switchUnset, Engine.lastFrozen).
+const (
+	switchUnread int32 = iota // the store not looked at yet
+	switchOn
+	switchOff
+	switchUnset // looked: nothing stored, REEFLEX_FREEZE decides
+)
+
+func switchOf(on bool) int32 {
+	if on {
+		return switchOn
+	}
+	return switchOff
+}
+
 // SetFreeze flips the runtime freeze switch, which overrides REEFLEX_FREEZE
 // from then on (kept across restarts when the State is a FreezeState).
 func (e *Engine) SetFreeze(ctx context.Context, on bool) {
-	v := int32(2)
-	if on {
-		v = 1
-	}
-	e.freezeSwitch.Store(v)
+	e.freezeSwitch.Store(switchOf(on))
 	if fs, ok := e.state.(FreezeState); ok {
 		if err := fs.SetFreeze(ctx, on); err != nil {
 			e.log.Error("persist freeze switch", "err", err)
@@ -41,26 +53,23 @@ func (e *Engine) Frozen(ctx context.Context) (frozen bool, source string) {
 
 func (e *Engine) loadSwitch(ctx context.Context) int32 {
 	v := e.freezeSwitch.Load()
-	if v == 0 {
+	if v == switchUnread {
 		if fs, ok := e.state.(FreezeState); ok {
 			if on, set, err := fs.Freeze(ctx); err == nil && set {
-				v = 2
-				if on {
-					v = 1
-				}
-				e.freezeSwitch.CompareAndSwap(0, v)
+				v = switchOf(on)
+				e.freezeSwitch.CompareAndSwap(switchUnread, v)
 			}
 		}
-		if v == 0 {
-			e.freezeSwitch.CompareAndSwap(0, 3) // looked: nothing stored
-			v = 3
+		if v == switchUnread {
+			e.freezeSwitch.CompareAndSwap(switchUnread, switchUnset)
+			v = switchUnset
 		}
 	}
 	return v
 }
 
 func (e *Engine) freezeSource(ctx context.Context) string {
-	if v := e.loadSwitch(ctx); v == 1 || v == 2 {
+	if v := e.loadSwitch(ctx); v == switchOn || v == switchOff {
 		return "switch"
 	}
 	return "env"
@@ -68,9 +77,9 @@ func (e *Engine) freezeSource(ctx context.Context) string {
 
 func (e *Engine) frozenState(ctx context.Context) bool {
 	switch e.loadSwitch(ctx) {
-	case 1:
+	case switchOn:
 		return true
-	case 2:
+	case switchOff:
 		return false
 	}
 	switch Fold(e.getenv("REEFLEX_FREEZE")) {
@@ -83,11 +92,8 @@ func (e *Engine) frozenState(ctx context.Context) bool {
 // frozen reads the freeze state and audits a flip since the last request.
 func (e *Engine) frozen(ctx context.Context, now time.Time) bool {
 	on := e.frozenState(ctx)
-	v := int32(2)
-	if on {
-		v = 1
-	}
-	if old := e.lastFrozen.Swap(v); old != 0 && old != v {
+	v := switchOf(on)
+	if old := e.lastFrozen.Swap(v); old != switchUnread && old != v {
 		e.auditFreeze(ctx, now, on)
 		e.notify("freeze.flipped", now, KV{"freeze_on", on})
 	}
