@@ -24,7 +24,7 @@ type auditFlags struct {
 	budgetSet bool
 }
 
-// profileBudget reads the budget from the note every result gated under a
+// profileBudgetNote reads the budget from the note every result gated under a
 // profile carries (pipeline's profileNote: "…; silent-wrong budget 0.7%).").
 var profileBudgetNote = regexp.MustCompile(`Gate profile (\S+) \(.*silent-wrong budget ([0-9.]+)%\)`)
 
