@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -19,11 +20,11 @@ const roleOther = RoleOther
 
 // otherLabels are labels that take a number away from every role. "total qty"
 // and "total items" must beat "total"; "change due" must beat "due".
-var otherLabels = []string{
+var otherLabels = slices.Concat([]string{
 	"cash", "change", "change due", "changes", "posted change", "tendered", "tender", "paid", "paid amount", "payment",
 	"received", "cash received", "visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit",
 	"voucher", "deposit", "eftpos",
-	"anzahlung", "abschlag", "abschlagszahlung", "acompte", "aanbetaling", "anticipo", "acconto", "前受金", "内金",
+}, depositLabels, []string{
 	// withholdings the buyer keeps back are not the tax charged
 	"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding", "withholding tax",
 	"tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
@@ -50,7 +51,12 @@ var otherLabels = []string{
 	"端数調整",
 	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
 	"お預り", "お預かり", "お釣り", "おつり", "釣銭",
-}
+})
+
+// depositLabels name advance payments an invoice subtracts from its total:
+// money already paid, so no role's amount.
+var depositLabels = []string{"anzahlung", "abschlag", "abschlagszahlung", "acompte", "aanbetaling", "anticipo",
+	"acconto", "前受金", "内金"}
 
 // extraRoleLabels widen a role's default labels with the forms receipts and
 // invoices print. They apply only to a field that keeps the default labels.

@@ -320,9 +320,15 @@ func (d *doc) isPayment(b labelledAmount) bool {
 		depositWords[k]
 }
 
-// depositWords are advance payments an invoice subtracts from its total.
-var depositWords = map[string]bool{"anzahlung": true, "abschlag": true, "abschlagszahlung": true, "acompte": true,
-	"aanbetaling": true, "anticipo": true, "acconto": true, "前受金": true, "内金": true}
+// depositWords is depositLabels in LabelKey form, the form b.key has (so
+// "前受金" is "前 受 金").
+var depositWords = func() map[string]bool {
+	m := make(map[string]bool, len(depositLabels))
+	for _, l := range depositLabels {
+		m[LabelKey(l)] = true
+	}
+	return m
+}()
 
 // printsRole reports whether any money label of role is printed.
 func (d *doc) printsRole(r Role) bool {

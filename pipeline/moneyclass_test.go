@@ -155,11 +155,17 @@ func TestMoneyBalanceAfterPayment(t *testing.T) {
 	paid := "INVOICE - PAID\nSummit IT Services LLC\nInvoice # SIT-2026-0311\nManaged services, October   $1,800.00\nTax   $0.00\nInvoice total   $1,800.00\nAmount paid (ACH 2026-10-20)   -$1,800.00\nBalance due   $0.00\n"
 	deposit := "ACME GmbH\nRechnung 5  02.11.2026\nGesamtbetrag 1.000,00 EUR\nAnzahlung / deposit -400,00 EUR\nZu zahlen 600,00 EUR\n"
 	receipt := "SHOP SDN BHD\nTOTAL 10.00\nCASH 20.00\nCHANGE 10.00\n"
+	// A deposit named in the document's own language only: the label's
+	// words, not the English "deposit", make it a payment.
+	anzahlung := "ACME GmbH\nRechnung 5  02.11.2026\nGesamtbetrag 1.000,00 EUR\nAnzahlung -400,00 EUR\nZu zahlen 600,00 EUR\n"
+	maeukekin := "株式会社ACME\n請求書 5  2026年11月02日\n合計 100,000.00 JPY\n前受金 -40,000.00 JPY\nご請求金額 60,000.00 JPY\n"
 	runMoneyCases(t, []moneyCase{
 		{name: "zero balance", text: paid, rec: Record{"subtotal": 1800.0, "tax": 0.0, "total": 0.0}, field: "total", wrong: true,
 			want: `0.00 is the balance left after a payment ("PAID" -1800.00, line 7); the document's total is 1800.00`},
 		{name: "invoice total", text: paid, rec: Record{"subtotal": 1800.0, "tax": 0.0, "total": 1800.0}, field: "total"},
 		{name: "after deposit", text: deposit, rec: Record{"total": 600.0}, field: "total", wrong: true, want: "the document's total is 1000.00"},
+		{name: "after anzahlung", text: anzahlung, rec: Record{"total": 600.0}, field: "total", wrong: true, want: "the document's total is 1000.00"},
+		{name: "after 前受金", text: maeukekin, rec: Record{"total": 60000.0}, field: "total", wrong: true, want: "the document's total is 100000.00"},
 		{name: "cash change equal to total", text: receipt, rec: Record{"total": 10.0}, field: "total"},
 	})
 }
