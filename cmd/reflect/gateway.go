@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -127,12 +126,7 @@ func gatewayOptions(ctx context.Context, gf *gatewayFlags, pf *pipelineFlags, sf
 	if set.Mode != "" {
 		mode = set.Mode
 	}
-	httpOpts := mcp.HTTPOptions{MaxSessions: gf.maxSessions}
-	for _, o := range strings.Split(gf.allowOrigin, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			httpOpts.AllowedOrigins = append(httpOpts.AllowedOrigins, o)
-		}
-	}
+	httpOpts := mcp.HTTPOptions{MaxSessions: gf.maxSessions, AllowedOrigins: originList(gf.allowOrigin)}
 	opts := gateway.Options{Upstreams: reg.Upstreams, Clients: reg.Clients, Mode: mode, Mappings: maps, HTTP: httpOpts,
 		ConnectTimeout: set.ConnectTimeout, CallTimeout: set.CallTimeout, HoldWait: gf.holdWait, Logger: log,
 		Version: version, Getenv: os.Getenv,

@@ -103,12 +103,7 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 			err = ferr
 		}
 	}()
-	httpOpts := mcp.HTTPOptions{MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
-	for _, o := range strings.Split(*allowOrigin, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			httpOpts.AllowedOrigins = append(httpOpts.AllowedOrigins, o)
-		}
-	}
+	httpOpts := mcp.HTTPOptions{MaxSessions: *maxSessions, SessionIdle: *sessionIdle, AllowedOrigins: originList(*allowOrigin)}
 	srv, err := mcp.NewServer(mcp.Config{Build: envs.build, Store: st, Logger: log, Version: version, Getenv: os.Getenv, Schema: schema, HTTP: httpOpts})
 	if err != nil {
 		return err
@@ -156,4 +151,16 @@ func (c *envCache) Close() error {
 	defer c.mu.Unlock()
 	defer c.res.Close()
 	return c.res.finish()
+}
+
+// originList is --allow-origin's comma-separated value, as reflect mcp
+// --http and reflect gateway both take it: blanks dropped.
+func originList(flag string) []string {
+	var out []string
+	for _, o := range strings.Split(flag, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }
