@@ -118,10 +118,14 @@ func (d *doc) customerLabelFor(sp Span) string {
 	if len(toks) == 0 {
 		return ""
 	}
-	key := strings.Join(toks, " ")
-	for _, l := range slices.Concat(customerLabels, addressWords) {
-		if key == LabelKey(l) {
-			return l
+	for i, l := range customerLabelToks {
+		if slices.Equal(toks, l) {
+			return customerLabels[i]
+		}
+	}
+	for i, l := range addressWordToks {
+		if slices.Equal(toks, l) {
+			return addressWords[i]
 		}
 	}
 	// A label line: it ends in a colon and names the customer, in the
