@@ -85,6 +85,10 @@ func isPaymentNumberLabel(key string) bool {
 	return paymentNumberWords[first]
 }
 
+// numberSignDropper removes the number signs namesDirectly lets stand
+// between a label and its value; built once, it is read-only.
+var numberSignDropper = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr.", "", "no ", "", "nr ", "")
+
 // namesDirectly reports whether label h names the value at sp: the value
 // follows it on its line with nothing but separators or a number sign
 // ("NIP: 676-…", "Siret 444 …", "Mesa 7", "Vencimento: 2026-03-22").
@@ -93,7 +97,7 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 		return false
 	}
 	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
-	gap = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr.", "", "no ", "", "nr ", "").Replace(gap)
+	gap = numberSignDropper.Replace(gap)
 	return strings.IndexFunc(gap, func(r rune) bool {
 		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°()", r) || r == '\n'
 	}) < 0
