@@ -178,9 +178,8 @@ var countryCurrencies = []struct{ code, text string }{
 	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
 }
 
-// countryCurrency is the currency the issuer's legal form or country
-// implies, else the place its printed numbers give (issuerplace.go).
-func (d *doc) countryCurrency() (code, hint string, sp Span) {
+// findCountryCurrency is countryCurrency computed.
+func (d *doc) findCountryCurrency() (code, hint string, sp Span) {
 	for _, h := range countryCurrencies {
 		if s := letterBounded(d.rs, d.fold.find(foldNeedle(h.text, foldSpaces))); len(s) > 0 {
 			return h.code, h.text, s[0]

@@ -31,6 +31,24 @@ var usStates = []string{"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "FL", "GA", "H
 // when no printed date settles it: the currency of its amounts, else the
 // issuer's legal form or country, or an Australian address. OrderUnknown when nothing says.
 func (d *doc) localeOrder() (DateOrder, string) {
+	if !d.facts.localeDone {
+		d.facts.locale, d.facts.localeWhy = d.documentLocale()
+		d.facts.localeDone = true
+	}
+	if d.facts.locale != OrderUnknown {
+		return d.facts.locale, d.facts.localeWhy
+	}
+	if _, _, _, ok := d.amountCurrency(); !ok && dayFirstCurrencies[d.recordCurrency] {
+		// The document says nothing; the record's currency is the claim the
+		// date has to agree with (a wrong currency is flagged on its own).
+		return OrderDMY, fmt.Sprintf("the record's currency %s is used where dates are day-first", d.recordCurrency)
+	}
+	return OrderUnknown, ""
+}
+
+// documentLocale is what the document itself says of its locale's
+// day/month convention, the record aside.
+func (d *doc) documentLocale() (DateOrder, string) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
 	}
@@ -44,6 +62,9 @@ func (d *doc) localeOrder() (DateOrder, string) {
 	}
 	for i := 0; i+1 < len(toks); i++ {
 		next := toks[i+1].text
+		if toks[i].end-toks[i].start != 2 {
+			continue // every state code is two letters
+		}
 		st := string(d.rs[toks[i].start:toks[i].end])
 		if slices.Contains(usStates, st) && len(next) == 5 && strings.Trim(next, "0123456789") == "" {
 			return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[toks[i].start:toks[i+1].end]))
@@ -59,11 +80,6 @@ func (d *doc) localeOrder() (DateOrder, string) {
 		if _, dayFirst, hint, _, ok := d.issuerPlace(false); ok && dayFirst {
 			return OrderDMY, fmt.Sprintf("%s places the issuer where dates are day-first", hint)
 		}
-	}
-	if _, _, _, ok := d.amountCurrency(); !ok && dayFirstCurrencies[d.recordCurrency] {
-		// The document says nothing; the record's currency is the claim the
-		// date has to agree with (a wrong currency is flagged on its own).
-		return OrderDMY, fmt.Sprintf("the record's currency %s is used where dates are day-first", d.recordCurrency)
 	}
 	return OrderUnknown, ""
 }

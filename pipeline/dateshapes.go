@@ -21,7 +21,7 @@ func (d *doc) printedDateSpans(iso string) []Span {
 		return nil
 	}
 	y, m, day := iso[:4], iso[5:7], iso[8:]
-	text := string(d.rs)
+	text := d.text()
 	var spans []Span
 	// Compact: next to a time or after a date label.
 	for _, form := range []string{y + m + day, day + m + y} {
@@ -68,7 +68,7 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 		y + ". " + hungarianMonths[mi-1] + " " + day + ".",
 		"ngày " + day + " tháng " + m + " năm " + y, "ngày " + iso[8:] + " tháng " + iso[5:7] + " năm " + y,
 	}
-	if strings.ContainsFunc(string(d.rs), func(r rune) bool { return r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹' }) {
+	if strings.ContainsFunc(d.text(), func(r rune) bool { return r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹' }) {
 		// Numeric dates in Arabic-Indic digits are read day first, as the
 		// countries writing them do; ASCII ones FindDates already reads.
 		for _, sep := range []string{"/", "-", "."} {
@@ -80,7 +80,7 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 			forms = append(forms, day+" de "+name+" del "+y)
 		}
 	}
-	text := strings.ToLower(westernDigits(string(d.rs)))
+	text := strings.ToLower(westernDigits(d.text()))
 	var spans []Span
 	for _, form := range forms {
 		for _, at := range indexAll(text, form) {

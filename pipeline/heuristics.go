@@ -49,6 +49,9 @@ type doc struct {
 	// folds are the text folded for identifier and name matching, once per
 	// document rather than once per field.
 	folds map[foldMode]folded
+	// facts are the document-level facts the checks compute on first use
+	// (docfacts.go).
+	facts docFacts
 }
 
 // foldedAs is the text folded in mode, computed once per document.

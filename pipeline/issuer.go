@@ -403,7 +403,7 @@ func (d *doc) checkEmailParty(c *FieldCheck, val string) {
 	if c.Factor < 1 {
 		return
 	}
-	low := strings.ToLower(string(d.rs))
+	low := d.lowerText()
 	ours, yours := containsAny(low, ourDocument), containsAny(low, yourDocument)
 	if ours == yours {
 		return // no claim, or both: nothing settles who wrote what

@@ -60,12 +60,12 @@ var issuerNumbers = []issuerNumber{
 // its dates are day first, a hint naming the evidence for reasons, and where
 // it is printed.
 func (d *doc) issuerPlace(wantCurrency bool) (code string, dayFirst bool, hint string, sp Span, ok bool) {
-	text := string(d.rs)
-	for _, n := range issuerNumbers {
+	text := d.text()
+	for i, n := range issuerNumbers {
 		if wantCurrency && n.code == "" {
 			continue
 		}
-		m := n.re.FindStringSubmatchIndex(text)
+		m := d.issuerNumberMatch(i)
 		if m == nil {
 			continue
 		}
@@ -94,10 +94,10 @@ var streetWords = map[string]bool{"st": true, "street": true, "ave": true, "aven
 	"place": true, "hwy": true, "highway": true, "pkwy": true, "parkway": true, "suite": true, "ste": true, "apt": true,
 	"floor": true, "fl": true, "camino": true, "jalan": true, "jln": true}
 
-// postcodeFirstLine finds such a line in the document's head: among the
+// findPostcodeFirstLine finds such a line in the document's head: among the
 // first twelve lines and above the first amount with cents, where an item line with a
 // five-digit code cannot be.
-func (d *doc) postcodeFirstLine() (string, int, bool) {
+func (d *doc) findPostcodeFirstLine() (string, int, bool) {
 	last := min(len(d.lineStarts), 12)
 	for _, a := range d.amounts {
 		if a.Line >= last {
@@ -131,7 +131,7 @@ var headerCode = regexp.MustCompile(`(?i)\b(amount|amt|betrag|montant|importe|im
 
 // headerCurrency finds a currency stated only in a column header.
 func (d *doc) headerCurrency() (code, header string, sp Span, ok bool) {
-	text := string(d.rs)
+	text := d.text()
 	for _, m := range headerCode.FindAllStringSubmatchIndex(text, 8) {
 		c := text[m[4]:m[5]]
 		if _, known := currencyMarkers[c]; !known && !slices.Contains(extraCodes, c) {

@@ -18,10 +18,10 @@ var originalMessageWords = []string{"original message", "ursprüngliche nachrich
 var wroteWords = []string{"wrote:", "schrieb:", "a écrit :", "a écrit:", "escribió:", "ha scritto:", "schreef:",
 	"skrev:", "napisał:", "escreveu:"}
 
-// quotedFrom is the offset where the earlier message a reply quotes begins,
+// findQuoted is the offset where the earlier message a reply quotes begins,
 // or -1 when the text quotes none. The message itself must come first: a
 // text that is all quote has nothing of its own to prefer.
-func (d *doc) quotedFrom() int {
+func (d *doc) findQuoted() int {
 	own := false
 	for i, ls := range d.lineStarts {
 		le := len(d.rs)

@@ -1,0 +1,104 @@
+package pipeline
+
+import "strings"
+
+// docFacts are the facts about a whole document that the per-field checks
+// ask for, each computed on first use and kept for the rest of the record:
+// several fields ask the same question of one text (where a quoted reply
+// starts, which day/month convention its locale implies), and a record that
+// never asks pays nothing.
+type docFacts struct {
+	text, lower         string
+	textDone, lowerDone bool
+
+	quoted     int
+	quotedDone bool
+
+	// locale is the record-independent part of localeOrder.
+	locale     DateOrder
+	localeWhy  string
+	localeDone bool
+
+	country     countryFact
+	countryDone bool
+
+	// placeMatch holds issuerNumbers[i]'s first match (nil for none) once
+	// placeDone[i] is set.
+	placeMatch [][]int
+	placeDone  []bool
+	postcode   postcodeFact
+	postDone   bool
+}
+
+type countryFact struct {
+	code, hint string
+	sp         Span
+}
+
+type postcodeFact struct {
+	line string
+	at   int
+	ok   bool
+}
+
+// text is the document as a string.
+func (d *doc) text() string {
+	if !d.facts.textDone {
+		d.facts.text, d.facts.textDone = string(d.rs), true
+	}
+	return d.facts.text
+}
+
+// lowerText is the document lowercased.
+func (d *doc) lowerText() string {
+	if !d.facts.lowerDone {
+		d.facts.lower, d.facts.lowerDone = strings.ToLower(d.text()), true
+	}
+	return d.facts.lower
+}
+
+// quotedFrom is the offset where the earlier message a reply quotes begins,
+// or -1 when the text quotes none (findQuoted).
+func (d *doc) quotedFrom() int {
+	if !d.facts.quotedDone {
+		d.facts.quoted, d.facts.quotedDone = d.findQuoted(), true
+	}
+	return d.facts.quoted
+}
+
+// countryCurrency is the currency the issuer's legal form or country
+// implies, else the place its printed numbers give (issuerplace.go).
+func (d *doc) countryCurrency() (code, hint string, sp Span) {
+	if !d.facts.countryDone {
+		c := &d.facts.country
+		c.code, c.hint, c.sp = d.findCountryCurrency()
+		d.facts.countryDone = true
+	}
+	c := d.facts.country
+	return c.code, c.hint, c.sp
+}
+
+// issuerNumberMatch is the first match of issuerNumbers[i] in the text, as
+// FindStringSubmatchIndex gives it.
+func (d *doc) issuerNumberMatch(i int) []int {
+	if d.facts.placeDone == nil {
+		d.facts.placeMatch = make([][]int, len(issuerNumbers))
+		d.facts.placeDone = make([]bool, len(issuerNumbers))
+	}
+	if !d.facts.placeDone[i] {
+		d.facts.placeMatch[i] = issuerNumbers[i].re.FindStringSubmatchIndex(d.text())
+		d.facts.placeDone[i] = true
+	}
+	return d.facts.placeMatch[i]
+}
+
+// postcodeFirstLine is findPostcodeFirstLine, once per document.
+func (d *doc) postcodeFirstLine() (string, int, bool) {
+	if !d.facts.postDone {
+		p := &d.facts.postcode
+		p.line, p.at, p.ok = d.findPostcodeFirstLine()
+		d.facts.postDone = true
+	}
+	p := d.facts.postcode
+	return p.line, p.at, p.ok
+}
