@@ -121,68 +121,6 @@ type labelledAmount struct {
 	key     string // label in LabelKey form
 }
 
-// findLabels lists label occurrences at word boundaries, dropping any that a
-// longer label covers ("total" inside "total incl gst").
-func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
-	if idx == nil {
-		return nil
-	}
-	maxLen := idx.maxLen
-	type rawHit struct{ start, end, li int32 }
-	hits := make([]rawHit, 0, len(f.r)/16+4)
-	for k := range f.r {
-		if st.stop() {
-			return nil
-		}
-		// Labels start at word starts only; from each, one walk down the
-		// trie finds every label there, so the scan is one pass over the text.
-		if k > 0 && isAlnum(f.r[k-1]) {
-			continue
-		}
-		group := len(hits)
-		node := int32(0)
-		for j := k; j < len(f.r) && j-k < maxLen; j++ {
-			child, ok := idx.edges[edgeKey(node, f.r[j])]
-			if !ok {
-				break
-			}
-			node = child
-			for _, li := range idx.ends[node] {
-				start, end := int(f.start[k]), f.endOf(j)
-				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
-					continue
-				}
-				hits = append(hits, rawHit{int32(start), int32(end), int32(li)})
-			}
-		}
-		// Longest first at each start, keeping list order among equal
-		// spans (a schema's own label before a built-in one).
-		for x := group + 1; x < len(hits); x++ {
-			for y := x; y > group && hits[y].end > hits[y-1].end; y-- {
-				hits[y], hits[y-1] = hits[y-1], hits[y]
-			}
-		}
-	}
-	var out []labelHit
-	for i, h := range hits {
-		covered := false
-		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
-			o := hits[j]
-			covered = o.end >= h.end && o.end-o.start > h.end-h.start
-		}
-		for j := i + 1; j < len(hits) && hits[j].start < h.end && !covered; j++ {
-			o := hits[j]
-			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
-		}
-		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
-			l := idx.labels[h.li]
-			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key,
-				text: string(rs[h.start:h.end])})
-		}
-	}
-	return out
-}
-
 func anyIn(words []string, set map[string]bool) bool {
 	for _, w := range words {
 		if set[w] {
@@ -562,51 +500,6 @@ func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
 	// numbers means the second has a label of its own (one the schema does
 	// not know), so this is prose, not a row of a table.
 	return !strings.ContainsRune(string(rs[a.End:b.Start]), ':')
-}
-
-// labelIndex is a label set ready for findLabels: a trie of the folded
-// labels, so a document is scanned once, not once per label.
-type labelIndex struct {
-	labels []roleLabel
-	edges  map[uint64]int32 // (node, rune) → child node
-	ends   map[int32][]int  // node → the labels that end there, in list order
-	maxLen int
-}
-
-func edgeKey(node int32, r rune) uint64 { return uint64(node)<<32 | uint64(uint32(r)) }
-
-func newLabelIndex(labels []roleLabel) *labelIndex {
-	if len(labels) == 0 {
-		return nil
-	}
-	// Sized for the worst case (no shared prefixes) up front: growing the
-	// maps rune by rune was most of building the index, which every
-	// process pays once per schema before its first document.
-	runes := 0
-	for _, l := range labels {
-		runes += len(l.folded)
-	}
-	idx := &labelIndex{labels: labels, edges: make(map[uint64]int32, runes), ends: make(map[int32][]int, len(labels))}
-	next := int32(1)
-	for i, l := range labels {
-		if len(l.folded) == 0 {
-			continue
-		}
-		idx.maxLen = max(idx.maxLen, len(l.folded))
-		node := int32(0)
-		for _, r := range l.folded {
-			k := edgeKey(node, r)
-			child, ok := idx.edges[k]
-			if !ok {
-				child = next
-				next++
-				idx.edges[k] = child
-			}
-			node = child
-		}
-		idx.ends[node] = append(idx.ends[node], i)
-	}
-	return idx
 }
 
 // labelCache holds a schema's label indexes, built on first use: building

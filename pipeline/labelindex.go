@@ -1,0 +1,177 @@
+package pipeline
+
+import "slices"
+
+// labelIndex is a label set ready for findLabels: a trie of the folded
+// labels, so a document is scanned once, not once per label. The trie is
+// flat arrays rather than maps: findLabels walks it from every word start of
+// every document, and hashing an edge per rune was most of its time.
+type labelIndex struct {
+	labels []roleLabel
+	// ascii is the root's child for each ASCII rune (0: none): nearly every
+	// walk starts there and most end after a rune or two.
+	ascii [128]int32
+	nodes []trieNode
+	edges []trieEdge // each node's children, sorted by rune
+	ends  []int32    // each node's labels, in list order
+	// maxLen is the longest label in runes.
+	maxLen int
+}
+
+// trieNode is a node's children edges[kid:kid+nkid] and the labels ending
+// there ends[end:end+nend].
+type trieNode struct{ kid, nkid, end, nend int32 }
+
+type trieEdge struct {
+	r    rune
+	node int32
+}
+
+// child is node's child by rune r, or 0 (the root is nobody's child).
+func (idx *labelIndex) child(node int32, r rune) int32 {
+	if node == 0 && r >= 0 && r < 128 {
+		return idx.ascii[r]
+	}
+	n := idx.nodes[node]
+	kids := idx.edges[n.kid : n.kid+n.nkid]
+	if len(kids) <= 8 {
+		for _, e := range kids {
+			if e.r == r {
+				return e.node
+			}
+		}
+		return 0
+	}
+	lo, hi := 0, len(kids)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if kids[m].r < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(kids) && kids[lo].r == r {
+		return kids[lo].node
+	}
+	return 0
+}
+
+// labelsAt are the labels that end at node, in list order.
+func (idx *labelIndex) labelsAt(node int32) []int32 {
+	n := idx.nodes[node]
+	return idx.ends[n.end : n.end+n.nend]
+}
+
+func newLabelIndex(labels []roleLabel) *labelIndex {
+	if len(labels) == 0 {
+		return nil
+	}
+	// Built with maps, then laid out flat: building is once per schema.
+	type edge struct {
+		node int32
+		r    rune
+	}
+	runes := 0
+	for _, l := range labels {
+		runes += len(l.folded)
+	}
+	children := make(map[edge]int32, runes)
+	kids := make([][]trieEdge, 1, runes+1)
+	ends := make([][]int32, 1, runes+1)
+	idx := &labelIndex{labels: labels}
+	for i, l := range labels {
+		if len(l.folded) == 0 {
+			continue
+		}
+		idx.maxLen = max(idx.maxLen, len(l.folded))
+		node := int32(0)
+		for _, r := range l.folded {
+			child, ok := children[edge{node, r}]
+			if !ok {
+				child = int32(len(kids))
+				kids = append(kids, nil)
+				ends = append(ends, nil)
+				children[edge{node, r}] = child
+				kids[node] = append(kids[node], trieEdge{r, child})
+			}
+			node = child
+		}
+		ends[node] = append(ends[node], int32(i))
+	}
+	idx.nodes = make([]trieNode, len(kids))
+	for n := range kids {
+		slices.SortFunc(kids[n], func(a, b trieEdge) int { return int(a.r) - int(b.r) })
+		idx.nodes[n] = trieNode{kid: int32(len(idx.edges)), nkid: int32(len(kids[n])),
+			end: int32(len(idx.ends)), nend: int32(len(ends[n]))}
+		idx.edges = append(idx.edges, kids[n]...)
+		idx.ends = append(idx.ends, ends[n]...)
+	}
+	for _, e := range kids[0] {
+		if e.r >= 0 && e.r < 128 {
+			idx.ascii[e.r] = e.node
+		}
+	}
+	return idx
+}
+
+// findLabels lists label occurrences at word boundaries, dropping any that a
+// longer label covers ("total" inside "total incl gst").
+func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
+	if idx == nil {
+		return nil
+	}
+	maxLen := idx.maxLen
+	type rawHit struct{ start, end, li int32 }
+	hits := make([]rawHit, 0, len(f.r)/16+4)
+	for k := range f.r {
+		if st.stop() {
+			return nil
+		}
+		// Labels start at word starts only; from each, one walk down the
+		// trie finds every label there, so the scan is one pass over the text.
+		if k > 0 && isAlnum(f.r[k-1]) {
+			continue
+		}
+		group := len(hits)
+		node := int32(0)
+		for j := k; j < len(f.r) && j-k < maxLen; j++ {
+			node = idx.child(node, f.r[j])
+			if node == 0 {
+				break
+			}
+			for _, li := range idx.labelsAt(node) {
+				start, end := int(f.start[k]), f.endOf(j)
+				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
+					continue
+				}
+				hits = append(hits, rawHit{int32(start), int32(end), li})
+			}
+		}
+		// Longest first at each start, keeping list order among equal
+		// spans (a schema's own label before a built-in one).
+		for x := group + 1; x < len(hits); x++ {
+			for y := x; y > group && hits[y].end > hits[y-1].end; y-- {
+				hits[y], hits[y-1] = hits[y-1], hits[y]
+			}
+		}
+	}
+	var out []labelHit
+	for i, h := range hits {
+		covered := false
+		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
+			o := hits[j]
+			covered = o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		for j := i + 1; j < len(hits) && hits[j].start < h.end && !covered; j++ {
+			o := hits[j]
+			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
+			l := idx.labels[h.li]
+			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key,
+				text: string(rs[h.start:h.end])})
+		}
+	}
+	return out
+}
