@@ -6,7 +6,7 @@ LDFLAGS := -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 SAMPLE  := examples/invoices.jsonl
 
-.PHONY: build run test test-deps lint bench eval fuzz clean
+.PHONY: build run test test-deps lint bench bench-readme eval fuzz clean
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/reflect
@@ -77,7 +77,12 @@ eval: build
 BENCH_FILTER := grep -E '^(BENCH|Benchmark|FAIL|---|panic)' || true
 # Benchmarks over SROIE receipts skip without ../shared/data; say so rather than print nothing.
 NEEDS_DATA = @test -d ../shared/data || echo "BENCH $(1): ../shared/data is missing, receipt figures not measured"
+# Every BENCH figure is also logged to $(BENCH_LOG) (internal/benchfig), which
+# `make bench-readme` turns into the README's performance table.
+BENCH_LOG := $(CURDIR)/bin/bench.tsv
+bench: export REFLECT_BENCH_LOG := $(BENCH_LOG)
 bench:
+	@mkdir -p bin && rm -f $(BENCH_LOG)
 	@echo "== verify throughput: heuristics + gate, no model, one core (docs/s)"
 	$(call NEEDS_DATA,verify docs/s on SROIE receipts)
 	@$(GO) test -run '^$$' -bench 'Verify|Heuristics' -cpu 1 -count 1 ./pipeline/ | $(BENCH_FILTER)
@@ -88,7 +93,8 @@ bench:
 	@$(GO) test -run '^$$' -bench 'BenchmarkSize' -cpu 1 -count 1 ./golden/ | grep -E '^(BENCH|Benchmark|FAIL|panic)|aim' || true
 	@echo "== no super-linear path: the growth tests (time at 8n within 12x of n; numbers without words, one long line, many dates, labels, amounts)"
 	@if $(GO) test -count 1 -run 'Growth' ./pipeline/ ./providers/local/ >/dev/null 2>&1; then r=ok; else r=MISSED; fi; \
-	  printf "BENCH %-58s %10s  goal %-8s %s\n" "growth tests, pipeline + local extractor" "$$r" "pass" "$$r"
+	  printf "BENCH %-58s %10s  goal %-8s %s\n" "growth tests, pipeline + local extractor" "$$r" "pass" "$$r"; \
+	  printf "%s\t%s\t%s\t%s\n" "growth tests, pipeline + local extractor" "$$r" "pass" "$$r" >> $(BENCH_LOG)
 	@echo "== review FILE corpus open on a stored 100k corpus (fingerprint match: file not read)"
 	@$(GO) test -run '^$$' -bench 'OpenCorpusStored100k' -benchtime 3x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== extract --batch, 500 docs x 2 calls against a fake OpenAI server (own process) answering after 50ms; TCP connections; cached rerun"
@@ -99,7 +105,8 @@ bench:
 	@$(GO) test -run '^$$' -bench . -skip 'Key|Enqueue' -benchtime 1x -count 1 ./store/ ./tui/ | $(BENCH_FILTER)
 	@echo "== a key in the workstation over 100,000 documents: Update + View per press, 1,000 presses (the model's share of key -> frame, not the terminal's)"
 	@$(GO) test -run '^$$' -bench 'Key' -benchtime 1000x -count 1 ./tui/ | awk '/p99-ms/ { for (i = 1; i <= NF; i++) if ($$i == "p99-ms") v = $$(i-1); \
-	  printf "BENCH %-58s %10s  goal %-8s %s\n", "key Update+View p99, 100k docs, 1,000 presses, " $$1, v " ms", "< 16ms", (v + 0 < 16) ? "ok" : "MISSED" }'
+	  printf "BENCH %-58s %10s  goal %-8s %s\n", "key Update+View p99, 100k docs, 1,000 presses, " $$1, v " ms", "< 16ms", (v + 0 < 16) ? "ok" : "MISSED"; \
+	  printf "%s\t%s\t%s\t%s\n", "key Update+View p99, 100k docs, 1,000 presses, " $$1, v " ms", "< 16ms", (v + 0 < 16) ? "ok" : "MISSED" >> ENVIRON["REFLECT_BENCH_LOG"] }'
 	@echo "== reflect export: the live heap an export adds at its peak, 2,000 vs 16,000 reviewed documents"
 	@$(GO) test -run '^$$' -bench ExportMemory -benchtime 1x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== one store shared (issue 10 §1): the workstation's writes, 10 reflect mcp agents (extract -> needs_review) and --save batches for 30s"
@@ -115,6 +122,11 @@ bench:
 	@$(GO) test -run '^$$' -bench 'Decide' -benchtime 20000x -cpu 1 -count 1 ./policy/ | $(BENCH_FILTER)
 	@echo "== reflect core POST /v1/decide at 16 concurrent clients: req/s, p50/p99, p50 next to a /healthz round trip"
 	@$(GO) test -run '^$$' -bench DecideHTTP -benchtime 1x -count 1 ./policy/coreapi/ | $(BENCH_FILTER)
+	@echo "== $$(grep -c . $(BENCH_LOG)) figures, $$(grep -c 'MISSED$$' $(BENCH_LOG)) missed, logged to $(BENCH_LOG); make bench-readme writes them into README.md"
+
+# The README's performance table, rewritten from the last make bench run.
+bench-readme:
+	$(GO) run ./internal/benchfig/benchreadme -log $(BENCH_LOG) -readme README.md -machine "$$(nproc) cores, $$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 
 # Every fuzz target in the tree, each for FUZZTIME (found by name, so a new
 # target is run without editing this list): number, date and JSON parsing,
