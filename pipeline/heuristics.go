@@ -52,6 +52,9 @@ type doc struct {
 	// facts are the document-level facts the checks compute on first use
 	// (docfacts.go).
 	facts docFacts
+	// st is the run's context: a check that scans the whole text again
+	// gives up when it is done (runHeuristics then returns its error).
+	st *stopper
 }
 
 // foldedAs is the text folded in mode, computed once per document.
@@ -72,8 +75,8 @@ func (d *doc) foldedAs(mode foldMode) folded {
 
 func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	rs := narrowRunes(text)
-	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces)}
 	st := newStopper(ctx)
+	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces), st: st}
 	all := scanDates(rs, st)
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
@@ -142,6 +145,11 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 	// money field with a role, grounded otherwise). Arithmetic blames the rest.
 	anchored := map[string]bool{}
 	for _, f := range s.Fields {
+		// Each field's checks pass over the text again: on a long document
+		// they outlast the scans, so a deadline is looked at between them.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		v, ok := rec[f.Name]
 		if !ok || v == nil {
 			if unstated[f.Name] {

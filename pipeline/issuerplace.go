@@ -62,6 +62,9 @@ var issuerNumbers = []issuerNumber{
 func (d *doc) issuerPlace(wantCurrency bool) (code string, dayFirst bool, hint string, sp Span, ok bool) {
 	text := d.text()
 	for i, n := range issuerNumbers {
+		if d.st.err() != nil {
+			return "", false, "", Span{}, false // each regexp reads the whole text
+		}
 		if wantCurrency && n.code == "" {
 			continue
 		}
