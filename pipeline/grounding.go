@@ -447,7 +447,8 @@ func fieldLabelSet(s *Schema) []roleLabel {
 // non-space characters after separators, if it holds a digit.
 func tokenAfter(rs []rune, end int) (Span, bool) {
 	p := end
-	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '：' || rs[p] == '#' || rs[p] == '.') {
+	// A spreadsheet pasted as text separates its cells with ';' or '|'.
+	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '：' || rs[p] == '#' || rs[p] == '.' || rs[p] == ';' || rs[p] == '|') {
 		p++
 	}
 	// "INV NO/DATE:15403-119386(29/07/2016)": a second label glued to the
@@ -466,7 +467,7 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	}
 	p = skipNumberSign(rs, p)
 	q := p
-	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) {
+	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) && rs[q] != ';' && rs[q] != '|' {
 		q++
 	}
 	for q > p && strings.ContainsRune(",;.:)", rs[q-1]) {
@@ -522,9 +523,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 		switch {
 		case !ok:
 		case h.role == own:
-			if pay, tok, ok := d.paymentNumberOnly(f, c.Spans, val); ok && f.Kind == KindIdentifier {
-				c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val,
-					strings.Join(strings.Fields(pay.text), " "), strings.ReplaceAll(f.Name, "_", " "), tok))
+			if f.Kind == KindIdentifier {
+				if loose, tok, rank, ok := d.outranked(f, c.Spans, val); ok {
+					c.penalizeOutranked(f, val, loose, tok, rank)
+				}
 			}
 			if f.Kind == KindDate {
 				d.twoLabelledDates(c, f, val, q, quotedOut)
@@ -538,6 +540,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	// different value with it, this one is not the field's, whatever label
 	// (or none) stands before it.
 	var labelled string
+	var by labelHit
 	if f.Kind == KindDate {
 		for _, m := range d.dates {
 			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !slices.Contains(m.ISO, val) {
@@ -561,17 +564,25 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			}
 		}
 	} else {
+		// The number the surest own label names; a loose one ("Ref",
+		// "Folio") is no proof of which number is the document's.
 		want := string(foldNeedle(val, foldCompact))
+		rank := 0
 		for _, h := range d.fieldHits {
 			if h.role != own {
 				continue
 			}
-			if sp, ok := tokenAfter(d.rs, h.end); ok {
-				if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
-					labelled = tok
-					break
+			if r := d.ownRank(h); r > rank {
+				if sp, ok := tokenAfter(d.rs, h.end); ok {
+					if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
+						labelled, by, rank = tok, h, r
+					}
 				}
 			}
+		}
+		if rank == rankLoose {
+			c.penalizeLooseOther(f, val, other, by, labelled)
+			return
 		}
 	}
 	if labelled == "" {

@@ -510,11 +510,12 @@ func TestHeuristicsLabelledFields(t *testing.T) {
 		}
 	}
 	// Nothing to compare with: the source labels no invoice number or date.
-	// A PO number may still be what the document has for a number, but a
-	// date the label names as due is never the issue date.
+	// A PO number is still the buyer's order, never this document's number,
+	// and a date the label names as due is never the issue date: both are
+	// flagged, naming their label and no other value.
 	rep = RunHeuristics("ACME\nDue date: 2026-04-30\nPO: PO-5521", s, Record{"invoice_number": "PO-5521", "invoice_date": "2026-04-30"})
-	if c := rep["invoice_number"]; c.Factor != 1 {
-		t.Errorf("invoice_number with nothing to go on penalized: %+v", c)
+	if c := rep["invoice_number"]; c.Factor != factorWrongLabel || len(c.Reasons) != 1 || !strings.Contains(c.Reasons[0], `labelled "PO"`) {
+		t.Errorf("PO number as the invoice number with nothing to go on: %+v", c)
 	}
 	if c := rep["invoice_date"]; c.Factor != factorWrongLabel {
 		t.Errorf("due date as the invoice date with no invoice date printed: %+v", c)

@@ -35,6 +35,34 @@ var notTheNumberLabels = []string{
 	// A reservation, a terminal or store, an e-invoice's series (template) code.
 	"booking ref", "booking reference", "pnr", "terminal", "terminal id", "store no", "store #", "pump",
 	"ký hiệu", "ký hiệu hóa đơn", "mẫu số",
+	// References to something other than this document: either party's file
+	// reference, an order, a customer's, client's, guest's, patient's or
+	// member's account, a prescription, a shipment. A label naming the
+	// document itself ("Invoice No.", "Fee note no", "TAX INVOICE / RECEIPT
+	// No.") names its number; these never do. LabelKey drops "#": "PO #",
+	// "Rx #" and "Account #" are "po", "rx" and "account". A bare "Order
+	// #57" is left out: a restaurant prints its check's number so.
+	"our ref", "our reference", "our ref no", "our file", "your ref", "your reference", "your ref no", "your order",
+	"customer ref", "client ref", "matter", "matter no", "matter number", "matter ref", "unser zeichen",
+	"unsere referenz", "ihr zeichen", "ihre referenz", "notre référence", "notre réf", "votre référence", "votre réf",
+	"nuestra referencia", "su referencia", "nostro riferimento", "vostro riferimento", "ons kenmerk", "uw kenmerk",
+	"onze referentie", "uw referentie",
+	"po", "po no", "po number", "p.o. no", "purchase order no", "purchase order number", "order no", "order number",
+	"order id", "bestellnummer", "bestell-nr", "auftragsnummer", "auftrags-nr", "pedido", "pedido nº",
+	"nº de pedido", "n° de commande", "numéro de commande", "ordine n", "numero ordine", "bestelnummer", "注文番号",
+	"発注番号",
+	"customer no", "customer number", "customer id", "customer code", "customer", "cust no", "cust",
+	"account no", "account number", "account", "acct no", "acct", "a/c no", "client no", "client number",
+	"client id", "client code", "guest no", "guest number", "guest id", "guest folio", "guest folio no", "member id",
+	"membership no", "membership number", "patient no", "patient number", "patient id", "kundennummer", "kunden-nr",
+	"kundennr", "kunden nr", "kd-nr", "kd nr", "vertragsnummer", "vertragskonto", "n° client", "n° de client",
+	"numéro client", "numéro de client", "code client", "nº de cliente", "nº cliente", "número de cliente",
+	"código de cliente", "codice cliente", "cod. cliente", "numero cliente", "klantnummer", "klantnr", "kundenummer",
+	"kundnummer", "numer klienta", "nr klienta", "お客様番号", "顧客番号", "会員番号", "客户编号", "고객번호",
+	"rx", "rx no", "rx number", "prescription no", "prescription number",
+	"b/l", "b/l no", "bl no", "bill of lading", "bill of lading no", "bill of lading number", "bol", "bol no",
+	"booking no", "booking number", "container", "container no", "awb", "hawb", "mawb", "tracking no",
+	"tracking number", "konossement", "connaissement", "conocimiento de embarque",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -78,11 +106,102 @@ var otherDateSet = func() map[string]bool {
 // ("Receipt #", "Bill No", "Bon-Nr."): on a document that also labels its
 // invoice number, the invoice number is the field's value, not the receipt's.
 var paymentNumberWords = map[string]bool{"receipt": true, "rcpt": true, "bill": true, "check": true, "bon": true,
-	"beleg": true, "ref": true, "reference": true, "document": true, "doc": true}
+	"beleg": true}
 
-func isPaymentNumberLabel(key string) bool {
-	first, _, _ := strings.Cut(key, " ")
-	return paymentNumberWords[first]
+// looseNumberWords start own labels that name a number without saying of
+// what ("Ref", "Document No", a hotel's "Folio"): the document's number when
+// nothing names one more surely, someone else's file or a guest's account
+// when a receipt or invoice number is printed too.
+var looseNumberWords = map[string]bool{"ref": true, "reference": true, "document": true, "doc": true, "folio": true}
+
+// invoiceTitleWords end a title that names an invoice, the document a
+// receipt label joined to it numbers ("TAX INVOICE / RECEIPT No.").
+var invoiceTitleWords = map[string]bool{"invoice": true, "rechnung": true, "factura": true, "facture": true,
+	"fattura": true, "faktura": true, "fatura": true, "factuur": true}
+
+// How surely one of the field's own labels names the document's number.
+const (
+	rankLoose    = iota + 1 // Ref, Document No, Folio
+	rankPayment             // Receipt #, Bill No, Bon-Nr.
+	rankDocument            // Invoice No., Rechnungsnummer, Fee note no, TAX INVOICE / RECEIPT No.
+)
+
+// ownRank ranks own label h. A receipt or bill label joined to an invoice
+// title on its line ("TAX INVOICE / RECEIPT No.") names the one document
+// the title names.
+func (d *doc) ownRank(h labelHit) int {
+	first, _, _ := strings.Cut(h.key, " ")
+	rank := rankDocument
+	switch {
+	case looseNumberWords[first]:
+		rank = rankLoose
+	case paymentNumberWords[first]:
+		rank = rankPayment
+	default:
+		return rank
+	}
+	ls := d.lineStarts[d.lineOf(h.start)]
+	p := h.start
+	for p > ls && (unicode.IsSpace(d.rs[p-1]) || strings.ContainsRune("/&+|-–,", d.rs[p-1])) {
+		p--
+	}
+	if toks := LabelTokens(string(d.rs[ls:p])); p < h.start && len(toks) > 0 && invoiceTitleWords[toks[len(toks)-1]] {
+		return rankDocument
+	}
+	return rank
+}
+
+// outranked is the value a more surely own label names when every own label
+// of val is a looser one ("Folio 30871" beside "Invoice No: LH-0912",
+// "Receipt #1100" beside "Invoice #AC-7F21"): the looser label, the other
+// value and its label's rank.
+func (d *doc) outranked(f Field, spans []Span, val string) (labelHit, string, int, bool) {
+	own := fieldLabelOwner(f.Name)
+	var loose labelHit
+	best := 0
+	for _, sp := range spans {
+		h, ok := d.labelBefore(sp.Start)
+		if !ok || h.role != own {
+			continue
+		}
+		if r := d.ownRank(h); r > best {
+			best, loose = r, h
+		}
+	}
+	if best == 0 || best == rankDocument {
+		return labelHit{}, "", 0, false
+	}
+	want := string(foldNeedle(val, foldCompact))
+	var tok string
+	top := best
+	for _, h := range d.fieldHits {
+		if h.role != own {
+			continue
+		}
+		r := d.ownRank(h)
+		if r <= top {
+			continue
+		}
+		if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+			if t := string(d.rs[sp.Start:sp.End]); string(foldNeedle(t, foldCompact)) != want && !hasComponent(t, val) {
+				tok, top = t, r
+			}
+		}
+	}
+	return loose, tok, top, tok != ""
+}
+
+// penalizeOutranked flags a value only a looser label names. It says the
+// other value is the invoice number only when an invoice label names it;
+// a receipt's number is named as what it is.
+func (c *FieldCheck) penalizeOutranked(f Field, val string, loose labelHit, tok string, rank int) {
+	label := strings.Join(strings.Fields(loose.text), " ")
+	if rank == rankDocument {
+		c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val, label,
+			strings.ReplaceAll(f.Name, "_", " "), tok))
+		return
+	}
+	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's own receipt or bill number is %s", val, label, tok))
 }
 
 // numberSignDropper removes the number signs namesDirectly lets stand
@@ -91,7 +210,8 @@ var numberSignDropper = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr
 
 // namesDirectly reports whether label h names the value at sp: the value
 // follows it on its line with nothing but separators or a number sign
-// ("NIP: 676-…", "Siret 444 …", "Mesa 7", "Vencimento: 2026-03-22").
+// ("NIP: 676-…", "Siret 444 …", "Mesa 7", "Vencimento: 2026-03-22"), or
+// in the next cell of a row pasted from a spreadsheet ("BTW-nr;BE0456…").
 func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	if h.end > sp.Start || sp.Start-h.end > 12 {
 		return false
@@ -99,7 +219,7 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
 	gap = numberSignDropper.Replace(gap)
 	return strings.IndexFunc(gap, func(r rune) bool {
-		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°()", r) || r == '\n'
+		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°();|", r) || r == '\n'
 	}) < 0
 }
 
@@ -139,37 +259,20 @@ func (c *FieldCheck) penalizeOtherNamed(f Field, val string, h labelHit) {
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, an identifier that is never the %s", val, label, name))
 }
 
-// paymentNumberOnly is the own label of a value labelled only as a payment's
-// number ("Receipt #2291-4478") and the invoice-labelled token the document
-// prints elsewhere, when it prints one.
-func (d *doc) paymentNumberOnly(f Field, spans []Span, val string) (labelHit, string, bool) {
-	own := fieldLabelOwner(f.Name)
-	var pay labelHit
-	for _, sp := range spans {
-		h, ok := d.labelBefore(sp.Start)
-		if !ok || h.role != own {
-			continue
-		}
-		if !isPaymentNumberLabel(h.key) {
-			return labelHit{}, "", false
-		}
-		pay = h
+// penalizeLooseOther flags a value no own label names when the document
+// labels another number only loosely ("Ref", "Folio"): it names that label
+// and number without asserting either is the field's value, for the check
+// cannot tell.
+func (c *FieldCheck) penalizeLooseOther(f Field, val string, other, by labelHit, tok string) {
+	name := strings.ReplaceAll(f.Name, "_", " ")
+	byLabel := strings.Join(strings.Fields(by.text), " ")
+	if other.text == "" {
+		c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed with no label naming it the %s; the document labels %q %s: check which number is its own",
+			val, name, byLabel, tok))
+		return
 	}
-	if pay.text == "" {
-		return labelHit{}, "", false
-	}
-	want := string(foldNeedle(val, foldCompact))
-	for _, h := range d.fieldHits {
-		if h.role != own || isPaymentNumberLabel(h.key) {
-			continue
-		}
-		if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-			if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
-				return pay, tok, true
-			}
-		}
-	}
-	return labelHit{}, "", false
+	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, not as the %s; the document labels %q %s: check which number is its own",
+		val, strings.Join(strings.Fields(other.text), " "), name, byLabel, tok))
 }
 
 // numberSigns are the words a label puts before its value ("FACTURA

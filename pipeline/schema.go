@@ -173,7 +173,9 @@ fields:
       tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
       gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota,
       nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호, "trans #", trans no, "doc #",
-      sales no, cash sales no, cash sale no, "bill#", receipt, chk, quittung, quittung nr, quittungsnummer]
+      sales no, cash sales no, cash sale no, "bill#", receipt, chk, quittung, quittung nr, quittungsnummer,
+      fee note, fee note no, fee note number, "fee note #", honorarnote, honorarnote nr, honorarrechnung,
+      honorarrechnung nr, note d'honoraires, note d'honoraires n°, minuta, minuta nº, parcella, parcella n]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.

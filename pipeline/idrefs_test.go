@@ -1,0 +1,145 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+// refDoc is a document that prints its own number beside references to
+// other things: a client's file, a guest's folio and room, a prescription,
+// a bill of lading, an account, a customer. right is the document's own
+// number; others are the numbers printed for something else.
+type refDoc struct {
+	name   string
+	text   string
+	right  string
+	others []string
+}
+
+// Class "a reference to something else taken as the invoice number": our
+// and your references, a hotel folio and room, guest, client, customer,
+// account and member numbers, a prescription (Rx) number, a bill of lading
+// or booking, an order or PO number and a party's VAT number name something
+// other than this document. A label that names the document itself
+// (invoice, receipt, fee note, bill, "TAX INVOICE / RECEIPT No.", in any
+// language) outranks them. For every document:
+//   - the right number is not flagged on invoice_number;
+//   - each other number offered as the invoice number is flagged;
+//   - no reason, on any record, names one of the other numbers as the
+//     document's number (a reviewer following it would replace a right value
+//     with a wrong one).
+func TestReferencesToOtherThingsAreNotTheNumber(t *testing.T) {
+	docs := []refDoc{
+		{"uk solicitor's fee note", "HARROW & FINCH LLP\nSolicitors, 12 Bridge Street, Leeds LS1 4AB\nVAT reg no: GB 318 4471 20\n\nFEE NOTE\n\n" +
+			"Client: Ms R. Adeyemi        Our ref: HF/RAD/1187-2\nYour ref: RA/PROB/07         Matter no: 40918\n" +
+			"Fee note no: 26/03391\nDate: 14/04/2026\n\nProfessional charges re estate administration    1,200.00\n" +
+			"VAT @ 20%                                           240.00\nTotal due                                        £1,440.00",
+			"26/03391", []string{"HF/RAD/1187-2", "RA/PROB/07", "40918", "GB 318 4471 20"}},
+		{"singapore hotel tax invoice / receipt", "MARINA BAY SUITES PTE LTD\nGST Reg No: M2-0088123-4\n" +
+			"TAX INVOICE / RECEIPT    No. MBS-F-26-04410\nGuest: Ms P. Lindqvist     Room 712     Folio 30871\n" +
+			"Arrival: 03/03/2026   Departure: 05/03/2026\nRoom charge 2 nights                 480.00\n" +
+			"GST 9%                                43.20\nTotal (SGD)                          523.20",
+			"MBS-F-26-04410", []string{"30871", "712", "M2-0088123-4"}},
+		{"hotel folio beside an invoice number", "Hotel Lindenhof\nGuest folio no: 88213\nInvoice No: LH-2026-0912\n" +
+			"Guest no: 55-2291\nAccommodation 3 nights   EUR 390.00\nTotal EUR 390.00",
+			"LH-2026-0912", []string{"88213", "55-2291"}},
+		{"us pharmacy receipt", "CORNER DRUG PHARMACY\n118 Main St, Dayton OH 45402\nRECEIPT #: 7730-1184\nDate: 05/12/2026\n" +
+			"Rx #: 6021457   Refill 2 of 5\nPatient: J. Morales\nAmoxicillin 500mg caps #30     12.40\nTotal                $12.40",
+			"7730-1184", []string{"6021457"}},
+		{"danish freight invoice with a bill of lading", "NORDSEA FREIGHT LINES A/S\nInvoice No.: NSF-2026-00871     Date: 2026-02-17\n" +
+			"B/L No.: NSFL26HAM004412\nBooking no: HAM-771203\nShipper: Baltic Timber Oy\n" +
+			"Ocean freight Hamburg-Helsinki    EUR 1,850.00\nBAF                                 EUR 210.00\nTotal                              EUR 2,060.00",
+			"NSF-2026-00871", []string{"NSFL26HAM004412", "HAM-771203"}},
+		{"freight invoice, bill of lading spelled out", "Gulf Coast Carriers LLC\nINVOICE 2026-4471\nBill of Lading No. GCC-BL-99120\n" +
+			"PO Number: 4500018821\nLine haul Houston-Dallas   $1,400.00\nTotal $1,400.00",
+			"2026-4471", []string{"GCC-BL-99120", "4500018821"}},
+		{"uk utility bill with an account number", "Northgate Water\nYour water bill\nAccount number: 4410 2291 0087\n" +
+			"Bill number: 880214471\nBill date: 02/03/2026\nCustomer number: C-552019\nCharges this period   £48.20\nAmount due  £48.20",
+			"880214471", []string{"4410 2291 0087", "C-552019"}},
+		{"german rechnung with kundennummer", "Müller Bürotechnik GmbH, Hauptstr. 4, 70173 Stuttgart\nHerrn Jan Weber, Lindenweg 9, 80331 München\n" +
+			"Kundennummer: 40021         Rechnungsnummer: RE-2026-1187\nAuftragsnummer: A-7781      Datum: 12.03.2026\n" +
+			"USt-IdNr.: DE811234567\nToner HP 305A       2 x 49,00    98,00\nNettobetrag                       98,00\n" +
+			"MwSt 19%                          18,62\nGesamtbetrag                 116,62 EUR",
+			"RE-2026-1187", []string{"40021", "A-7781", "DE811234567"}},
+		{"spanish factura with nº de cliente", "Suministros Levante S.L.   CIF B46123456\nFACTURA\nNº de factura: F26-00412     Fecha: 09/04/2026\n" +
+			"Nº de cliente: 11873\nPedido nº: PE-2291\nBase imponible    250,00\nIVA 21%            52,50\nTotal             302,50 €",
+			"F26-00412", []string{"11873", "PE-2291", "B46123456"}},
+		{"japanese 請求書 with お客様番号", "請求書\n株式会社みどり商会 御中\nお客様番号：C-00871\n請求書番号：INV-26-0412\n発行日：2026年4月30日\n" +
+			"株式会社ヤマト電機\n登録番号：T8010001234567\n小計 ¥50,000\n消費税(10%) ¥5,000\n合計 ¥55,000",
+			"INV-26-0412", []string{"C-00871", "T8010001234567"}},
+		{"belgian invoice pasted from a spreadsheet", "Factuur;2026-0193\nDatum;15/03/2026\nLeverancier;Drukkerij Vlaanderen NV\n" +
+			"Invoice no;F2026-0193;BTW-nr;BE0456.789.123;Klantnummer;K-7781\nTotaal;1.210,00",
+			"F2026-0193", []string{"BE0456.789.123", "K-7781"}},
+	}
+	for _, doc := range docs {
+		t.Run(doc.name, func(t *testing.T) {
+			res := validateHO(t, doc.text, map[string]any{"invoice_number": doc.right})
+			if reason, flagged := flagReason(res, "invoice_number"); flagged {
+				t.Errorf("the right number %s is flagged: %s", doc.right, reason)
+			}
+			for _, other := range doc.others {
+				res := validateHO(t, doc.text, map[string]any{"invoice_number": other})
+				reason, flagged := flagReason(res, "invoice_number")
+				if !flagged {
+					t.Errorf("%s passes as the invoice number", other)
+					continue
+				}
+				for _, named := range doc.others {
+					if named != other && strings.Contains(reason, named) {
+						t.Errorf("the reason for %s names %s, another reference, as if it were the number: %s", other, named, reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+// When the document prints no label of its own number, a reference to
+// something else is still flagged, and its reason names the reference's
+// label without asserting any other printed number is the invoice number:
+// the verify stage cannot tell which number is this document's.
+func TestReferenceFlaggedWithoutAnInvoiceNumberToPointAt(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	letter := "Okonjo & Partners, Solicitors\nOur ref: OP/KL/3391\nYour ref: KL-2026-17\n\nTo professional services rendered  £900.00\nTotal £900.00"
+	water := "Northgate Water\nAccount number: 4410 2291 0087\nCustomer number: C-552019\nAmount due  £48.20"
+	pharmacy := "CORNER DRUG PHARMACY\nRx: 6021457\nPatient: J. Morales\nCopay $10.00\nTotal $10.00"
+	sheet := "Leverancier;Drukkerij Vlaanderen NV;BTW-nr;BE0456.789.123;Klantnummer;K-7781\nTotaal;1.210,00"
+	cases := []struct {
+		name, text, val, label, notNamed string
+	}{
+		{"our ref", letter, "OP/KL/3391", "Our ref", "KL-2026-17"},
+		{"your ref", letter, "KL-2026-17", "Your ref", "OP/KL/3391"},
+		{"account number", water, "4410 2291 0087", "Account number", "C-552019"},
+		{"customer number", water, "C-552019", "Customer number", "4410 2291 0087"},
+		{"rx", pharmacy, "6021457", "Rx", ""},
+		{"vat number in a semicolon row", sheet, "BE0456.789.123", "BTW-nr", "K-7781"},
+		{"customer number in a semicolon row", sheet, "K-7781", "Klantnummer", "BE0456.789.123"},
+	}
+	for _, c := range cases {
+		res := validateHO(t, c.text, n(c.val))
+		reason, flagged := flagReason(res, "invoice_number")
+		switch {
+		case !flagged:
+			t.Errorf("%s: %s passes as the invoice number", c.name, c.val)
+		case !strings.Contains(reason, `"`+c.label+`"`):
+			t.Errorf("%s: reason %q does not name the label %q", c.name, reason, c.label)
+		case c.notNamed != "" && strings.Contains(reason, c.notNamed):
+			t.Errorf("%s: reason %q points at %s, another reference", c.name, reason, c.notNamed)
+		}
+	}
+}
+
+// A label that merely starts like a reference does not take the document's
+// own number away: Mexico's CFDI prints its number as "Folio" (a hotel's
+// folio is the guest's account only beside a label naming the document),
+// and a receipt's own "Receipt No." is its number when nothing else is.
+func TestOwnNumberLabelsStillHold(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"cfdi folio", "Ferretería del Norte SA de CV\nRFC: FNO850101AB1\nFACTURA  Serie B  Folio 11873\nCliente: Juan Pérez\nTotal $9.00", n("11873"), "", ""},
+		{"receipt no alone", "Kedai Buku Ilmu\nRECEIPT NO: KB-22918\nMember no: 88120\nTotal RM 9.00", n("KB-22918"), "", ""},
+		{"member no beside it", "Kedai Buku Ilmu\nRECEIPT NO: KB-22918\nMember no: 88120\nTotal RM 9.00", n("88120"), "invoice_number", "KB-22918"},
+		{"fee note no. after the title", "FEE NOTE No. 26/00917\nOkonjo & Partners\nOur ref: OP/KL/3391\nTotal £900.00", n("26/00917"), "", ""},
+		{"our ref beside it", "FEE NOTE No. 26/00917\nOkonjo & Partners\nOur ref: OP/KL/3391\nTotal £900.00", n("OP/KL/3391"), "invoice_number", "26/00917"},
+	})
+}
