@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // This file is the one lexicon of label words: the heuristics and the keyless
@@ -294,6 +295,13 @@ func LabelTokens(s string) []string {
 }
 
 func labelTokens(s string) []token {
+	if isASCII(s) {
+		return asciiLabelTokens(s)
+	}
+	return runeLabelTokens(s)
+}
+
+func runeLabelTokens(s string) []token {
 	var out []token
 	var cur []rune
 	start, pos := 0, 0
@@ -320,6 +328,42 @@ func labelTokens(s string) []token {
 	}
 	flush()
 	return out
+}
+
+// asciiLabelTokens is labelTokens of an ASCII s: a byte is a rune, so each
+// token is a slice of s lowercased once instead of a string of its own.
+func asciiLabelTokens(s string) []token {
+	var out []token
+	low := strings.ToLower(s)
+	start := -1
+	for i := 0; i <= len(low); i++ {
+		if i < len(low) && isASCIIWordByte(low[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, token{text: low[start:i], start: start, end: i})
+			start = -1
+		}
+	}
+	return out
+}
+
+// isASCIIWordByte is a lowercased ASCII byte labelTokens keeps in a word:
+// a letter, a digit or "&".
+func isASCIIWordByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '&'
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isCJK(r rune) bool {
