@@ -52,7 +52,7 @@ func (d *doc) documentLocale() (DateOrder, string) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
 	}
-	toks := labelTokens(string(d.rs))
+	toks := labelTokens(d.text())
 	for i := 0; i+1 < len(toks); i++ {
 		next := toks[i+1].text
 		if slices.Contains(australianStates, toks[i].text) && len(next) == 4 && strings.Trim(next, "0123456789") == "" &&

@@ -400,7 +400,7 @@ var yourDocument = []string{"your invoice", "your bill", "your quote", "ihre rec
 // our invoice", the To: address's company is the customer; with "your
 // invoice", the From: address's is.
 func (d *doc) checkEmailParty(c *FieldCheck, val string) {
-	if c.Factor < 1 {
+	if c.Factor < 1 || !d.headMailLine() {
 		return
 	}
 	low := d.lowerText()
@@ -433,6 +433,33 @@ func (d *doc) checkEmailParty(c *FieldCheck, val string) {
 			return
 		}
 	}
+}
+
+// headMailLine reports whether one of the first twelve lines could be the
+// "To:" or "From:" line with an address that checkEmailParty reads; most
+// documents have none and are not lowercased whole.
+func (d *doc) headMailLine() bool {
+	for li := 0; li < len(d.lineStarts) && li < 12; li++ {
+		ls, le := d.lineBounds(li)
+		a, b := trimmedRunes(d.rs, ls, le)
+		if (lowerPrefix(d.rs[a:b], "to:") || lowerPrefix(d.rs[a:b], "from:")) && slices.Contains(d.rs[a:b], '@') {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerPrefix reports whether rs lowercased starts with the ASCII prefix p.
+func lowerPrefix(rs []rune, p string) bool {
+	if len(rs) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if unicode.ToLower(rs[i]) != rune(p[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func containsAny(s string, subs []string) bool {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // originalMessageWords mark the separator a mail client writes above the
@@ -28,6 +29,10 @@ func (d *doc) findQuoted() int {
 		if i+1 < len(d.lineStarts) {
 			le = d.lineStarts[i+1]
 		}
+		if a, b := trimmedRunes(d.rs, ls, le); a == b || !mayOpenQuote(d.rs[a:b]) {
+			own = own || a < b
+			continue
+		}
 		line := strings.TrimSpace(string(d.rs[ls:le]))
 		low := strings.ToLower(line)
 		quote := strings.HasPrefix(line, ">")
@@ -45,6 +50,38 @@ func (d *doc) findQuoted() int {
 		own = own || line != ""
 	}
 	return -1
+}
+
+// mayOpenQuote reports whether a trimmed line has what every line that
+// opens a quote has: a leading ">" or "___", a run of five hyphens, or a
+// trailing ":" (every wroteWords ends in one). Most lines have none, and
+// are not turned into lowercased strings.
+func mayOpenQuote(line []rune) bool {
+	n := len(line)
+	if line[0] == '>' || line[n-1] == ':' || n >= 3 && line[0] == '_' && line[1] == '_' && line[2] == '_' {
+		return true
+	}
+	dashes := 0
+	for _, r := range line {
+		if r != '-' {
+			dashes = 0
+		} else if dashes++; dashes == 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// trimmedRunes is rs[ls:le] without its leading and trailing white space,
+// as strings.TrimSpace trims it.
+func trimmedRunes(rs []rune, ls, le int) (int, int) {
+	for ls < le && unicode.IsSpace(rs[ls]) {
+		ls++
+	}
+	for le > ls && unicode.IsSpace(rs[le-1]) {
+		le--
+	}
+	return ls, le
 }
 
 // checkOtherDocument flags a value the text prints only where it quotes or
