@@ -170,7 +170,7 @@ func cleanEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
-func buildBinary(t *testing.T, dir string) string {
+func buildBinary(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "reflect")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
