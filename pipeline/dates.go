@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"fmt"
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -130,7 +130,7 @@ func FindDates(text string) []DateMatch {
 }
 
 func findDates(rs []rune) []DateMatch {
-	return realDates(scanDates(rs, nil))
+	return realDates(scanDates(rs, "", nil))
 }
 
 // realDates drops the date-shaped identifiers.
@@ -147,11 +147,12 @@ func realDates(ms []DateMatch) []DateMatch {
 // scanDates lists every date-shaped token, identifiers included, so amount
 // scanning can skip those too. It scans by hand rather than with regular
 // expressions: it runs on every document twice per verify and a month-name
-// alternation is slow.
-func scanDates(rs []rune, st *stopper) []DateMatch {
+// alternation is slow. ascii is the text when it is all ASCII (asciiText),
+// else "".
+func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 	var out []DateMatch
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
-		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: string(rs[s:e]),
+		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: cut(rs, ascii, s, e),
 			ident: numberLabelBefore(rs, s)})
 	}
 	n := len(rs)
@@ -435,11 +436,11 @@ func dedupeDates(ms []DateMatch) []DateMatch {
 	if len(ms) < 2 {
 		return ms
 	}
-	sort.SliceStable(ms, func(i, j int) bool {
-		if ms[i].Start != ms[j].Start {
-			return ms[i].Start < ms[j].Start
+	slices.SortStableFunc(ms, func(a, b DateMatch) int {
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
 		}
-		return ms[i].End > ms[j].End
+		return cmp.Compare(b.End, a.End)
 	})
 	kept := ms[:1]
 	for _, m := range ms[1:] {
@@ -474,5 +475,9 @@ func isoDate(y, m, d int) (string, bool) {
 	if t.Day() != d || int(t.Month()) != m {
 		return "", false
 	}
-	return fmt.Sprintf("%04d-%02d-%02d", y, m, d), true
+	// By hand, not fmt: a date candidate is read for every date-shaped
+	// token of every document.
+	b := [10]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + m/10), byte('0' + m%10), '-', byte('0' + d/10), byte('0' + d%10)}
+	return string(b[:]), true
 }

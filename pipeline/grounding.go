@@ -50,7 +50,9 @@ func isHyphen(r rune) bool {
 }
 
 func foldRunes(rs []rune, mode foldMode) folded {
-	f := folded{r: make([]rune, 0, len(rs)), start: make([]int32, 0, len(rs))}
+	// One allocation for both halves; neither outgrows len(rs).
+	buf := make([]int32, 2*len(rs))
+	f := folded{r: buf[:0:len(rs)], start: buf[len(rs) : len(rs) : 2*len(rs)]}
 	for i, r := range rs {
 		r = narrowRune(r)
 		if mode == foldSpaces && unicode.IsSpace(r) {

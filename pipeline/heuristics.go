@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Factors the heuristics apply. Each is a multiplier on confidence, so a field
@@ -77,26 +78,59 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	rs := narrowRunes(text)
 	st := newStopper(ctx)
 	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces), st: st}
-	all := scanDates(rs, st)
+	ascii := asciiText(text)
+	all := scanDates(rs, ascii, st)
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
-	amounts := findAmounts(rs, all, st)
+	amounts := findAmounts(rs, ascii, all, st)
 	money, fields := s.labelIndexes()
 	d.moneyHits = findLabels(rs, d.fold, money, st)
-	d.amounts = labelAmounts(rs, amounts, d.moneyHits, st)
+	d.lineStarts = lineStartsOf(rs)
+	d.amounts = labelAmounts(rs, d.lineStarts, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
 	d.fieldHits = findLabels(rs, d.fold, fields, st)
 	if err := st.err(); err != nil {
 		return nil, err
 	}
-	d.lineStarts = append(d.lineStarts, 0)
-	for i, r := range rs {
-		if r == '\n' {
-			d.lineStarts = append(d.lineStarts, i+1)
-		}
-	}
 	d.findTaxSummary()
 	return d, st.err()
+}
+
+// asciiText is text when every byte of it is ASCII, else "". Such a text's
+// runes are its bytes, so the passes over a document cut the strings they
+// keep (amounts and dates as written) from it instead of allocating each.
+func asciiText(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return ""
+		}
+	}
+	return text
+}
+
+// cut is string(rs[a:b]), sliced from ascii when the text is all ASCII.
+func cut(rs []rune, ascii string, a, b int) string {
+	if ascii != "" {
+		return ascii[a:b]
+	}
+	return string(rs[a:b])
+}
+
+// lineStartsOf is the offset each line of rs starts at.
+func lineStartsOf(rs []rune) []int {
+	n := 1
+	for _, r := range rs {
+		if r == '\n' {
+			n++
+		}
+	}
+	starts := make([]int, 1, n)
+	for i, r := range rs {
+		if r == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }
 
 // labelBefore is the nearest field label ending at or before p on p's line.

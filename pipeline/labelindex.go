@@ -1,6 +1,10 @@
 package pipeline
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // labelIndex is a label set ready for findLabels: a trie of the folded
 // labels, so a document is scanned once, not once per label. The trie is
@@ -156,7 +160,10 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 			}
 		}
 	}
-	var out []labelHit
+	// The kept hits' texts are cut from one string: a string per hit was
+	// most of findLabels' allocations.
+	out := make([]labelHit, 0, len(hits))
+	size := 0
 	for i, h := range hits {
 		covered := false
 		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
@@ -169,9 +176,35 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 		}
 		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
 			l := idx.labels[h.li]
-			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key,
-				text: string(rs[h.start:h.end])})
+			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
+			for _, r := range rs[h.start:h.end] {
+				size += utf8RuneLen(r)
+			}
 		}
 	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, h := range out {
+		for _, r := range rs[h.start:h.end] {
+			b.WriteRune(r)
+		}
+	}
+	texts, at := b.String(), 0
+	for i := range out {
+		n := 0
+		for _, r := range rs[out[i].start:out[i].end] {
+			n += utf8RuneLen(r)
+		}
+		out[i].text, at = texts[at:at+n], at+n
+	}
 	return out
+}
+
+// utf8RuneLen is the length of r as string(r) writes it: an invalid rune
+// takes the replacement character's three bytes.
+func utf8RuneLen(r rune) int {
+	if n := utf8.RuneLen(r); n > 0 {
+		return n
+	}
+	return 3
 }

@@ -488,7 +488,7 @@ func tokensEqual(a, b []string) bool {
 func AmountRoles(text string, s *Schema) []Role {
 	rs := []rune(text)
 	money, _ := s.labelIndexes()
-	got := labelAmounts(rs, findAmounts(rs, scanDates(rs, nil), nil), findLabels(rs, foldRunes(rs, foldSpaces), money, nil), nil)
+	got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabels(rs, foldRunes(rs, foldSpaces), money, nil), nil)
 	out := make([]Role, len(got))
 	for i, a := range got {
 		out[i] = a.role

@@ -27,7 +27,7 @@ func TestLexiconEveryLabelHasItsRole(t *testing.T) {
 		text := l.Text + " 12.34"
 		rs := []rune(text)
 		f := foldRunes(rs, foldSpaces)
-		got := labelAmounts(rs, findAmounts(rs, scanDates(rs, nil), nil), findLabels(rs, f, money, nil), nil)
+		got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabels(rs, f, money, nil), nil)
 		if len(got) != 1 || got[0].role != want {
 			var role Role
 			if len(got) == 1 {

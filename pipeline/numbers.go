@@ -323,11 +323,13 @@ var taxCodeSuffixes = map[string]bool{"SR": true, "ZR": true, "ZRL": true, "S": 
 // slashes (phone numbers, registration numbers, addresses), and integers with
 // a leading zero.
 func FindAmounts(text string) []AmountMatch {
-	rs := []rune(text)
-	return findAmounts(rs, scanDates(rs, nil), nil)
+	rs, ascii := []rune(text), asciiText(text)
+	return findAmounts(rs, ascii, scanDates(rs, ascii, nil), nil)
 }
 
-func findAmounts(rs []rune, dates []DateMatch, st *stopper) []AmountMatch {
+// findAmounts is FindAmounts over rs; ascii is the text when it is all
+// ASCII (asciiText), else "".
+func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []AmountMatch {
 	var out []AmountMatch
 	line, lineAt := 0, 0
 	n := len(rs)
@@ -373,7 +375,7 @@ func findAmounts(rs []rune, dates []DateMatch, st *stopper) []AmountMatch {
 		if overlapsDate(dates, start, j) || excludedAmount(rs, start, j) {
 			continue
 		}
-		raw := string(rs[start:j])
+		raw := cut(rs, ascii, start, j)
 		v, ok := parseNumberCore(raw)
 		if !ok {
 			continue

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -319,11 +320,12 @@ func isClauseBreak(rs []rune, i int) bool {
 // the same line since the previous number or clause break; else a label
 // right after it that closes the clause ("540.00 before tax,"); else, for a
 // number alone on its line, the tail of the previous line.
-func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper) []labelledAmount {
+// starts are the offsets the lines of rs start at (lineStartsOf).
+func labelAmounts(rs []rune, starts []int, amounts []AmountMatch, hits []labelHit, st *stopper) []labelledAmount {
 	out := make([]labelledAmount, len(amounts))
 	// hits are sorted by start: find the window by binary search so long
 	// single-line texts stay linear-ish.
-	var hs []labelHit // reused: most segments hold one label or none
+	hs := make([]labelHit, 0, 8) // reused: most segments hold one label or none
 	choose := func(a, b int) (labelHit, bool) {
 		k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a })
 		hs = hs[:0]
@@ -333,13 +335,6 @@ func labelAmounts(rs []rune, amounts []AmountMatch, hits []labelHit, st *stopper
 			}
 		}
 		return chooseLabel(rs, hs, a, b)
-	}
-	var starts []int // start offset of each line
-	starts = append(starts, 0)
-	for i, r := range rs {
-		if r == '\n' {
-			starts = append(starts, i+1)
-		}
 	}
 	lineStart := func(line int) int { return starts[line] }
 	lineEnd := func(line int) int {
@@ -449,36 +444,46 @@ func asideLabel(rs []rune, amounts []AmountMatch, i, ls int, choose func(a, b in
 // currency or sign characters. It stops at the first other character, so a
 // long line of numbers costs little.
 func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
-	var lb, rb [4]rune
-	left, right := lb[:0], rb[:0]
-	ok := func(r rune, letters *[]rune) bool {
-		switch {
-		case strings.ContainsRune(" \t\r:-()$€£¥", r):
-			return true
-		case unicode.IsLetter(r) && len(left)+len(right) < 4:
-			*letters = append(*letters, r)
-			return true
-		}
-		return false
-	}
+	// At most four letters in all, gathered without a closure so the
+	// buffers stay on the stack: this runs for most amounts of a document.
+	var letters [4]rune
+	n, left := 0, 0
 	for k := a.Start - 1; k >= ls; k-- {
-		if !ok(rs[k], &left) {
+		if !aloneRune(rs[k], letters[:], &n) {
 			return false
 		}
 	}
+	left = n
 	for k := a.End; k < le; k++ {
-		if !ok(rs[k], &right) {
+		if !aloneRune(rs[k], letters[:], &n) {
 			return false
 		}
 	}
-	if len(left) > 0 && len(right) > 0 {
+	if left > 0 && n > left {
 		return false
 	}
-	for i, j := 0, len(left)-1; i < j; i, j = i+1, j-1 {
-		left[i], left[j] = left[j], left[i]
+	// The left letters were read backwards.
+	slices.Reverse(letters[:left])
+	var buf [4 * utf8.UTFMax]byte
+	w := buf[:0]
+	for _, r := range letters[:n] {
+		w = utf8.AppendRune(w, r)
 	}
-	w := string(left) + string(right)
-	return w == "" || isAmountMarker(w)
+	return len(w) == 0 || isAmountMarker(string(w))
+}
+
+// aloneRune reports whether r may stand beside an amount alone on its line,
+// adding a letter to letters[:*n] while there is room.
+func aloneRune(r rune, letters []rune, n *int) bool {
+	switch {
+	case strings.ContainsRune(" \t\r:-()$€£¥", r):
+		return true
+	case unicode.IsLetter(r) && *n < len(letters):
+		letters[*n] = r
+		*n++
+		return true
+	}
+	return false
 }
 
 // tableRow reports whether amount i is the first of several decimal amounts

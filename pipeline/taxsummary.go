@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -214,10 +215,12 @@ func (d *doc) rateBases() {
 			minTotal = math.Min(minTotal, a.Value)
 		}
 	}
-	cents := make(map[int64]bool, len(d.amounts))
-	for _, a := range d.amounts {
-		cents[int64(math.Round(a.Value*100))] = true
+	// The amounts in cents, sorted: looked up by binary search.
+	cents := make([]int64, len(d.amounts))
+	for i, a := range d.amounts {
+		cents[i] = int64(math.Round(a.Value * 100))
 	}
+	slices.Sort(cents)
 	rates := make([]float64, len(d.amounts))
 	for i, a := range d.amounts {
 		ls, _ := d.lineBounds(a.Line)
@@ -236,7 +239,7 @@ func (d *doc) rateBases() {
 			r := rates[i]
 			target, slack := t.Value*(100+r)/r, 0.011*(100+r)/r
 			for c := int64(math.Floor((target - slack) * 100)); c <= int64(math.Ceil((target+slack)*100)); c++ {
-				if cents[c] && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), 0.011) {
+				if _, printed := slices.BinarySearch(cents, c); printed && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), 0.011) {
 					t.role = RoleTax
 					break
 				}
@@ -274,7 +277,8 @@ func abs(x int) int {
 
 // chooseLabelIn is the label before p on [ls, p).
 func chooseLabelIn(d *doc, ls, p int) (labelHit, bool) {
-	var hs []labelHit
+	var buf [8]labelHit // a line holds a few labels
+	hs := buf[:0]
 	hits := d.moneyHits
 	for k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= ls }); k < len(hits) && hits[k].start < p; k++ {
 		if hits[k].end <= p {
