@@ -37,9 +37,17 @@ type outboxEntry struct {
 
 // entryLine is e as one outbox line, carrying r as its result.
 func entryLine(e outboxEntry, r pipeline.Result) ([]byte, error) {
-	raw, err := r.MarshalJSON()
-	if err != nil {
-		return nil, err
+	return encodedEntryLine(e, r, nil)
+}
+
+// encodedEntryLine is entryLine with r already encoded as raw (nil: encoded
+// here).
+func encodedEntryLine(e outboxEntry, r pipeline.Result, raw []byte) ([]byte, error) {
+	if raw == nil {
+		var err error
+		if raw, err = r.MarshalJSON(); err != nil {
+			return nil, err
+		}
 	}
 	e.TraceID, e.Result = r.TraceID, raw
 	return json.Marshal(e)
@@ -303,7 +311,7 @@ func applyEntry(tx *bbolt.Tx, line []byte) error {
 			return errors.New("outbox line without its corpus or document")
 		}
 		if err = ensureCorpus(tx, *e.Corpus); err == nil {
-			err = saveLineTx(tx, e.Corpus.ID, *e.Doc, e.Version, *r)
+			err = saveLineTx(tx, e.Corpus.ID, *e.Doc, e.Version, *r, nil)
 		}
 	default:
 		err = fmt.Errorf("outbox entry with op %q", e.Op)

@@ -57,7 +57,14 @@ func (s *Store) PutResults(ctx context.Context, corpusID, pipelineVersion string
 }
 
 func putResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) (Summary, error) {
-	if err := writeResult(tx, corpusID, docID, version, r); err != nil {
+	return putEncodedResult(tx, corpusID, docID, version, r, nil)
+}
+
+// putEncodedResult is putResult with r already encoded as r.MarshalJSON
+// returns it (nil: encoded here), so a batch that printed the result does
+// not encode it a second time for the store.
+func putEncodedResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result, raw []byte) (Summary, error) {
+	if err := writeResult(tx, corpusID, docID, version, r, raw); err != nil {
 		return Summary{}, err
 	}
 	// r is now the latest result: the row needs no decode of what was just
@@ -65,8 +72,9 @@ func putResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result)
 	return refreshSummary(tx, corpusID, docID, &r)
 }
 
-// writeResult stores the result without touching the summary.
-func writeResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result) error {
+// writeResult stores the result (raw, or r encoded when raw is nil) without
+// touching the summary.
+func writeResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Result, raw []byte) error {
 	if err := checkID("pipeline version", version); err != nil {
 		return err
 	}
@@ -77,11 +85,13 @@ func writeResult(tx *bbolt.Tx, corpusID, docID, version string, r pipeline.Resul
 	if bs[0].Get(docKey(corpusID, docID)) == nil {
 		return fmt.Errorf("document %q in corpus %q: %w", docID, corpusID, ErrNotFound)
 	}
-	// Call MarshalJSON directly: json.Marshal would re-validate and compact
-	// its output, which costs as much again.
-	raw, err := r.MarshalJSON()
-	if err != nil {
-		return fmt.Errorf("encode result: %w", err)
+	if raw == nil {
+		// Call MarshalJSON directly: json.Marshal would re-validate and
+		// compact its output, which costs as much again.
+		var err error
+		if raw, err = r.MarshalJSON(); err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
 	}
 	if err := bs[1].Put(subKey(corpusID, docID, version), raw); err != nil {
 		return err

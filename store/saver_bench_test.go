@@ -26,7 +26,7 @@ func BenchmarkSaver(b *testing.B) {
 		for i := range n {
 			doc, res := storetest.Synthetic(i, nil)
 			doc.ID = fmt.Sprintf("d-%06d", i)
-			v.Add(doc, res, func(err error) {
+			v.Add(doc, res, nil, func(err error) {
 				if err != nil {
 					b.Error(err)
 				}

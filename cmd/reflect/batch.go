@@ -80,11 +80,20 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			if work.Err() != nil && out.res.Status == pipeline.StatusError {
 				return // aborted mid-call: the line was not verified, so print nothing for it
 			}
-			// Saved in input order (the first of two lines with one id
-			// wins, as in the workstation) and in the background: the
-			// exit status, not the line, says whether it was stored.
-			sink.save(l, out.res, stdio)
-			writeJSONLine(stdio.Out, out.res)
+			// Encoded once, for the line printed and the store. Saved in
+			// input order (the first of two lines with one id wins, as in
+			// the workstation) and in the background: the exit status, not
+			// the line, says whether it was stored.
+			line, err := out.res.MarshalJSON()
+			if err != nil {
+				line = nil // the store encodes it and reports the same error
+			}
+			sink.save(l, out.res, line, stdio)
+			if line == nil {
+				writeJSONLine(stdio.Out, out.res)
+			} else {
+				_, _ = stdio.Out.Write(append(line, '\n'))
+			}
 			if severity(out.code) > severity(worst) {
 				worst = out.code
 			}
@@ -246,11 +255,12 @@ func sinkCorpus(path, schema string) (store.Corpus, error) {
 		Schema: schema, Created: time.Now().UTC()}, nil
 }
 
-// save queues l's result (nil sink: nothing to do). A line the corpus
+// save queues l's result, encoded as res.MarshalJSON returns it or nil
+// (nil sink: nothing to do). A line the corpus
 // loader would reject (bad JSON, empty text) has no document of its own;
 // one whose id is stored with another text is refused by the store. A
 // result that cannot be stored is reported on stderr.
-func (s *resultSink) save(l golden.Line, res pipeline.Result, stdio Stdio) {
+func (s *resultSink) save(l golden.Line, res pipeline.Result, encoded []byte, stdio Stdio) {
 	if s == nil || l.Err != nil || strings.TrimSpace(l.Text) == "" {
 		return
 	}
@@ -259,7 +269,7 @@ func (s *resultSink) save(l golden.Line, res pipeline.Result, stdio Stdio) {
 		return
 	}
 	no := l.No
-	s.saver.Add(store.Document{ID: id, Text: l.Text, Expected: l.Expected}, res, func(err error) {
+	s.saver.Add(store.Document{ID: id, Text: l.Text, Expected: l.Expected}, res, encoded, func(err error) {
 		if err == nil || errors.Is(err, store.ErrOtherDocument) {
 			return
 		}

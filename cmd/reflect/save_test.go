@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,6 +62,44 @@ func TestBatchSaveFeedsReview(t *testing.T) {
 	}
 	if r := run(t, "", "extract", "--batch", "--save"); r.code != ExitUsage {
 		t.Fatalf("--save without --file: exit %d", r.code)
+	}
+}
+
+// --save prints the same lines as the batch without it, and stores each
+// result as the very line printed (one encoding serves both): names with
+// "&" and "<" stay unescaped in both.
+func TestBatchSaveStoresThePrintedLine(t *testing.T) {
+	body := fakeCorpus(3) + `{"id":"amp","text":"Müller & Söhne <GmbH>\nRechnung R-7\nGesamt 12,00 EUR"}` + "\n"
+	corpus := writeFile(t, "c.jsonl", body)
+	storePath := filepath.Join(t.TempDir(), "review.db")
+	args := []string{"extract", "--batch", "--file", corpus, "--provider", "local", "--log-level", "error"}
+	plain := run(t, "", args...)
+	saved := run(t, "", append(args, "--save", "--store", storePath)...)
+	untraced := regexp.MustCompile(`"trace_id":"[^"]*"`)
+	if a, b := untraced.ReplaceAllString(plain.out, ""), untraced.ReplaceAllString(saved.out, ""); a != b {
+		t.Fatalf("--save changed the output:\n%s\nwithout it:\n%s", b, a)
+	}
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sinkCorpus(corpus, "invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(saved.out, "\n"), "\n")
+	for i, res := range decodeLines(t, saved.out) {
+		got, ok, err := st.Result(context.Background(), c.ID, res.ID)
+		if err != nil || !ok {
+			t.Fatalf("%s: not stored (%v)", res.ID, err)
+		}
+		raw, err := got.MarshalJSON()
+		if err != nil || string(raw) != lines[i] {
+			t.Fatalf("%s stored as\n%s\nprinted as\n%s", res.ID, raw, lines[i])
+		}
+	}
+	if !strings.Contains(saved.out, "Müller & Söhne") {
+		t.Fatalf("the vendor's & was escaped:\n%s", saved.out)
 	}
 }
 
