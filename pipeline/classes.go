@@ -178,10 +178,20 @@ var countryCurrencies = []struct{ code, text string }{
 	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
 }
 
+// countryNeedles are countryCurrencies' texts folded as the document is,
+// built once; read-only.
+var countryNeedles = func() [][]rune {
+	out := make([][]rune, len(countryCurrencies))
+	for i, h := range countryCurrencies {
+		out[i] = foldNeedle(h.text, foldSpaces)
+	}
+	return out
+}()
+
 // findCountryCurrency is countryCurrency computed.
 func (d *doc) findCountryCurrency() (code, hint string, sp Span) {
-	for _, h := range countryCurrencies {
-		if s := letterBounded(d.rs, d.fold.find(foldNeedle(h.text, foldSpaces))); len(s) > 0 {
+	for i, h := range countryCurrencies {
+		if s := letterBounded(d.rs, d.fold.find(countryNeedles[i])); len(s) > 0 {
 			return h.code, h.text, s[0]
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // dayFirstCurrencies are currencies whose countries all write numeric dates
@@ -52,23 +53,8 @@ func (d *doc) documentLocale() (DateOrder, string) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
 	}
-	toks := labelTokens(d.text())
-	for i := 0; i+1 < len(toks); i++ {
-		next := toks[i+1].text
-		if slices.Contains(australianStates, toks[i].text) && len(next) == 4 && strings.Trim(next, "0123456789") == "" &&
-			strings.ToUpper(string(d.rs[toks[i].start:toks[i].end])) == string(d.rs[toks[i].start:toks[i].end]) {
-			return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[toks[i].start:toks[i+1].end]))
-		}
-	}
-	for i := 0; i+1 < len(toks); i++ {
-		next := toks[i+1].text
-		if toks[i].end-toks[i].start != 2 {
-			continue // every state code is two letters
-		}
-		st := string(d.rs[toks[i].start:toks[i].end])
-		if slices.Contains(usStates, st) && len(next) == 5 && strings.Trim(next, "0123456789") == "" {
-			return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[toks[i].start:toks[i+1].end]))
-		}
+	if order, why, ok := d.addressOrder(); ok {
+		return order, why
 	}
 	if _, _, _, ok := d.amountCurrency(); !ok {
 		// No currency printed: the issuer's legal form or country places the
@@ -82,6 +68,87 @@ func (d *doc) documentLocale() (DateOrder, string) {
 		}
 	}
 	return OrderUnknown, ""
+}
+
+// addressOrder is the order an address implies: an Australian state and
+// its four-digit postcode anywhere (day first), else a US state code and
+// its five-digit ZIP code (month first). It walks the text's words as
+// labelTokens cuts them without building them.
+func (d *doc) addressOrder() (DateOrder, string, bool) {
+	aus, us := Span{Start: -1}, Span{Start: -1}
+	prev := Span{Start: -1}
+	eachTokenSpan(d.rs, func(tok Span) {
+		if prev.Start >= 0 {
+			if aus.Start < 0 && d.australianState(prev) && asciiDigits(d.rs[tok.Start:tok.End]) == 4 {
+				aus = Span{Start: prev.Start, End: tok.End}
+			}
+			if us.Start < 0 && prev.End-prev.Start == 2 && slices.Contains(usStates, string(d.rs[prev.Start:prev.End])) &&
+				asciiDigits(d.rs[tok.Start:tok.End]) == 5 {
+				us = Span{Start: prev.Start, End: tok.End}
+			}
+		}
+		prev = tok
+	})
+	if aus.Start >= 0 {
+		return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[aus.Start:aus.End])), true
+	}
+	if us.Start >= 0 {
+		return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[us.Start:us.End])), true
+	}
+	return OrderUnknown, "", false
+}
+
+// australianState reports a token that is an Australian state's
+// abbreviation written in capitals ("NSW", not "nsw" or "Vic").
+func (d *doc) australianState(tok Span) bool {
+	w := d.rs[tok.Start:tok.End]
+	if len(w) != 3 {
+		return false
+	}
+	for _, st := range australianStates {
+		if unicode.ToLower(w[0]) == rune(st[0]) && unicode.ToLower(w[1]) == rune(st[1]) && unicode.ToLower(w[2]) == rune(st[2]) {
+			return strings.ToUpper(string(w)) == string(w)
+		}
+	}
+	return false
+}
+
+// asciiDigits is len(w) when w is all ASCII digits, else -1.
+func asciiDigits(w []rune) int {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return -1
+		}
+	}
+	return len(w)
+}
+
+// eachTokenSpan calls f with the span of each token labelTokens cuts from
+// rs, in order.
+func eachTokenSpan(rs []rune, f func(Span)) {
+	start := -1
+	for i, r := range rs {
+		switch {
+		case isCJK(r):
+			if start >= 0 {
+				f(Span{Start: start, End: i})
+				start = -1
+			}
+			f(Span{Start: i, End: i + 1})
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&':
+			if start < 0 {
+				start = i
+			}
+		default:
+			if start >= 0 {
+				f(Span{Start: start, End: i})
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		f(Span{Start: start, End: len(rs)})
+	}
 }
 
 // datedWords are date labels that date whatever the line names before them:

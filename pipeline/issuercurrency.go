@@ -18,8 +18,8 @@ func ImpliedCurrency(ctx context.Context, text string, s *Schema) (code, why str
 		return "", "", false, nil
 	}
 	byName := ""
-	for _, h := range countryCurrencies {
-		if sp := letterBounded(d.rs, d.fold.find(foldNeedle(h.text, foldSpaces))); len(sp) > 0 {
+	for i, h := range countryCurrencies {
+		if sp := letterBounded(d.rs, d.fold.find(countryNeedles[i])); len(sp) > 0 {
 			code, why = h.code, "\""+h.text+"\""
 			byName = h.code
 			break

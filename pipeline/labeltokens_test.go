@@ -31,3 +31,19 @@ func TestASCIILabelTokensAgreeWithGeneralPath(t *testing.T) {
 		}
 	}
 }
+
+// eachTokenSpan walks the tokens labelTokens cuts, at the same offsets.
+func TestEachTokenSpanCutsAsLabelTokens(t *testing.T) {
+	for _, s := range []string{"", "Sydney NSW 2000", "株式会社さくら商事 TEL 03-1234", "TOTAL(INCL.GST)&X", "Ünïcödé  straße 5a",
+		"北京市 100000, NY 10013", "İstanbul VİC 3000", "ＡＢＣ １２３"} {
+		var got []Span
+		eachTokenSpan([]rune(s), func(sp Span) { got = append(got, sp) })
+		var want []Span
+		for _, tok := range labelTokens(s) {
+			want = append(want, Span{Start: tok.start, End: tok.end})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: eachTokenSpan %v, labelTokens %v", s, got, want)
+		}
+	}
+}

@@ -367,7 +367,9 @@ func isASCII(s string) bool {
 }
 
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+	// No Han, Hiragana or Katakana code point is below U+2E80: most runes
+	// are answered without the tables.
+	return r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
 type lexHit struct {
