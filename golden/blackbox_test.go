@@ -41,7 +41,7 @@ var blackboxSets = []struct {
 }{
 	// 68 documents from 20 countries: credit notes, statements, tips,
 	// rounding, injected totals, bill-to before vendor (session 2).
-	{"documents.jsonl", 89, 13, 72},
+	{"documents.jsonl", 88, 13, 71},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 5, 10, 5},
@@ -55,7 +55,7 @@ var blackboxSets = []struct {
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
 	// telling what generalises.
-	{"heldout-r3.jsonl", 34, 35, 18},
+	{"heldout-r3.jsonl", 33, 35, 17},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -449,8 +449,9 @@ func fieldLabelSet(s *Schema) []roleLabel {
 // non-space characters after separators, if it holds a digit.
 func tokenAfter(rs []rune, end int) (Span, bool) {
 	p := end
-	// A spreadsheet pasted as text separates its cells with ';' or '|'.
-	for p < len(rs) && (rs[p] == ' ' || rs[p] == '\t' || rs[p] == ':' || rs[p] == '：' || rs[p] == '#' || rs[p] == '.' || rs[p] == ';' || rs[p] == '|') {
+	// A spreadsheet pasted as text separates its cells with ';' or '|', or
+	// quotes them and separates them with ',' ("Invoice no","GT-041").
+	for p < len(rs) && (strings.ContainsRune(" \t:：#.;|\"", rs[p]) || rs[p] == ',' && p > end && rs[p-1] == '"') {
 		p++
 	}
 	// "INV NO/DATE:15403-119386(29/07/2016)": a second label glued to the
@@ -469,7 +470,7 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	}
 	p = skipNumberSign(rs, p)
 	q := p
-	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) && rs[q] != ';' && rs[q] != '|' {
+	for q < len(rs) && !unicode.IsSpace(rs[q]) && !(rs[q] == '(' && q > p) && rs[q] != ';' && rs[q] != '|' && rs[q] != '"' {
 		q++
 	}
 	for q > p && strings.ContainsRune(",;.:)", rs[q-1]) {

@@ -59,10 +59,32 @@ var notTheNumberLabels = []string{
 	"numéro client", "numéro de client", "code client", "nº de cliente", "nº cliente", "número de cliente",
 	"código de cliente", "codice cliente", "cod. cliente", "numero cliente", "klantnummer", "klantnr", "kundenummer",
 	"kundnummer", "numer klienta", "nr klienta", "お客様番号", "顧客番号", "会員番号", "客户编号", "고객번호",
+	"debtor", "debtor no", "debtor number", "debtor code", "subscriber no", "subscriber number", "payer no",
+	"sold-to no", "bill-to no", "ship-to no", "customer account", "customer account no", "loyalty no",
+	"debitor", "debitorennummer", "debitoren-nr", "kundenkonto", "mitgliedsnummer", "debiteurnummer", "debiteur nr",
+	"klant nr", "référence client", "réf. client", "compte client", "n° adhérent", "numéro d'abonné", "n° abonné",
+	"nº de abonado", "abonado", "código cliente", "referencia cliente", "nº socio", "n. cliente", "cliente n",
+	"código do cliente", "asiakasnumero", "asiakasnro", "asiakas nro", "kundnr", "kunde nr", "medlemsnummer",
+	"nr odbiorcy", "kod klienta", "číslo zákazníka", "zákaznické číslo", "ügyfélszám", "vevőkód", "müşteri no",
+	"müşteri numarası", "κωδ. πελάτη", "κωδικός πελάτη", "お客様コード", "顧客コード", "得意先コード", "得意先番号",
+	"契約番号", "客户代码", "客户号", "会员号", "회원번호",
+	// A supply point or meter on a utility bill.
+	"meter no", "meter number", "meter serial", "meter id", "mprn", "mpan", "supply number", "nmi", "zählernummer",
+	"zähler-nr", "zählpunkt", "zählpunktbezeichnung", "marktlokation", "n° de compteur", "numéro de compteur", "pdl",
+	"point de livraison", "número de contador", "cups", "pod", "pdr",
+	// Tax and enterprise numbers under national labels.
+	"btw", "btw nummer", "ondernemingsnummer", "ondernemingsnr", "kbo", "kbo-nr", "bce", "n° d'entreprise",
+	"numéro d'entreprise", "n° entreprise", "n° de tva", "enterprise no", "enterprise number", "business no",
+	"business number", "gst/hst no", "hst no", "qst no", "ein", "federal tax id", "mwst-nr", "mwst nr", "uid-nr",
+	"n° siren", "codice destinatario", "oib", "pib", "kvk-nr", "kvk nummer", "matricule fiscale", "rif", "ntn",
+	"adószám", "közösségi adószám", "vergi no", "vergi numarası", "vergi kimlik no", "vkn", "tckn", "mersis no",
+	"nº contribuinte", "contribuinte",
 	"rx", "rx no", "rx number", "prescription no", "prescription number",
 	"b/l", "b/l no", "bl no", "bill of lading", "bill of lading no", "bill of lading number", "bol", "bol no",
 	"booking no", "booking number", "container", "container no", "awb", "hawb", "mawb", "tracking no",
-	"tracking number", "konossement", "connaissement", "conocimiento de embarque",
+	"tracking number", "konossement", "connaissement", "conocimiento de embarque", "hbl", "hbl no", "mbl", "mbl no",
+	"seal no", "voyage no", "voy no", "flight no", "cmr", "cmr no", "frachtbrief", "frachtbriefnummer", "pod no",
+	"delivery note no", "lieferschein nr", "lieferscheinnummer",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -211,7 +233,8 @@ var numberSignDropper = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr
 // namesDirectly reports whether label h names the value at sp: the value
 // follows it on its line with nothing but separators or a number sign
 // ("NIP: 676-…", "Siret 444 …", "Mesa 7", "Vencimento: 2026-03-22"), or
-// in the next cell of a row pasted from a spreadsheet ("BTW-nr;BE0456…").
+// in the next cell of a row pasted from a spreadsheet ("BTW-nr;BE0456…",
+// "\"VAT\",\"BE0456…\"").
 func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	if h.end > sp.Start || sp.Start-h.end > 12 {
 		return false
@@ -219,7 +242,7 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
 	gap = numberSignDropper.Replace(gap)
 	return strings.IndexFunc(gap, func(r rune) bool {
-		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°();|", r) || r == '\n'
+		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°();|,\"", r) || r == '\n'
 	}) < 0
 }
 

@@ -143,3 +143,39 @@ func TestOwnNumberLabelsStillHold(t *testing.T) {
 		{"our ref beside it", "FEE NOTE No. 26/00917\nOkonjo & Partners\nOur ref: OP/KL/3391\nTotal £900.00", n("OP/KL/3391"), "invoice_number", "26/00917"},
 	})
 }
+
+// A party's VAT or enterprise number and a customer's number are printed in
+// many shapes: bare national labels (BTW, KBO, BCE, Ondernemingsnummer), a
+// debtor's or subscriber's number, cells of a row pasted from a spreadsheet
+// with ';', '|' or ',' between them, quoted or not. Each is flagged as the
+// invoice number, naming its label; the labelled number passes.
+func TestTaxAndCustomerNumbersInRows(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	be := "Drukkerij Vlaanderen NV; Kerkstraat 4; 9000 Gent; BTW BE 0456.789.123\nFACTUUR\nFactuurnummer: 2026/0193\nTotaal 1.210,00"
+	fr := "Imprimerie Wallonne SA | BCE 0456.789.123 | Rue Haute 8, 4000 Liège\nFacture n° FW-2026-0077\nTotal 605,00 €"
+	csv := "\"Supplier\",\"Ghent Textiles BV\",\"Enterprise no\",\"0456789123\"\n\"Invoice no\",\"GT-2026-041\",\"Debtor no\",\"D-11873\"\n\"Total\",\"1210.00\""
+	fi := "Oy Pohjoisvalo Ab, Y-tunnus 1234567-8\nLasku nro 2026-551\nAsiakasnumero: 88120\nYhteensä 124,00 €"
+	tr := "Anadolu Kırtasiye Ltd. Şti.\nFATURA NO: AKL2026000000412\nMüşteri No: 552019\nVergi No: 1234567890\nGENEL TOPLAM 1.180,00 TL"
+	nl := "Bakkerij De Molen BV\nBTW-nr: NL812345678B01; KvK-nr: 33112211\nFactuurnr.: 2026-041\nKlantnr.: K-552\nTotaal € 121,00"
+	cz := "Tiskárna Morava s.r.o., IČO: 12345678, DIČ: CZ12345678\nČíslo faktury: 2026-0317\nZákaznické číslo: 44120\nCelkem 1 210,00 Kč"
+	runClassCases(t, []classCase{
+		{"btw-nr before a ';'", nl, n("NL812345678B01"), "invoice_number", "2026-041"},
+		{"kvk-nr", nl, n("33112211"), "invoice_number", "2026-041"},
+		{"klantnr", nl, n("K-552"), "invoice_number", "2026-041"},
+		{"factuurnr right", nl, n("2026-041"), "", ""},
+		{"ičo", cz, n("12345678"), "invoice_number", "2026-0317"},
+		{"zákaznické číslo", cz, n("44120"), "invoice_number", "2026-0317"},
+		{"číslo faktury right", cz, n("2026-0317"), "", ""},
+		{"bare btw", be, n("BE 0456.789.123"), "invoice_number", "2026/0193"},
+		{"factuurnummer right", be, n("2026/0193"), "", ""},
+		{"bce in a | row", fr, n("0456.789.123"), "invoice_number", "FW-2026-0077"},
+		{"facture n° right", fr, n("FW-2026-0077"), "", ""},
+		{"enterprise no in quoted cells", csv, n("0456789123"), "invoice_number", "GT-2026-041"},
+		{"debtor no in quoted cells", csv, n("D-11873"), "invoice_number", "GT-2026-041"},
+		{"invoice no in quoted cells right", csv, n("GT-2026-041"), "", ""},
+		{"asiakasnumero", fi, n("88120"), "invoice_number", `labelled "Asiakasnumero"`},
+		{"müşteri no", tr, n("552019"), "invoice_number", "AKL2026000000412"},
+		{"vergi no", tr, n("1234567890"), "invoice_number", "AKL2026000000412"},
+		{"fatura no right", tr, n("AKL2026000000412"), "", ""},
+	})
+}

@@ -175,7 +175,10 @@ fields:
       nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호, "trans #", trans no, "doc #",
       sales no, cash sales no, cash sale no, "bill#", receipt, chk, quittung, quittung nr, quittungsnummer,
       fee note, fee note no, fee note number, "fee note #", honorarnote, honorarnote nr, honorarrechnung,
-      honorarrechnung nr, note d'honoraires, note d'honoraires n°, minuta, minuta nº, parcella, parcella n]
+      honorarrechnung nr, note d'honoraires, note d'honoraires n°, minuta, minuta nº, parcella, parcella n,
+      factuur, factuurnr, factuur nr, lasku, lasku nro, laskun numero, laskunumero, číslo faktury, faktura č,
+      számla, számlaszám, számla sorszáma, factura nr, số hóa đơn, αρ. τιμολογίου, αριθμός τιμολογίου,
+      fatura no, 세금계산서 번호]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
