@@ -117,7 +117,7 @@ bench:
 	@$(GO) test -run '^$$' -bench 'BatchSave' -benchtime 1x -count 1 -timeout 30m ./cmd/reflect/ | grep -E '^(BENCH|FAIL|--- FAIL|panic)' || true
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
 	@$(GO) test -run '^$$' -bench Validate -count 1 ./mcp/ | $(BENCH_FILTER)
-	@echo "== MCP needs_review: the enqueue's share of a call (with a store vs without), 1,000 calls each, one client over stdio; the store's enqueue alone"
+	@echo "== MCP needs_review: the enqueue's share of a call (a server with a store vs one without, called in turn), 1,000 calls each, one client over stdio, beside the disk's fdatasync floor; the store's enqueue alone, 1 and 8 callers"
 	@$(GO) test -run '^$$' -bench NeedsReviewEnqueue -benchtime 1000x -count 1 ./mcp/ | $(BENCH_FILTER)
 	@$(GO) test -run '^$$' -bench 'BenchmarkEnqueue' -benchtime 1000x -count 1 ./store/ | $(BENCH_FILTER)
 	@echo "== decision engine in process, one core: p50/p99 over a mix of envelopes; allocations on an allowed read"

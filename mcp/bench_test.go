@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -79,47 +80,88 @@ func pipeSession(b *testing.B, s *Server) *mcpsdk.ClientSession {
 }
 
 // BenchmarkNeedsReviewEnqueue: what queueing a needs_review result for
-// review adds to a call, one client over stdio pipes: the p50 of a validate
-// that comes back needs_review with a real store (the entry on disk before
-// the answer: fsynced in the store's outbox, committed behind it) less the
-// p50 of the same call on a server with no store. Issue 11's goal: under
-// 1 ms. make bench runs it with -benchtime 1000x (1,000 calls each way).
+// review adds to a call. Two servers, one with a real store (the entry on
+// disk before the answer: fsynced in the store's outbox, committed behind
+// it) and one without, one client each over stdio pipes, are called in turn,
+// the order alternating, so both see the same machine (two runs one after
+// the other on a shared 2-core machine see different loads). The figure is
+// the p50 with the store less the p50 without; beside it the disk's floor,
+// a 4 KB append made durable, sampled between the calls: no durable answer
+// beats it. Issue 11's goal: under 1 ms. make bench runs it with
+// -benchtime 1000x.
 func BenchmarkNeedsReviewEnqueue(b *testing.B) {
-	p50 := map[bool]time.Duration{}
-	for _, withStore := range []bool{false, true} {
-		b.Run(map[bool]string{false: "no-store", true: "store"}[withStore], func(b *testing.B) {
-			cfg := Config{Build: (&scriptBuilder{}).build}
-			if withStore {
-				cfg.Store = openStore(b)
-			}
-			cs := pipeSession(b, newTestServer(b, cfg))
-			params := validateParams(999)
+	var beyond, floor time.Duration
+	b.Run("stdio", func(b *testing.B) {
+		beyond, floor = needsReviewBeyondOK(b)
+	})
+	if floor > 0 {
+		benchfig.Print(fmt.Sprintf("MCP needs_review p50 beyond ok (disk's fdatasync p50 %s)", floor.Round(time.Microsecond)),
+			beyond.Round(time.Microsecond).String(), "< 1ms", beyond < time.Millisecond)
+	}
+}
+
+// needsReviewBeyondOK is BenchmarkNeedsReviewEnqueue's measurement: the p50
+// of a needs_review call with a store less the p50 without, and the disk's
+// fdatasync p50 over the same time.
+func needsReviewBeyondOK(b *testing.B) (beyond, floor time.Duration) {
+	st := openStore(b)
+	plain := pipeSession(b, newTestServer(b, Config{Build: (&scriptBuilder{}).build}))
+	stored := pipeSession(b, newTestServer(b, Config{Build: (&scriptBuilder{}).build, Store: st}))
+	probe, err := benchfig.NewSyncProbe(filepath.Dir(st.Path()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer probe.Close()
+	params := validateParams(999)
+	for _, cs := range []*mcpsdk.ClientSession{plain, stored} {
+		res, err := cs.CallTool(context.Background(), params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out struct{ Status string }
+		if err := json.Unmarshal([]byte(res.Content[0].(*mcpsdk.TextContent).Text), &out); err != nil || out.Status != "needs_review" {
+			b.Fatalf("status %q (%v), want needs_review", out.Status, err)
+		}
+	}
+	lat := map[*mcpsdk.ClientSession][]time.Duration{}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		order := []*mcpsdk.ClientSession{plain, stored}
+		if i%2 == 1 {
+			order[0], order[1] = stored, plain
+		}
+		for _, cs := range order {
+			t0 := time.Now()
 			res, err := cs.CallTool(context.Background(), params)
-			if err != nil {
-				b.Fatal(err)
+			lat[cs] = append(lat[cs], time.Since(t0))
+			if err != nil || res.IsError {
+				b.Fatalf("call %d: %v", i, err)
 			}
-			var out struct{ Status string }
-			if err := json.Unmarshal([]byte(res.Content[0].(*mcpsdk.TextContent).Text), &out); err != nil || out.Status != "needs_review" {
-				b.Fatalf("status %q (%v), want needs_review", out.Status, err)
-			}
-			lat := benchCallsWith(b, []*mcpsdk.ClientSession{cs}, params)
-			p50[withStore] = lat[len(lat)/2]
-			if withStore {
-				st := cfg.Store
-				if err := st.Flush(context.Background()); err != nil {
-					b.Fatal(err)
-				}
-				sums, err := st.Summaries(context.Background(), store.QueueCorpusID(queueName("bench")))
-				if err != nil || len(sums) < b.N {
-					b.Fatalf("%d queued of %d needs_review calls (%v)", len(sums), b.N, err)
-				}
-			}
-		})
+		}
+		b.StopTimer()
+		if err := probe.Sample(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
-	if without, with := p50[false], p50[true]; without > 0 && with > 0 {
-		beyond := with - without
-		benchfig.Print("MCP needs_review p50 beyond the pipeline (enqueue)", beyond.Round(time.Microsecond).String(), "< 1ms", beyond < time.Millisecond)
+	b.StopTimer()
+	if err := st.Flush(context.Background()); err != nil {
+		b.Fatal(err)
 	}
+	// b.N calls in the loop and the one before it.
+	sums, err := st.Summaries(context.Background(), store.QueueCorpusID(queueName("bench")))
+	if err != nil || len(sums) < b.N+1 {
+		b.Fatalf("%d queued of %d needs_review calls (%v)", len(sums), b.N+1, err)
+	}
+	p50 := func(l []time.Duration) time.Duration { slices.Sort(l); return l[len(l)/2] }
+	without, with := p50(lat[plain]), p50(lat[stored])
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(without), "ok-p50_ms")
+	b.ReportMetric(ms(with), "needs_review-p50_ms")
+	b.ReportMetric(ms(with-without), "beyond-p50_ms")
+	b.ReportMetric(ms(probe.P50()), "fdatasync-p50_ms")
+	return with - without, probe.P50()
 }
 
 func validateParams(total float64) *mcpsdk.CallToolParams {

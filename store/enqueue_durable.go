@@ -25,7 +25,8 @@ type drainer struct {
 
 // EnqueueDurable is Enqueue for a caller waiting on the answer (an MCP
 // agent told its result is queued for review): it returns as soon as the
-// entry is on disk in the outbox, one append and one fsync, and commits it
+// entry is on disk in the outbox, one append and one fsync shared with the
+// callers that arrived meanwhile (outboxGroup), and commits it
 // to the store shortly after, behind the answer, together with whatever
 // else arrived meanwhile. Until then FindTrace and review_status find it
 // in the outbox, and if the process dies first the next writer replays it.
@@ -50,7 +51,7 @@ func (s *Store) EnqueueDurable(ctx context.Context, queue string, doc Document, 
 	if err != nil {
 		return "", fmt.Errorf("enqueue to %q: %w", corpusID, err)
 	}
-	if err := appendOutbox(s.path, [][]byte{line}); err != nil {
+	if err := s.appends.append(s.path, line); err != nil {
 		return "", fmt.Errorf("enqueue to %q: outbox: %w", corpusID, err)
 	}
 	s.drainSoon()

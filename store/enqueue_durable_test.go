@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,5 +127,71 @@ func TestDrainCutShortIsReplayedFirst(t *testing.T) {
 	}
 	if outboxPending(path) {
 		t.Fatal("entries left waiting after the drain")
+	}
+}
+
+// Concurrent EnqueueDurable calls share appends: while one append waits for
+// the outbox (here held by another writer, as another process's append or
+// a drain holds it), the callers that arrive all go in the next one, one
+// write and one fsync for all of them. Each is still answered only once
+// its own entry is in the outbox, and every one reaches the queue.
+func TestEnqueueDurableGroupsConcurrentCallers(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflect.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.OpenFile(outboxPath(path), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lockFile(held); err != nil {
+		t.Fatal(err)
+	}
+	const callers = 16
+	errs := make(chan error, callers)
+	for i := range callers {
+		go func() {
+			trace := fmt.Sprintf("t-%d", i)
+			if _, err := s.EnqueueDurable(ctx, "claude-ai", Document{Text: "Total 3.00 " + trace}, "v1", needsReview(trace)); err != nil {
+				errs <- err
+				return
+			}
+			if _, _, ok, err := s.FindTrace(ctx, trace); !ok || err != nil {
+				errs <- fmt.Errorf("trace %s not found right after its answer: %v", trace, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	// One caller leads and waits for the held outbox; the rest queue
+	// behind it.
+	for waiting := 0; waiting < callers-1; {
+		s.appends.mu.Lock()
+		waiting = len(s.appends.waiting)
+		s.appends.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range callers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.appends.mu.Lock()
+	got := s.appends.appends
+	s.appends.mu.Unlock()
+	if got != 2 {
+		t.Errorf("%d callers made %d appends; want 2 (the leader's, then the %d that waited, together)", callers, got, callers-1)
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Summaries(ctx, QueueCorpusID("claude-ai"))
+	if err != nil || len(rows) != callers {
+		t.Fatalf("%d queued, %v; want %d", len(rows), err, callers)
 	}
 }

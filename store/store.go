@@ -55,6 +55,8 @@ type Store struct {
 	group committer
 	// drain commits the outbox behind EnqueueDurable's answers.
 	drain drainer
+	// appends group-commits EnqueueDurable's outbox appends.
+	appends outboxGroup
 }
 
 // Bucket names. docs and summaries share the key corpusID\x00seq(8 bytes BE)
