@@ -41,6 +41,13 @@ const DefaultCacheLockTimeout = time.Second
 // open and one transaction, since goroutines competing for the flock would
 // only poll for it; back-to-back lookups share one read-only open for at
 // most leaseMax (viewLeased).
+//
+// Replies are stored write-behind (cache_write.go): a call returns as soon
+// as its reply is queued, and a writer commits what is queued in one
+// transaction. Close waits for every queued write. The one durability cost:
+// a process killed outright (kill -9, a crash) loses the replies it had not
+// yet committed, a few milliseconds' worth; they are paid for again on the
+// next run, and never answered wrongly.
 type Cache struct {
 	path    string
 	timeout time.Duration
@@ -54,6 +61,9 @@ type Cache struct {
 	// Logger receives cache faults (lock timeouts, unreadable entries); nil
 	// discards them. Set it before use.
 	Logger *slog.Logger
+
+	// w is the write-behind queue (cache_write.go).
+	w writeBehind
 
 	hits, misses, faults atomic.Int64
 	opens                atomic.Int64 // of the file, for the lease's tests and benchmarks
@@ -173,11 +183,15 @@ func (c *Cache) reportDamage() {
 }
 
 // Close ends use of the cache; later calls through wrapped clients go
-// straight to the model. It releases the read lease, the only file handle
-// held between operations. A call already past its lookup still stores its
-// reply: it was paid for.
+// straight to the model. It waits until every queued reply is committed,
+// then releases the read lease, the only file handle held between
+// operations. A call already past its lookup still stores its reply (at
+// once, not queued): it was paid for.
 func (c *Cache) Close() error {
+	c.w.mu.Lock()
 	c.closed.Store(true)
+	c.w.mu.Unlock()
+	c.Flush()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropLease()
@@ -230,6 +244,9 @@ type cacheEntry struct {
 }
 
 func (c *Cache) get(key []byte) (cacheEntry, bool) {
+	if e, ok := c.queued(key); ok {
+		return e, true
+	}
 	var e cacheEntry
 	op := &cacheOp{key: key}
 	c.do(op)
@@ -245,21 +262,6 @@ func (c *Cache) get(key []byte) (cacheEntry, bool) {
 	return e, op.out != nil
 }
 
-func (c *Cache) put(key []byte, e cacheEntry) {
-	if c.broken.Load() {
-		return
-	}
-	v, err := json.Marshal(e)
-	if err == nil {
-		op := &cacheOp{key: key, val: v}
-		c.do(op)
-		err = op.err
-	}
-	if err != nil {
-		c.fault("store", err)
-	}
-}
-
 // cacheOp is one lookup (val nil) or write waiting for a batch.
 type cacheOp struct {
 	key, val []byte
@@ -267,14 +269,12 @@ type cacheOp struct {
 	err      error
 }
 
-// do runs op in the next batch. Opening the file costs far more than a
-// lookup, so concurrent callers share one open and one transaction: whoever
-// holds the batch lock takes every queued op (group commit). A write is
-// committed to the file before do returns, so a process killed right after a
-// paid call does not lose it.
-func (c *Cache) do(op *cacheOp) {
+// do runs ops in the next batch and returns once they ran. Opening the file
+// costs far more than a lookup, so concurrent callers share one open and one
+// transaction: whoever holds the batch lock takes every queued op.
+func (c *Cache) do(ops ...*cacheOp) {
 	c.qmu.Lock()
-	c.queue = append(c.queue, op)
+	c.queue = append(c.queue, ops...)
 	c.qmu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -285,15 +285,16 @@ func (c *Cache) do(op *cacheOp) {
 	if len(batch) == 0 {
 		return // an earlier batch already ran op
 	}
-	if err := c.guarded(func() error { return c.runBatch(batch) }); err != nil {
+	if err := c.guarded(func() error { return c.runBatch(batch, c.timeout) }); err != nil {
 		for _, o := range batch {
 			o.err = err
 		}
 	}
 }
 
-// runBatch runs a batch in one transaction.
-func (c *Cache) runBatch(batch []*cacheOp) error {
+// runBatch runs a batch in one transaction; one with writes waits up to
+// lockWait for the file's exclusive lock. Caller holds c.mu.
+func (c *Cache) runBatch(batch []*cacheOp, lockWait time.Duration) error {
 	writes := false
 	for _, o := range batch {
 		writes = writes || o.val != nil
@@ -315,7 +316,7 @@ func (c *Cache) runBatch(batch []*cacheOp) error {
 		return nil
 	}
 	if writes {
-		return c.updateLocked(func(tx *bolt.Tx) error {
+		return c.updateLocked(lockWait, func(tx *bolt.Tx) error {
 			if _, err := tx.CreateBucketIfNotExists(callsBucket); err != nil {
 				return err
 			}
@@ -338,10 +339,12 @@ const (
 )
 
 // readLease is a read-only open of the file that successive lookup batches
-// share; guarded by Cache.mu.
+// share; guarded by Cache.mu. A lease period runs leaseMax from opened,
+// then rests leaseRest; this process's own writes close db without ending
+// the period (yieldLease), so they do not stretch it either.
 type readLease struct {
 	db              *bolt.DB
-	opened, resting time.Time // resting: when the last lease ended
+	opened, resting time.Time // opened: zero between periods; resting: when the last period ended
 }
 
 // viewLeased runs fn in a read transaction on the lease, opening one when
@@ -349,37 +352,51 @@ type readLease struct {
 func (c *Cache) viewLeased(fn func(*bolt.Tx) error) error {
 	now := time.Now()
 	l := &c.lease
-	if l.db != nil && now.Sub(l.opened) >= leaseMax {
+	if !l.opened.IsZero() && now.Sub(l.opened) >= leaseMax {
 		c.dropLease()
 	}
 	if l.db == nil {
 		if now.Sub(l.resting) < leaseRest {
 			return c.viewLocked(fn)
 		}
-		db, err := c.open(true)
+		db, err := c.open(true, c.timeout)
 		if err != nil {
 			return err
 		}
-		l.db, l.opened = db, now
-		// The lease ends within leaseMax even when no lookup comes to end it.
-		time.AfterFunc(leaseMax, func() {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if l.db == db {
-				c.dropLease()
-			}
-		})
+		l.db = db
+		if l.opened.IsZero() {
+			l.opened = now
+			// The period ends within leaseMax even when no lookup comes to end it.
+			time.AfterFunc(leaseMax, func() {
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				if l.opened.Equal(now) {
+					c.dropLease()
+				}
+			})
+		}
 	}
 	return l.db.View(fn)
 }
 
-// dropLease closes the read lease, if any, releasing its flock. Caller
-// holds c.mu.
+// dropLease closes the read lease, if any, releasing its flock, and ends
+// the lease period: lookups open the file each for leaseRest. Caller holds
+// c.mu.
 func (c *Cache) dropLease() {
+	c.yieldLease()
+	if !c.lease.opened.IsZero() {
+		c.lease.opened = time.Time{}
+		c.lease.resting = time.Now()
+	}
+}
+
+// yieldLease closes the read lease, if any, for this process's own write
+// (our shared flock would keep our exclusive one out), leaving the lease
+// period running. Caller holds c.mu.
+func (c *Cache) yieldLease() {
 	if c.lease.db != nil {
 		_ = c.lease.db.Close()
 		c.lease.db = nil
-		c.lease.resting = time.Now()
 	}
 }
 
@@ -432,7 +449,7 @@ func (c *Cache) guarded(fn func() error) (err error) {
 func (c *Cache) update(fn func(*bolt.Tx) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.guarded(func() error { return c.updateLocked(fn) })
+	return c.guarded(func() error { return c.updateLocked(c.timeout, fn) })
 }
 
 func (c *Cache) fault(op string, err error) {
@@ -443,7 +460,7 @@ func (c *Cache) fault(op string, err error) {
 }
 
 func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
-	db, err := c.open(true)
+	db, err := c.open(true, c.timeout)
 	if err != nil {
 		return err
 	}
@@ -451,7 +468,7 @@ func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
 	return db.View(fn)
 }
 
-func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
+func (c *Cache) updateLocked(lockWait time.Duration, fn func(*bolt.Tx) error) (err error) {
 	// NoSync: an entry reaches the OS page cache on commit, so it survives the
 	// process being killed (the case a resumed run cares about); only a machine
 	// crash could lose the newest entries, which costs a repeated call, never a
@@ -462,8 +479,8 @@ func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
 	// write would cost time in proportion to the whole cache, and the walk
 	// panics on a damaged page in a goroutine where no recover can reach it.
 	// Our own shared flock would keep the exclusive one from this process too.
-	c.dropLease()
-	db, err := c.open(false)
+	c.yieldLease()
+	db, err := c.open(false, lockWait)
 	if err != nil {
 		return err
 	}
@@ -483,10 +500,10 @@ func (c *Cache) updateLocked(fn func(*bolt.Tx) error) (err error) {
 // a DB to close; the lock other processes wait for is then dropped here, and
 // the panic goes on to guarded. (The memory map bbolt made stays until the
 // process ends; the cache is off from then on, so that happens once.)
-func (c *Cache) open(readOnly bool) (*bolt.DB, error) {
+func (c *Cache) open(readOnly bool, lockWait time.Duration) (*bolt.DB, error) {
 	c.opens.Add(1)
 	var f *os.File
-	opts := &bolt.Options{Timeout: c.timeout, ReadOnly: readOnly,
+	opts := &bolt.Options{Timeout: lockWait, ReadOnly: readOnly,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			var err error
 			f, err = os.OpenFile(name, flag, perm)

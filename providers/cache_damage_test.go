@@ -9,17 +9,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
-// truncate cuts the cache file to frac of its size: a copy cut short, a
-// disk that filled up.
+// truncate cuts the cache file to frac of the pages its last transaction
+// uses: a copy cut short, a disk that filled up. (The file itself is
+// larger: bbolt grows it ahead of use, so a cut measured on its size may
+// take only free space.)
 func truncateFile(t *testing.T, path string, frac float64) {
 	t.Helper()
-	fi, err := os.Stat(path)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(path, int64(float64(fi.Size())*frac)); err != nil {
+	var used int64
+	err = db.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, int64(float64(used)*frac)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -67,6 +67,7 @@ func TestCacheLookupsShareAnOpen(t *testing.T) {
 	}
 	w.timeout = 3 * leaseMax
 	w.put([]byte("k"), cacheEntry{Text: "x"})
+	w.Flush()
 	if st := w.Stats(); st.Faults != 0 {
 		t.Fatalf("a write after the lease ran out failed: %+v", st)
 	}
@@ -107,6 +108,7 @@ func TestCacheLeaseLetsAWriterIn(t *testing.T) {
 	for i := range 5 {
 		writer.put(fmt.Appendf(nil, "w%d", i), cacheEntry{Text: "paid"})
 	}
+	writer.Flush()
 	stop.Store(true)
 	wg.Wait()
 	if st := writer.Stats(); st.Faults != 0 {
