@@ -23,8 +23,11 @@ import (
 // against an OpenAI-compatible server, in a process of its own, that answers
 // every call after a fixed delay (50ms: far below a real model's, so
 // reflect's own overhead shows), and reports the run's speed as a ratio to
-// the ideal (documents × calls × delay / concurrency): 1.0 means reflect adds
-// nothing. It counts the TCP connections the 1,000 calls opened, then reruns
+// the ideal (documents × calls × delay / concurrency). A document's two calls
+// are one after the other, so the last round of documents is partial when
+// concurrency does not divide their number (500 at 32: 16 rounds of 100 ms,
+// not 15.6): the best ratio reachable, printed beside the figure, is
+// (docs / c) / ceil(docs / c), 0.977 at 32. It counts the TCP connections the 1,000 calls opened, then reruns
 // with a warm cache and reports the speed-up. make bench runs it with
 // -benchtime 1x; each figure is printed as a BENCH line with its goal.
 func BenchmarkBatchThroughput(b *testing.B) {
@@ -58,14 +61,17 @@ func BenchmarkBatchThroughput(b *testing.B) {
 				}
 			}
 			ideal := time.Duration(docs*calls) * delay / time.Duration(conc)
+			rounds := (docs + conc - 1) / conc
+			best := ideal.Seconds() / (time.Duration(rounds*calls) * delay).Seconds()
 			ratio, speedup := ideal.Seconds()/cold.Seconds(), cold.Seconds()/warm.Seconds()
 			b.ReportMetric(ratio, "ratio-to-ideal")
+			b.ReportMetric(best, "best-ratio")
 			b.ReportMetric(cold.Seconds(), "cold-s")
 			b.ReportMetric(float64(coldStats.Conns), "tcp-conns")
 			b.ReportMetric(warm.Seconds(), "cached-s")
 			b.ReportMetric(speedup, "cache-speedup")
 			c := fmt.Sprintf("c=%d", conc)
-			benchFigure("extract --batch vs ideal, fake model 50 ms, "+c, fmt.Sprintf("%.3f", ratio), "≥ 0.95", ratio >= 0.95)
+			benchFigure(fmt.Sprintf("extract --batch vs ideal, model 50 ms, %s (best %.3f)", c, best), fmt.Sprintf("%.3f", ratio), "≥ 0.95", ratio >= 0.95)
 			benchFigure("extract --batch TCP connections for 1,000 calls, "+c, fmt.Sprint(coldStats.Conns), fmt.Sprintf("≤ %d", conc), coldStats.Conns <= int64(conc))
 			benchFigure("cached rerun model calls, "+c, fmt.Sprint(warmStats.Requests), "0", warmStats.Requests == 0)
 			benchFigure("cached rerun speed-up over first run, "+c, fmt.Sprintf("%.0f×", speedup), "≥ 50×", speedup >= 50)
