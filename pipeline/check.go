@@ -12,16 +12,25 @@ type stopper struct {
 
 func newStopper(ctx context.Context) *stopper { return &stopper{ctx: ctx} }
 
-// stop reports whether the pass should give up; nil never stops.
+// stop reports whether the pass should give up; nil never stops. It is
+// small enough to inline: the passes ask it once per rune.
 func (s *stopper) stop() bool {
 	if s == nil {
 		return false
 	}
-	if s.done {
-		return true
-	}
 	s.n++
-	if s.n&4095 == 0 && s.ctx.Err() != nil {
+	if s.n&4095 != 0 {
+		return s.done
+	}
+	return s.look()
+}
+
+// look is the context check of every 4096th step, kept out of line so stop
+// stays small.
+//
+//go:noinline
+func (s *stopper) look() bool {
+	if !s.done && s.ctx.Err() != nil {
 		s.done = true
 	}
 	return s.done

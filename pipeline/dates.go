@@ -60,6 +60,17 @@ var monthNames = map[string]int{
 	"maart": 3, "augustus": 8,
 }
 
+// monthInitials are the ASCII first letters of monthNames: most words of a
+// document start with none of them and need no lookup.
+var monthInitials = func() (set [utf8.RuneSelf]bool) {
+	for name := range monthNames {
+		if r, _ := utf8.DecodeRuneInString(name); r < utf8.RuneSelf {
+			set[r] = true
+		}
+	}
+	return set
+}()
+
 // numberWords label an identifier: a date-shaped token right after one
 // ("Fattura n. 2026/05/12", "Invoice No. 2026-03-14") is a number, not a date.
 var numberWords = map[string]bool{
@@ -179,9 +190,9 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 			if m, ok := cjkDate(rs, i, digitsAt); ok {
 				add(m.Start, m.End, m.ISO, false, OrderUnknown)
 			}
-		case unicode.IsLetter(r) && !unicode.IsLetter(at(i-1)):
+		case isLetter(r) && !isLetter(at(i-1)):
 			k := i
-			for k < n && unicode.IsLetter(rs[k]) {
+			for k < n && isLetter(rs[k]) {
 				k++
 			}
 			if mo, ok := monthNamed(rs[i:k]); ok {
@@ -198,7 +209,10 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 // monthNamed looks a word up in monthNames, lowered into a stack buffer: it
 // runs for every word of every document.
 func monthNamed(w []rune) (int, bool) {
-	if len(w) > 12 {
+	if len(w) < 3 || len(w) > 12 {
+		return 0, false // no month name is shorter
+	}
+	if f := unicode.ToLower(w[0]); uint32(f) < utf8.RuneSelf && !monthInitials[f] {
 		return 0, false
 	}
 	var buf [48]byte

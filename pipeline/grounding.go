@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // folded is a text lowered and with whitespace runs collapsed to one space,
@@ -54,8 +55,10 @@ func foldRunes(rs []rune, mode foldMode) folded {
 	buf := make([]int32, 2*len(rs))
 	f := folded{r: buf[:0:len(rs)], start: buf[len(rs) : len(rs) : 2*len(rs)]}
 	for i, r := range rs {
-		r = narrowRune(r)
-		if mode == foldSpaces && unicode.IsSpace(r) {
+		if uint32(r) >= utf8.RuneSelf {
+			r = narrowRune(r) // only non-ASCII runes narrow
+		}
+		if mode == foldSpaces && isSpace(r) {
 			if n := len(f.r); n > 0 && f.r[n-1] == ' ' {
 				continue
 			}
@@ -63,13 +66,33 @@ func foldRunes(rs []rune, mode foldMode) folded {
 			f.start = append(f.start, int32(i))
 			continue
 		}
-		if !keepRune(r, mode) {
+		if mode != foldSpaces && !keepRune(r, mode) {
 			continue
 		}
-		f.r = append(f.r, unicode.ToLower(r))
+		f.r = append(f.r, toLower(r))
 		f.start = append(f.start, int32(i))
 	}
 	return f
+}
+
+// isSpace is unicode.IsSpace with the ASCII runes decided inline: folding
+// asks it of every rune of every document.
+func isSpace(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return r == ' ' || uint32(r)-'\t' < 5 // \t \n \v \f \r
+	}
+	return unicode.IsSpace(r)
+}
+
+// toLower is unicode.ToLower with the ASCII runes lowered inline.
+func toLower(r rune) rune {
+	if uint32(r) < utf8.RuneSelf {
+		if uint32(r)-'A' < 26 {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
 }
 
 // foldNeedle folds a needle the same way, trimming surrounding whitespace.

@@ -431,6 +431,14 @@ func narrowRune(r rune) rune {
 
 // narrowRunes is text with every full-width form narrowed (narrowRune).
 func narrowRunes(text string) []rune {
+	if asciiText(text) != "" {
+		// Nothing to narrow, and a byte is a rune: one pass, not three.
+		rs := make([]rune, len(text))
+		for i := 0; i < len(text); i++ {
+			rs[i] = rune(text[i])
+		}
+		return rs
+	}
 	rs := []rune(text)
 	for i, r := range rs {
 		rs[i] = narrowRune(r)

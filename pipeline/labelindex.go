@@ -12,19 +12,23 @@ import (
 // every document, and hashing an edge per rune was most of its time.
 type labelIndex struct {
 	labels []roleLabel
-	// ascii is the root's child for each ASCII rune (0: none): nearly every
-	// walk starts there and most end after a rune or two.
-	ascii [128]int32
-	nodes []trieNode
-	edges []trieEdge // each node's children, sorted by rune
-	ends  []int32    // each node's labels, in list order
+	// tables hold the child for each ASCII rune (0: none) of the nodes with
+	// many children, the root first: nearly every walk starts there and
+	// most end after a rune or two.
+	tables [][128]int32
+	nodes  []trieNode
+	edges  []trieEdge // each node's children, sorted by rune
+	ends   []int32    // each node's labels, in list order
 	// maxLen is the longest label in runes.
 	maxLen int
 }
 
-// trieNode is a node's children edges[kid:kid+nkid] and the labels ending
-// there ends[end:end+nend].
-type trieNode struct{ kid, nkid, end, nend int32 }
+// trieNode is a node's children edges[kid:kid+nkid] (and tables[table]
+// when table >= 0) and the labels ending there ends[end:end+nend].
+type trieNode struct{ kid, nkid, end, nend, table int32 }
+
+// denseKids is how many children give a node an ASCII table.
+const denseKids = 8
 
 type trieEdge struct {
 	r    rune
@@ -33,12 +37,12 @@ type trieEdge struct {
 
 // child is node's child by rune r, or 0 (the root is nobody's child).
 func (idx *labelIndex) child(node int32, r rune) int32 {
-	if node == 0 && r >= 0 && r < 128 {
-		return idx.ascii[r]
+	n := &idx.nodes[node]
+	if n.table >= 0 && uint32(r) < utf8.RuneSelf {
+		return idx.tables[n.table][r]
 	}
-	n := idx.nodes[node]
 	kids := idx.edges[n.kid : n.kid+n.nkid]
-	if len(kids) <= 8 {
+	if len(kids) <= denseKids {
 		for _, e := range kids {
 			if e.r == r {
 				return e.node
@@ -59,12 +63,6 @@ func (idx *labelIndex) child(node int32, r rune) int32 {
 		return kids[lo].node
 	}
 	return 0
-}
-
-// labelsAt are the labels that end at node, in list order.
-func (idx *labelIndex) labelsAt(node int32) []int32 {
-	n := idx.nodes[node]
-	return idx.ends[n.end : n.end+n.nend]
 }
 
 func newLabelIndex(labels []roleLabel) *labelIndex {
@@ -107,13 +105,18 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 	for n := range kids {
 		slices.SortFunc(kids[n], func(a, b trieEdge) int { return int(a.r) - int(b.r) })
 		idx.nodes[n] = trieNode{kid: int32(len(idx.edges)), nkid: int32(len(kids[n])),
-			end: int32(len(idx.ends)), nend: int32(len(ends[n]))}
+			end: int32(len(idx.ends)), nend: int32(len(ends[n])), table: -1}
 		idx.edges = append(idx.edges, kids[n]...)
 		idx.ends = append(idx.ends, ends[n]...)
-	}
-	for _, e := range kids[0] {
-		if e.r >= 0 && e.r < 128 {
-			idx.ascii[e.r] = e.node
+		if n == 0 || len(kids[n]) > denseKids {
+			idx.nodes[n].table = int32(len(idx.tables))
+			var t [128]int32
+			for _, e := range kids[n] {
+				if uint32(e.r) < utf8.RuneSelf {
+					t[e.r] = e.node
+				}
+			}
+			idx.tables = append(idx.tables, t)
 		}
 	}
 	return idx
@@ -144,7 +147,11 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 			if node == 0 {
 				break
 			}
-			for _, li := range idx.labelsAt(node) {
+			n := &idx.nodes[node]
+			if n.nend == 0 {
+				continue
+			}
+			for _, li := range idx.ends[n.end : n.end+n.nend] {
 				start, end := int(f.start[k]), f.endOf(j)
 				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
 					continue

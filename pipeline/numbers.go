@@ -431,7 +431,22 @@ func currencyFollows(rs []rune, k int) bool {
 	return code != ""
 }
 
-func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isAlnum(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		// The ASCII letters and digits, without a table lookup: this runs
+		// for nearly every rune of every document.
+		return uint32(r|0x20)-'a' < 26 || uint32(r)-'0' < 10
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isLetter is unicode.IsLetter with the ASCII runes decided inline.
+func isLetter(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return uint32(r|0x20)-'a' < 26
+	}
+	return unicode.IsLetter(r)
+}
 
 func excludedAmount(rs []rune, start, end int) bool {
 	n := len(rs)

@@ -143,12 +143,12 @@ func wordSpans(rs []rune, p, dir, n, lo, hi int, out []wordSpan) []wordSpan {
 		i = p - 1
 	}
 	for found := 0; found < n && i >= lo && i < hi; {
-		if !unicode.IsLetter(rs[i]) {
+		if !isLetter(rs[i]) {
 			i += dir
 			continue
 		}
 		j := i
-		for j >= lo && j < hi && unicode.IsLetter(rs[j]) {
+		for j >= lo && j < hi && isLetter(rs[j]) {
 			j += dir
 		}
 		a, b := i, j
@@ -165,15 +165,21 @@ func wordSpans(rs []rune, p, dir, n, lo, hi int, out []wordSpan) []wordSpan {
 // inSet reports whether word w, lowered, is in set, without allocating.
 func inSet(rs []rune, w wordSpan, set map[string]bool) bool {
 	var buf [48]byte
-	k := 0
-	for _, r := range rs[w.a:w.b] {
-		r = unicode.ToLower(r)
-		if k+utf8.RuneLen(r) > len(buf) {
-			return false
+	b, ok := lowerWord(buf[:0], rs[w.a:w.b])
+	return ok && set[string(b)]
+}
+
+// lowerWord appends word, lowered, to buf; ok is false when it does not fit
+// buf's capacity (no set holds so long a word).
+func lowerWord(buf []byte, word []rune) (b []byte, ok bool) {
+	for _, r := range word {
+		r = toLower(r)
+		if len(buf)+utf8.RuneLen(r) > cap(buf) {
+			return buf, false
 		}
-		k += utf8.EncodeRune(buf[k:], r)
+		buf = utf8.AppendRune(buf, r)
 	}
-	return set[string(buf[:k])]
+	return buf, true
 }
 
 func anyInSpans(rs []rune, ws []wordSpan, set map[string]bool) bool {

@@ -94,12 +94,18 @@ var (
 // not the header of the item lines.
 func isTaxHeader(rs []rune, words []wordSpan) bool {
 	tax, col := false, false
+	var buf [48]byte
 	for _, w := range words {
-		if inSet(rs, w, taxHeaderItem) {
+		// Lowered once for the three sets, as inSet lowers it.
+		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
+		if !ok {
+			continue
+		}
+		if taxHeaderItem[string(b)] {
 			return false
 		}
-		tax = tax || inSet(rs, w, taxHeaderTax)
-		col = col || inSet(rs, w, taxHeaderCol)
+		tax = tax || taxHeaderTax[string(b)]
+		col = col || taxHeaderCol[string(b)]
 	}
 	return tax && col
 }
