@@ -190,6 +190,9 @@ func notAName(val string) (string, bool) {
 // afterIssuerLabel is the name an issuer label introduces on line, and the
 // label.
 func afterIssuerLabel(line string) (string, string, bool) {
+	if !strings.ContainsAny(line, ":：") {
+		return "", "", false // every issuer label is followed by a colon
+	}
 	low := strings.ToLower(line)
 	for _, l := range issuerLabels {
 		if !strings.HasPrefix(low, l) {
@@ -351,8 +354,8 @@ func ownerLine(line string) bool {
 // a column ("Sprzedawca:                Nabywca:" / "Kowalski Sp. z o.o.
 // Biuro Nowak s.c."): the next line's text in the label's column.
 func (d *doc) issuerBelowLabel(li, ls int, line string) (headIssuerName, bool) {
-	if li+1 >= len(d.lineStarts) {
-		return headIssuerName{}, false
+	if li+1 >= len(d.lineStarts) || !strings.ContainsAny(line, ":：") {
+		return headIssuerName{}, false // every issuer label is followed by a colon
 	}
 	low := strings.ToLower(line)
 	for _, l := range issuerLabels {

@@ -55,29 +55,55 @@ func tokenRun(toks, label []string) int {
 	return -1
 }
 
-// labelAlone reports toks that are the label alone, honorifics aside.
-func labelAlone(toks, label []string) bool {
-	for len(toks) > 0 && honorifics[toks[len(toks)-1]] {
-		toks = toks[:len(toks)-1]
-	}
-	return slices.Equal(toks, label)
-}
-
 // customerLabelIn is the customer label in toks: a customer label anywhere,
 // or an address word alone ("Welcome to X" is no address).
 func customerLabelIn(toks []string) string {
-	for i, l := range customerLabelToks {
-		if tokenRun(toks, l) >= 0 {
-			return customerLabels[i]
+	// The first label in list order that occurs anywhere in toks: only the
+	// labels that start with one of toks' words can.
+	first := customerLabelsEmpty
+	for k, w := range toks {
+		for _, i := range customerLabelsByFirst[w] {
+			if first >= 0 && i >= first {
+				break // indexes are ascending: no earlier label left here
+			}
+			if l := customerLabelToks[i]; k+len(l) <= len(toks) && slices.Equal(toks[k:k+len(l)], l) {
+				first = i
+				break
+			}
 		}
 	}
+	if first >= 0 {
+		return customerLabels[first]
+	}
+	bare := toks
+	for len(bare) > 0 && honorifics[bare[len(bare)-1]] {
+		bare = bare[:len(bare)-1]
+	}
 	for i, l := range addressWordToks {
-		if labelAlone(toks, l) {
+		if slices.Equal(bare, l) {
 			return addressWords[i]
 		}
 	}
 	return ""
 }
+
+// customerLabelsByFirst lists, for each first word of a customer label, the
+// indexes of the labels that start with it in ascending order;
+// customerLabelsEmpty is the first label with no words (it occurs in any
+// text), or -1. Read-only after init.
+var customerLabelsByFirst, customerLabelsEmpty = func() (map[string][]int, int) {
+	m, empty := map[string][]int{}, -1
+	for i, l := range customerLabelToks {
+		if len(l) == 0 {
+			if empty < 0 {
+				empty = i
+			}
+			continue
+		}
+		m[l[0]] = append(m[l[0]], i)
+	}
+	return m, empty
+}()
 
 // The labels above as tokens, cut once: tokenizing them for every name the
 // checks look at cost a tenth of a cached pipeline run. Read-only after init.
