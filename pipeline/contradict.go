@@ -489,17 +489,27 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 			}
 		}
 	case KindIdentifier:
+		// The number the surest own label names: an invoice number before a
+		// receipt's, a receipt's before a folio or a bare "Ref".
 		own := fieldLabelOwner(f.Name)
+		var at labelHit
+		var tok Span
+		rank := 0
 		for _, h := range d.fieldHits {
 			if h.role != own {
 				continue
 			}
-			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-				c.Spans = append(c.Spans, sp)
-				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
-					strings.ReplaceAll(f.Name, "_", " "), string(d.rs[sp.Start:sp.End]), strings.TrimSpace(h.text)))
-				return c, true
+			if r := d.ownRank(h); r > rank {
+				if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+					at, tok, rank = h, sp, r
+				}
 			}
+		}
+		if rank > 0 {
+			c.Spans = append(c.Spans, tok)
+			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
+				strings.ReplaceAll(f.Name, "_", " "), string(d.rs[tok.Start:tok.End]), strings.TrimSpace(at.text)))
+			return c, true
 		}
 	case KindText:
 		return d.issuerOmission(f)

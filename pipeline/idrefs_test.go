@@ -179,3 +179,21 @@ func TestTaxAndCustomerNumbersInRows(t *testing.T) {
 		{"fatura no right", tr, n("AKL2026000000412"), "", ""},
 	})
 }
+
+// A record that leaves the invoice number null is told which number the
+// document prints under its surest own label: the invoice's, not a
+// folio's or a bare reference's printed above it.
+func TestNullNumberPointsAtTheSurestLabel(t *testing.T) {
+	folio := "Hotel Lindenhof\nFolio 88213\nInvoice No: LH-2026-0912\nTotal EUR 390.00"
+	ref := "Okonjo & Partners\nRef: OP/KL/3391\nReceipt no: R-2026-118\nTotal £900.00"
+	for _, c := range []struct{ name, text, want, not string }{
+		{"folio above an invoice number", folio, `LH-2026-0912 after "Invoice No"`, "88213"},
+		{"ref above a receipt number", ref, `R-2026-118 after "Receipt no"`, "OP/KL/3391"},
+	} {
+		res := validateHO(t, c.text, map[string]any{"total": 390.0, "invoice_number": nil})
+		reason, flagged := flagReason(res, "invoice_number")
+		if !flagged || !strings.Contains(reason, c.want) || strings.Contains(reason, c.not) {
+			t.Errorf("%s: null invoice number: flagged %v, reason %q, want it to name %s and not %s", c.name, flagged, reason, c.want, c.not)
+		}
+	}
+}
