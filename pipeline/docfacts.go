@@ -28,6 +28,10 @@ type docFacts struct {
 	placeDone  []bool
 	postcode   postcodeFact
 	postDone   bool
+
+	// digits is the longest run of ASCII digits in the text.
+	digits     int
+	digitsDone bool
 }
 
 type countryFact struct {
@@ -86,7 +90,9 @@ func (d *doc) issuerNumberMatch(i int) []int {
 		d.facts.placeDone = make([]bool, len(issuerNumbers))
 	}
 	if !d.facts.placeDone[i] {
-		d.facts.placeMatch[i] = issuerNumbers[i].re.FindStringSubmatchIndex(d.text())
+		if n := issuerNumbers[i]; n.need.met(d) {
+			d.facts.placeMatch[i] = n.re.FindStringSubmatchIndex(d.text())
+		}
 		d.facts.placeDone[i] = true
 	}
 	return d.facts.placeMatch[i]
@@ -101,4 +107,21 @@ func (d *doc) postcodeFirstLine() (string, int, bool) {
 	}
 	p := d.facts.postcode
 	return p.line, p.at, p.ok
+}
+
+// digitRun is the length of the longest run of ASCII digits in the text.
+func (d *doc) digitRun() int {
+	if !d.facts.digitsDone {
+		run := 0
+		for _, r := range d.rs {
+			if r >= '0' && r <= '9' {
+				run++
+				d.facts.digits = max(d.facts.digits, run)
+			} else {
+				run = 0
+			}
+		}
+		d.facts.digitsDone = true
+	}
+	return d.facts.digits
 }

@@ -21,38 +21,63 @@ type issuerNumber struct {
 	code     string
 	dayFirst bool
 	what     string
+	// need is what every match has, checked before the regexp runs: most
+	// texts lack it, and a regexp reads the whole text.
+	need textNeed
+}
+
+// textNeed is what a text must hold for a regexp to match in it: one of
+// any (when set) and a run of at least digits ASCII digits.
+type textNeed struct {
+	any    []string
+	digits int
+}
+
+func (n textNeed) met(d *doc) bool {
+	if n.digits > 0 && d.digitRun() < n.digits {
+		return false
+	}
+	if len(n.any) == 0 {
+		return true
+	}
+	for _, s := range n.any {
+		if strings.Contains(d.text(), s) {
+			return true
+		}
+	}
+	return false
 }
 
 var issuerNumbers = []issuerNumber{
 	// Malaysia's GST registration numbers are twelve digits (Singapore's
 	// mix letters, India's GSTIN is fifteen characters, Canada's ends RT0001).
-	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number"},
+	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{digits: 4}},
 	// Germany's VAT ID after its label; Japan's qualified-invoice number.
-	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID"},
-	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number"},
+	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{digits: 9}},
+	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number", textNeed{any: []string{"登録番号"}, digits: 13}},
 	// VAT IDs that carry their country: Sweden's ends in 01, the UK's,
 	// Denmark's, Norway's with MVA, Poland's. A US address; a South African
 	// "(Pty) Ltd" or company registration number.
-	{regexp.MustCompile(`\b(SE ?\d{10}01)\b`), "SEK", true, "a Swedish VAT number"},
-	{regexp.MustCompile(`\b(GB ?\d{3} ?\d{4} ?\d{2})\b`), "GBP", true, "a UK VAT number"},
-	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number"},
-	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number"},
-	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number"},
-	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address"},
-	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company"},
+	{regexp.MustCompile(`\b(SE ?\d{10}01)\b`), "SEK", true, "a Swedish VAT number", textNeed{any: []string{"SE"}, digits: 12}},
+	{regexp.MustCompile(`\b(GB ?\d{3} ?\d{4} ?\d{2})\b`), "GBP", true, "a UK VAT number", textNeed{any: []string{"GB"}, digits: 3}},
+	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number", textNeed{any: []string{"DK"}, digits: 8}},
+	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number", textNeed{any: []string{"MVA"}, digits: 9}},
+	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number", textNeed{any: []string{"PL"}, digits: 10}},
+	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5}},
+	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}}},
 	// A telephone number written with its country code.
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?49)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the German telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?43)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the Austrian telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?33)[ \-()]*\d[\d \-().]{5,}`), "EUR", true, "the French telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code"},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code"},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code", textNeed{any: []string{"+60", "+ 60"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code", textNeed{any: []string{"+65", "+ 65"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?49)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the German telephone code", textNeed{any: []string{"+49", "+ 49"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?43)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the Austrian telephone code", textNeed{any: []string{"+43", "+ 43"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?33)[ \-()]*\d[\d \-().]{5,}`), "EUR", true, "the French telephone code", textNeed{any: []string{"+33", "+ 33"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code", textNeed{any: []string{"+44", "+ 44"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code", textNeed{any: []string{"+61", "+ 61"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code", textNeed{any: []string{"+81", "+ 81"}}},
 	// Malaysia's company and business register numbers: digits and a check
 	// letter ("(872981-V)", "JM0828301-X"), in brackets or alone on a line.
 	// Spain's NIF shares the shape; both write dates day first.
-	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number"},
+	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6}},
 }
 
 // issuerPlace reads the issuer's place from its printed numbers: the

@@ -1,0 +1,49 @@
+package pipeline
+
+import (
+	"context"
+	"testing"
+)
+
+// An issuer number's need never hides a match: every printed form the
+// regexp reads is in a text that meets its need.
+func TestIssuerNumberNeedHoldsForEveryMatch(t *testing.T) {
+	examples := map[string]string{
+		"a Malaysian GST registration number":    "GST REG NO: 0001 2345 6789\n",
+		"a German VAT ID":                        "USt-IdNr.: DE123456789\n",
+		"a Japanese invoice registration number": "登録番号 T1234567890123\n",
+		"a Swedish VAT number":                   "Momsreg.nr SE556677889901\n",
+		"a UK VAT number":                        "VAT Reg GB 123 4567 89\n",
+		"a Danish VAT number":                    "CVR DK 12345678\n",
+		"a Norwegian VAT number":                 "Org.nr NO 123456789 MVA\n",
+		"a Polish VAT number":                    "NIP PL1234567890\n",
+		"a US address":                           "New York, NY 10013-1234\n",
+		"a South African company":                "Reg 2019/123456/07\n",
+		"the Malaysian telephone code":           "Tel: +60 3-7955 1234\n",
+		"the Singapore telephone code":           "Tel +65 6123 4567\n",
+		"the German telephone code":              "Tel. +49 30 1234567\n",
+		"the Austrian telephone code":            "Tel +43 1 234 5678\n",
+		"the French telephone code":              "Tél. +33 1 23 45 67 89\n",
+		"the UK telephone code":                  "Tel +44 20 7946 0000\n",
+		"the Australian telephone code":          "Ph +61 2 9876 5432\n",
+		"the Japanese telephone code":            "TEL +81 3-1234-5678\n",
+		"a company register number":              "ACME SDN BHD (872981-V)\n",
+	}
+	for _, n := range issuerNumbers {
+		text, ok := examples[n.what]
+		if !ok {
+			t.Errorf("no example of %s", n.what)
+			continue
+		}
+		d, err := analyze(context.Background(), text, Invoice())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.re.FindStringIndex(text) == nil {
+			t.Errorf("%s: the example %q does not match", n.what, text)
+		}
+		if !n.need.met(d) {
+			t.Errorf("%s: %q matches, but its need is not met", n.what, text)
+		}
+	}
+}
