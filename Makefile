@@ -112,9 +112,12 @@ bench:
 	@echo "== reflect export: the live heap an export adds at its peak, 2,000 vs 16,000 reviewed documents"
 	@$(GO) test -run '^$$' -bench ExportMemory -benchtime 1x -count 1 ./golden/ | $(BENCH_FILTER)
 	@echo "== one store shared (issue 10 §1): the workstation's writes, 10 reflect mcp agents (extract -> needs_review) and --save batches for 30s"
-	@REFLECT_CONTENTION=30s $(GO) test -run '^TestStoreContention$$' -count 1 -v ./cmd/reflect/ | grep -E '^(store contention|BENCH|FAIL|--- FAIL|panic)' || true
+	@REFLECT_CONTENTION=30s $(GO) test -run '^TestStoreContention$$' -count 1 -v ./cmd/reflect/ | grep --line-buffered -E '^(store contention|BENCH|FAIL|--- FAIL|panic)|_test\.go:[0-9]+: ' || true
 	@echo "== extract --batch --save: 5 MB with vs without --save; a 100 MB input saved: time to first result, peak RSS (local extractor, own process)"
-	@$(GO) test -run '^$$' -bench 'BatchSave' -benchtime 1x -count 1 -timeout 30m ./cmd/reflect/ | grep -E '^(BENCH|FAIL|--- FAIL|panic)' || true
+	@# Line-buffered: grep writing to a file held the ratio until the 100 MB run ended minutes later, and lost it if make
+	@# was stopped meanwhile. A failure prints its reason (the indented test lines), and a run that prints nothing says so.
+	@$(GO) test -run '^$$' -bench 'BatchSave' -benchtime 1x -count 1 -timeout 30m ./cmd/reflect/ | \
+	  grep --line-buffered -E '^(BENCH|FAIL|panic)|--- (FAIL|SKIP)|_test\.go:[0-9]+: ' || echo "BENCH extract --batch --save: go test printed no figure and no failure"
 	@echo "== MCP validate (heuristics_only) round trip, stdio and streamable HTTP"
 	@$(GO) test -run '^$$' -bench Validate -count 1 ./mcp/ | $(BENCH_FILTER)
 	@echo "== MCP needs_review: the enqueue's share of a call (a server with a store vs one without, called in turn), 1,000 calls each, one client over stdio, beside the disk's fdatasync floor; the store's enqueue alone, 1 and 8 callers"
