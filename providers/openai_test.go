@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
@@ -349,5 +353,45 @@ func TestSchemaName(t *testing.T) {
 		if got := schemaName(in); got != want {
 			t.Errorf("schemaName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The schema is encoded once per schema, and the request carries exactly
+// the bytes the SDK made of the schema decoded into a map on every call.
+func TestOpenAISchemaEncodedOnceSameBytes(t *testing.T) {
+	c := newTestOpenAI(t, "http://127.0.0.1:1", nil)
+	schemas := [][]byte{
+		testRequest().JSONSchema,
+		[]byte(`{"type":"object","properties":{"note":{"type":"string","description":"<b>&amp; \u2028 é \"q\""},"total":{"type":["number","null"],"minimum":1e-7,"maximum":12345678901234567890}},"required":["total","note"],"additionalProperties":false}`),
+		[]byte("{\n  \"z\": 1,\n  \"a\": [true, null, 0.5]\n}"),
+		[]byte(`null`),
+	}
+	for _, raw := range schemas {
+		req := testRequest()
+		req.JSONSchema = raw
+		var old map[string]any
+		if err := json.Unmarshal(raw, &old); err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.SchemaName), Strict: openai.Bool(true), Schema: old})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second from the memo
+			p, err := c.params(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(p.ResponseFormat.OfJSONSchema.JSONSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("schema %s:\n got %s\nwant %s", raw, got, want)
+			}
+		}
+	}
+	if _, err := c.params(llm.Request{Model: "m", JSONSchema: []byte(`{"type":`)}); err == nil {
+		t.Error("a schema that is not JSON was accepted")
 	}
 }
