@@ -21,7 +21,8 @@ import (
 // TestCacheKeyMatchesEncodingJSON and FuzzCacheKey hold the two to the byte.
 func CacheKey(provider string, req llm.Request) []byte {
 	schema, ok := compactSchema(req.JSONSchema)
-	return cacheKey(provider, req, schema, ok)
+	key, _ := cacheKey(nil, provider, req, schema, ok)
+	return key
 }
 
 // compactSchema is the schema as it is hashed: compacted, with the HTML
@@ -39,7 +40,9 @@ func compactSchema(raw []byte) (out []byte, ok bool) {
 	return esc.Bytes(), true
 }
 
-func cacheKey(provider string, req llm.Request, schema []byte, schemaOK bool) []byte {
+// cacheKey returns the key and the buffer it hashed, grown from buf (whose
+// contents it overwrites) so a caller can reuse it for the next key.
+func cacheKey(buf []byte, provider string, req llm.Request, schema []byte, schemaOK bool) (key, used []byte) {
 	n := 160 + len(provider) + len(req.Model) + len(req.PromptVersion) + len(req.Purpose) + len(req.SchemaName) + len(schema)
 	for _, m := range req.Messages {
 		n += len(m.Role) + len(m.Content) + 32
@@ -47,7 +50,10 @@ func cacheKey(provider string, req llm.Request, schema []byte, schemaOK bool) []
 	if !schemaOK {
 		n += len(req.JSONSchema)
 	}
-	b := make([]byte, 0, n+n/8)
+	b := buf[:0]
+	if cap(b) < n {
+		b = make([]byte, 0, n+n/8)
+	}
 	b = append(b, `{"v":1,"provider":`...)
 	b = appendJSONString(b, provider)
 	b = append(b, `,"model":`...)
@@ -88,7 +94,7 @@ func cacheKey(provider string, req llm.Request, schema []byte, schemaOK bool) []
 		b = append(b, req.JSONSchema...)
 	}
 	sum := sha256.Sum256(b)
-	return sum[:]
+	return sum[:], b
 }
 
 // appendJSONString appends s as encoding/json writes a string with HTML
@@ -160,6 +166,9 @@ var jsonPlain = func() (t [utf8.RuneSelf]bool) {
 type schemaMemo struct {
 	mu sync.Mutex
 	m  map[string]memoSchema
+	// bufs holds the buffers keys are written into (a prompt's size each),
+	// so a call does not allocate one.
+	bufs sync.Pool
 }
 
 type memoSchema struct {
@@ -182,5 +191,16 @@ func (s *schemaMemo) key(provider string, req llm.Request) []byte {
 		s.m[string(req.JSONSchema)] = e
 		s.mu.Unlock()
 	}
-	return cacheKey(provider, req, e.compact, e.ok)
+	var buf []byte
+	if p, _ := s.bufs.Get().(*[]byte); p != nil {
+		buf = *p
+	}
+	key, used := cacheKey(buf, provider, req, e.compact, e.ok)
+	if cap(used) <= keyBufMax {
+		s.bufs.Put(&used)
+	}
+	return key
 }
+
+// keyBufMax bounds the buffers kept for keys: a huge prompt's is let go.
+const keyBufMax = 64 << 10
