@@ -123,6 +123,7 @@ func TestBudgetCachedCallsCostNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = cache.Close() })
 	live := newTestOpenAI(t, srv.URL, nil)
 
 	t.Run("budget inside the cache", func(t *testing.T) {

@@ -33,6 +33,7 @@ func FuzzCacheEntry(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer c.Close() // its writer done before the next input opens the file
 		if err := c.update(func(tx *bolt.Tx) error {
 			return tx.Bucket(callsBucket).Put(key, val)
 		}); err != nil {

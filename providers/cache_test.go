@@ -104,6 +104,7 @@ func TestCacheNeverStoresErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = cache.Close() })
 	c := cache.Wrap("openai", newTestOpenAI(t, srv.URL, nil))
 	if _, err := c.Complete(context.Background(), testRequest()); err == nil {
 		t.Fatal("400 not reported")
@@ -364,12 +365,15 @@ func TestCacheDamagedFileIsNotACrash(t *testing.T) {
 	}
 }
 
+// mustOpenCache opens the cache at path, closed (its queued writes
+// committed) when the test ends.
 func mustOpenCache(t *testing.T, path string) *Cache {
 	t.Helper()
 	c, err := OpenCache(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
@@ -428,6 +432,7 @@ func TestCacheManyGoroutinesOneInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = c.Close() })
 	var calls atomic.Int64
 	w := c.Wrap("p", llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		calls.Add(1)
