@@ -83,12 +83,11 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
 	amounts := findAmounts(rs, ascii, all, st)
-	money, fields := s.labelIndexes()
-	d.moneyHits = findLabels(rs, d.fold, money, st)
+	hits := findLabelSets(rs, d.fold, s.labelSets(), st)
+	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsOf(rs)
 	d.amounts = labelAmounts(rs, d.lineStarts, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
-	d.fieldHits = findLabels(rs, d.fold, fields, st)
 	if err := st.err(); err != nil {
 		return nil, err
 	}

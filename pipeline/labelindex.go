@@ -6,12 +6,18 @@ import (
 	"unicode/utf8"
 )
 
-// labelIndex is a label set ready for findLabels: a trie of the folded
-// labels, so a document is scanned once, not once per label. The trie is
-// flat arrays rather than maps: findLabels walks it from every word start of
-// every document, and hashing an edge per rune was most of its time.
+// labelIndex is one or two label sets ready for findLabels: a trie of the
+// folded labels, so a document is scanned once, not once per label (nor
+// once per set). The trie is flat arrays rather than maps: findLabels walks
+// it from every word start of every document, and hashing an edge per rune
+// was most of its time.
 type labelIndex struct {
 	labels []roleLabel
+	// split divides labels into the two sets findLabelSets lists apart:
+	// labels[:split] and labels[split:].
+	split int
+	// setMax is the longest label of each set, in runes.
+	setMax [2]int
 	// tables hold the child for each ASCII rune (0: none) of the nodes with
 	// many children, the root first: nearly every walk starts there and
 	// most end after a rune or two.
@@ -22,6 +28,10 @@ type labelIndex struct {
 	// maxLen is the longest label in runes.
 	maxLen int
 }
+
+// rawHit is a label occurrence before overlaps are settled; li indexes
+// labels.
+type rawHit struct{ start, end, li int32 }
 
 // trieNode is a node's children edges[kid:kid+nkid] (and tables[table]
 // when table >= 0) and the labels ending there ends[end:end+nend].
@@ -66,6 +76,12 @@ func (idx *labelIndex) child(node int32, r rune) int32 {
 }
 
 func newLabelIndex(labels []roleLabel) *labelIndex {
+	return newLabelSets(labels, nil)
+}
+
+// newLabelSets indexes two label sets in one trie (nil when both are empty).
+func newLabelSets(first, second []roleLabel) *labelIndex {
+	labels := append(append(make([]roleLabel, 0, len(first)+len(second)), first...), second...)
 	if len(labels) == 0 {
 		return nil
 	}
@@ -81,12 +97,14 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 	children := make(map[edge]int32, runes)
 	kids := make([][]trieEdge, 1, runes+1)
 	ends := make([][]int32, 1, runes+1)
-	idx := &labelIndex{labels: labels}
+	idx := &labelIndex{labels: labels, split: len(first)}
 	for i, l := range labels {
 		if len(l.folded) == 0 {
 			continue
 		}
 		idx.maxLen = max(idx.maxLen, len(l.folded))
+		set := idx.setOf(int32(i))
+		idx.setMax[set] = max(idx.setMax[set], len(l.folded))
 		node := int32(0)
 		for _, r := range l.folded {
 			child, ok := children[edge{node, r}]
@@ -122,27 +140,46 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 	return idx
 }
 
+// setOf is the set label li belongs to.
+func (idx *labelIndex) setOf(li int32) int {
+	if int(li) < idx.split {
+		return 0
+	}
+	return 1
+}
+
 // findLabels lists label occurrences at word boundaries, dropping any that a
-// longer label covers ("total" inside "total incl gst").
+// longer label covers ("total" inside "total incl gst"); idx holds one set.
 func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 	if idx == nil {
 		return nil
 	}
-	maxLen := idx.maxLen
-	type rawHit struct{ start, end, li int32 }
-	hits := make([]rawHit, 0, len(f.r)/16+4)
+	return findLabelSets(rs, f, idx, st)[0]
+}
+
+// findLabelSets is findLabels for each of idx's two sets, in one pass.
+func findLabelSets(rs []rune, f folded, idx *labelIndex, st *stopper) (out [2][]labelHit) {
+	if idx == nil {
+		return out
+	}
+	var raw [2][]rawHit
+	for set := range raw {
+		if idx.setMax[set] > 0 {
+			raw[set] = make([]rawHit, 0, len(f.r)/16+4)
+		}
+	}
 	for k := range f.r {
 		if st.stop() {
-			return nil
+			return [2][]labelHit{}
 		}
 		// Labels start at word starts only; from each, one walk down the
 		// trie finds every label there, so the scan is one pass over the text.
 		if k > 0 && isAlnum(f.r[k-1]) {
 			continue
 		}
-		group := len(hits)
+		group := [2]int{len(raw[0]), len(raw[1])}
 		node := int32(0)
-		for j := k; j < len(f.r) && j-k < maxLen; j++ {
+		for j := k; j < len(f.r) && j-k < idx.maxLen; j++ {
 			node = idx.child(node, f.r[j])
 			if node == 0 {
 				break
@@ -156,16 +193,31 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
 					continue
 				}
-				hits = append(hits, rawHit{int32(start), int32(end), li})
+				set := idx.setOf(li)
+				raw[set] = append(raw[set], rawHit{int32(start), int32(end), li})
 			}
 		}
 		// Longest first at each start, keeping list order among equal
 		// spans (a schema's own label before a built-in one).
-		for x := group + 1; x < len(hits); x++ {
-			for y := x; y > group && hits[y].end > hits[y-1].end; y-- {
-				hits[y], hits[y-1] = hits[y-1], hits[y]
+		for set, hits := range raw {
+			g := group[set]
+			for x := g + 1; x < len(hits); x++ {
+				for y := x; y > g && hits[y].end > hits[y-1].end; y-- {
+					hits[y], hits[y-1] = hits[y-1], hits[y]
+				}
 			}
 		}
+	}
+	for set := range raw {
+		out[set] = keepHits(rs, raw[set], idx.labels, idx.setMax[set])
+	}
+	return out
+}
+
+// keepHits drops the hits a longer one covers and names the rest.
+func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelHit {
+	if len(hits) == 0 {
+		return nil
 	}
 	// The kept hits' texts are cut from one string: a string per hit was
 	// most of findLabels' allocations.
@@ -182,7 +234,7 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
 		}
 		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
-			l := idx.labels[h.li]
+			l := labels[h.li]
 			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
 			for _, r := range rs[h.start:h.end] {
 				size += utf8RuneLen(r)

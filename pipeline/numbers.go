@@ -330,7 +330,9 @@ func FindAmounts(text string) []AmountMatch {
 // findAmounts is FindAmounts over rs; ascii is the text when it is all
 // ASCII (asciiText), else "".
 func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []AmountMatch {
-	var out []AmountMatch
+	// A receipt prints an amount every 30 runes or so: sized for about
+	// that, it rarely grows.
+	out := make([]AmountMatch, 0, len(rs)/32+4)
 	line, lineAt := 0, 0
 	n := len(rs)
 	at := func(i int) rune {
@@ -433,20 +435,44 @@ func currencyFollows(rs []rune, k int) bool {
 
 func isAlnum(r rune) bool {
 	if uint32(r) < utf8.RuneSelf {
-		// The ASCII letters and digits, without a table lookup: this runs
-		// for nearly every rune of every document.
-		return uint32(r|0x20)-'a' < 26 || uint32(r)-'0' < 10
+		// ASCII from a table: this runs for nearly every rune of every
+		// document, so it must stay small enough to inline.
+		return asciiClass[r]&classAlnum != 0
 	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return wideAlnum(r)
 }
+
+//go:noinline
+func wideAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // isLetter is unicode.IsLetter with the ASCII runes decided inline.
 func isLetter(r rune) bool {
 	if uint32(r) < utf8.RuneSelf {
-		return uint32(r|0x20)-'a' < 26
+		return asciiClass[r]&classLetter != 0
 	}
-	return unicode.IsLetter(r)
+	return wideLetter(r)
 }
+
+//go:noinline
+func wideLetter(r rune) bool { return unicode.IsLetter(r) }
+
+// asciiClass is what unicode says of each ASCII rune, read once.
+var asciiClass = func() (c [utf8.RuneSelf]uint8) {
+	for r := range rune(utf8.RuneSelf) {
+		if unicode.IsLetter(r) {
+			c[r] |= classLetter | classAlnum
+		}
+		if unicode.IsDigit(r) {
+			c[r] |= classAlnum
+		}
+	}
+	return c
+}()
+
+const (
+	classLetter = 1 << iota
+	classAlnum
+)
 
 func excludedAmount(rs []rune, start, end int) bool {
 	n := len(rs)

@@ -518,6 +518,7 @@ func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
 type labelCache struct {
 	once          sync.Once
 	money, fields *labelIndex
+	both          *labelIndex // money and fields, the sets in that order
 	lexOnce       sync.Once
 	lex           *Lexicon
 }
@@ -534,9 +535,19 @@ func (s *Schema) Lexicon() *Lexicon {
 // labelIndexes returns the indexes of the money-role labels and of the
 // labelled non-money fields (nil when the schema has none).
 func (s *Schema) labelIndexes() (money, fields *labelIndex) {
-	s.labels.once.Do(func() {
-		s.labels.money = newLabelIndex(labelSet(s))
-		s.labels.fields = newLabelIndex(fieldLabelSet(s))
-	})
+	s.labels.once.Do(s.buildLabelIndexes)
 	return s.labels.money, s.labels.fields
+}
+
+// labelSets is one index of both, the money labels the first set and the
+// field labels the second, so analyze finds both in one pass.
+func (s *Schema) labelSets() *labelIndex {
+	s.labels.once.Do(s.buildLabelIndexes)
+	return s.labels.both
+}
+
+func (s *Schema) buildLabelIndexes() {
+	money, fields := labelSet(s), fieldLabelSet(s)
+	s.labels.money, s.labels.fields = newLabelIndex(money), newLabelIndex(fields)
+	s.labels.both = newLabelSets(money, fields)
 }

@@ -1,0 +1,37 @@
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+)
+
+// One pass over both label sets finds exactly what a pass over each set
+// alone finds: analyze reads the money and field labels together.
+func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
+	texts := []string{
+		"Total incl. GST: 12.50\nSubtotal 11.79\nInvoice No: A-1 Date: 01/02/2026",
+		"ＴＯＴＡＬ　１２．５０\nMwSt-Nr DE123 Rechnungsnummer 4711 Gesamtbetrag 9,90",
+		"total total hours 40 total 12.00 bill to ACME",
+		"",
+	}
+	for _, r := range loadReceipts(t) {
+		texts = append(texts, r.Text)
+	}
+	s := Invoice()
+	money, fields := s.labelIndexes()
+	both := s.labelSets()
+	for i, text := range texts {
+		rs := narrowRunes(text)
+		f := foldRunes(rs, foldSpaces)
+		got := findLabelSets(rs, f, both, nil)
+		if i == 0 && (len(got[0]) < 2 || len(got[1]) < 2) {
+			t.Errorf("%q: %d money and %d field labels, want at least 2 of each", text, len(got[0]), len(got[1]))
+		}
+		if want := findLabels(rs, f, money, nil); !reflect.DeepEqual(got[0], want) {
+			t.Errorf("money labels of %.40q:\n got %v\nwant %v", text, got[0], want)
+		}
+		if want := findLabels(rs, f, fields, nil); !reflect.DeepEqual(got[1], want) {
+			t.Errorf("field labels of %.40q:\n got %v\nwant %v", text, got[1], want)
+		}
+	}
+}
