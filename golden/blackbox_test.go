@@ -55,7 +55,7 @@ var blackboxSets = []struct {
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
 	// telling what generalises.
-	{"heldout-r3.jsonl", 33, 35, 17},
+	{"heldout-r3.jsonl", 32, 35, 17},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -565,6 +565,13 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	// No occurrence carries the field's own label. If the document labels a
 	// different value with it, this one is not the field's, whatever label
 	// (or none) stands before it.
+	if f.Kind == KindIdentifier {
+		if mask, ok := d.cardDigits(c.Spans); ok {
+			c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed only as the last digits of a masked card number (%s%s): the card's, not the %s",
+				val, mask, val, strings.ReplaceAll(f.Name, "_", " ")))
+			return
+		}
+	}
 	var labelled string
 	var by labelHit
 	if f.Kind == KindDate {

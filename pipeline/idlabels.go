@@ -250,25 +250,54 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 // something the field never is: a registration number, a table or odometer
 // for an identifier; a due, service or arrival date for a date. Empty when
 // any occurrence is free of such a label.
+//
+// An identifier needs only one such occurrence when no occurrence follows a
+// word of the field's own labels: a bill that asks the payer to quote the
+// account number prints it again in a sentence, and it is still the
+// account's.
 func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 	var named labelHit
 	for _, sp := range spans {
 		h, ok := d.labelBefore(sp.Start)
-		if !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp) {
-			return labelHit{}
-		}
 		switch {
-		case f.Kind == KindIdentifier && notTheNumberSet[h.key]:
-		case f.Kind == KindDate && otherDateSet[h.key]:
-		default:
-			return labelHit{}
+		case !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp):
+		case f.Kind == KindIdentifier && notTheNumberSet[h.key], f.Kind == KindDate && otherDateSet[h.key]:
+			if named.text == "" {
+				named = h
+			}
+			continue
 		}
-		if named.text == "" {
-			named = h
+		if f.Kind != KindIdentifier || d.ownLabelled(f, sp) {
+			return labelHit{}
 		}
 	}
 	return named
 }
+
+// cardDigits reports a value printed only after the masked digits of a
+// payment card ("****4471", "•••• 8812", "**** **** **** 3021") and the mask
+// before its first occurrence.
+func (d *doc) cardDigits(spans []Span) (string, bool) {
+	var first string
+	for _, sp := range spans {
+		p, masks := sp.Start, 0
+		for p > 0 && (isCardMask(d.rs[p-1]) || d.rs[p-1] == ' ' && p > 1 && isCardMask(d.rs[p-2])) {
+			if d.rs[p-1] != ' ' {
+				masks++
+			}
+			p--
+		}
+		if masks < 3 {
+			return "", false
+		}
+		if first == "" {
+			first = string(d.rs[p:sp.Start])
+		}
+	}
+	return first, first != ""
+}
+
+func isCardMask(r rune) bool { return r == '*' || r == '•' || r == '●' || r == '∙' || r == '·' }
 
 // penalizeOtherNamed flags a value only another label names, when the
 // document labels no value with the field's own label to compare it with.

@@ -197,3 +197,22 @@ func TestNullNumberPointsAtTheSurestLabel(t *testing.T) {
 		}
 	}
 }
+
+// The last digits of a masked payment card ("Visa ****4471", "•••• 8812",
+// "**** **** **** 3021") are the card's, never the document's number; and
+// an account or customer number a bill asks the payer to quote is still
+// that account's number where the sentence prints it again unlabelled.
+func TestCardDigitsAndQuotedAccountNumbers(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	hotel := "MARINA BAY SUITES PTE LTD\nTAX INVOICE / RECEIPT    No. MBS-F-26-04410\nTotal (SGD) 523.20\nPaid by Visa ****4471"
+	cafe := "Café Lindgren\nKvitto 2026-11-20 14:02\nSumma 89,00 kr\nMASTERCARD •••• 8812\nTack!"
+	shop := "Book Nook\nCard: **** **** **** 3021   Auth 55120\nTotal $9.00"
+	water := "Northgate Water\nAccount number: 4410 2291 0087\nAmount due £48.20\nPlease quote 4410 2291 0087 when you pay."
+	runClassCases(t, []classCase{
+		{"visa ****", hotel, n("4471"), "invoice_number", "card"},
+		{"receipt no right beside a card", hotel, n("MBS-F-26-04410"), "", ""},
+		{"mastercard ••••", cafe, n("8812"), "invoice_number", "card"},
+		{"grouped mask", shop, n("3021"), "invoice_number", "card"},
+		{"account number quoted again", water, n("4410 2291 0087"), "invoice_number", `labelled "Account number"`},
+	})
+}
