@@ -66,3 +66,5 @@ require (
 )
 
 tool honnef.co/go/tools/cmd/staticcheck
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

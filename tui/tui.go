@@ -189,10 +189,12 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The renderer draws on a tick, 60 fps by default: a key waited up to
-	// 16.7 ms for its frame (issue 11: key -> frame p99 18-20 ms). At
-	// bubbletea's maximum, 120, the wait is at most 8.3 ms; frames are only
-	// drawn when the view changed, so idle costs nothing.
+	// The renderer (third_party/bubbletea, patched) draws when the view
+	// changes: at once after a pause, so a key's frame is written as soon as
+	// its Update and View are done, not at the next tick of a fixed 60 or
+	// 120 fps ticker (issue 11: key -> frame p99 18-20 ms at 60 fps, p50 8
+	// ms at 120). The fps caps bursts, such as a background run's results;
+	// an idle workstation sleeps instead of waking 120 times a second.
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}
 	if cfg.NoColor || os.Getenv("NO_COLOR") != "" {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))

@@ -28,8 +28,8 @@ import (
 // `reflect review` on a pseudo-terminal, and each key is timed from its
 // write on the master to the arrival of the frame that shows it. This is
 // what a reviewer waits for: input parsing, Update, View, the renderer's
-// frame tick, the diff and the write, not only the model's share that
-// tui's BenchmarkQueueKey100k measures.
+// frame scheduling, the diff and the write, not only the model's share
+// that tui's BenchmarkQueueKey100k measures.
 
 const (
 	keyFrameDocs    = 100_000
@@ -38,7 +38,7 @@ const (
 	// move between fields in a document.
 	keyFrameQueue = 600
 	// frameQuiet ends a key's frame: no more output for this long. Three
-	// ticks of a 120 fps renderer, so a frame split over ticks is not cut.
+	// frame intervals at 120 fps, so a frame split over two is not cut.
 	frameQuiet = 25 * time.Millisecond
 	// The selection marker of a document's field: every timed key there
 	// moves it, so every frame must redraw it. (The queue's selected row
