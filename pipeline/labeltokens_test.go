@@ -3,6 +3,7 @@ package pipeline
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,18 +33,64 @@ func TestASCIILabelTokensAgreeWithGeneralPath(t *testing.T) {
 	}
 }
 
-// eachTokenSpan walks the tokens labelTokens cuts, at the same offsets.
-func TestEachTokenSpanCutsAsLabelTokens(t *testing.T) {
-	for _, s := range []string{"", "Sydney NSW 2000", "株式会社さくら商事 TEL 03-1234", "TOTAL(INCL.GST)&X", "Ünïcödé  straße 5a",
-		"北京市 100000, NY 10013", "İstanbul VİC 3000", "ＡＢＣ １２３"} {
-		var got []Span
-		eachTokenSpan([]rune(s), func(sp Span) { got = append(got, sp) })
-		var want []Span
-		for _, tok := range labelTokens(s) {
-			want = append(want, Span{Start: tok.start, End: tok.end})
+// tokenBefore finds the word labelTokens cuts right before each word.
+func TestTokenBeforeIsLabelTokensPreviousWord(t *testing.T) {
+	for _, s := range []string{"Sydney NSW 2000", "株式会社さくら商事 TEL 03-1234", "TOTAL(INCL.GST)&X", "Ünïcödé  straße 5a",
+		"北京市 100000, NY 10013", "İstanbul VİC 3000", "ＡＢＣ １２３", "  ,, x"} {
+		rs := []rune(s)
+		toks := labelTokens(s)
+		for i, tok := range toks {
+			got, ok := tokenBefore(rs, tok.start)
+			if i == 0 {
+				if ok {
+					t.Errorf("%q: a word before the first word %q: %v", s, tok.text, got)
+				}
+				continue
+			}
+			if want := (Span{Start: toks[i-1].start, End: toks[i-1].end}); !ok || got != want {
+				t.Errorf("%q: before %q got %v, labelTokens has %v", s, tok.text, got, want)
+			}
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%q: eachTokenSpan %v, labelTokens %v", s, got, want)
+	}
+}
+
+// A state code is read only in capitals and only before a postcode that is
+// a word of its own; an Australian address anywhere outranks a US one.
+func TestAddressOrder(t *testing.T) {
+	cases := []struct {
+		text  string
+		order DateOrder
+		at    string
+	}{
+		{"88 Campbell Parade, Bondi Beach NSW 2026", OrderDMY, "NSW 2026"},
+		{"Pound Ridge, NY 10576-1234", OrderMDY, "NY 10576"},
+		{"Pound Ridge, NY 10576\nShipped from VIC, 3000", OrderDMY, "VIC, 3000"},
+		{"bondi nsw 2026", OrderUnknown, ""},
+		{"Bondi NSW 20265", OrderUnknown, ""},
+		{"Bondi NSW2026", OrderUnknown, ""},
+		{"Bondi NSW 2026a", OrderUnknown, ""},
+		{"Albany Ny 12207", OrderUnknown, ""},
+		{"東京 NY 10013", OrderMDY, "NY 10013"},
+		{"東 2026 and 10013", OrderUnknown, ""},
+	}
+	for _, c := range cases {
+		d := &doc{rs: []rune(c.text)}
+		order, why, ok := d.addressOrder()
+		if order != c.order || ok != (c.order != OrderUnknown) || c.at != "" && !strings.Contains(why, c.at) {
+			t.Errorf("%q: %v %q %v, want %v naming %q", c.text, order, why, ok, c.order, c.at)
+		}
+	}
+}
+
+// LabelTokens is the text of labelTokens' tokens, on either path.
+func TestLabelTokensAreLabelTokensTexts(t *testing.T) {
+	for _, s := range []string{"", "TOTAL(INCL.GST)", " a  b ", "Straße 5 & Co", "株式会社 ABC", "x&y-z"} {
+		var want []string
+		for _, tok := range labelTokens(s) {
+			want = append(want, tok.text)
+		}
+		if got := LabelTokens(s); !slices.Equal(got, want) {
+			t.Errorf("%q: LabelTokens %q, labelTokens %q", s, got, want)
 		}
 	}
 }

@@ -286,6 +286,12 @@ type token struct {
 // write no spaces, so each of their characters is a token of its own and
 // "消費税" is found inside "うち消費税".
 func LabelTokens(s string) []string {
+	if isASCII(s) {
+		low := strings.ToLower(s)
+		out := make([]string, 0, asciiTokenCount(low))
+		eachASCIIToken(low, func(start, end int) { out = append(out, low[start:end]) })
+		return out
+	}
 	toks := labelTokens(s)
 	out := make([]string, len(toks))
 	for i, t := range toks {
@@ -333,22 +339,43 @@ func runeLabelTokens(s string) []token {
 // asciiLabelTokens is labelTokens of an ASCII s: a byte is a rune, so each
 // token is a slice of s lowercased once instead of a string of its own.
 func asciiLabelTokens(s string) []token {
-	var out []token
 	low := strings.ToLower(s)
+	out := make([]token, 0, asciiTokenCount(low))
+	eachASCIIToken(low, func(start, end int) { out = append(out, token{text: low[start:end], start: start, end: end}) })
+	return out
+}
+
+// eachASCIIToken calls f with the bounds of each word of the lowercased
+// ASCII text low, in order.
+func eachASCIIToken(low string, f func(start, end int)) {
 	start := -1
-	for i := 0; i <= len(low); i++ {
-		if i < len(low) && isASCIIWordByte(low[i]) {
+	for i := 0; i < len(low); i++ {
+		if isASCIIWordByte(low[i]) {
 			if start < 0 {
 				start = i
 			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, token{text: low[start:i], start: start, end: i})
+		} else if start >= 0 {
+			f(start, i)
 			start = -1
 		}
 	}
-	return out
+	if start >= 0 {
+		f(start, len(low))
+	}
+}
+
+// asciiTokenCount is how many words eachASCIIToken finds in low, so the
+// slice holding them is allocated once.
+func asciiTokenCount(low string) int {
+	n, in := 0, false
+	for i := 0; i < len(low); i++ {
+		w := isASCIIWordByte(low[i])
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
 }
 
 // isASCIIWordByte is a lowercased ASCII byte labelTokens keeps in a word:
