@@ -72,23 +72,34 @@ func (d *doc) documentLocale() (DateOrder, string) {
 
 // addressOrder is the order an address implies: an Australian state and
 // its four-digit postcode anywhere (day first), else a US state code and
-// its five-digit ZIP code (month first). It walks the text's words as
-// labelTokens cuts them without building them.
+// its five-digit ZIP code (month first), each the word (as labelTokens
+// cuts words) right before a word of four or five ASCII digits. It looks
+// only at the digit words and the word before each.
 func (d *doc) addressOrder() (DateOrder, string, bool) {
+	rs := d.rs
 	aus, us := Span{Start: -1}, Span{Start: -1}
-	prev := Span{Start: -1}
-	eachTokenSpan(d.rs, func(tok Span) {
-		if prev.Start >= 0 {
-			if aus.Start < 0 && d.australianState(prev) && asciiDigits(d.rs[tok.Start:tok.End]) == 4 {
-				aus = Span{Start: prev.Start, End: tok.End}
-			}
-			if us.Start < 0 && prev.End-prev.Start == 2 && slices.Contains(usStates, string(d.rs[prev.Start:prev.End])) &&
-				asciiDigits(d.rs[tok.Start:tok.End]) == 5 {
-				us = Span{Start: prev.Start, End: tok.End}
-			}
+	for i := 0; i < len(rs); {
+		if rs[i] < '0' || rs[i] > '9' {
+			i++
+			continue
 		}
-		prev = tok
-	})
+		j := i
+		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+			j++
+		}
+		start, n := i, j-i
+		if i = j; n != 4 && n != 5 || start > 0 && wordRune(rs[start-1]) || j < len(rs) && wordRune(rs[j]) {
+			continue // not a word of four or five digits alone
+		}
+		prev, ok := tokenBefore(rs, start)
+		switch {
+		case !ok:
+		case n == 4 && aus.Start < 0 && d.australianState(prev):
+			aus = Span{Start: prev.Start, End: j}
+		case n == 5 && us.Start < 0 && prev.End-prev.Start == 2 && slices.Contains(usStates, string(rs[prev.Start:prev.End])):
+			us = Span{Start: prev.Start, End: j}
+		}
+	}
 	if aus.Start >= 0 {
 		return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[aus.Start:aus.End])), true
 	}
@@ -96,6 +107,32 @@ func (d *doc) addressOrder() (DateOrder, string, bool) {
 		return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[us.Start:us.End])), true
 	}
 	return OrderUnknown, "", false
+}
+
+// wordRune is a rune labelTokens joins into a word with its neighbours; a
+// Chinese or Japanese character is a word of its own.
+func wordRune(r rune) bool {
+	return !isCJK(r) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&')
+}
+
+// tokenBefore is the word labelTokens cuts right before offset p, which
+// starts a word.
+func tokenBefore(rs []rune, p int) (Span, bool) {
+	k := p
+	for k > 0 && !wordRune(rs[k-1]) && !isCJK(rs[k-1]) {
+		k--
+	}
+	switch {
+	case k == 0:
+		return Span{}, false
+	case isCJK(rs[k-1]):
+		return Span{Start: k - 1, End: k}, true
+	}
+	s := k
+	for s > 0 && wordRune(rs[s-1]) {
+		s--
+	}
+	return Span{Start: s, End: k}, true
 }
 
 // australianState reports a token that is an Australian state's
@@ -111,44 +148,6 @@ func (d *doc) australianState(tok Span) bool {
 		}
 	}
 	return false
-}
-
-// asciiDigits is len(w) when w is all ASCII digits, else -1.
-func asciiDigits(w []rune) int {
-	for _, r := range w {
-		if r < '0' || r > '9' {
-			return -1
-		}
-	}
-	return len(w)
-}
-
-// eachTokenSpan calls f with the span of each token labelTokens cuts from
-// rs, in order.
-func eachTokenSpan(rs []rune, f func(Span)) {
-	start := -1
-	for i, r := range rs {
-		switch {
-		case isCJK(r):
-			if start >= 0 {
-				f(Span{Start: start, End: i})
-				start = -1
-			}
-			f(Span{Start: i, End: i + 1})
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&':
-			if start < 0 {
-				start = i
-			}
-		default:
-			if start >= 0 {
-				f(Span{Start: start, End: i})
-				start = -1
-			}
-		}
-	}
-	if start >= 0 {
-		f(Span{Start: start, End: len(rs)})
-	}
 }
 
 // datedWords are date labels that date whatever the line names before them:

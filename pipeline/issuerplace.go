@@ -27,9 +27,11 @@ type issuerNumber struct {
 }
 
 // textNeed is what a text must hold for a regexp to match in it: one of
-// any (when set) and a run of at least digits ASCII digits.
+// any (when set), one of fold in any case (when set) and a run of at least
+// digits ASCII digits.
 type textNeed struct {
 	any    []string
+	fold   []string // lowercase ASCII, for a (?i) regexp
 	digits int
 }
 
@@ -37,23 +39,23 @@ func (n textNeed) met(d *doc) bool {
 	if n.digits > 0 && d.digitRun() < n.digits {
 		return false
 	}
-	if len(n.any) == 0 {
-		return true
-	}
-	for _, s := range n.any {
-		if strings.Contains(d.text(), s) {
-			return true
-		}
-	}
-	return false
+	return (len(n.any) == 0 || containsAny(d.text(), n.any)) && (len(n.fold) == 0 || d.containsFold(n.fold))
+}
+
+// containsFold reports whether the text holds one of the lowercase ASCII
+// words in any case, as a (?i) regexp reads it: the lowercased text holds
+// it, or the text holds a long s (ſ), which (?i) reads as "s" and
+// lowercasing keeps.
+func (d *doc) containsFold(words []string) bool {
+	return containsAny(d.lowerText(), words) || strings.ContainsRune(d.text(), 'ſ')
 }
 
 var issuerNumbers = []issuerNumber{
 	// Malaysia's GST registration numbers are twelve digits (Singapore's
 	// mix letters, India's GSTIN is fifteen characters, Canada's ends RT0001).
-	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{digits: 4}},
+	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{fold: []string{"gst"}, digits: 4}},
 	// Germany's VAT ID after its label; Japan's qualified-invoice number.
-	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{digits: 9}},
+	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{fold: []string{"ust"}, digits: 9}},
 	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number", textNeed{any: []string{"登録番号"}, digits: 13}},
 	// VAT IDs that carry their country: Sweden's ends in 01, the UK's,
 	// Denmark's, Norway's with MVA, Poland's. A US address; a South African
