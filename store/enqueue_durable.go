@@ -20,7 +20,37 @@ const drainDelay = 20 * time.Millisecond
 type drainer struct {
 	mu        sync.Mutex
 	scheduled bool
-	running   sync.WaitGroup
+	// running counts the drains scheduled or under way; idle are the Flush
+	// calls waiting for it to reach 0. (A WaitGroup here let EnqueueDurable
+	// Add from 0 while Flush Waited, which WaitGroup forbids.)
+	running int
+	idle    []chan struct{}
+}
+
+// finished ends one drain and releases the waiters once none is left.
+func (d *drainer) finished() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.running--
+	if d.running == 0 {
+		for _, c := range d.idle {
+			close(c)
+		}
+		d.idle = nil
+	}
+}
+
+// wait returns once no drain is scheduled or under way.
+func (d *drainer) wait() {
+	d.mu.Lock()
+	if d.running == 0 {
+		d.mu.Unlock()
+		return
+	}
+	c := make(chan struct{})
+	d.idle = append(d.idle, c)
+	d.mu.Unlock()
+	<-c
 }
 
 // EnqueueDurable is Enqueue for a caller waiting on the answer (an MCP
@@ -70,9 +100,9 @@ func (s *Store) drainSoon() {
 		return
 	}
 	d.scheduled = true
-	d.running.Add(1)
+	d.running++
 	time.AfterFunc(drainDelay, func() {
-		defer d.running.Done()
+		defer d.finished()
 		d.mu.Lock()
 		d.scheduled = false
 		d.mu.Unlock()
@@ -85,7 +115,7 @@ func (s *Store) drainSoon() {
 // before it exits, so a reader sees them without waiting for the next
 // writer.
 func (s *Store) Flush(ctx context.Context) error {
-	s.drain.running.Wait()
+	s.drain.wait()
 	return s.flushOutbox(ctx)
 }
 

@@ -195,3 +195,47 @@ func TestEnqueueDurableGroupsConcurrentCallers(t *testing.T) {
 		t.Fatalf("%d queued, %v; want %d", len(rows), err, callers)
 	}
 }
+
+// Flush may run while the same handle goes on enqueueing (reflect mcp
+// exiting with a call in flight): it waits for the scheduled drains and
+// every entry still reaches the queue. Under -race this caught a WaitGroup
+// that EnqueueDurable added to while Flush waited on it.
+func TestFlushWhileEnqueueing(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflect.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perCaller, callers = 40, 2
+	errs := make(chan error, callers)
+	for c := range callers {
+		go func() {
+			for i := range perCaller {
+				trace := fmt.Sprintf("t-%d-%d", c, i)
+				if _, err := s.EnqueueDurable(ctx, "claude-ai", Document{Text: "Total 3.00 " + trace}, "v1", needsReview(trace)); err != nil {
+					errs <- err
+					return
+				}
+				if i%10 == 9 {
+					if err := s.Flush(ctx); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range callers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := s.Summaries(ctx, QueueCorpusID("claude-ai")); err != nil || len(rows) != perCaller*callers {
+		t.Fatalf("%d queued, %v; want %d", len(rows), err, perCaller*callers)
+	}
+}
