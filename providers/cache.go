@@ -132,23 +132,49 @@ func OpenCache(path string) (*Cache, error) {
 }
 
 // prepare creates the bucket and reads its first entry, so a file damaged
-// there is found now rather than at the first lookup.
+// there is found now rather than at the first lookup. A file that already
+// has the bucket (every start but the first) is only read: a read-write
+// open would take the exclusive lock, which every other reflect process
+// using the file waits for, and commit a transaction that changes nothing.
 func (c *Cache) prepare() error {
-	err := c.update(func(tx *bolt.Tx) error {
+	found := false
+	err := c.view(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(callsBucket); b != nil {
+			found = true
+			b.Cursor().First()
+		}
+		return nil
+	})
+	if err == nil && found {
+		c.setIdent()
+		return nil
+	}
+	if errors.Is(err, ErrCacheCorrupt) || errors.Is(err, berrors.ErrChecksum) {
+		return err
+	}
+	// Missing, empty, without the bucket, or busy: the read-write open
+	// creates what is missing and tells a file that is not bbolt from one
+	// that is.
+	err = c.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(callsBucket)
 		if err == nil {
 			b.Cursor().First()
 		}
 		return err
 	})
-	if fi, serr := os.Stat(c.path); serr == nil && !c.broken.Load() {
-		c.ident = fi
-	}
+	c.setIdent()
 	// Another process writing right now proves the file is a usable cache.
 	if err != nil && !errors.Is(err, berrors.ErrTimeout) {
 		return err
 	}
 	return nil
+}
+
+// setIdent records the file at path as the one this Cache opened.
+func (c *Cache) setIdent() {
+	if fi, err := os.Stat(c.path); err == nil && !c.broken.Load() {
+		c.ident = fi
+	}
 }
 
 // Damage is why OpenCache set the file it found aside, or nil.
@@ -444,6 +470,12 @@ func (c *Cache) guarded(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+func (c *Cache) view(fn func(*bolt.Tx) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.guarded(func() error { return c.viewLocked(fn) })
 }
 
 func (c *Cache) update(fn func(*bolt.Tx) error) error {

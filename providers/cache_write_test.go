@@ -228,3 +228,21 @@ func BenchmarkCacheMissAndStore(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(c.opens.Load())/float64(b.N), "opens/call")
 }
+
+// Opening a cache file that is already set up only reads it: no commit,
+// so no exclusive lock for other processes to wait behind.
+func TestOpenCacheOnlyReadsAReadyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	fillCache(t, mustOpenCache(t, path), 3)
+	before := txID(t, path)
+	c := mustOpenCache(t, path)
+	if c.Damage() != nil {
+		t.Fatal(c.Damage())
+	}
+	if after := txID(t, path); after != before {
+		t.Errorf("opening a ready cache committed (tx %d -> %d)", before, after)
+	}
+	if c.opens.Load() != 1 {
+		t.Errorf("OpenCache opened the file %d times, want 1 read-only open", c.opens.Load())
+	}
+}
