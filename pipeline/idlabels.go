@@ -68,6 +68,11 @@ var notTheNumberLabels = []string{
 	"nr odbiorcy", "kod klienta", "číslo zákazníka", "zákaznické číslo", "ügyfélszám", "vevőkód", "müşteri no",
 	"müşteri numarası", "κωδ. πελάτη", "κωδικός πελάτη", "お客様コード", "顧客コード", "得意先コード", "得意先番号",
 	"契約番号", "客户代码", "客户号", "会员号", "회원번호",
+	// Bare party words before a number, and spellings LabelKey keeps apart
+	// ("N.º" is two words, "Nº" one).
+	"client", "cliente", "kunde", "klant", "asiakas", "kund", "müşteri", "member", "cust id", "account id",
+	"loyalty card", "club card", "kundenkarte", "n.º cliente", "n.º de cliente", "n.º de pedido",
+	"n.º contribuinte",
 	// A supply point or meter on a utility bill.
 	"meter no", "meter number", "meter serial", "meter id", "mprn", "mpan", "supply number", "nmi", "zählernummer",
 	"zähler-nr", "zählpunkt", "zählpunktbezeichnung", "marktlokation", "n° de compteur", "numéro de compteur", "pdl",

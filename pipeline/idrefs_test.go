@@ -214,5 +214,8 @@ func TestCardDigitsAndQuotedAccountNumbers(t *testing.T) {
 		{"mastercard ••••", cafe, n("8812"), "invoice_number", "card"},
 		{"grouped mask", shop, n("3021"), "invoice_number", "card"},
 		{"account number quoted again", water, n("4410 2291 0087"), "invoice_number", `labelled "Account number"`},
+		{"bare cliente", "Ferretería del Norte SA\nFactura Nº F-2291\nCliente: 11873\nTotal $9.00", n("11873"), "invoice_number", "F-2291"},
+		{"n.º de cliente", "Papelaria Lusa, Lda.\nN.º de cliente: 88120\nTotal 9,00 €", n("88120"), "invoice_number", `labelled "N.º de cliente"`},
+		{"member #", "Kedai Buku Ilmu\nMember #: 88120\nTotal RM 9.00", n("88120"), "invoice_number", `labelled "Member"`},
 	})
 }
