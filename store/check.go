@@ -44,6 +44,11 @@ func (s *Store) Check(ctx context.Context) (CheckReport, error) {
 	}
 	rep.Bytes = fi.Size()
 	err = s.run(ctx, false, func(tx *bbolt.Tx) error {
+		// The size again, under the lock: a writer may have grown the file
+		// since the look above, and its pages are not a file cut short.
+		if fi, err := os.Stat(s.path); err == nil {
+			rep.Bytes = fi.Size()
+		}
 		rep.PagesBytes = tx.Size()
 		if rep.PagesBytes > rep.Bytes {
 			// bbolt's check reads every page: past the end of the file that
