@@ -82,13 +82,13 @@ func (v *Saver) Close() {
 func (v *Saver) loop() {
 	defer v.wg.Done()
 	batch := make([]saveItem, 0, saveGroup)
-	full := time.NewTimer(saveWait)
-	full.Stop()
+	waited := time.NewTimer(saveWait)
+	waited.Stop()
 	for it := range v.ch {
 		batch = append(batch[:0], it)
-		full.Reset(saveWait)
-		closed := v.fill(&batch, full.C)
-		full.Stop()
+		waited.Reset(saveWait)
+		closed := v.fill(&batch, waited.C)
+		waited.Stop()
 		v.commit(batch)
 		if closed {
 			return
