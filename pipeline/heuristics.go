@@ -82,11 +82,12 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	all := scanDates(rs, ascii, st)
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
-	amounts := findAmounts(rs, ascii, all, st)
+	amounts := make([]labelledAmount, 0, amountsCap(rs))
+	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { amounts = append(amounts, labelledAmount{AmountMatch: a}) })
 	hits := findLabelSets(rs, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsOf(rs)
-	d.amounts = labelAmounts(rs, d.lineStarts, amounts, d.moneyHits, st)
+	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
 	if err := st.err(); err != nil {
 		return nil, err

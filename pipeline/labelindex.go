@@ -165,7 +165,7 @@ func findLabelSets(rs []rune, f folded, idx *labelIndex, st *stopper) (out [2][]
 	var raw [2][]rawHit
 	for set := range raw {
 		if idx.setMax[set] > 0 {
-			raw[set] = make([]rawHit, 0, len(f.r)/16+4)
+			raw[set] = make([]rawHit, 0, len(f.r)/32+4)
 		}
 	}
 	for k := range f.r {
@@ -219,10 +219,10 @@ func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelH
 	if len(hits) == 0 {
 		return nil
 	}
-	// The kept hits' texts are cut from one string: a string per hit was
-	// most of findLabels' allocations.
-	out := make([]labelHit, 0, len(hits))
-	size := 0
+	// First which hits stay (a dropped one's li becomes -1; only the spans
+	// decide), so the list is allocated once at its size.
+	kept, size := 0, 0
+	last := rawHit{start: -1}
 	for i, h := range hits {
 		covered := false
 		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
@@ -233,14 +233,28 @@ func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelH
 			o := hits[j]
 			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
 		}
-		if !covered && (len(out) == 0 || out[len(out)-1].start != int(h.start) || out[len(out)-1].end != int(h.end)) {
-			l := labels[h.li]
-			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
-			for _, r := range rs[h.start:h.end] {
-				size += utf8RuneLen(r)
-			}
+		if covered || h.start == last.start && h.end == last.end {
+			hits[i].li = -1
+			continue
+		}
+		last = h
+		kept++
+		for _, r := range rs[h.start:h.end] {
+			size += utf8RuneLen(r)
 		}
 	}
+	if kept == 0 {
+		return nil
+	}
+	out := make([]labelHit, 0, kept)
+	for _, h := range hits {
+		if h.li >= 0 {
+			l := labels[h.li]
+			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
+		}
+	}
+	// The kept hits' texts are cut from one string: a string per hit was
+	// most of findLabels' allocations.
 	var b strings.Builder
 	b.Grow(size)
 	for _, h := range out {

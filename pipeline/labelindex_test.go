@@ -18,7 +18,7 @@ func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 		texts = append(texts, r.Text)
 	}
 	s := Invoice()
-	money, fields := s.labelIndexes()
+	money, fields := newLabelIndex(labelSet(s)), newLabelIndex(fieldLabelSet(s))
 	both := s.labelSets()
 	for i, text := range texts {
 		rs := narrowRunes(text)

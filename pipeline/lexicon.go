@@ -516,8 +516,8 @@ func tokensEqual(a, b []string) bool {
 // roles on its own (providers/local) is tested against it.
 func AmountRoles(text string, s *Schema) []Role {
 	rs := []rune(text)
-	money, _ := s.labelIndexes()
-	got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabels(rs, foldRunes(rs, foldSpaces), money, nil), nil)
+	money := findLabelSets(rs, foldRunes(rs, foldSpaces), s.labelSets(), nil)[0]
+	got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), money, nil)
 	out := make([]Role, len(got))
 	for i, a := range got {
 		out[i] = a.role

@@ -14,7 +14,7 @@ func TestLexiconEveryLabelHasItsRole(t *testing.T) {
 	if len(labels) < 200 {
 		t.Fatalf("lexicon has %d labels, want the full set", len(labels))
 	}
-	money, _ := s.labelIndexes()
+	index := s.labelSets()
 	for _, l := range labels {
 		want, ok := lx.Role(l.Text)
 		if !ok || want == RoleNone {
@@ -27,7 +27,7 @@ func TestLexiconEveryLabelHasItsRole(t *testing.T) {
 		text := l.Text + " 12.34"
 		rs := []rune(text)
 		f := foldRunes(rs, foldSpaces)
-		got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabels(rs, f, money, nil), nil)
+		got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabelSets(rs, f, index, nil)[0], nil)
 		if len(got) != 1 || got[0].role != want {
 			var role Role
 			if len(got) == 1 {

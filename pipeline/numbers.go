@@ -330,9 +330,18 @@ func FindAmounts(text string) []AmountMatch {
 // findAmounts is FindAmounts over rs; ascii is the text when it is all
 // ASCII (asciiText), else "".
 func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []AmountMatch {
-	// A receipt prints an amount every 30 runes or so: sized for about
-	// that, it rarely grows.
-	out := make([]AmountMatch, 0, len(rs)/32+4)
+	out := make([]AmountMatch, 0, amountsCap(rs))
+	scanAmounts(rs, ascii, dates, st, func(a AmountMatch) { out = append(out, a) })
+	return out
+}
+
+// amountsCap sizes a list of a text's amounts: a receipt prints one every
+// 30 runes or so, so a list this size rarely grows.
+func amountsCap(rs []rune) int { return len(rs)/32 + 4 }
+
+// scanAmounts passes each amount findAmounts lists to emit, in order, so
+// analyze keeps them in its own list instead of copying a second one.
+func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit func(AmountMatch)) {
 	line, lineAt := 0, 0
 	n := len(rs)
 	at := func(i int) rune {
@@ -385,9 +394,8 @@ func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []Amou
 		if amountNegative(rs, start, j) {
 			v = -v
 		}
-		out = append(out, AmountMatch{Value: v, Start: start, End: j, Line: line, Raw: raw})
+		emit(AmountMatch{Value: v, Start: start, End: j, Line: line, Raw: raw})
 	}
-	return out
 }
 
 // extendSpaceGrouped joins "2 400 000,00": plain spaces group thousands only
@@ -545,7 +553,9 @@ func citedProvision(rs []rune, start int) bool {
 	if e == k || e == start || k > 0 && unicode.IsLetter(rs[k-1]) {
 		return false
 	}
-	return provisionWords[strings.ToLower(string(rs[k:e]))]
+	var buf [48]byte // at most 10 runes
+	w, _ := lowerWord(buf[:0], rs[k:e])
+	return provisionWords[string(w)]
 }
 
 // percentAfterSpace reports a '%' after spaces (including no-break and narrow

@@ -297,7 +297,12 @@ func atBefore(rs []rune, p, lo int) bool {
 // abbreviation ("INCL. GST", "ADJ. :") and a comma after a qualifier (OCR's
 // "INCL, GST") do not break a label from its number.
 func isClauseBreak(rs []rune, i int) bool {
-	if !strings.ContainsRune(",;.!?", rs[i]) || (i+1 < len(rs) && !unicode.IsSpace(rs[i+1])) {
+	switch rs[i] {
+	case ',', ';', '.', '!', '?':
+	default:
+		return false
+	}
+	if i+1 < len(rs) && !isSpace(rs[i+1]) {
 		return false
 	}
 	if rs[i] != '.' && rs[i] != ',' {
@@ -329,6 +334,16 @@ func isClauseBreak(rs []rune, i int) bool {
 // starts are the offsets the lines of rs start at (lineStartsOf).
 func labelAmounts(rs []rune, starts []int, amounts []AmountMatch, hits []labelHit, st *stopper) []labelledAmount {
 	out := make([]labelledAmount, len(amounts))
+	for i, a := range amounts {
+		out[i].AmountMatch = a
+	}
+	return labelInPlace(rs, starts, out, hits, st)
+}
+
+// labelInPlace is labelAmounts over amounts not yet labelled, giving them
+// their roles where they are.
+func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labelHit, st *stopper) []labelledAmount {
+	out := amounts
 	// hits are sorted by start: find the window by binary search so long
 	// single-line texts stay linear-ish.
 	hs := make([]labelHit, 0, 8) // reused: most segments hold one label or none
@@ -349,11 +364,11 @@ func labelAmounts(rs []rune, starts []int, amounts []AmountMatch, hits []labelHi
 		}
 		return len(rs)
 	}
-	for i, a := range amounts {
+	for i := range amounts {
 		if st.stop() {
 			return out[:i]
 		}
-		out[i] = labelledAmount{AmountMatch: a}
+		a := amounts[i].AmountMatch
 		ls := lineStart(a.Line)
 		segStart := ls
 		if i > 0 && amounts[i-1].End > ls {
@@ -418,7 +433,7 @@ func labelAmounts(rs []rune, starts []int, amounts []AmountMatch, hits []labelHi
 // it and amount i: "Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00",
 // "Anzahlung (Rg. 4711 vom 01.02.) -500,00". The aside's own numbers and
 // commas do not end the label's clause.
-func asideLabel(rs []rune, amounts []AmountMatch, i, ls int, choose func(a, b int) (labelHit, bool)) (labelHit, bool) {
+func asideLabel(rs []rune, amounts []labelledAmount, i, ls int, choose func(a, b int) (labelHit, bool)) (labelHit, bool) {
 	k := amounts[i].Start - 1
 	for k >= ls && (rs[k] == ' ' || rs[k] == ':' || rs[k] == '\t' || rs[k] == '-' || rs[k] == '−') {
 		k--
@@ -495,7 +510,7 @@ func aloneRune(r rune, letters []rune, n *int) bool {
 // tableRow reports whether amount i is the first of several decimal amounts
 // after one label on a line ("TOTAL : 14.53 0.87" in a GST summary): the
 // label heads a table's columns, so no single amount is the labelled one.
-func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
+func tableRow(rs []rune, amounts []labelledAmount, i int, hits []labelHit) bool {
 	if i+1 >= len(amounts) {
 		return false
 	}
@@ -516,11 +531,10 @@ func tableRow(rs []rune, amounts []AmountMatch, i int, hits []labelHit) bool {
 // labelCache holds a schema's label indexes, built on first use: building
 // them per document was most of the heuristics' allocations.
 type labelCache struct {
-	once          sync.Once
-	money, fields *labelIndex
-	both          *labelIndex // money and fields, the sets in that order
-	lexOnce       sync.Once
-	lex           *Lexicon
+	once    sync.Once
+	both    *labelIndex // money and field labels, the sets in that order
+	lexOnce sync.Once
+	lex     *Lexicon
 }
 
 // Lexicon is the schema's lexicon (NewLexicon), built once per schema:
@@ -532,22 +546,10 @@ func (s *Schema) Lexicon() *Lexicon {
 	return s.labels.lex
 }
 
-// labelIndexes returns the indexes of the money-role labels and of the
-// labelled non-money fields (nil when the schema has none).
-func (s *Schema) labelIndexes() (money, fields *labelIndex) {
-	s.labels.once.Do(s.buildLabelIndexes)
-	return s.labels.money, s.labels.fields
-}
-
-// labelSets is one index of both, the money labels the first set and the
-// field labels the second, so analyze finds both in one pass.
+// labelSets is the index of the schema's labels: the money-role labels the
+// first set, the labels of its labelled non-money fields the second, so
+// analyze finds both in one pass.
 func (s *Schema) labelSets() *labelIndex {
-	s.labels.once.Do(s.buildLabelIndexes)
+	s.labels.once.Do(func() { s.labels.both = newLabelSets(labelSet(s), fieldLabelSet(s)) })
 	return s.labels.both
-}
-
-func (s *Schema) buildLabelIndexes() {
-	money, fields := labelSet(s), fieldLabelSet(s)
-	s.labels.money, s.labels.fields = newLabelIndex(money), newLabelIndex(fields)
-	s.labels.both = newLabelSets(money, fields)
 }

@@ -96,19 +96,41 @@ func isTaxHeader(rs []rune, words []wordSpan) bool {
 	tax, col := false, false
 	var buf [48]byte
 	for _, w := range words {
-		// Lowered once for the three sets, as inSet lowers it.
+		// Lowered once and looked up once for the three sets.
 		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
 		if !ok {
 			continue
 		}
-		if taxHeaderItem[string(b)] {
+		c := taxHeaderClass[string(b)]
+		if c&headerItem != 0 {
 			return false
 		}
-		tax = tax || taxHeaderTax[string(b)]
-		col = col || taxHeaderCol[string(b)]
+		tax = tax || c&headerTax != 0
+		col = col || c&headerCol != 0
 	}
 	return tax && col
 }
+
+// taxHeaderClass is each word of taxHeaderItem, taxHeaderTax and
+// taxHeaderCol with the sets it is in.
+var taxHeaderClass = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for _, s := range []struct {
+		words map[string]bool
+		class uint8
+	}{{taxHeaderItem, headerItem}, {taxHeaderTax, headerTax}, {taxHeaderCol, headerCol}} {
+		for w := range s.words {
+			m[w] |= s.class
+		}
+	}
+	return m
+}()
+
+const (
+	headerItem = 1 << iota
+	headerTax
+	headerCol
+)
 
 // findTaxSummary reads the rows of tax tables: a line whose last two amounts
 // are a base and the tax on it, proved either by a printed rate (tax = rate ×
