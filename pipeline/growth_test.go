@@ -95,7 +95,7 @@ func TestHeuristicsHonourDeadline(t *testing.T) {
 	}
 }
 
-// The same through the pipeline: validate of a 1 MB document under a 100 ms
+// The same through the pipeline: validate of a 1 MB document under a
 // deadline fails with the context's error instead of running to the end.
 func TestValidateHonoursDeadline(t *testing.T) {
 	if testing.Short() {
@@ -106,25 +106,30 @@ func TestValidateHonoursDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := sized(growthShapes["one long line"], 1<<20-64)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	res, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord))
-	took := time.Since(start)
-	if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusError {
-		t.Errorf("err = %v, status %s; want the deadline's error", err, res.Status)
+	// Promptly, judged against the same work without a deadline on the
+	// same machine rather than a wall-clock bound (a loaded 2-core machine
+	// made a fixed 1 s bound flake, and a fixed 100 ms deadline is most of
+	// the run once verify is fast): the deadline falls at half the run, and
+	// a validate that ignored it would return a half run late. A second
+	// measurement before failing: another process's burst is not lateness.
+	var whole, late time.Duration
+	for try := 0; try < 2 && (try == 0 || late > whole/4); try++ {
+		start := time.Now()
+		if _, err := p.Validate(context.Background(), Document{Text: text}, map[string]any(growthRecord)); err != nil {
+			t.Fatal(err)
+		}
+		whole = time.Since(start)
+		ctx, cancel := context.WithTimeout(context.Background(), whole/2)
+		start = time.Now()
+		res, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord))
+		late = time.Since(start) - whole/2
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusError {
+			t.Fatalf("err = %v, status %s; want the deadline's error", err, res.Status)
+		}
 	}
-	// Promptly, judged against the same work without a deadline on the same
-	// machine rather than a wall-clock bound (a loaded 2-core machine made a
-	// fixed 1 s bound flake): a validate that ignored its context would take
-	// as long as the full run.
-	full := time.Now()
-	if _, err := p.Validate(context.Background(), Document{Text: text}, map[string]any(growthRecord)); err != nil {
-		t.Fatal(err)
-	}
-	whole := time.Since(full)
-	t.Logf("1 MB document: returned %v after a 100 ms deadline; the whole run takes %v", took, whole)
-	if took >= whole/2 {
-		t.Errorf("validate under a 100 ms deadline took %v, the whole run %v: the deadline was not honoured promptly", took, whole)
+	t.Logf("1 MB document: returned %v after a deadline at half its %v run", late, whole)
+	if late > whole/4 {
+		t.Errorf("validate returned %v after a deadline at half its %v run: the deadline was not honoured promptly", late, whole)
 	}
 }
