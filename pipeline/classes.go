@@ -44,7 +44,7 @@ func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 			if w.End <= w.Start {
 				continue
 			}
-			m := string(d.rs[w.Start:w.End])
+			m := d.str(w.Start, w.End)
 			if c, shared := markerCode(m); c != "" && !shared {
 				return c, m, w, true
 			}
@@ -137,7 +137,7 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 	// A code on a line of its own states the currency of the amounts above
 	// it (a folio or a credit note that ends "GBP"); an address word shares
 	// its line with the rest of the address.
-	if strings.TrimSpace(string(d.rs[ls:sp.Start])) == "" && strings.TrimSpace(string(d.rs[sp.End:le])) == "" {
+	if strings.TrimSpace(d.str(ls, sp.Start)) == "" && strings.TrimSpace(d.str(sp.End, le)) == "" {
 		return true
 	}
 	k := sort.Search(len(d.amounts), func(i int) bool { return d.amounts[i].Line >= li })
@@ -152,9 +152,9 @@ func (d *doc) inCurrencyContext(sp Span) bool {
 		// code ("12 SEK", "SEK 12"); "LOT 5, SEK U2" is an address.
 		gap := ""
 		if a.End <= sp.Start {
-			gap = string(d.rs[a.End:sp.Start])
+			gap = d.str(a.End, sp.Start)
 		} else if a.Start >= sp.End {
-			gap = string(d.rs[sp.End:a.Start])
+			gap = d.str(sp.End, a.Start)
 		}
 		if centsForm(a.Raw) || strings.TrimSpace(gap) == "" {
 			return true
@@ -301,14 +301,14 @@ func (d *doc) identifierCandidates(f Field) []string {
 	for _, h := range d.fieldHits {
 		if h.role == own {
 			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-				out = append(out, string(d.rs[sp.Start:sp.End]))
+				out = append(out, d.str(sp.Start, sp.End))
 			}
 		}
 	}
 	for _, h := range d.moneyHits {
 		if k := h.key; k == "no" || k == "bill no" || k == "receipt no" || k == "invoice no" || k == "doc no" {
 			if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-				out = append(out, string(d.rs[sp.Start:sp.End]))
+				out = append(out, d.str(sp.Start, sp.End))
 			}
 		}
 	}
@@ -322,7 +322,7 @@ func (d *doc) ownLabelled(f Field, sp Span) bool {
 		return true
 	}
 	ls := d.lineStarts[d.lineOf(sp.Start)]
-	before := LabelTokens(string(d.rs[max(ls, sp.Start-40):sp.Start]))
+	before := LabelTokens(d.str(max(ls, sp.Start-40), sp.Start))
 	if len(before) == 0 {
 		return false
 	}
@@ -459,18 +459,18 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 	sp := c.Spans[0]
 	li := d.lineOf(sp.Start)
 	ls, _ := d.lineBounds(li)
-	if strings.TrimSpace(string(d.rs[ls:sp.Start])) == "" && len(words) > 0 && nameContinuations[words[0]] && li > 0 {
+	if strings.TrimSpace(d.str(ls, sp.Start)) == "" && len(words) > 0 && nameContinuations[words[0]] && li > 0 {
 		ps, pe := d.lineBounds(li - 1)
-		if prev := strings.TrimSpace(string(d.rs[ps:pe])); nameLike(prev) {
+		if prev := strings.TrimSpace(d.str(ps, pe)); nameLike(prev) {
 			c.penalize(factorCutName, fmt.Sprintf("%q starts with %q, which continues the name on the line above (%q)", val, words[0], prev))
 			return
 		}
 	}
 	el := d.lineOf(sp.End - 1)
 	_, le := d.lineBounds(el)
-	if strings.TrimSpace(string(d.rs[sp.End:le])) == "" && el+1 < len(d.lineStarts) {
+	if strings.TrimSpace(d.str(sp.End, le)) == "" && el+1 < len(d.lineStarts) {
 		ns, ne := d.lineBounds(el + 1)
-		next := strings.TrimSpace(string(d.rs[ns:ne]))
+		next := strings.TrimSpace(d.str(ns, ne))
 		nw := LabelTokens(next)
 		if len(nw) > 0 && len(nw) <= 4 && nameContinuations[nw[0]] && nameLike(next) {
 			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
@@ -499,7 +499,7 @@ func (d *doc) datelinePlace(spans []Span) (string, bool) {
 	for _, sp := range capped(spans) {
 		li := d.lineOf(sp.Start)
 		ls, le := d.lineBounds(li)
-		if strings.TrimSpace(string(d.rs[ls:sp.Start])) != "" {
+		if strings.TrimSpace(d.str(ls, sp.Start)) != "" {
 			return "", false
 		}
 		k := sp.End
@@ -511,8 +511,8 @@ func (d *doc) datelinePlace(spans []Span) (string, bool) {
 		}
 		found := false
 		for _, m := range d.dates {
-			if m.Start > k && m.Start <= k+6 && m.End <= le && strings.TrimSpace(string(d.rs[m.End:le])) == "" &&
-				len(LabelTokens(string(d.rs[k+1:m.Start]))) <= 1 {
+			if m.Start > k && m.Start <= k+6 && m.End <= le && strings.TrimSpace(d.str(m.End, le)) == "" &&
+				len(LabelTokens(d.str(k+1, m.Start))) <= 1 {
 				found = true
 				break
 			}
@@ -520,7 +520,7 @@ func (d *doc) datelinePlace(spans []Span) (string, bool) {
 		if !found {
 			return "", false
 		}
-		line = strings.TrimSpace(string(d.rs[ls:le]))
+		line = strings.TrimSpace(d.str(ls, le))
 	}
 	return line, line != ""
 }

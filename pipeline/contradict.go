@@ -39,7 +39,7 @@ func (d *doc) labelOpensLine(a labelledAmount) bool {
 	if ls > a.Start {
 		return false
 	}
-	before := strings.Trim(strings.TrimSpace(string(d.rs[ls:a.Start])), ":：")
+	before := strings.Trim(strings.TrimSpace(d.str(ls, a.Start)), ":：")
 	return LabelKey(before) == a.key
 }
 
@@ -508,7 +508,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 		if rank > 0 {
 			c.Spans = append(c.Spans, tok)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
-				strings.ReplaceAll(f.Name, "_", " "), string(d.rs[tok.Start:tok.End]), strings.TrimSpace(at.text)))
+				strings.ReplaceAll(f.Name, "_", " "), d.str(tok.Start, tok.End), strings.TrimSpace(at.text)))
 			return c, true
 		}
 	case KindText:

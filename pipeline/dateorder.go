@@ -101,10 +101,10 @@ func (d *doc) addressOrder() (DateOrder, string, bool) {
 		}
 	}
 	if aus.Start >= 0 {
-		return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", string(d.rs[aus.Start:aus.End])), true
+		return OrderDMY, fmt.Sprintf("the Australian address %q is day-first", d.str(aus.Start, aus.End)), true
 	}
 	if us.Start >= 0 {
-		return OrderMDY, fmt.Sprintf("the US address %q is month-first", string(d.rs[us.Start:us.End])), true
+		return OrderMDY, fmt.Sprintf("the US address %q is month-first", d.str(us.Start, us.End)), true
 	}
 	return OrderUnknown, "", false
 }

@@ -24,7 +24,7 @@ func (d *doc) rangeBound(i int) bool {
 		if b.Start < a.End || d.lineOf(a.Start) != d.lineOf(b.Start) {
 			return false
 		}
-		gap := strings.ToLower(strings.TrimSpace(string(d.rs[a.End:b.Start])))
+		gap := strings.ToLower(strings.TrimSpace(d.str(a.End, b.Start)))
 		return rangeWords[gap]
 	}
 	return i > 0 && joined(d.dates[i-1], d.dates[i]) || i+1 < len(d.dates) && joined(d.dates[i], d.dates[i+1])
@@ -36,7 +36,7 @@ func (d *doc) timeNear(m DateMatch) bool {
 	// Bounded windows: a line of a thousand dates costs no more per date.
 	ls, le := d.lineBounds(d.lineOf(m.Start))
 	ls, le = max(ls, m.Start-16), min(le, m.End+24)
-	after := strings.TrimLeft(string(d.rs[m.End:le]), " ,")
+	after := strings.TrimLeft(d.str(m.End, le), " ,")
 	if strings.HasPrefix(after, "(") { // a weekday in brackets
 		if k := strings.IndexByte(after, ')'); k > 0 && k < 12 {
 			after = after[k+1:]
@@ -45,7 +45,7 @@ func (d *doc) timeNear(m DateMatch) bool {
 	if timeFollows(after) {
 		return true
 	}
-	before := strings.TrimRight(string(d.rs[ls:m.Start]), " ,")
+	before := strings.TrimRight(d.str(ls, m.Start), " ,")
 	before = strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(before, " "), "AM"), "PM")
 	before = strings.TrimRight(before, " ")
 	n := len(before)
@@ -117,5 +117,5 @@ func (d *doc) checkDatePlace(c *FieldCheck, iso string) {
 // lineText is the line p is on, clipped to 80 characters around p.
 func (d *doc) lineText(p int) string {
 	ls, le := d.lineBounds(d.lineOf(p))
-	return string(d.rs[max(ls, p-40):min(le, p+40)])
+	return d.str(max(ls, p-40), min(le, p+40))
 }

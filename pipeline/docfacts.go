@@ -29,6 +29,10 @@ type docFacts struct {
 	postcode   postcodeFact
 	postDone   bool
 
+	// offsets are the byte offset of each rune of the text, and its length
+	// last; built by str for a text that is not ASCII.
+	offsets []int32
+
 	// digits is the longest run of ASCII digits in the text.
 	digits     int
 	digitsDone bool
@@ -124,4 +128,21 @@ func (d *doc) digitRun() int {
 		d.facts.digitsDone = true
 	}
 	return d.facts.digits
+}
+
+// str is the text of runes [a, b) as a slice of the cached text, which
+// costs no copy: string(d.rs[a:b]) without the allocation.
+func (d *doc) str(a, b int) string {
+	t := d.text()
+	if len(t) == len(d.rs) {
+		return t[a:b] // every rune is one byte
+	}
+	if d.facts.offsets == nil {
+		offs := make([]int32, 0, len(d.rs)+1)
+		for i := range t {
+			offs = append(offs, int32(i))
+		}
+		d.facts.offsets = append(offs, int32(len(t)))
+	}
+	return t[d.facts.offsets[a]:d.facts.offsets[b]]
 }

@@ -130,7 +130,7 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 		for ls < le && unicode.IsSpace(d.rs[ls]) {
 			ls++ // spans count runes from the line's first printed one
 		}
-		line := strings.TrimSpace(string(d.rs[ls:le]))
+		line := strings.TrimSpace(d.str(ls, le))
 		if line == "" {
 			continue
 		}
@@ -270,7 +270,7 @@ func firstSegment(line string) string {
 func (d *doc) firstNameLine(li int) bool {
 	for k := 0; k < li; k++ {
 		ls, le := d.lineBounds(k)
-		if headName(firstSegment(strings.TrimSpace(string(d.rs[ls:le])))) {
+		if headName(firstSegment(strings.TrimSpace(d.str(ls, le)))) {
 			return false
 		}
 	}
@@ -379,7 +379,7 @@ func (d *doc) issuerBelowLabel(li, ls int, line string) (headIssuerName, bool) {
 		for start > ns && !unicode.IsSpace(d.rs[start-1]) {
 			start--
 		}
-		seg := string(d.rs[start:ne])
+		seg := d.str(start, ne)
 		name := firstSegment(strings.TrimSpace(seg))
 		if name == "" || strings.ContainsAny(name, "@:") {
 			continue
@@ -421,7 +421,7 @@ func (d *doc) checkEmailParty(c *FieldCheck, val string) {
 	}
 	for li := 0; li < len(d.lineStarts) && li < 12; li++ {
 		ls, le := d.lineBounds(li)
-		line := strings.ToLower(strings.TrimSpace(string(d.rs[ls:le])))
+		line := strings.ToLower(strings.TrimSpace(d.str(ls, le)))
 		if !strings.HasPrefix(line, other) {
 			continue
 		}

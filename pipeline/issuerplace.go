@@ -139,7 +139,7 @@ func (d *doc) findPostcodeFirstLine() (string, int, bool) {
 	}
 	for li := 0; li < last; li++ {
 		ls, le := d.lineBounds(li)
-		line := strings.TrimSpace(string(d.rs[ls:min(le, ls+60)]))
+		line := strings.TrimSpace(d.str(ls, min(le, ls+60)))
 		m := postcodeLine.FindStringSubmatch(line)
 		if m == nil {
 			continue

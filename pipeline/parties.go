@@ -123,12 +123,12 @@ func tokenizeLabels(labels []string) [][]string {
 func (d *doc) customerLabelFor(sp Span) string {
 	li := d.lineOf(sp.Start)
 	ls, le := d.lineBounds(li)
-	before := string(d.rs[max(ls, sp.Start-40):sp.Start])
+	before := d.str(max(ls, sp.Start-40), sp.Start)
 	if l := customerLabelIn(LabelTokens(before)); l != "" {
 		return l
 	}
 	if sp.End <= le {
-		after := strings.TrimSpace(string(d.rs[sp.End:le]))
+		after := strings.TrimSpace(d.str(sp.End, le))
 		for _, s := range customerSuffixes {
 			if strings.HasPrefix(after, s) {
 				return s
@@ -139,7 +139,7 @@ func (d *doc) customerLabelFor(sp Span) string {
 		return ""
 	}
 	ps, pe := d.lineBounds(li - 1)
-	prev := strings.TrimSpace(string(d.rs[ps:pe]))
+	prev := strings.TrimSpace(d.str(ps, pe))
 	toks := LabelTokens(prev)
 	if len(toks) == 0 {
 		return ""
@@ -173,7 +173,7 @@ func (d *doc) underCustomerLabel(li int) bool { return d.customerBlockLabel(li) 
 func (d *doc) customerBlockLabel(li int) string {
 	for k := li - 1; k >= 0 && k >= li-4; k-- {
 		ls, le := d.lineBounds(k)
-		prev := strings.TrimSpace(string(d.rs[ls:le]))
+		prev := strings.TrimSpace(d.str(ls, le))
 		if prev == "" {
 			return ""
 		}
@@ -227,8 +227,8 @@ func (d *doc) otherPartyAt(sp Span) string {
 				return l
 			}
 		}
-		if before := strings.TrimSpace(string(d.rs[ls:sp.Start])); before == "" {
-			if l := customerHeading(strings.TrimSpace(string(d.rs[ps:pe]))); l != "" {
+		if before := strings.TrimSpace(d.str(ls, sp.Start)); before == "" {
+			if l := customerHeading(strings.TrimSpace(d.str(ps, pe))); l != "" {
 				return l
 			}
 			if l := d.customerBlockLabel(li); l != "" {
@@ -238,7 +238,7 @@ func (d *doc) otherPartyAt(sp Span) string {
 	}
 	for _, a := range d.amounts {
 		if a.Line == li && a.End > sp.End && strings.ContainsAny(a.Raw, ".,") {
-			if before := strings.TrimSpace(string(d.rs[ls:sp.Start])); before != "" {
+			if before := strings.TrimSpace(d.str(ls, sp.Start)); before != "" {
 				return strings.TrimRight(before, " (:")
 			}
 		}
@@ -276,7 +276,7 @@ func (d *doc) columnAbove(li, p int) string {
 	for start > ps && !unicode.IsSpace(d.rs[start-1]) {
 		start-- // back to the start of the word the column cuts
 	}
-	seg := strings.TrimSpace(string(d.rs[start:pe]))
+	seg := strings.TrimSpace(d.str(start, pe))
 	if i := strings.Index(seg, "   "); i > 0 {
 		seg = seg[:i]
 	}

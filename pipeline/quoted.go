@@ -33,7 +33,7 @@ func (d *doc) findQuoted() int {
 			own = own || a < b
 			continue
 		}
-		line := strings.TrimSpace(string(d.rs[ls:le]))
+		line := strings.TrimSpace(d.str(ls, le))
 		low := strings.ToLower(line)
 		quote := strings.HasPrefix(line, ">")
 		if strings.Contains(line, "-----") || strings.HasPrefix(line, "___") {
@@ -199,7 +199,7 @@ func (d *doc) rowHead(l int) string {
 	for q < le && !isDigit(d.rs[q]) && d.rs[q] != '-' && d.rs[q] != '(' {
 		q++
 	}
-	return LabelKey(string(d.rs[ls:q]))
+	return LabelKey(d.str(ls, q))
 }
 
 // checkBeforeCorrection flags an amount a correcting invoice prints only on
