@@ -84,7 +84,7 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	// Date-shaped identifiers are no amounts either.
 	amounts := make([]labelledAmount, 0, amountsCap(rs))
 	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { amounts = append(amounts, labelledAmount{AmountMatch: a}) })
-	hits := findLabelSets(rs, d.fold, s.labelSets(), st)
+	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsOf(rs)
 	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)

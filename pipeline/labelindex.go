@@ -154,11 +154,12 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 	if idx == nil {
 		return nil
 	}
-	return findLabelSets(rs, f, idx, st)[0]
+	return findLabelSets(rs, "", f, idx, st)[0]
 }
 
-// findLabelSets is findLabels for each of idx's two sets, in one pass.
-func findLabelSets(rs []rune, f folded, idx *labelIndex, st *stopper) (out [2][]labelHit) {
+// findLabelSets is findLabels for each of idx's two sets, in one pass;
+// ascii is the text when it is all ASCII (asciiText), else "".
+func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopper) (out [2][]labelHit) {
 	if idx == nil {
 		return out
 	}
@@ -209,13 +210,13 @@ func findLabelSets(rs []rune, f folded, idx *labelIndex, st *stopper) (out [2][]
 		}
 	}
 	for set := range raw {
-		out[set] = keepHits(rs, raw[set], idx.labels, idx.setMax[set])
+		out[set] = keepHits(rs, ascii, raw[set], idx.labels, idx.setMax[set])
 	}
 	return out
 }
 
 // keepHits drops the hits a longer one covers and names the rest.
-func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelHit {
+func keepHits(rs []rune, ascii string, hits []rawHit, labels []roleLabel, maxLen int) []labelHit {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -239,8 +240,10 @@ func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelH
 		}
 		last = h
 		kept++
-		for _, r := range rs[h.start:h.end] {
-			size += utf8RuneLen(r)
+		if ascii == "" {
+			for _, r := range rs[h.start:h.end] {
+				size += utf8RuneLen(r)
+			}
 		}
 	}
 	if kept == 0 {
@@ -252,6 +255,12 @@ func keepHits(rs []rune, hits []rawHit, labels []roleLabel, maxLen int) []labelH
 			l := labels[h.li]
 			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
 		}
+	}
+	if ascii != "" {
+		for i := range out {
+			out[i].text = ascii[out[i].start:out[i].end]
+		}
+		return out
 	}
 	// The kept hits' texts are cut from one string: a string per hit was
 	// most of findLabels' allocations.

@@ -6,7 +6,8 @@ import (
 )
 
 // One pass over both label sets finds exactly what a pass over each set
-// alone finds: analyze reads the money and field labels together.
+// alone finds: analyze reads the money and field labels together, and
+// cuts their texts from an ASCII text instead of building them.
 func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 	texts := []string{
 		"Total incl. GST: 12.50\nSubtotal 11.79\nInvoice No: A-1 Date: 01/02/2026",
@@ -23,7 +24,12 @@ func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 	for i, text := range texts {
 		rs := narrowRunes(text)
 		f := foldRunes(rs, foldSpaces)
-		got := findLabelSets(rs, f, both, nil)
+		got := findLabelSets(rs, "", f, both, nil)
+		if a := asciiText(text); a != "" {
+			if cut := findLabelSets(rs, a, f, both, nil); !reflect.DeepEqual(cut, got) {
+				t.Errorf("labels of %.40q cut from the ASCII text:\n got %v\nwant %v", text, cut, got)
+			}
+		}
 		if i == 0 && (len(got[0]) < 2 || len(got[1]) < 2) {
 			t.Errorf("%q: %d money and %d field labels, want at least 2 of each", text, len(got[0]), len(got[1]))
 		}

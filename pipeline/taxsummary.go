@@ -132,6 +132,10 @@ const (
 	headerCol
 )
 
+// headerReach is how many lines below a tax summary's header its rows may
+// start.
+const headerReach = 6
+
 // findTaxSummary reads the rows of tax tables: a line whose last two amounts
 // are a base and the tax on it, proved either by a printed rate (tax = rate ×
 // base, or rate × base / (1 + rate) when the base includes the tax) or by a
@@ -140,24 +144,32 @@ const (
 func (d *doc) findTaxSummary() {
 	var sum taxSummary
 	var hw [8]wordSpan
+	// A header reaches the six lines below it, so only a line of amounts
+	// asks whether one stands above it: the lines with none among its six
+	// predecessors are read then (noAmounts remembers which), not every
+	// line of the document as it passes.
+	var noAmounts [headerReach + 1]bool // this line and the six above
+	read := 0                           // lines before read have been asked already
 	headerUntil := -1
 	next := 0 // the first amount not on an earlier line
 	var idx []int
 	for li := 0; li < len(d.lineStarts); li++ {
-		ls, le := d.lineBounds(li)
+		ls, _ := d.lineBounds(li)
 		idx = idx[:0]
 		for ; next < len(d.amounts) && d.amounts[next].Line == li; next++ {
 			idx = append(idx, next)
 		}
-		if len(idx) == 0 {
-			if isTaxHeader(d.rs, wordSpans(d.rs, ls, +1, 8, ls, le, hw[:0])) {
-				headerUntil = li + 6
-			}
-			continue
-		}
+		noAmounts[li%len(noAmounts)] = len(idx) == 0
 		if len(idx) < 2 {
 			continue
 		}
+		for h := max(read, li-headerReach); h < li; h++ {
+			hs, he := d.lineBounds(h)
+			if noAmounts[h%len(noAmounts)] && isTaxHeader(d.rs, wordSpans(d.rs, hs, +1, 8, hs, he, hw[:0])) {
+				headerUntil = max(headerUntil, h+headerReach)
+			}
+		}
+		read = li
 		row, ok := d.rowOf(idx, ls, li <= headerUntil)
 		if !ok {
 			continue
