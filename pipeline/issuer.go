@@ -89,7 +89,7 @@ func (d *doc) checkHeadCompany(c *FieldCheck, val string) {
 // and punctuation, or one inside the other ("TRI SHAAS SDN BHD" in "TRI
 // SHAAS SDN BHD (728515-N)").
 func sameName(a, b string) bool {
-	x, y := strings.Join(LabelTokens(a), " "), strings.Join(LabelTokens(b), " ")
+	x, y := LabelKey(a), LabelKey(b)
 	return x != "" && y != "" && (strings.Contains(x, y) || strings.Contains(y, x))
 }
 
@@ -219,7 +219,16 @@ func endsInLegalForm(line string) bool {
 	if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
 		return true
 	}
-	toks := LabelTokens(line)
+	if isASCII(line) {
+		if ends, ok := asciiEndsInLegalForm(line); ok {
+			return ends
+		}
+	}
+	return tokensEndInLegalForm(LabelTokens(line))
+}
+
+// tokensEndInLegalForm is endsInLegalForm of a line's words.
+func tokensEndInLegalForm(toks []string) bool {
 	// The name ends where its registration number starts: "KING'S
 	// CONFECTIONERY S/B 273500-U (KSB)".
 	if i := slices.IndexFunc(toks, func(t string) bool { return strings.ContainsFunc(t, unicode.IsDigit) }); i >= 0 {
@@ -236,6 +245,75 @@ func endsInLegalForm(line string) bool {
 		}
 	}
 	return false
+}
+
+// asciiEndsInLegalForm is endsInLegalForm of an ASCII line, read from the
+// line's own words compared without case, so a head line costs no
+// allocation. ok is false for a line of more words than it holds.
+func asciiEndsInLegalForm(line string) (ends, ok bool) {
+	var buf [24]Span // word bounds
+	toks := buf[:0]
+	start := -1
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && asciiWordByte(line[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start < 0 {
+			continue
+		}
+		if strings.ContainsFunc(line[start:i], unicode.IsDigit) {
+			break // the name ends where its registration number starts
+		}
+		if len(toks) == len(buf) {
+			return false, false
+		}
+		toks = append(toks, Span{Start: start, End: i})
+		start = -1
+	}
+	if len(toks) < 2 {
+		return false, true // a legal form alone names no one
+	}
+	word := func(sp Span) string { return line[sp.Start:sp.End] }
+	for _, f := range legalForms {
+		if len(f) >= len(toks) || !slices.EqualFunc(toks[len(toks)-len(f):], f, func(sp Span, w string) bool { return strings.EqualFold(word(sp), w) }) {
+			continue
+		}
+		for _, sp := range toks[:len(toks)-len(f)] {
+			if !isTitleWord(word(sp)) {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	return false, true
+}
+
+// isTitleWord reports an ASCII word that is in titleWords, in any case.
+func isTitleWord(w string) bool {
+	var low [maxASCIITitleWord]byte
+	if len(w) > len(low) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[k] = c
+	}
+	return titleWords[string(low[:len(w)])]
+}
+
+// maxASCIITitleWord bounds the length of the ASCII titleWords (a test
+// keeps it so).
+const maxASCIITitleWord = 16
+
+// asciiWordByte is an ASCII byte labelTokens keeps in a word, in any case.
+func asciiWordByte(b byte) bool {
+	return isASCIIWordByte(b) || 'A' <= b && b <= 'Z'
 }
 
 // firstSegment is a head line up to a column gap or a clause: "ORBITAL

@@ -10,7 +10,7 @@ import (
 // The ASCII fast path of labelTokens cuts, lowercases and places every
 // token exactly as the general path does.
 func TestASCIILabelTokensAgreeWithGeneralPath(t *testing.T) {
-	texts := []string{"", "TOTAL(INCL.GST)", "total incl gst", "  Sub-Total & Tax: 12.50 RM\n", "A&W  NSW 2000",
+	texts := []string{"", "TOTAL(INCL.GST)", "total incl gst", "total  incl", " total", "total ", "a b c", "  Sub-Total & Tax: 12.50 RM\n", "A&W  NSW 2000",
 		"Invoice No.: INV-1001/26", "\t\x00\x7f~[]{}|`^_@", "abc123DEF", "&&&", "x"}
 	// Every ASCII byte, and random ASCII strings over them.
 	all := make([]byte, 128)
@@ -29,6 +29,13 @@ func TestASCIILabelTokensAgreeWithGeneralPath(t *testing.T) {
 	for _, s := range texts {
 		if got, want := asciiLabelTokens(s), runeLabelTokens(s); !slices.Equal(got, want) {
 			t.Fatalf("%q: ascii path %v, general path %v", s, got, want)
+		}
+		var words []string
+		for _, tok := range runeLabelTokens(s) {
+			words = append(words, tok.text)
+		}
+		if got, want := asciiLabelKey(s), strings.Join(words, " "); got != want {
+			t.Fatalf("%q: ascii key %q, general key %q", s, got, want)
 		}
 	}
 }
@@ -91,6 +98,29 @@ func TestLabelTokensAreLabelTokensTexts(t *testing.T) {
 		}
 		if got := LabelTokens(s); !slices.Equal(got, want) {
 			t.Errorf("%q: LabelTokens %q, labelTokens %q", s, got, want)
+		}
+	}
+}
+
+// endsInLegalForm reads an ASCII line without allocating and decides as it
+// does from LabelTokens.
+func TestASCIIEndsInLegalFormAgrees(t *testing.T) {
+	for w := range titleWords {
+		if isASCII(w) && len(w) > maxASCIITitleWord {
+			t.Errorf("title word %q is longer than maxASCIITitleWord", w)
+		}
+	}
+	lines := []string{"VIVOPAC MARKETING SDN BHD (1070687-M)", "Muller Druck GmbH", "Invoice AB/77/2026", "SDN BHD",
+		"KING'S CONFECTIONERY S/B 273500-U (KSB)", "TAX INVOICE SDN BHD", "Acme Pty. Ltd.", "ACME", "",
+		"a b c d e f g h i j k l m n o p q r s t u v w x y z Ltd", "Tax Invoice Receipt Ltd", "S.A. DE C.V. Foo S.A. de C.V.",
+		"simplifiedsimplifiedsimplified LLC", "Cash & Carry Sp. z o.o.", "GST REG 123 Enterprise"}
+	for _, l := range lines {
+		ends, ok := asciiEndsInLegalForm(l)
+		if !ok {
+			continue // the general path decides
+		}
+		if want := tokensEndInLegalForm(LabelTokens(l)); ends != want {
+			t.Errorf("%q: ascii path %v, general path %v", l, ends, want)
 		}
 	}
 }

@@ -274,7 +274,50 @@ type LabelVerdict struct {
 
 // LabelKey is a phrase in the lexicon's normal form: lower case, words of
 // letters and digits joined by one space, punctuation dropped.
-func LabelKey(s string) string { return strings.Join(LabelTokens(s), " ") }
+func LabelKey(s string) string {
+	if isASCII(s) {
+		return asciiLabelKey(s)
+	}
+	return strings.Join(LabelTokens(s), " ")
+}
+
+// asciiLabelKey is LabelKey of an ASCII s, built in one allocation, or none
+// when s is a key already.
+func asciiLabelKey(s string) string {
+	if isASCIIKey(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if !isASCIIWordByte(c) {
+			inWord = false
+			continue
+		}
+		if !inWord && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(c)
+		inWord = true
+	}
+	return b.String()
+}
+
+// isASCIIKey reports an ASCII s in LabelKey form: lowercase words joined
+// by single spaces.
+func isASCIIKey(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isASCIIWordByte(c) && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
 
 type token struct {
 	text       string
