@@ -16,6 +16,9 @@ type SummariesMsg struct {
 	// Seq is the store's change number read before the rows, so polling
 	// from it misses nothing written after them.
 	Seq uint64
+	// Stamp is the store file's stamp taken before Seq: the live poll
+	// reads only once the file no longer matches it.
+	Stamp store.Stamp
 	// TextChanged is the documents whose text in the corpus file is no
 	// longer the stored one (store.TextChanges).
 	TextChanged map[string]store.TextChange
@@ -56,6 +59,10 @@ type StatsMsg struct {
 
 func (s *services) loadSummariesCmd() tea.Cmd {
 	return func() tea.Msg {
+		stamp, err := s.store.Stamp()
+		if err != nil {
+			return SummariesMsg{Err: err}
+		}
 		seq, err := s.store.ChangeSeq(s.ctx)
 		if err != nil {
 			return SummariesMsg{Err: err}
@@ -65,7 +72,7 @@ func (s *services) loadSummariesCmd() tea.Cmd {
 			return SummariesMsg{Err: err}
 		}
 		changed, err := s.store.TextChanges(s.ctx, s.corpus.ID)
-		return SummariesMsg{Rows: rows, Seq: seq, TextChanged: changed, Err: err}
+		return SummariesMsg{Rows: rows, Seq: seq, Stamp: stamp, TextChanged: changed, Err: err}
 	}
 }
 

@@ -25,10 +25,11 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		} else {
 			m.queue.SetRows(msg.Rows)
 			m.changeSeq = msg.Seq
+			m.pollStamp = msg.Stamp
 			m.svc.presence.textChanged = msg.TextChanged
 		}
 		if first {
-			return tea.Batch(m.replayTypeahead(), m.pollTick()), true
+			return tea.Batch(m.replayTypeahead(), m.pollLoop()), true
 		}
 		return m.replayTypeahead(), true
 	case pollMsg:
@@ -36,7 +37,15 @@ func (m *Model) handleData(msg tea.Msg) (tea.Cmd, bool) {
 		if m.page == pageDoc {
 			open, item = m.doc.DocID(), m.detail.ItemID()
 		}
-		return m.svc.pollCmd(m.changeSeq, open, m.svc.presence.due(item, time.Now())), true
+		now := time.Now()
+		write := m.svc.presence.due(item, now)
+		if msg.Quiet && write == nil {
+			// Nothing in the file changed: only others' entries can have
+			// gone stale meanwhile.
+			m.svc.presence.expire(m.svc.reviewer, now)
+			return m.pollLoop(), true
+		}
+		return m.svc.pollCmd(m.changeSeq, open, write), true
 	case ChangesMsg:
 		return m.onChanges(msg), true
 	case RunStartedMsg:

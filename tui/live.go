@@ -16,8 +16,15 @@ import (
 // colleague's decision, shows within a second.
 const DefaultPoll = 500 * time.Millisecond
 
-// pollMsg is the tick that asks the store for changes.
-type pollMsg struct{}
+// pollQuiet is the longest the poll goes without waking Update while the
+// store file stays as it was: often enough to write this reviewer's presence
+// heartbeat and to drop others' stale entries well inside PresenceStale.
+const pollQuiet = store.PresenceHeartbeat / 2
+
+// pollMsg asks Update for a poll of the store. Quiet is set when the store
+// file has not changed since the last read (pollLoop woke only for the
+// heartbeat): then nothing is read unless this reviewer's presence is due.
+type pollMsg struct{ Quiet bool }
 
 // ChangesMsg carries the queue rows changed since the last poll, and the
 // open document's decisions when its row was among them.
@@ -28,7 +35,10 @@ type ChangesMsg struct {
 	// its row changed (another reviewer decided on it).
 	DocID     string
 	Decisions map[string]store.Decision
-	Err       error
+	// Stamp is the store file's stamp taken before the reads: the next
+	// poll reads again only when the file no longer matches it.
+	Stamp store.Stamp
+	Err   error
 	// Presence is who has which document open (PresenceRead when it was
 	// read); PresenceErr is a failed read or write of it.
 	Presence     []store.Presence
@@ -36,11 +46,35 @@ type ChangesMsg struct {
 	PresenceErr  error
 }
 
-func (m *Model) pollTick() tea.Cmd {
+// pollLoop waits in its own goroutine until the store file changes from
+// m.pollStamp (checked every poll interval with one stat, no open, no lock)
+// or pollQuiet passes, and only then sends pollMsg. An idle store thus costs
+// no read and no message: each message is an Update and a frame, and a key
+// pressed just after a frame waits for the renderer's next one.
+func (m *Model) pollLoop() tea.Cmd {
 	if m.svc.poll <= 0 {
 		return nil
 	}
-	return tea.Tick(m.svc.poll, func(time.Time) tea.Msg { return pollMsg{} })
+	s, since, every := m.svc, m.pollStamp, m.svc.poll
+	return func() tea.Msg {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		start := time.Now()
+		for {
+			select {
+			case <-s.ctx.Done():
+				return nil
+			case now := <-t.C:
+				st, err := s.store.Stamp()
+				if err != nil || !st.Unchanged(since) {
+					return pollMsg{} // an unreadable file is reported by the read
+				}
+				if now.Sub(start) >= pollQuiet {
+					return pollMsg{Quiet: true}
+				}
+			}
+		}
+	}
 }
 
 // pollCmd reads the rows changed since seq; openDoc is the document on
@@ -49,8 +83,12 @@ func (m *Model) pollTick() tea.Cmd {
 // none), to be written to the store.
 func (s *services) pollCmd(seq uint64, openDoc string, presence *string) tea.Cmd {
 	return func() tea.Msg {
+		stamp, err := s.store.Stamp()
+		if err != nil {
+			return ChangesMsg{Next: seq, Err: err}
+		}
 		rows, next, err := s.store.ChangedSince(s.ctx, s.corpus.ID, seq)
-		msg := ChangesMsg{Rows: rows, Next: next, Err: err}
+		msg := ChangesMsg{Rows: rows, Next: next, Stamp: stamp, Err: err}
 		if err == nil {
 			s.pollPresence(&msg, presence)
 		}
@@ -75,15 +113,19 @@ func (m *Model) onChanges(msg ChangesMsg) tea.Cmd {
 	if msg.Err != nil {
 		// A busy or briefly unreadable store: say so and keep polling.
 		m.setStatus("live queue: "+msg.Err.Error(), true)
-		return m.pollTick()
+		m.pollStamp = store.Stamp{}
+		return m.pollLoop()
 	}
 	m.changeSeq = max(m.changeSeq, msg.Next)
+	m.pollStamp = msg.Stamp
 	if msg.PresenceErr != nil {
+		// Read again next time, so the reading comes back with the write.
+		m.pollStamp = store.Stamp{}
 		m.svc.presence.retry()
 		m.setStatus("presence: "+msg.PresenceErr.Error(), true)
 	}
 	if msg.PresenceRead {
-		m.svc.presence.set(msg.Presence, m.svc.reviewer)
+		m.svc.presence.set(msg.Presence, m.svc.reviewer, time.Now())
 	}
 	if len(msg.Rows) > 0 {
 		for _, r := range msg.Rows {
@@ -99,7 +141,7 @@ func (m *Model) onChanges(msg ChangesMsg) tea.Cmd {
 		}
 		history = m.doc.reloadHistory()
 	}
-	return tea.Batch(m.pollTick(), history)
+	return tea.Batch(m.pollLoop(), history)
 }
 
 // othersChanged describes the decisions in now that differ from what the

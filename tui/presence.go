@@ -16,6 +16,9 @@ import (
 // NAME".
 type presenceState struct {
 	others map[string][]string // docID -> other reviewers with it open
+	// read is the last reading, kept so entries that go stale while the
+	// store file stays unchanged can be dropped without reading it again.
+	read []store.Presence
 	// wrote is the item this workstation last said it has open ("" when it
 	// said none), at wroteAt; a write is due when the open item differs or
 	// the heartbeat is up.
@@ -55,14 +58,19 @@ func (p *presenceState) due(open string, now time.Time) *string {
 	return &open
 }
 
+// expire drops the entries of the last reading that are stale at now.
+func (p *presenceState) expire(me string, now time.Time) { p.set(p.read, me, now) }
+
 // retry makes the next poll write again after a failed write.
 func (p *presenceState) retry() { p.wrote, p.wroteAt = "\x00", time.Time{} }
 
-// set takes the poll's reading, leaving out this reviewer.
-func (p *presenceState) set(ps []store.Presence, me string) {
+// set takes the poll's reading, leaving out this reviewer and entries
+// stale at now.
+func (p *presenceState) set(ps []store.Presence, me string, now time.Time) {
+	p.read = ps
 	p.others = map[string][]string{}
 	for _, e := range ps {
-		if e.Reviewer != me {
+		if e.Reviewer != me && now.Sub(e.At) <= store.PresenceStale {
 			p.others[e.DocID] = append(p.others[e.DocID], e.Reviewer)
 		}
 	}

@@ -153,3 +153,23 @@ func TestOpenByOnAHeldCall(t *testing.T) {
 		t.Fatalf("after a poll on hold-1 the store has ana on %q", who)
 	}
 }
+
+// Entries of the last reading that go stale while the store file stays as
+// it was (a workstation killed without clearing its presence) are dropped
+// without reading the store again; this reviewer's own entry never shows.
+func TestPresenceExpiresWithoutARead(t *testing.T) {
+	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	var p presenceState
+	p.set([]store.Presence{{Reviewer: "bob", DocID: "inv-002", At: at}, {Reviewer: "me", DocID: "inv-001", At: at}}, "me", at)
+	if p.openBy("inv-002") != "bob" || p.openBy("inv-001") != "" {
+		t.Fatalf("read: inv-002 %q, inv-001 %q", p.openBy("inv-002"), p.openBy("inv-001"))
+	}
+	p.expire("me", at.Add(store.PresenceStale))
+	if p.openBy("inv-002") != "bob" {
+		t.Fatal("bob's entry went before it was stale")
+	}
+	p.expire("me", at.Add(store.PresenceStale+time.Second))
+	if who := p.openBy("inv-002"); who != "" {
+		t.Fatalf("a stale entry still shows %q", who)
+	}
+}

@@ -131,6 +131,9 @@ type Model struct {
 	summariesDone bool
 	// changeSeq is the store's change number the queue is current to.
 	changeSeq uint64
+	// pollStamp is the store file's stamp from before the last read of it;
+	// the zero Stamp makes the next poll read.
+	pollStamp store.Stamp
 	// undoing is set while an undo is in flight; see busy.
 	undoing bool
 	// typeahead holds keys pressed while the model is busy; they are
