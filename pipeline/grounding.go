@@ -13,13 +13,25 @@ import (
 // folded is a text lowered and with whitespace runs collapsed to one space,
 // remembering where each folded rune came from in the original.
 type folded struct {
-	r     []rune
-	start []int32 // original code-point offset of each folded rune
+	r []rune
+	// start is the original code-point offset of each folded rune, nil
+	// while folding dropped none (each is where it was): most documents
+	// print no run of spaces, and the offsets were a third of analyze's
+	// bytes.
+	start []int32
+}
+
+// origin is the original offset of folded rune k.
+func (f folded) origin(k int) int {
+	if f.start == nil {
+		return k
+	}
+	return int(f.start[k])
 }
 
 // endOf is the original end (exclusive) of folded rune k. Needles and labels
 // are trimmed, so a match never ends on a collapsed space run.
-func (f folded) endOf(k int) int { return int(f.start[k]) + 1 }
+func (f folded) endOf(k int) int { return f.origin(k) + 1 }
 
 // foldMode says what folding drops besides case.
 type foldMode int
@@ -51,28 +63,42 @@ func isHyphen(r rune) bool {
 }
 
 func foldRunes(rs []rune, mode foldMode) folded {
-	// One allocation for both halves; neither outgrows len(rs).
-	buf := make([]int32, 2*len(rs))
-	f := folded{r: buf[:0:len(rs)], start: buf[len(rs) : len(rs) : 2*len(rs)]}
+	f := folded{r: make([]rune, 0, len(rs))}
 	for i, r := range rs {
 		if uint32(r) >= utf8.RuneSelf {
 			r = narrowRune(r) // only non-ASCII runes narrow
 		}
-		if mode == foldSpaces && isSpace(r) {
+		switch {
+		case mode == foldSpaces && isSpace(r):
 			if n := len(f.r); n > 0 && f.r[n-1] == ' ' {
+				f.dropped(len(rs))
 				continue
 			}
-			f.r = append(f.r, ' ')
+			r = ' '
+		case mode != foldSpaces && !keepRune(r, mode):
+			f.dropped(len(rs))
+			continue
+		default:
+			r = toLower(r)
+		}
+		f.r = append(f.r, r)
+		if f.start != nil {
 			f.start = append(f.start, int32(i))
-			continue
 		}
-		if mode != foldSpaces && !keepRune(r, mode) {
-			continue
-		}
-		f.r = append(f.r, toLower(r))
-		f.start = append(f.start, int32(i))
 	}
 	return f
+}
+
+// dropped notes that folding dropped a rune of a text of n runes: from here
+// on the folded runes are not where they were, so their offsets are kept.
+func (f *folded) dropped(n int) {
+	if f.start != nil {
+		return
+	}
+	f.start = make([]int32, len(f.r), n)
+	for k := range f.start {
+		f.start[k] = int32(k)
+	}
 }
 
 // isSpace is unicode.IsSpace with the ASCII runes decided inline: folding
@@ -110,7 +136,7 @@ func (f folded) find(needle []rune) []Span {
 	var out []Span
 	for k := 0; k+m <= len(f.r); {
 		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
-			out = append(out, Span{Start: int(f.start[k]), End: f.endOf(k + m - 1)})
+			out = append(out, Span{Start: f.origin(k), End: f.endOf(k + m - 1)})
 			k += m
 			continue
 		}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -66,5 +67,31 @@ func TestSpansDoNotSplitCombiningMarks(t *testing.T) {
 	c := RunHeuristics(text, s, Record{"vendor_name": "Re\u0301sume\u0301 Services"})["vendor_name"]
 	if len(c.Spans) != 1 || c.Spans[0] != (Span{Start: 0, End: 17}) {
 		t.Errorf("decomposed value as written: spans %v, want [{0 17}]", c.Spans)
+	}
+}
+
+// Folding remembers where each folded rune stood: the same place while no
+// rune was dropped, and the right place after a run of spaces collapsed or
+// a mode dropped punctuation.
+func TestFoldedOrigins(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		mode foldMode
+		want string // folded runes
+		at   []int  // their original offsets
+	}{
+		{"Total 5", foldSpaces, "total 5", []int{0, 1, 2, 3, 4, 5, 6}},
+		{"A \n B", foldSpaces, "a b", []int{0, 1, 4}},
+		{"INV-10", foldCompact, "inv10", []int{0, 1, 2, 4, 5}},
+		{"S.B", foldAlnum, "sb", []int{0, 2}},
+	} {
+		f := foldRunes([]rune(c.text), c.mode)
+		var at []int
+		for k := range f.r {
+			at = append(at, f.origin(k))
+		}
+		if string(f.r) != c.want || !slices.Equal(at, c.at) {
+			t.Errorf("fold %q: %q at %v, want %q at %v", c.text, string(f.r), at, c.want, c.at)
+		}
 	}
 }

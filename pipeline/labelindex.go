@@ -190,7 +190,7 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 				continue
 			}
 			for _, li := range idx.ends[n.end : n.end+n.nend] {
-				start, end := int(f.start[k]), f.endOf(j)
+				start, end := f.origin(k), f.endOf(j)
 				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
 					continue
 				}
