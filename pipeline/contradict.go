@@ -127,9 +127,31 @@ func (d *doc) printedAt(x float64) []labelledAmount {
 	return out
 }
 
+// discountWords in the folded text mean a discount is printed somewhere.
+var discountWords = [][]rune{[]rune("disc"), []rune("saving"), []rune("rabatt")}
+
+// has reports whether needle occurs in f: find's first match, without
+// collecting the rest.
+func (f folded) has(needle []rune) bool {
+	m := len(needle)
+	if m == 0 || m > len(f.r) {
+		return false
+	}
+	for k := 0; k+m <= len(f.r); k++ {
+		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDiscount reports a discount printed anywhere: a discount word in the
+// text, a discount label or a negative amount.
 func (d *doc) hasDiscount() bool {
-	if len(d.fold.find([]rune("disc"))) > 0 || len(d.fold.find([]rune("saving"))) > 0 || len(d.fold.find([]rune("rabatt"))) > 0 {
-		return true
+	for _, w := range discountWords {
+		if d.fold.has(w) {
+			return true
+		}
 	}
 	for _, a := range d.amounts {
 		if strings.Contains(labelKeyOf(a), "disc") || strings.Contains(labelKeyOf(a), "saving") || a.Value < 0 {
