@@ -191,6 +191,9 @@ var countryNeedles = func() [][]rune {
 // findCountryCurrency is countryCurrency computed.
 func (d *doc) findCountryCurrency() (code, hint string, sp Span) {
 	for i, h := range countryCurrencies {
+		if !d.mayFind(countryNeedles[i]) {
+			continue
+		}
 		if s := letterBounded(d.rs, d.fold.find(countryNeedles[i])); len(s) > 0 {
 			return h.code, h.text, s[0]
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -122,5 +123,21 @@ func TestASCIIEndsInLegalFormAgrees(t *testing.T) {
 		if want := tokensEndInLegalForm(LabelTokens(l)); ends != want {
 			t.Errorf("%q: ascii path %v, general path %v", l, ends, want)
 		}
+	}
+}
+
+// mayFind never rules out a needle the folded text holds.
+func TestMayFindKeepsEveryNeedlePrinted(t *testing.T) {
+	d, err := analyze(context.Background(), "ACME SDN. BHD\nKuala  Lumpur, MALAYSIA\n株式会社 Ö\nTotal RM 9.00", Invoice())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range countryNeedles {
+		if len(d.fold.find(n)) > 0 && !d.mayFind(n) {
+			t.Errorf("%q is printed, but mayFind rules it out", countryCurrencies[i].text)
+		}
+	}
+	if d.mayFind([]rune("zq")) {
+		t.Error(`mayFind keeps "zq", which the text does not hold`)
 	}
 }
