@@ -187,8 +187,11 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 			if m, ok := numericDate(rs, i, digitsAt); ok {
 				add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
 			}
-			if m, ok := cjkDate(rs, i, digitsAt); ok {
-				add(m.Start, m.End, m.ISO, false, OrderUnknown)
+			// An ASCII text prints no 年 or 년.
+			if ascii == "" {
+				if m, ok := cjkDate(rs, i, digitsAt); ok {
+					add(m.Start, m.End, m.ISO, false, OrderUnknown)
+				}
 			}
 		case isLetter(r) && !isLetter(at(i-1)):
 			k := i
