@@ -1,6 +1,9 @@
 package pipeline
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // docFacts are the facts about a whole document that the per-field checks
 // ask for, each computed on first use and kept for the rest of the record:
@@ -8,6 +11,9 @@ import "strings"
 // starts, which day/month convention its locale implies), and a record that
 // never asks pays nothing.
 type docFacts struct {
+	// src is the text the document was read from, when known: an ASCII
+	// source that narrowing left as it was is the text itself.
+	src                 string
 	text, lower         string
 	textDone, lowerDone bool
 
@@ -55,9 +61,27 @@ type postcodeFact struct {
 // text is the document as a string.
 func (d *doc) text() string {
 	if !d.facts.textDone {
-		d.facts.text, d.facts.textDone = string(d.rs), true
+		if src := d.facts.src; sameASCII(src, d.rs) {
+			d.facts.text = src
+		} else {
+			d.facts.text = string(d.rs)
+		}
+		d.facts.textDone = true
 	}
 	return d.facts.text
+}
+
+// sameASCII reports an ASCII s whose bytes are the runes rs.
+func sameASCII(s string, rs []rune) bool {
+	if len(s) != len(rs) {
+		return false
+	}
+	for i, r := range rs {
+		if r >= utf8.RuneSelf || rune(s[i]) != r {
+			return false
+		}
+	}
+	return true
 }
 
 // lowerText is the document lowercased.

@@ -169,6 +169,7 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 	if err != nil {
 		return nil, err
 	}
+	d.facts.src = text
 	rep := HeuristicReport{}
 	for _, f := range s.Fields {
 		if f.Kind == KindCurrency {

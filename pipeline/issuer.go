@@ -30,6 +30,16 @@ var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by
 	"provider", "service provider", "auftragnehmer", "prestataire", "emitente", "cedente", "cedente/prestatore",
 	"prestatore", "가맹점명", "商户名称", "販売店"}
 
+// issuerLabelFirst holds the first rune of each issuer label; read-only.
+var issuerLabelFirst = func() map[rune]bool {
+	m := map[rune]bool{}
+	for _, l := range issuerLabels {
+		r, _ := utf8.DecodeRuneInString(l)
+		m[r] = true
+	}
+	return m
+}()
+
 // weakIssuerLabels name a sender that may be a person or a mailbox: they
 // fill a null, they never contradict a name.
 var weakIssuerLabels = map[string]bool{"from": true, "von": true}
@@ -192,6 +202,9 @@ func notAName(val string) (string, bool) {
 func afterIssuerLabel(line string) (string, string, bool) {
 	if !strings.ContainsAny(line, ":：") {
 		return "", "", false // every issuer label is followed by a colon
+	}
+	if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
+		return "", "", false // no issuer label starts the line
 	}
 	low := strings.ToLower(line)
 	for _, l := range issuerLabels {
