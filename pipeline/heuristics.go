@@ -196,6 +196,7 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 			continue
 		}
 		c := FieldCheck{Factor: 1, Spans: []Span{}}
+		val := valueString(v) // a float64's text is built once, not per check
 		switch f.Kind {
 		case KindMoney:
 			anchored[f.Name] = d.checkMoney(&c, f, v)
@@ -203,31 +204,31 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 				d.twoLabelled(&c, f, x)
 			}
 		case KindDate:
-			d.checkDate(&c, valueString(v))
+			d.checkDate(&c, val)
 			if c.Grounded {
-				d.checkDatePlace(&c, valueString(v))
+				d.checkDatePlace(&c, val)
 			}
 		case KindCurrency:
-			d.checkCurrencyContext(&c, strings.ToUpper(valueString(v)))
+			d.checkCurrencyContext(&c, strings.ToUpper(val))
 		default:
-			d.checkText(&c, f.Kind, valueString(v))
+			d.checkText(&c, f.Kind, val)
 		}
 		if c.Grounded && len(f.Labels) > 0 && f.Kind != KindMoney && f.Kind != KindCurrency {
-			d.checkLabelled(&c, f, valueString(v))
+			d.checkLabelled(&c, f, val)
 		}
 		if c.Grounded {
-			d.checkOtherDocument(&c, f, valueString(v))
-			d.checkNonInvoiceNumber(&c, f, valueString(v))
+			d.checkOtherDocument(&c, f, val)
+			d.checkNonInvoiceNumber(&c, f, val)
 		}
 		if c.Grounded && f.Kind == KindIdentifier {
 			own := false
 			for _, sp := range c.Spans {
 				own = own || d.ownLabelled(f, sp)
 			}
-			d.checkIdentifier(&c, f, valueString(v), own)
+			d.checkIdentifier(&c, f, val, own)
 		}
 		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {
-			d.checkIssuer(&c, valueString(v))
+			d.checkIssuer(&c, val)
 		}
 		if f.Kind == KindDate || f.Kind == KindIdentifier || f.Kind == KindText {
 			for _, sp := range c.Spans {
