@@ -31,6 +31,7 @@ var blackboxMisleadingPins = map[string]int{
 	"documents-r1.jsonl": 0,
 	"documents-r2.jsonl": 5,
 	"heldout-r3.jsonl":   0,
+	"heldout-r4.jsonl":   12,
 }
 
 func TestBlackboxReasonsNameNoWrongValue(t *testing.T) {
