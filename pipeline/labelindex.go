@@ -169,14 +169,12 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 			raw[set] = make([]rawHit, 0, len(f.r)/32+4)
 		}
 	}
-	for k := range f.r {
+	// Labels start at word starts only (k == 0 or after a rune that is no
+	// letter or digit); from each, one walk down the trie finds every label
+	// there, so the scan is one pass over the text.
+	for k := 0; k < len(f.r); k = nextWordStart(f.r, k) {
 		if st.stop() {
 			return [2][]labelHit{}
-		}
-		// Labels start at word starts only; from each, one walk down the
-		// trie finds every label there, so the scan is one pass over the text.
-		if k > 0 && isAlnum(f.r[k-1]) {
-			continue
 		}
 		group := [2]int{len(raw[0]), len(raw[1])}
 		node := int32(0)
@@ -213,6 +211,17 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		out[set] = keepHits(rs, ascii, raw[set], idx.labels, idx.setMax[set])
 	}
 	return out
+}
+
+// nextWordStart is the first word start after k: the next rune when rs[k]
+// is no letter or digit, else the rune after the end of k's word.
+func nextWordStart(rs []rune, k int) int {
+	if !isAlnum(rs[k]) {
+		return k + 1
+	}
+	for k++; k < len(rs) && isAlnum(rs[k]); k++ {
+	}
+	return k + 1
 }
 
 // keepHits drops the hits a longer one covers and names the rest.
