@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"time"
 
 	"go.etcd.io/bbolt"
 )
@@ -72,28 +74,74 @@ func (s *Store) ChangedSince(ctx context.Context, corpusID string, since uint64)
 	next := since
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		var err error
-		next, err = eachChange(ctx, tx, corpusID, since, func(index, sums *bbolt.Bucket, docID string) error {
-			seq := index.Get(docKey(corpusID, docID))
-			if seq == nil {
-				return nil // removed since
-			}
-			raw := sums.Get(append(prefix(corpusID), seq...))
-			if raw == nil {
-				return nil
-			}
-			row, err := decodeSummary(raw)
-			if err != nil {
-				return fmt.Errorf("summary of %q: %w", docID, err)
-			}
-			rows = append(rows, row.Summary)
-			return nil
-		})
+		rows, next, err = changedSince(ctx, tx, corpusID, since)
 		return err
 	})
 	if err != nil {
 		return nil, since, fmt.Errorf("changes in %q since %d: %w", corpusID, since, err)
 	}
 	return rows, next, nil
+}
+
+func changedSince(ctx context.Context, tx *bbolt.Tx, corpusID string, since uint64) ([]Summary, uint64, error) {
+	var rows []Summary
+	next, err := eachChange(ctx, tx, corpusID, since, func(index, sums *bbolt.Bucket, docID string) error {
+		seq := index.Get(docKey(corpusID, docID))
+		if seq == nil {
+			return nil // removed since
+		}
+		raw := sums.Get(append(prefix(corpusID), seq...))
+		if raw == nil {
+			return nil
+		}
+		row, err := decodeSummary(raw)
+		if err != nil {
+			return fmt.Errorf("summary of %q: %w", docID, err)
+		}
+		rows = append(rows, row.Summary)
+		return nil
+	})
+	return rows, next, err
+}
+
+// Polled is what one poll of an open workstation reads.
+type Polled struct {
+	// Rows and Next are ChangedSince's.
+	Rows []Summary
+	Next uint64
+	// Presence is PresenceIn's.
+	Presence []Presence
+	// Decisions is the open document's decisions, read (DecisionsRead)
+	// only when its row is among Rows: another reviewer decided on it.
+	Decisions     map[string]Decision
+	DecisionsRead bool
+}
+
+// Poll reads what ChangedSince, PresenceIn and, for openDoc when its row
+// changed, Decisions would, in one transaction: the file is opened once
+// per poll instead of three times, which matters at 100k documents where
+// each open maps a file of hundreds of megabytes.
+func (s *Store) Poll(ctx context.Context, corpusID string, since uint64, openDoc string, now time.Time) (Polled, error) {
+	var p Polled
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		var err error
+		if p.Rows, p.Next, err = changedSince(ctx, tx, corpusID, since); err != nil {
+			return err
+		}
+		if p.Presence, err = presenceIn(tx, corpusID, now); err != nil {
+			return err
+		}
+		if openDoc == "" || !slices.ContainsFunc(p.Rows, func(r Summary) bool { return r.DocID == openDoc }) {
+			return nil
+		}
+		p.Decisions, err = decisionsOf(tx, corpusID, openDoc)
+		p.DecisionsRead = err == nil
+		return err
+	})
+	if err != nil {
+		return Polled{}, fmt.Errorf("poll of %q since %d: %w", corpusID, since, err)
+	}
+	return p, nil
 }
 
 // eachChange walks the change log of corpusID after change number since, in

@@ -61,24 +61,32 @@ func (s *Store) SetPresence(ctx context.Context, corpusID, reviewer, docID strin
 func (s *Store) PresenceIn(ctx context.Context, corpusID string, now time.Time) ([]Presence, error) {
 	var out []Presence
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bktPresence)
-		if b == nil {
-			return nil
-		}
-		return scanPrefix(b, prefix(corpusID), func(k, v []byte) error {
-			var p Presence
-			if err := json.Unmarshal(v, &p); err != nil {
-				return fmt.Errorf("decode presence %q: %w", k, err)
-			}
-			if now.Sub(p.At) <= PresenceStale {
-				out = append(out, p)
-			}
-			return nil
-		})
+		var err error
+		out, err = presenceIn(tx, corpusID, now)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("presence in %q: %w", corpusID, err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Reviewer < out[j].Reviewer })
 	return out, nil
+}
+
+func presenceIn(tx *bbolt.Tx, corpusID string, now time.Time) ([]Presence, error) {
+	var out []Presence
+	b := tx.Bucket(bktPresence)
+	if b == nil {
+		return nil, nil
+	}
+	err := scanPrefix(b, prefix(corpusID), func(k, v []byte) error {
+		var p Presence
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("decode presence %q: %w", k, err)
+		}
+		if now.Sub(p.At) <= PresenceStale {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Reviewer < out[j].Reviewer })
+	return out, err
 }

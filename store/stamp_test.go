@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"reflect"
 	"testing"
 	"time"
 
@@ -73,5 +74,54 @@ func TestStampOfMissingFile(t *testing.T) {
 	}
 	if _, err := s.Stamp(); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("stamp of a removed store: %v", err)
+	}
+}
+
+// TestPollReadsWhatTheThreeReadsWould: one poll answers what ChangedSince,
+// PresenceIn and the open document's Decisions answer, and reads the
+// decisions only when the open document's row changed.
+func TestPollReadsWhatTheThreeReadsWould(t *testing.T) {
+	ctx := context.Background()
+	s := populated(t, 3)
+	now := time.Now()
+	seq, err := s.ChangeSeq(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPresence(ctx, "c", "bob", "doc-000001", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Decide(ctx, store.Decision{CorpusID: "c", DocID: "doc-000002", Field: "total", Action: store.ActionAccept, Reviewer: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	rows, next, err := s.ChangedSince(ctx, "c", seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.PresenceIn(ctx, "c", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decs, err := s.Decisions(ctx, "c", "doc-000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	p, err := s.Poll(ctx, "c", seq, "doc-000002", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.Rows, rows) || p.Next != next || !reflect.DeepEqual(p.Presence, ps) {
+		t.Fatalf("poll %+v, want rows %+v next %d presence %+v", p, rows, next, ps)
+	}
+	if len(p.Rows) != 1 || p.Rows[0].DocID != "doc-000002" {
+		t.Fatalf("changed rows %+v, want doc-000002's", p.Rows)
+	}
+	if !p.DecisionsRead || !reflect.DeepEqual(p.Decisions, decs) {
+		t.Fatalf("open document's decisions %v (read %v), want %v", p.Decisions, p.DecisionsRead, decs)
+	}
+	// doc-000001 is open but its row did not change: its decisions are not read.
+	if p, err = s.Poll(ctx, "c", seq, "doc-000001", now); err != nil || p.DecisionsRead {
+		t.Fatalf("poll with an unchanged open document: read %v, err %v", p.DecisionsRead, err)
 	}
 }

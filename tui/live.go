@@ -40,7 +40,7 @@ type ChangesMsg struct {
 	Stamp store.Stamp
 	Err   error
 	// Presence is who has which document open (PresenceRead when it was
-	// read); PresenceErr is a failed read or write of it.
+	// read); PresenceErr is a failed write of this reviewer's.
 	Presence     []store.Presence
 	PresenceRead bool
 	PresenceErr  error
@@ -80,27 +80,30 @@ func (m *Model) pollLoop() tea.Cmd {
 // pollCmd reads the rows changed since seq; openDoc is the document on
 // screen, whose decisions are re-read when its row changed.
 // presence, when not nil, is the item this reviewer now has open ("" for
-// none), to be written to the store.
+// none), to be written to the store first. Everything is read in one
+// transaction (store.Poll).
 func (s *services) pollCmd(seq uint64, openDoc string, presence *string) tea.Cmd {
 	return func() tea.Msg {
+		var msg ChangesMsg
+		if presence != nil {
+			if err := s.store.SetPresence(s.ctx, s.corpus.ID, s.reviewer, *presence, time.Now()); err != nil {
+				msg.PresenceErr = err
+			}
+		}
+		// After this workstation's own write, so the write alone does not
+		// make the next poll read again.
 		stamp, err := s.store.Stamp()
 		if err != nil {
 			return ChangesMsg{Next: seq, Err: err}
 		}
-		rows, next, err := s.store.ChangedSince(s.ctx, s.corpus.ID, seq)
-		msg := ChangesMsg{Rows: rows, Next: next, Stamp: stamp, Err: err}
-		if err == nil {
-			s.pollPresence(&msg, presence)
+		p, err := s.store.Poll(s.ctx, s.corpus.ID, seq, openDoc, time.Now())
+		if err != nil {
+			return ChangesMsg{Next: seq, Err: err}
 		}
-		if err != nil || openDoc == "" {
-			return msg
-		}
-		for _, r := range rows {
-			if r.DocID == openDoc {
-				msg.DocID = openDoc
-				msg.Decisions, msg.Err = s.store.Decisions(s.ctx, s.corpus.ID, openDoc)
-				break
-			}
+		msg.Rows, msg.Next, msg.Stamp = p.Rows, p.Next, stamp
+		msg.Presence, msg.PresenceRead = p.Presence, true
+		if p.DecisionsRead {
+			msg.DocID, msg.Decisions = openDoc, p.Decisions
 		}
 		return msg
 	}

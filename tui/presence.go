@@ -79,23 +79,6 @@ func (p *presenceState) set(ps []store.Presence, me string, now time.Time) {
 	}
 }
 
-// pollPresence writes this workstation's presence when due and reads
-// everyone's; it runs inside the poll command, never in Update.
-func (s *services) pollPresence(msg *ChangesMsg, write *string) {
-	now := time.Now()
-	if write != nil {
-		if err := s.store.SetPresence(s.ctx, s.corpus.ID, s.reviewer, *write, now); err != nil {
-			msg.PresenceErr = err
-		}
-	}
-	ps, err := s.store.PresenceIn(s.ctx, s.corpus.ID, now)
-	if err != nil {
-		msg.PresenceErr = err
-		return
-	}
-	msg.Presence, msg.PresenceRead = ps, true
-}
-
 // clearPresence says, on quit, that this reviewer has nothing open any
 // more, so nobody sees "open by" for the 30 s until the entry goes stale.
 // The program's context is cancelled by then: the write gets its own, short.
