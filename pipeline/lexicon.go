@@ -34,7 +34,7 @@ var otherLabels = slices.Concat([]string{
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",
-	"total item discount", "total promotional saving",
+	"total item discount", "total promotional saving", "coupon", "promo", "할인", "쿠폰", "쿠폰 할인", "割引", "値引", "値引き",
 	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item(s)", "item count",
 	"hours", "hrs", "total time", "units", "pcs", "pieces", "kg", "weight", "pages", "km", "miles",
 	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
@@ -47,7 +47,7 @@ var otherLabels = slices.Concat([]string{
 	"previous balance", "balance forward", "balance brought forward", "past due", "prior balance", "opening balance",
 	"saldo anterior", "vorheriger saldo", "saldovortrag", "solde précédent", "saldo precedente", "vorig saldo",
 	"baki terdahulu", "baki lama", "前回請求額", "前回ご請求額", "繰越金額", "이전 잔액",
-	"tip", "tips", "gratuity", "trinkgeld", "pourboire", "propina", "mancia", "fooi", "dricks", "チップ", "小费", "봉사료",
+	"tip", "tips", "gratuity", "trinkgeld", "pourboire", "propina", "mancia", "fooi", "dricks", "チップ", "小费", "봉사료", "배달팁",
 	"pelarasan pembundaran", "pembundaran", "rundung", "rundungsdifferenz", "arrondi", "redondeo", "arrotondamento", "afronding",
 	"端数調整",
 	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
@@ -77,7 +77,9 @@ var extraRoleLabels = map[Role][]string{
 		"totaal", "totaal incl", "totaalbedrag", "te betalen", "totale", "totale fattura", "importo totale", "da pagare",
 		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
-		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액", "total general", "importe a pagar",
+		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액",
+		// a delivery order's amount before its coupon and tip; what was paid after them
+		"주문금액", "주문 금액", "결제금액", "결제 금액", "총 결제금액", "최종 결제금액", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"totale pagato", "total paid", "total pagado",
 		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
@@ -90,7 +92,10 @@ var taxRegimeWords = []string{
 	"hst", "pst", "qst", "tps", "tvq", "rst", // Canada
 	"cgst", "sgst", "igst", "utgst", "cess", // India
 	"btw", "moms", "mva", "alv", "dph", "pvm", "pvn", "käibemaks", "áfa", "kdv", "fpa", "φπα", "ddv", "pdv",
-	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer", "taxe", "taxes", "impuesto", "impuestos",
+	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer",
+	// insurance premium tax: a tax charged on the premium, printed as the tax
+	"versicherungsteuer", "versicherungssteuer", "insurance premium tax", "ipt", "assurantiebelasting",
+	"imposta sulle assicurazioni", "imposta assicurazioni", "imposte", "vakuutusmaksuvero", "taxe", "taxes", "impuesto", "impuestos",
 	"igv", "itbis", "itbms", "iss", "icms", "ipi", "ppn", "thuế", "gtgt", "jct",
 	"消費税額", "消费税", "税额", "增值税", "増値税", "税金", "内消費税", "内消費税等", "消費税等", "부가세", "부가가치세", "세액", "ภาษี", "ภาษีมูลค่าเพิ่ม",
 	"مالیات", "ضريبة", "ضريبة القيمة المضافة", "מע\"מ",
@@ -109,6 +114,7 @@ var finalTotalLabels = map[string]bool{
 	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
 	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
+	"결제금액": true, "결제 금액": true, "총 결제금액": true, "최종 결제금액": true,
 	// what was finally paid, a tip included
 	"totale pagato": true, "total paid": true, "total pagado": true,
 }

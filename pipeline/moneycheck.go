@@ -222,7 +222,7 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 			continue
 		}
 		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || d.isPayment(b)) ||
-			b.Value < 0 && b.role != RoleTotal && !isRoundingKey(b.key) {
+			b.Value < 0 && b.role != RoleTotal && !isRoundingKey(b.key) && !isDiscountKey(b.key) {
 			// Paid, deposited or credited ("Less: Deposit received 1,000.00",
 			// "Applied from trust retainer -5,000.00"): the balance after it
 			// is not the total.
@@ -343,6 +343,19 @@ func (d *doc) printsRole(r Role) bool {
 // isRoundingKey reports a rounding label in the languages the lexicon knows.
 func isRoundingKey(k string) bool {
 	for _, w := range []string{"round", "adjust", "rund", "arrondi", "redondeo", "arrotond", "afronding", "pembundaran", "端数", "avrundning", "öresavrundning"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDiscountKey reports a discount or coupon label: a reduction of the price
+// ("쿠폰 할인 -5,000원", "Promo -£5.00"), so the figure after it is still what
+// the document asks to be paid, unlike the balance after a payment.
+func isDiscountKey(k string) bool {
+	for _, w := range []string{"disc", "coupon", "promo", "rabatt", "remise", "descuento", "sconto", "korting",
+		"쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"} {
 		if strings.Contains(k, w) {
 			return true
 		}

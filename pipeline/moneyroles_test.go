@@ -1,0 +1,104 @@
+package pipeline
+
+import "testing"
+
+// Documents whose payable total is printed below the figure a model is
+// tempted to take: an auction's hammer prices before the buyer's premium and
+// its tax, a delivery order before its coupon and tip. The amount the
+// document asks to be paid is the total; the earlier sum is flagged.
+func TestTotalIsTheAmountAskedFor(t *testing.T) {
+	const ukAuction = "Hartley & Finch Auctioneers Ltd\nBUYER'S INVOICE No. HF-26-1187\nDate: 14/10/2026\n" +
+		"Lot 12  Victorian writing desk   1,800.00\nLot 47  Pair of brass candlesticks   1,250.00\n" +
+		"Hammer total   3,050.00\nBuyer's premium 25%   762.50\nVAT on premium 20%   152.50\nAmount due   GBP 3,965.00"
+	const deAuction = "Kunsthaus Lempertz-Süd GmbH\nRechnung Nr. A-2026-0412\nDatum: 03.11.2026\n" +
+		"Los 8  Ölgemälde, Landschaft   Zuschlag 2.200,00\nLos 19  Silberschale   Zuschlag 850,00\n" +
+		"Summe Zuschläge   3.050,00\nAufgeld 25 %   762,50\nMwSt 19 % auf Aufgeld   144,88\nZu zahlen   3.957,38 EUR"
+	const krDelivery = "배달의민족 주문내역\n가게: 한솥도시락 역삼점\n주문번호 B1N2-0098\n주문일시 2026.11.20 19:42\n" +
+		"주문금액 48,500원\n쿠폰 할인 -5,000원\n배달팁 3,000원\n결제금액 46,500원"
+	const ukDelivery = "Deliveroo\nOrder #4471 from Dishoom Kensington\n27 Nov 2026\n2x Chicken Ruby   £25.00\n" +
+		"Subtotal   £25.00\nPromo   -£5.00\nDelivery fee   £2.99\nRider tip   £2.00\nTotal paid   £24.99"
+	rec := func(vendor, no, date, cur string, sub, tax, total any) map[string]any {
+		return map[string]any{"vendor_name": vendor, "invoice_number": no, "invoice_date": date, "currency": cur,
+			"subtotal": sub, "tax": tax, "total": total}
+	}
+	ukRight := rec("Hartley & Finch Auctioneers Ltd", "HF-26-1187", "2026-10-14", "GBP", nil, 152.5, 3965.0)
+	deRight := rec("Kunsthaus Lempertz-Süd GmbH", "A-2026-0412", "2026-11-03", "EUR", nil, 144.88, 3957.38)
+	krRight := rec("한솥도시락 역삼점", "B1N2-0098", "2026-11-20", "KRW", nil, nil, 46500.0)
+	ukdRight := rec("Dishoom Kensington", "4471", "2026-11-27", "GBP", 25.0, nil, 24.99)
+	runClassCases(t, []classCase{
+		{"uk auction right", ukAuction, ukRight, "", ""},
+		{"uk auction hammer total as total", ukAuction, with(ukRight, "total", 3050.0), "total", "final total is 3965.00"},
+		{"de auction right", deAuction, deRight, "", ""},
+		{"de auction Zuschläge as total", deAuction, with(deRight, "total", 3050.0), "total", "final total is 3957.38"},
+		{"kr delivery right", krDelivery, krRight, "", ""},
+		{"kr delivery order amount as total", krDelivery, with(krRight, "total", 48500.0), "total", "final total is 46500.00"},
+		{"uk delivery right", ukDelivery, ukdRight, "", ""},
+		{"uk delivery subtotal as total", ukDelivery, with(ukdRight, "total", 25.0), "total", "24.99"},
+	})
+}
+
+// A surcharge or fee is no tax when the document prints its tax line: an
+// airline's fuel surcharge beside "VAT 11%", a hotel's city fee beside GST.
+func TestSurchargeIsNotTheTax(t *testing.T) {
+	const idTicket = "PT Garuda Nusantara Airlines\nE-TICKET RECEIPT No. 126-2401887731\nIssued 05 Nov 2026\n" +
+		"Fare   IDR 2,840,000\nFuel surcharge   IDR 360,000\nVAT 11%   IDR 312,400\nAirport tax (PSC)   IDR 130,000\n" +
+		"Total   IDR 3,642,400"
+	const idTiket = "PT Lintas Nusa Air\nTanda Terima E-Tiket No. 990-7781200453\nTanggal 05/11/2026\n" +
+		"Tarif dasar   IDR 2,840,000\nBiaya bahan bakar (fuel surcharge)   IDR 360,000\nPPN 11%   IDR 312,400\n" +
+		"Iuran wajib Jasa Raharja   IDR 5,000\nPSC   IDR 130,000\nTotal bayar   IDR 3,647,400"
+	const grouped = "SkyLanka Airways PLC\nE-TICKET RECEIPT 603-2219904471\nDate of issue 05 Nov 2026\nFare   USD 420.00\n" +
+		"Taxes, fees and surcharges\nFuel surcharge (YQ)   USD 55.00\nVAT 8%   USD 33.60\nEmbarkation levy   USD 60.00\nTotal   USD 568.60"
+	const auHotel = "Harbourview Suites Pty Ltd\nTax Invoice INV-88213\nDate 02/12/2026\nRoom 2 nights   AUD 400.00\n" +
+		"Credit card surcharge 1.5%   AUD 6.60\nGST   AUD 40.00\nTotal   AUD 446.60"
+	rec := func(vendor, no, date, cur string, sub, tax, total any) map[string]any {
+		return map[string]any{"vendor_name": vendor, "invoice_number": no, "invoice_date": date, "currency": cur,
+			"subtotal": sub, "tax": tax, "total": total}
+	}
+	idRight := rec("PT Garuda Nusantara Airlines", "126-2401887731", "2026-11-05", "IDR", nil, 312400.0, 3642400.0)
+	auRight := rec("Harbourview Suites Pty Ltd", "INV-88213", "2026-12-02", "AUD", nil, 40.0, 446.6)
+	tiketRight := rec("PT Lintas Nusa Air", "990-7781200453", "2026-11-05", "IDR", nil, 312400.0, 3647400.0)
+	groupedRight := rec("SkyLanka Airways PLC", "603-2219904471", "2026-11-05", "USD", nil, 33.6, 568.6)
+	runClassCases(t, []classCase{
+		{"id tiket right", idTiket, tiketRight, "", ""},
+		{"id tiket fuel surcharge as tax", idTiket, with(tiketRight, "tax", 360000.0), "tax", "312400.00"},
+		{"grouped surcharges right", grouped, groupedRight, "", ""},
+		{"grouped fuel surcharge as tax", grouped, with(groupedRight, "tax", 55.0), "tax", "33.60"},
+		{"id ticket right", idTicket, idRight, "", ""},
+		{"id ticket fuel surcharge as tax", idTicket, with(idRight, "tax", 360000.0), "tax", "312400.00"},
+		{"au hotel right", auHotel, auRight, "", ""},
+		{"au hotel card surcharge as tax", auHotel, with(auRight, "tax", 6.6), "tax", "40.00"},
+	})
+}
+
+// Insurance premium tax is a tax: a premium notice that prints it has a tax,
+// and a null one is an omission, in each language's name for it.
+func TestInsurancePremiumTaxIsATax(t *testing.T) {
+	docs := map[string]struct {
+		text string
+		rec  map[string]any
+	}{
+		"de": {"Rheinland Versicherung AG\nBeitragsrechnung Nr. BR-2026-55120\nDatum: 01.12.2026\n" +
+			"Nettobeitrag Hausrat   700,00 EUR\nVersicherungsteuer 19 %   133,00 EUR\nZu zahlender Beitrag   833,00 EUR",
+			map[string]any{"vendor_name": "Rheinland Versicherung AG", "invoice_number": "BR-2026-55120", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 700.0, "tax": 133.0, "total": 833.0}},
+		"uk": {"Thames Mutual Insurance plc\nPremium notice PN-772019\nDate 01/12/2026\n" +
+			"Annual premium   £480.00\nInsurance Premium Tax (IPT) 12%   £57.60\nTotal payable   £537.60",
+			map[string]any{"vendor_name": "Thames Mutual Insurance plc", "invoice_number": "PN-772019", "invoice_date": "2026-12-01",
+				"currency": "GBP", "subtotal": 480.0, "tax": 57.6, "total": 537.6}},
+		"fr": {"Mutuelle Garonne Assurances\nAvis d'échéance n° AE-2026-3391\nDate : 01/12/2026\n" +
+			"Prime nette   500,00 €\nTaxe sur les conventions d'assurance 9 %   45,00 €\nMontant total à payer   545,00 €",
+			map[string]any{"vendor_name": "Mutuelle Garonne Assurances", "invoice_number": "AE-2026-3391", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 500.0, "tax": 45.0, "total": 545.0}},
+		"it": {"Assicurazioni Lagunari S.p.A.\nQuietanza n. Q-2026-7781\nData 01/12/2026\n" +
+			"Premio imponibile   400,00 €\nImposta sulle assicurazioni 22,25%   89,00 €\nTotale da pagare   489,00 €",
+			map[string]any{"vendor_name": "Assicurazioni Lagunari S.p.A.", "invoice_number": "Q-2026-7781", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 400.0, "tax": 89.0, "total": 489.0}},
+	}
+	var cases []classCase
+	for name, d := range docs {
+		cases = append(cases,
+			classCase{name + " right", d.text, d.rec, "", ""},
+			classCase{name + " tax null", d.text, with(d.rec, "tax", nil), "tax", ""})
+	}
+	runClassCases(t, cases)
+}
