@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -183,18 +184,19 @@ func (d *doc) findTaxSummary() {
 		sum.rows = append(sum.rows, row)
 	}
 	d.rateBases()
-	// The lines of a summary block total its columns, not the document.
-	rowLines := map[int]bool{}
-	for _, r := range sum.rows {
-		rowLines[d.amounts[r.base].Line] = true
-	}
-	for i := range d.amounts {
-		if l := d.amounts[i].Line; rowLines[l] || rowLines[l-1] && d.amounts[i].role != "" {
-			d.amounts[i].summary = true
-		}
-	}
 	if len(sum.rows) == 0 {
 		return
+	}
+	// The lines of a summary block total its columns, not the document.
+	// The rows were read top down, one a line, so their lines are sorted.
+	rowLine := func(l int) bool {
+		_, ok := slices.BinarySearchFunc(sum.rows, l, func(r taxRow, l int) int { return cmp.Compare(d.amounts[r.base].Line, l) })
+		return ok
+	}
+	for i := range d.amounts {
+		if l := d.amounts[i].Line; rowLine(l) || rowLine(l-1) && d.amounts[i].role != "" {
+			d.amounts[i].summary = true
+		}
 	}
 	// A row labelled total sums the others; otherwise the rows add up.
 	var total *taxRow
