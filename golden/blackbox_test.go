@@ -48,7 +48,7 @@ var blackboxSets = []struct {
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise).
-	{"documents-r2.jsonl", 12, 32, 5},
+	{"documents-r2.jsonl", 11, 32, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -61,8 +61,10 @@ var blackboxSets = []struct {
 	// credit notes, auctions, converted currencies, fax and PDF-column
 	// text; 12+ countries and scripts) written by a fourth tester before
 	// running the tool, run once on b2042f8 (76 silent, 38 in ok, 44
-	// flagged). The same rule as r3: measure, never tune on its documents.
-	{"heldout-r4.jsonl", 76, 44, 38},
+	// flagged; 74, 36, 43 after the money-role classes of 65ed0c8, written
+	// from a brief, not from these documents). The same rule as r3: measure,
+	// never tune on its documents.
+	{"heldout-r4.jsonl", 74, 43, 36},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -34,7 +34,8 @@ var otherLabels = slices.Concat([]string{
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
 	"discount", "disc", "savings", "saving", "you saved", "total savings", "total saving", "total discount",
-	"total item discount", "total promotional saving", "coupon", "promo", "할인", "쿠폰", "쿠폰 할인", "割引", "値引", "値引き",
+	"total item discount", "total promotional saving", "coupon", "promo", "할인", "쿠폰", "쿠폰 할인", "割引", "値引", "値引き", "クーポン",
+	"优惠", "优惠券", "折扣",
 	"qty", "qnty", "quantity", "total qty", "total quantity", "total items", "total item", "total item(s)", "item count",
 	"hours", "hrs", "total time", "units", "pcs", "pieces", "kg", "weight", "pages", "km", "miles",
 	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
@@ -79,7 +80,8 @@ var extraRoleLabels = map[Role][]string{
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
 		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액",
 		// a delivery order's amount before its coupon and tip; what was paid after them
-		"주문금액", "주문 금액", "결제금액", "결제 금액", "총 결제금액", "최종 결제금액", "total general", "importe a pagar",
+		"주문금액", "주문 금액", "결제금액", "결제 금액", "총 결제금액", "최종 결제금액",
+		"商品总额", "实付款", "实付金额", "应付金额", "商品合計", "お支払い金額", "お支払い合計", "お支払額", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"totale pagato", "total paid", "total pagado",
 		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
@@ -103,7 +105,7 @@ var taxRegimeWords = []string{
 
 // finalTotalLabels name the amount actually payable after rounding; they win
 // over a plain or tax-inclusive "total".
-var finalTotalLabels = map[string]bool{
+var finalTotalLabels = keyedSet(map[string]bool{
 	"final total": true, "total after rounding": true, "total atter rounding": true, "rounded total": true,
 	"grand total": true, "nett total": true, "net total": true, "total payable": true, "amount payable": true,
 	"amt payable": true, "total amt payable": true, "total amount payable": true, "total due": true, "amount due": true,
@@ -115,8 +117,20 @@ var finalTotalLabels = map[string]bool{
 	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
 	"결제금액": true, "결제 금액": true, "총 결제금액": true, "최종 결제금액": true,
+	"实付款": true, "实付金额": true, "应付金额": true, "お支払い金額": true, "お支払い合計": true, "お支払額": true,
 	// what was finally paid, a tip included
 	"totale pagato": true, "total paid": true, "total pagado": true,
+})
+
+// keyedSet is a label set under its labels' LabelKey forms: a Chinese or
+// Japanese label's key spaces its characters ("お 支 払 金 額"), so the set
+// must too, or a lookup by key never finds it.
+func keyedSet(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k, v := range m {
+		out[LabelKey(k)] = v
+	}
+	return out
 }
 
 // modifierWords turn a following or preceding tax label into a qualifier of

@@ -354,6 +354,7 @@ func isRoundingKey(k string) bool {
 // ("쿠폰 할인 -5,000원", "Promo -£5.00"), so the figure after it is still what
 // the document asks to be paid, unlike the balance after a payment.
 func isDiscountKey(k string) bool {
+	k = strings.ReplaceAll(k, " ", "") // a CJK key spaces its characters: "优 惠 券"
 	for _, w := range []string{"disc", "coupon", "promo", "rabatt", "remise", "descuento", "sconto", "korting",
 		"쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"} {
 		if strings.Contains(k, w) {

@@ -17,10 +17,20 @@ func TestTotalIsTheAmountAskedFor(t *testing.T) {
 		"주문금액 48,500원\n쿠폰 할인 -5,000원\n배달팁 3,000원\n결제금액 46,500원"
 	const ukDelivery = "Deliveroo\nOrder #4471 from Dishoom Kensington\n27 Nov 2026\n2x Chicken Ruby   £25.00\n" +
 		"Subtotal   £25.00\nPromo   -£5.00\nDelivery fee   £2.99\nRider tip   £2.00\nTotal paid   £24.99"
-	rec := func(vendor, no, date, cur string, sub, tax, total any) map[string]any {
+	const frAuction = "Hôtel des Ventes de Loire SAS\nBordereau acheteur n° HV-2026-0815\nDate : 21/11/2026\n" +
+		"Lot 3  Commode Louis XV   1 800,00\nLot 9  Miroir doré   1 250,00\nTotal des adjudications   3 050,00\n" +
+		"Frais acheteur 25 % HT   762,50\nTVA 20 % sur frais   152,50\nNet à payer   3 965,00 €"
+	const cnDelivery = "美团外卖 订单详情\n商家: 老王面馆\n订单号 2026112019420098\n下单时间 2026-11-20 19:42\n" +
+		"商品总额 ¥48.50\n优惠券 -¥5.00\n配送费 ¥3.00\n实付金额 ¥46.50"
+	const jpDelivery = "出前館 ご注文明細\n店舗: 銀座カレー亭\n注文番号 DM-55120\n注文日 2026年11月20日\n" +
+		"商品合計 ¥4,850\nクーポン -¥500\n配達料 ¥300\nお支払い金額 ¥4,650"
+	rec := func(vendor string, no, date any, cur string, sub, tax, total any) map[string]any {
 		return map[string]any{"vendor_name": vendor, "invoice_number": no, "invoice_date": date, "currency": cur,
 			"subtotal": sub, "tax": tax, "total": total}
 	}
+	frRight := rec("Hôtel des Ventes de Loire SAS", "HV-2026-0815", "2026-11-21", "EUR", nil, 152.5, 3965.0)
+	cnRight := rec("老王面馆", nil, "2026-11-20", "CNY", nil, nil, 46.5)
+	jpRight := rec("銀座カレー亭", nil, nil, "JPY", nil, nil, 4650.0)
 	ukRight := rec("Hartley & Finch Auctioneers Ltd", "HF-26-1187", "2026-10-14", "GBP", nil, 152.5, 3965.0)
 	deRight := rec("Kunsthaus Lempertz-Süd GmbH", "A-2026-0412", "2026-11-03", "EUR", nil, 144.88, 3957.38)
 	krRight := rec("한솥도시락 역삼점", "B1N2-0098", "2026-11-20", "KRW", nil, nil, 46500.0)
@@ -30,6 +40,15 @@ func TestTotalIsTheAmountAskedFor(t *testing.T) {
 		{"uk auction hammer total as total", ukAuction, with(ukRight, "total", 3050.0), "total", "final total is 3965.00"},
 		{"de auction right", deAuction, deRight, "", ""},
 		{"de auction Zuschläge as total", deAuction, with(deRight, "total", 3050.0), "total", "final total is 3957.38"},
+		{"fr auction right", frAuction, frRight, "", ""},
+		{"fr auction adjudications as total", frAuction, with(frRight, "total", 3050.0), "total", "final total is 3965.00"},
+		{"cn delivery right", cnDelivery, cnRight, "", ""},
+		{"cn delivery goods amount as total", cnDelivery, with(cnRight, "total", 48.5), "total", "final total is 46.50"},
+		{"jp delivery right", jpDelivery, jpRight, "", ""},
+		{"jp delivery goods amount as total", jpDelivery, with(jpRight, "total", 4850.0), "total", "final total is 4650.00"},
+		// an existing final label in CJK script: "价税合计" (price and tax together) after the pre-tax "合计"
+		{"cn fapiao pre-tax sum as total", "上海明远科技有限公司\n增值税普通发票\n服务费 ¥1,000.00\n合计 ¥1,000.00\n税额 ¥130.00\n价税合计 ¥1,130.00",
+			map[string]any{"total": 1000.0}, "total", "final total is 1130.00"},
 		{"kr delivery right", krDelivery, krRight, "", ""},
 		{"kr delivery order amount as total", krDelivery, with(krRight, "total", 48500.0), "total", "final total is 46500.00"},
 		{"uk delivery right", ukDelivery, ukdRight, "", ""},
@@ -50,7 +69,7 @@ func TestSurchargeIsNotTheTax(t *testing.T) {
 		"Taxes, fees and surcharges\nFuel surcharge (YQ)   USD 55.00\nVAT 8%   USD 33.60\nEmbarkation levy   USD 60.00\nTotal   USD 568.60"
 	const auHotel = "Harbourview Suites Pty Ltd\nTax Invoice INV-88213\nDate 02/12/2026\nRoom 2 nights   AUD 400.00\n" +
 		"Credit card surcharge 1.5%   AUD 6.60\nGST   AUD 40.00\nTotal   AUD 446.60"
-	rec := func(vendor, no, date, cur string, sub, tax, total any) map[string]any {
+	rec := func(vendor string, no, date any, cur string, sub, tax, total any) map[string]any {
 		return map[string]any{"vendor_name": vendor, "invoice_number": no, "invoice_date": date, "currency": cur,
 			"subtotal": sub, "tax": tax, "total": total}
 	}
