@@ -62,9 +62,12 @@ var blackboxSets = []struct {
 	// text; 12+ countries and scripts) written by a fourth tester before
 	// running the tool, run once on b2042f8 (76 silent, 38 in ok, 44
 	// flagged; 74, 36, 43 after the money-role classes of 65ed0c8, written
-	// from a brief, not from these documents). The same rule as r3: measure,
-	// never tune on its documents.
-	{"heldout-r4.jsonl", 74, 43, 36},
+	// from a brief, not from these documents; 73, 38, 42 once the Polish
+	// receipt labels SUMA PLN and PTU were known: a fuel line as the total
+	// is caught and a correct tax no longer flagged, and that false alarm
+	// had kept two records with other silent wrongs out of ok). The same
+	// rule as r3: measure, never tune on its documents.
+	{"heldout-r4.jsonl", 73, 42, 38},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -77,7 +77,7 @@ var extraRoleLabels = map[Role][]string{
 		"amount now due", "balance now due", "valor total da nota", "total da nota", "total rm", "total myr", "ttl", "total a pagar", "amount to be paid", "amount to pay", "total to pay",
 		"totaal", "totaal incl", "totaalbedrag", "te betalen", "totale", "totale fattura", "importo totale", "da pagare",
 		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
-		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "celkem", "итого", "合计", "总计", "价税合计",
+		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "suma", "suma pln", "suma brutto", "celkem", "итого", "合计", "总计", "价税合计",
 		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액",
 		// a delivery order's amount before its coupon and tip; what was paid after them
 		"주문금액", "주문 금액", "결제금액", "결제 금액", "총 결제금액", "최종 결제금액",
@@ -94,6 +94,7 @@ var taxRegimeWords = []string{
 	"hst", "pst", "qst", "tps", "tvq", "rst", // Canada
 	"cgst", "sgst", "igst", "utgst", "cess", // India
 	"btw", "moms", "mva", "alv", "dph", "pvm", "pvn", "käibemaks", "áfa", "kdv", "fpa", "φπα", "ddv", "pdv",
+	"ptu", "suma ptu", "kwota ptu", // Poland: a receipt's VAT (podatek od towarów i usług)
 	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer",
 	// insurance premium tax: a tax charged on the premium, printed as the tax
 	"versicherungsteuer", "versicherungssteuer", "insurance premium tax", "ipt", "assurantiebelasting",
@@ -114,7 +115,7 @@ var finalTotalLabels = keyedSet(map[string]bool{
 	"total balance due": true, "total amount payable (rm)": true, "jumlah besar": true, "jumlah keseluruhan": true,
 	"jumlah perlu dibayar": true, "gesamtsumme": true, "endbetrag": true, "zu zahlen": true, "zu bezahlen": true, "net à payer": true,
 	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
-	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true,
+	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true, "suma pln": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
 	"결제금액": true, "결제 금액": true, "총 결제금액": true, "최종 결제금액": true,
 	"实付款": true, "实付金额": true, "应付金额": true, "お支払い金額": true, "お支払い合計": true, "お支払額": true,

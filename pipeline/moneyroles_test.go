@@ -121,3 +121,24 @@ func TestInsurancePremiumTaxIsATax(t *testing.T) {
 	}
 	runClassCases(t, cases)
 }
+
+// A fuel receipt's fuel line is one item, not the total, when the receipt
+// sums it with another item: the Polish "SUMA PLN" and "PTU" (the receipt's
+// VAT) are labels like the German "Summe" and "MwSt".
+func TestFuelLineIsNotTheTotal(t *testing.T) {
+	const pl = "PKN Paliwa Sp. z o.o.\nStacja Paliw nr 4417\n2026-11-28 14:02\nPARAGON FISKALNY\n" +
+		"ON Verva 45,20 l x 7,19   324,99 A\nMyjnia program 2   30,00 A\nSPRZEDAŻ OPODATKOWANA A   354,99\n" +
+		"PTU A 23,00%   66,38\nSUMA PTU   66,38\nSUMA PLN   354,99\nKarta płatnicza   354,99"
+	const de = "Tankstelle Müller GmbH\n28.11.2026 14:02\nSuper E10 38,50 l x 1,799 EUR   69,26 A\nWaschanlage Premium   12,00 A\n" +
+		"Summe EUR   81,26\nMwSt A 19 %   12,97\nNetto   68,29\nGegeben EC-Karte   81,26"
+	plRight := map[string]any{"vendor_name": "PKN Paliwa Sp. z o.o.", "invoice_date": "2026-11-28", "currency": "PLN", "tax": 66.38, "total": 354.99}
+	deRight := map[string]any{"vendor_name": "Tankstelle Müller GmbH", "invoice_date": "2026-11-28", "currency": "EUR", "tax": 12.97, "total": 81.26}
+	runClassCases(t, []classCase{
+		{"pl right", pl, plRight, "", ""},
+		{"pl fuel line as total", pl, with(plRight, "total", 324.99), "total", "354.99"},
+		{"pl PTU as total", pl, with(plRight, "total", 66.38), "total", "PTU"},
+		{"pl tax null", pl, with(plRight, "tax", nil), "tax", ""},
+		{"de right", de, deRight, "", ""},
+		{"de fuel line as total", de, with(deRight, "total", 69.26), "total", "81.26"},
+	})
+}
