@@ -77,6 +77,8 @@ var extraRoleLabels = map[Role][]string{
 		"amount now due", "balance now due", "valor total da nota", "total da nota", "total rm", "total myr", "ttl", "total a pagar", "amount to be paid", "amount to pay", "total to pay",
 		"totaal", "totaal incl", "totaalbedrag", "te betalen", "totale", "totale fattura", "importo totale", "da pagare",
 		"jumlah", "jumlah besar", "jumlah keseluruhan", "jumlah perlu dibayar", "jumlah bayaran", "montant dû", "net a payer",
+		"zahlbetrag", "zahlungsbetrag", "zu zahlender betrag", "zu zahlender beitrag",
+		"montant à payer", "total à payer", "montant a payer", "total a payer",
 		"totalt", "att betala", "i alt", "yhteensä", "razem", "do zapłaty", "suma", "suma pln", "suma brutto", "celkem", "итого", "合计", "总计", "价税合计",
 		"お支払金額", "合計", "合 計", "합계", "총액", "합계금액",
 		// a delivery order's amount before its coupon and tip; what was paid after them
@@ -116,6 +118,10 @@ var finalTotalLabels = keyedSet(map[string]bool{
 	"jumlah perlu dibayar": true, "gesamtsumme": true, "endbetrag": true, "zu zahlen": true, "zu bezahlen": true, "net à payer": true,
 	"montant dû": true, "totaalbedrag": true, "te betalen": true, "importo totale": true, "da pagare": true,
 	"total general": true, "importe a pagar": true, "total a pagar": true, "att betala": true, "do zapłaty": true, "suma pln": true,
+	// the amount the document asks for, below the sums it is built from
+	"zahlbetrag": true, "zahlungsbetrag": true, "rechnungsbetrag": true, "zu zahlender betrag": true, "zu zahlender beitrag": true,
+	"montant à payer": true, "total à payer": true, "montant a payer": true, "total a payer": true,
+	"amount to pay": true, "total to pay": true, "amount to be paid": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
 	"결제금액": true, "결제 금액": true, "총 결제금액": true, "최종 결제금액": true,
 	"实付款": true, "实付金额": true, "应付金额": true, "お支払い金額": true, "お支払い合計": true, "お支払額": true,

@@ -142,3 +142,30 @@ func TestFuelLineIsNotTheTotal(t *testing.T) {
 		{"de fuel line as total", de, with(deRight, "total", 69.26), "total", "81.26"},
 	})
 }
+
+// The labels of the amount asked for ("Zahlbetrag", "Rechnungsbetrag", "Zu
+// zahlender Beitrag", "Montant à payer", "Total à payer", "Amount to pay")
+// are final: a sum printed above them under a plain total label is not the
+// document's total when they print another figure.
+func TestPayableLabelsAreFinal(t *testing.T) {
+	const lines = "Los 8 Gemälde   2.200,00\nLos 19 Schale   850,00\nSumme Zuschläge   3.050,00\nAufgeld 25 %   762,50\nMwSt 19 % auf Aufgeld   144,88\n"
+	const frLines = "Total adjudications   3 050,00\nFrais 25 % HT   762,50\nTVA 20 % sur frais   152,50\n"
+	cases := []struct {
+		name, text string
+		right, sum float64
+	}{
+		{"zahlbetrag", "Kunsthaus Süd GmbH\n" + lines + "Zahlbetrag   3.957,38 EUR", 3957.38, 3050},
+		{"rechnungsbetrag", "Kunsthaus Süd GmbH\n" + lines + "Rechnungsbetrag   3.957,38 EUR", 3957.38, 3050},
+		{"montant à payer", "Hôtel des Ventes SAS\n" + frLines + "Montant à payer   3 965,00 €", 3965, 3050},
+		{"total à payer", "Hôtel des Ventes SAS\n" + frLines + "Total à payer   3 965,00 €", 3965, 3050},
+		{"zu zahlender beitrag", "Rheinland Versicherung AG\nBeitrag gesamt   700,00 EUR\nVersicherungsteuer 19 %   133,00 EUR\nZu zahlender Beitrag   833,00 EUR", 833, 700},
+		{"amount to pay", "Harbour Auctions Ltd\nLots total   3,050.00\nBuyer's premium 25%   762.50\nGST on premium 10%   76.25\nAmount to pay   NZD 3,888.75", 3888.75, 3050},
+	}
+	var cc []classCase
+	for _, c := range cases {
+		cc = append(cc,
+			classCase{c.name + " right", c.text, map[string]any{"total": c.right}, "", ""},
+			classCase{c.name + " earlier sum as total", c.text, map[string]any{"total": c.sum}, "total", "but the document's final total is"})
+	}
+	runClassCases(t, cc)
+}
