@@ -100,7 +100,8 @@ var taxRegimeWords = []string{
 	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer",
 	// insurance premium tax: a tax charged on the premium, printed as the tax
 	"versicherungsteuer", "versicherungssteuer", "insurance premium tax", "ipt", "assurantiebelasting",
-	"imposta sulle assicurazioni", "imposta assicurazioni", "imposte", "vakuutusmaksuvero", "taxe", "taxes", "impuesto", "impuestos",
+	"imposta sulle assicurazioni", "imposta assicurazioni", "imposte", "vakuutusmaksuvero",
+	"stempelabgabe", "eidg stempelabgabe", "imposto do selo", "imposto de selo", "taxe", "taxes", "impuesto", "impuestos",
 	"igv", "itbis", "itbms", "iss", "icms", "ipi", "ppn", "thuế", "gtgt", "jct",
 	"消費税額", "消费税", "税额", "增值税", "増値税", "税金", "内消費税", "内消費税等", "消費税等", "부가세", "부가가치세", "세액", "ภาษี", "ภาษีมูลค่าเพิ่ม",
 	"مالیات", "ضريبة", "ضريبة القيمة المضافة", "מע\"מ",

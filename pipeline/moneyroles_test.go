@@ -90,7 +90,8 @@ func TestSurchargeIsNotTheTax(t *testing.T) {
 }
 
 // Insurance premium tax is a tax: a premium notice that prints it has a tax,
-// and a null one is an omission, in each language's name for it.
+// and a null one is an omission, in each language's name for it (the
+// Swiss federal stamp duty and the Portuguese imposto do selo are theirs).
 func TestInsurancePremiumTaxIsATax(t *testing.T) {
 	docs := map[string]struct {
 		text string
@@ -112,6 +113,22 @@ func TestInsurancePremiumTaxIsATax(t *testing.T) {
 			"Premio imponibile   400,00 €\nImposta sulle assicurazioni 22,25%   89,00 €\nTotale da pagare   489,00 €",
 			map[string]any{"vendor_name": "Assicurazioni Lagunari S.p.A.", "invoice_number": "Q-2026-7781", "invoice_date": "2026-12-01",
 				"currency": "EUR", "subtotal": 400.0, "tax": 89.0, "total": 489.0}},
+		"ch": {"Helvetia Alpina Versicherungen AG\nPrämienrechnung Nr. PR-2026-4410\nDatum 01.12.2026\n" +
+			"Nettoprämie   CHF 600.00\nEidg. Stempelabgabe 5 %   CHF 30.00\nTotal Prämie   CHF 630.00",
+			map[string]any{"vendor_name": "Helvetia Alpina Versicherungen AG", "invoice_number": "PR-2026-4410", "invoice_date": "2026-12-01",
+				"currency": "CHF", "subtotal": 600.0, "tax": 30.0, "total": 630.0}},
+		"es": {"Seguros Meseta S.A.\nRecibo n.º R-2026-0091\nFecha 01/12/2026\n" +
+			"Prima neta   400,00 €\nImpuesto sobre las primas de seguros (IPS) 8 %   32,00 €\nTotal recibo   432,00 €",
+			map[string]any{"vendor_name": "Seguros Meseta S.A.", "invoice_number": "R-2026-0091", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 400.0, "tax": 32.0, "total": 432.0}},
+		"pt": {"Seguradora Atlântica S.A.\nAviso de pagamento n.º AP-2026-551\nData 01/12/2026\n" +
+			"Prémio comercial   300,00 €\nImposto do selo 9 %   27,00 €\nTotal a pagar   327,00 €",
+			map[string]any{"vendor_name": "Seguradora Atlântica S.A.", "invoice_number": "AP-2026-551", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 300.0, "tax": 27.0, "total": 327.0}},
+		"nl": {"Noord Verzekeringen N.V.\nPremienota PN-2026-1180\nDatum 01-12-2026\n" +
+			"Premie   500,00\nAssurantiebelasting 21%   105,00\nTe betalen   605,00 EUR",
+			map[string]any{"vendor_name": "Noord Verzekeringen N.V.", "invoice_number": "PN-2026-1180", "invoice_date": "2026-12-01",
+				"currency": "EUR", "subtotal": 500.0, "tax": 105.0, "total": 605.0}},
 	}
 	var cases []classCase
 	for name, d := range docs {
