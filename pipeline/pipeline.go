@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -55,7 +54,9 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	log := cfg.Logger
 	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		// A handler that formats every line into io.Discard cost about 3% of
+		// verify's CPU for nothing; the discard handler skips the formatting.
+		log = slog.New(slog.DiscardHandler)
 	}
 	return &Pipeline{cfg: cfg, log: log}, nil
 }
