@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // customerLabels introduce the other party of a document: the buyer, the
@@ -26,7 +27,16 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	// Other parties a document names that are never its issuer: the
 	// buyer's accounts-payable department signing an e-mail, the card
 	// scheme on a card slip.
-	"accounts payable", "purchasing department", "einkauf", "카드종류", "card type", "kartenart"}
+	"accounts payable", "purchasing department", "einkauf", "카드종류", "card type", "kartenart",
+	// The buyer, payer and consignee of a Russian invoice or waybill; a
+	// Hebrew and a Thai addressee; the buyer of a Vietnamese e-invoice.
+	"покупатель", "плательщик", "грузополучатель", "לכבוד", "ชื่อลูกค้า", "người mua hàng", "người mua",
+	// Roles that are never the issuer: the tenant or lessee of a lease (the
+	// landlord issues it), the insured of a policy (the insurer does), the
+	// hirer of plant, the student of a school. Not "driver": a taxi
+	// driver may issue the receipt.
+	"tenant", "lessee", "mieter", "locataire", "inquilino", "arrendatario", "policyholder", "policy holder",
+	"versicherungsnehmer", "assuré", "assurée", "insured", "hirer", "student", "schüler", "étudiant"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
@@ -236,6 +246,9 @@ func (d *doc) otherPartyAt(sp Span) string {
 			}
 		}
 	}
+	if l := d.fieldBlockLabel(li, ls, sp.Start); l != "" {
+		return l
+	}
 	for _, a := range d.amounts {
 		if a.Line == li && a.End > sp.End && strings.ContainsAny(a.Raw, ".,") {
 			if before := strings.TrimSpace(d.str(ls, sp.Start)); before != "" {
@@ -281,4 +294,79 @@ func (d *doc) columnAbove(li, p int) string {
 		seg = seg[:i]
 	}
 	return strings.TrimSpace(seg)
+}
+
+// fieldBlockLabel is the customer label of the block holding a name printed
+// after a plain field label ("名称：", "Tên đơn vị:") on line li from ls: a
+// buyer heading over the field's column ("购买方      销售方" over two
+// columns), or the nearest line above (no blank line between, through
+// other fields) that is a buyer heading ("购买方信息") or a field whose
+// label names the buyer ("Họ tên người mua hàng: …"). A field or heading
+// naming anyone else ends the search: the seller's block reads the same.
+func (d *doc) fieldBlockLabel(li, ls, p int) string {
+	before := d.str(ls, p)
+	start := ls
+	if i := strings.LastIndex(before, "   "); i >= 0 {
+		start = ls + utf8.RuneCountInString(before[:i])
+		before = before[i:]
+	}
+	before = strings.TrimSpace(before)
+	if !isFieldLabel(before) {
+		return ""
+	}
+	if seg := d.columnAbove(li, start); seg != "" && !strings.HasSuffix(seg, ":") && !strings.HasSuffix(seg, "：") {
+		if l := blockHeading(seg); l != "" {
+			return l
+		}
+	}
+	for k := li - 1; k >= 0 && k >= li-4; k-- {
+		ks, ke := d.lineBounds(k)
+		line := strings.TrimSpace(d.str(ks, ke))
+		if line == "" || strings.Contains(line, "   ") {
+			return ""
+		}
+		if l := blockHeading(line); l != "" {
+			return l
+		}
+		i := strings.IndexAny(line, ":：")
+		if i <= 0 {
+			return ""
+		}
+		if l := customerLabelIn(LabelTokens(line[:i])); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// isFieldLabel reports a short label ending in a colon that names no party
+// itself: "名称：", "Tên đơn vị:", not "Seller:" or "Bill to:".
+func isFieldLabel(s string) bool {
+	if !strings.HasSuffix(s, ":") && !strings.HasSuffix(s, "：") {
+		return false
+	}
+	toks := LabelTokens(s)
+	if len(toks) == 0 || len(toks) > 4 || strings.ContainsFunc(s, unicode.IsDigit) {
+		return false
+	}
+	_, _, issuer := afterIssuerLabel(s + " x")
+	return !issuer && customerLabelIn(toks) == ""
+}
+
+// blockHeading is the customer label of a heading over a block of fields:
+// a customer heading, or the label with a word or two after it
+// ("购买方信息", "Customer details"; a CJK key counts a token per
+// character, which customerHeading's four-word cap does not allow for).
+func blockHeading(line string) string {
+	if l := customerHeading(line); l != "" {
+		return l
+	}
+	if strings.ContainsAny(line, ":：") || strings.ContainsFunc(line, unicode.IsDigit) {
+		return ""
+	}
+	toks := LabelTokens(line)
+	if l := customerLabelIn(toks); l != "" && len(toks) <= len(LabelTokens(l))+2 {
+		return l
+	}
+	return ""
 }
