@@ -441,12 +441,33 @@ func ownerLine(line string) bool {
 	return len(toks) > 2 && toks[0] == "a" && (toks[1] == "division" || toks[1] == "member")
 }
 
+// bareColon reports a colon in line that the line's first segment after it
+// leaves bare, as issuerBelowLabel asks of the colon after a label.
+func bareColon(line string) bool {
+	for i := 0; i < len(line); {
+		j := strings.IndexAny(line[i:], ":：")
+		if j < 0 {
+			return false
+		}
+		c := i + j
+		if firstSegment(strings.TrimLeft(strings.TrimLeft(line[c:], ":"), "：")) == "" {
+			return true
+		}
+		_, w := utf8.DecodeRuneInString(line[c:])
+		i = c + w
+	}
+	return false
+}
+
 // issuerBelowLabel reads the issuer's name under an issuer label that heads
 // a column ("Sprzedawca:                Nabywca:" / "Kowalski Sp. z o.o.
 // Biuro Nowak s.c."): the next line's text in the label's column.
 func (d *doc) issuerBelowLabel(li, ls int, line string) (headIssuerName, bool) {
-	if li+1 >= len(d.lineStarts) || !strings.ContainsAny(line, ":：") {
-		return headIssuerName{}, false // every issuer label is followed by a colon
+	if li+1 >= len(d.lineStarts) || !bareColon(line) {
+		// Every issuer label is followed by a colon with no name after it on
+		// the line; most head lines with a colon have text after it
+		// ("TEL: 03-1234"), and they skip the search of every label.
+		return headIssuerName{}, false
 	}
 	low := strings.ToLower(line)
 	for _, l := range issuerLabels {
