@@ -118,7 +118,17 @@ func (d *doc) findPayments() []payment {
 
 // printedAt lists where x is printed as an amount.
 func (d *doc) printedAt(x float64) []labelledAmount {
-	var out []labelledAmount
+	// Counted first so the list is allocated once at its size.
+	n := 0
+	for i := range d.amounts {
+		if near(math.Abs(d.amounts[i].Value), math.Abs(x), amountEpsilon) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]labelledAmount, 0, n)
 	for _, a := range d.amounts {
 		if near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {
 			out = append(out, a)

@@ -40,12 +40,26 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		c.penalize(factorNotFound, fmt.Sprintf("%v is not an amount", v))
 		return false
 	}
+	matching := func(a *labelledAmount) (match, amb bool) {
+		amb = dotThousands(a.Raw)
+		return math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
+			amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon, amb
+	}
+	// Counted first so both lists are allocated once at their size.
+	n := 0
+	for i := range d.amounts {
+		if m, _ := matching(&d.amounts[i]); m {
+			n++
+		}
+	}
 	var matches []labelledAmount
+	if n > 0 {
+		matches = make([]labelledAmount, 0, n)
+		c.Spans = slices.Grow(c.Spans, n)
+	}
 	var dotted string // the ambiguous token, while every match is one
 	for _, a := range d.amounts {
-		amb := dotThousands(a.Raw)
-		if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
-			amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon {
+		if m, amb := matching(&a); m {
 			if len(matches) == 0 && amb {
 				dotted = a.Raw
 			} else if !amb {
