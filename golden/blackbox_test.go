@@ -68,9 +68,10 @@ var blackboxSets = []struct {
 	// had kept two records with other silent wrongs out of ok; 63, 42, 33
 	// once the other party's labels the tester's note names (Покупатель,
 	// 购买方 blocks, לכבוד, Tenant, Policyholder...) were known; "Driver"
-	// was dropped for the one correct vendor it flagged). The same rule as
-	// r3: measure, never tune on its documents.
-	{"heldout-r4.jsonl", 63, 42, 33},
+	// was dropped for the one correct vendor it flagged; 62 once a shipper
+	// under a carrier's head is not the vendor). The same rule as r3:
+	// measure, never tune on its documents.
+	{"heldout-r4.jsonl", 62, 42, 33},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

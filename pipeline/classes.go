@@ -451,6 +451,10 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer", val, strings.ToUpper(customer)))
 		return
 	}
+	if label, head, ok := d.senderNotIssuer(c.Spans, val); ok {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer: the document's head names %q", val, strings.ToUpper(label), head))
+		return
+	}
 	if place, ok := d.datelinePlace(c.Spans); ok {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the place of the dateline %q, not a name", val, place))
 		return

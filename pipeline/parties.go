@@ -370,3 +370,38 @@ func blockHeading(line string) string {
 	}
 	return ""
 }
+
+// senderLabels name the sender of goods on a freight bill or waybill. The
+// sender issues its own shipping papers, so the label alone proves nothing:
+// only when the head names another issuer (the carrier) is the shipper
+// not the vendor.
+var senderLabels = [][]string{{"shipper"}, {"consignor"}, {"absender"}, {"versender"}, {"expéditeur"},
+	{"remitente"}, {"mittente"}}
+
+// senderNotIssuer reports a name printed only right after a sender label
+// ("Shipper: Delta Hardware Co") on a document whose head names a different
+// issuer on another line, with the label and that issuer.
+func (d *doc) senderNotIssuer(spans []Span, val string) (string, string, bool) {
+	label := ""
+	for _, sp := range capped(spans) {
+		ls, _ := d.lineBounds(d.lineOf(sp.Start))
+		toks := LabelTokens(d.str(ls, sp.Start))
+		i := slices.IndexFunc(senderLabels, func(l []string) bool {
+			return len(toks) >= len(l) && slices.Equal(toks[len(toks)-len(l):], l)
+		})
+		if i < 0 {
+			return "", "", false
+		}
+		label = strings.Join(senderLabels[i], " ")
+	}
+	h, ok := d.headIssuer(false)
+	if label == "" || !ok || h.weak || strings.EqualFold(strings.TrimSpace(h.name), strings.TrimSpace(val)) {
+		return "", "", false
+	}
+	for _, sp := range spans {
+		if d.lineOf(sp.Start) == h.line {
+			return "", "", false
+		}
+	}
+	return label, h.name, true
+}

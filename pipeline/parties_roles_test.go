@@ -43,6 +43,12 @@ func TestOtherPartyRoleLabels(t *testing.T) {
 		{"insured", "Evergreen Mutual Insurance\nInsured: Carter Logistics Ltd\nTotal premium 9.00", v("Carter Logistics Ltd"), "vendor_name", why},
 		{"hirer", "Peak Plant Hire Ltd\nHIRE CONTRACT\nHirer: Moss Groundworks Ltd\nTotal 9.00", v("Moss Groundworks Ltd"), "vendor_name", why},
 		{"consignee on a freight bill", "Rapid Freight Lines Inc\nFREIGHT BILL\nConsignee: Delta Hardware Co\nTotal charges 9.00", v("Delta Hardware Co"), "vendor_name", why},
+		// A shipper is the other party when a carrier heads the document,
+		// and the issuer of its own papers.
+		{"shipper under a carrier", "Rapid Freight Lines Inc\nFREIGHT BILL\nShipper: Delta Hardware Co\nConsignee: Orbit Supplies Ltd\nTotal charges 9.00", v("Delta Hardware Co"), "vendor_name", why},
+		{"carrier passes", "Rapid Freight Lines Inc\nFREIGHT BILL\nShipper: Delta Hardware Co\nConsignee: Orbit Supplies Ltd\nTotal charges 9.00", v("Rapid Freight Lines Inc"), "", ""},
+		{"german absender under a carrier", "Spedition Brandt GmbH\nFrachtbrief 4471\nAbsender: Holzbau Keller KG\nEmpfänger: Möbelhaus Lindner\nSumme 9,00 €", v("Holzbau Keller KG"), "vendor_name", why},
+		{"shipper issues its own papers", "Delta Hardware Co\nCOMMERCIAL INVOICE\nShipper: Delta Hardware Co\nConsignee: Orbit Supplies Ltd\nTotal 9.00", v("Delta Hardware Co"), "", ""},
 		{"student", "Lakeside Language School\nFEE RECEIPT\nStudent: Aiko Tanaka\nTotal paid 9.00", v("Aiko Tanaka"), "vendor_name", why},
 		{"guest", "Hotel Adler\nGuest: Daniel Okafor\nTotal 9.00", v("Daniel Okafor"), "vendor_name", why},
 		{"patient", "Riverside Dental Clinic\nPatient: Maria Gonzalez\nTotal $9.00", v("Maria Gonzalez"), "vendor_name", why},
