@@ -195,13 +195,18 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
 		return p.fail(log, doc, err, &usage)
 	}
-	lowered := 0
-	for _, c := range h {
-		if c.Factor < 1 {
-			lowered++
+	// The stage lines' arguments are boxed even for a logger that drops
+	// them: built only when a handler takes Info lines.
+	logInfo := log.Enabled(ctx, slog.LevelInfo)
+	if logInfo {
+		lowered := 0
+		for _, c := range h {
+			if c.Factor < 1 {
+				lowered++
+			}
 		}
+		log.Info("heuristics", "stage", "heuristics", "fields_lowered", lowered, "duration_ms", ms(start))
 	}
-	log.Info("heuristics", "stage", "heuristics", "fields_lowered", lowered, "duration_ms", ms(start))
 
 	var crit *Critique
 	if p.cfg.Critic != nil {
@@ -227,12 +232,14 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 	if usage.Calls > 0 {
 		res.Usage = &usage
 	}
-	flagged := make([]string, len(res.FlaggedFields))
-	for i, f := range res.FlaggedFields {
-		flagged[i] = f.Field
+	if logInfo {
+		flagged := make([]string, len(res.FlaggedFields))
+		for i, f := range res.FlaggedFields {
+			flagged[i] = f.Field
+		}
+		log.Info("gated", "stage", "gate", "status", string(res.Status), "overall_confidence", res.OverallConfidence,
+			"flagged", flagged)
 	}
-	log.Info("gated", "stage", "gate", "status", string(res.Status), "overall_confidence", res.OverallConfidence,
-		"flagged", flagged)
 	return res, nil
 }
 
