@@ -182,10 +182,10 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 // mergeVerdicts keeps one verdict per field: the minimum confidence, and on a
 // tie the grounded:false one, so verdict order never matters.
 func mergeVerdicts(c *Critique) map[string]FieldVerdict {
-	out := map[string]FieldVerdict{}
 	if c == nil {
-		return out
+		return nil // read only: heuristics-only mode allocates no map
 	}
+	out := map[string]FieldVerdict{}
 	for _, v := range c.FieldVerdicts {
 		v.Confidence = clamp01(v.Confidence)
 		cur, ok := out[v.Field]

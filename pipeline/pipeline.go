@@ -178,6 +178,9 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 	if doc.TraceID == "" {
 		doc.TraceID = NewTraceID()
 	}
+	if p.log.Handler() == slog.DiscardHandler {
+		return doc, p.log // its lines go nowhere: no attributes to copy
+	}
 	log := p.log.With("trace_id", doc.TraceID)
 	if doc.ID != "" {
 		log = log.With("doc_id", doc.ID)
