@@ -38,24 +38,27 @@ var blackboxSets = []struct {
 	file                  string
 	maxSilent, maxFlagged int
 	maxSilentInOK         int
+	// maxMisleading pins the reasons that name a wrong value as the
+	// field's (TestBlackboxReasonsNameNoWrongValue).
+	maxMisleading int
 }{
 	// 68 documents from 20 countries: credit notes, statements, tips,
 	// rounding, injected totals, bill-to before vendor (session 2).
-	{"documents.jsonl", 88, 13, 71},
+	{"documents.jsonl", 88, 13, 71, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
-	{"documents-r1.jsonl", 5, 10, 5},
+	{"documents-r1.jsonl", 5, 10, 5, 0},
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise).
-	{"documents-r2.jsonl", 11, 32, 5},
+	{"documents-r2.jsonl", 11, 32, 5, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
 	// telling what generalises.
-	{"heldout-r3.jsonl", 32, 35, 17},
+	{"heldout-r3.jsonl", 32, 35, 17, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -71,7 +74,7 @@ var blackboxSets = []struct {
 	// was dropped for the one correct vendor it flagged; 62 once a shipper
 	// under a carrier's head is not the vendor). The same rule as r3:
 	// measure, never tune on its documents.
-	{"heldout-r4.jsonl", 62, 42, 33},
+	{"heldout-r4.jsonl", 62, 42, 33, 12},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
@@ -103,21 +106,10 @@ type blackboxTally struct {
 
 func runBlackboxSet(t *testing.T, p *pipeline.Pipeline, path string) blackboxTally {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	ctx := context.Background()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	silentByClass := map[string]int{}
 	var n blackboxTally
-	for sc.Scan() {
-		var row blackboxRow
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
+	for _, row := range readBlackboxRows(t, path) {
 		n.docs++
 		doc := pipeline.Document{ID: row.ID, Text: row.Text}
 		res, err := p.Validate(ctx, doc, row.Expected)
@@ -141,9 +133,6 @@ func runBlackboxSet(t *testing.T, p *pipeline.Pipeline, path string) blackboxTal
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	classes := make([]string, 0, len(silentByClass))
 	for c := range silentByClass {
 		classes = append(classes, c)
@@ -162,4 +151,29 @@ func flaggedField(res pipeline.Result, field string) bool {
 		}
 	}
 	return false
+}
+
+// readBlackboxRows reads a black-box set: one document per line with its
+// expected record and the wrong records offered for it.
+func readBlackboxRows(t *testing.T, path string) []blackboxRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	var rows []blackboxRow
+	for sc.Scan() {
+		var row blackboxRow
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
