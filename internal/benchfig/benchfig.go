@@ -26,21 +26,25 @@ func Print(name, value, goal string, ok bool) {
 		verdict = "MISSED"
 	}
 	fmt.Printf("BENCH %-58s %10s  goal %-8s %s\n", name, value, goal, verdict)
-	if path := os.Getenv(LogEnv); path != "" {
-		if err := appendRow(path, name, value, goal, verdict); err != nil {
-			fmt.Fprintf(os.Stderr, "benchfig: %s: %v\n", LogEnv, err)
-		}
-	}
+	logRow(name, value, goal, verdict)
 }
 
 // Note records a measured figure that has no goal of its own (a context
 // figure next to one that has).
 func Note(name, value string) {
 	fmt.Printf("BENCH %-58s %10s\n", name, value)
-	if path := os.Getenv(LogEnv); path != "" {
-		if err := appendRow(path, name, value, "-", "-"); err != nil {
-			fmt.Fprintf(os.Stderr, "benchfig: %s: %v\n", LogEnv, err)
-		}
+	logRow(name, value, "-", "-")
+}
+
+// logRow appends the figure to the file LogEnv names, if any; a failure to
+// log is reported, never fatal to the benchmark that measured it.
+func logRow(cells ...string) {
+	path := os.Getenv(LogEnv)
+	if path == "" {
+		return
+	}
+	if err := appendRow(path, cells...); err != nil {
+		fmt.Fprintf(os.Stderr, "benchfig: %s: %v\n", LogEnv, err)
 	}
 }
 
