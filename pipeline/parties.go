@@ -85,6 +85,12 @@ func customerLabelIn(toks []string) string {
 	if first >= 0 {
 		return customerLabels[first]
 	}
+	return addressWordIn(toks)
+}
+
+// addressWordIn is the address word ("Dear", "Sehr geehrte") the words are,
+// honorifics after it aside, else "".
+func addressWordIn(toks []string) string {
 	bare := toks
 	for len(bare) > 0 && honorifics[bare[len(bare)-1]] {
 		bare = bare[:len(bare)-1]
