@@ -32,12 +32,12 @@ var usStates = []string{"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "FL", "GA", "H
 // when no printed date settles it: the currency of its amounts, else the
 // issuer's legal form or country, or an Australian address. OrderUnknown when nothing says.
 func (d *doc) localeOrder() (DateOrder, string) {
-	if !d.facts.localeDone {
-		d.facts.locale, d.facts.localeWhy = d.documentLocale()
-		d.facts.localeDone = true
-	}
-	if d.facts.locale != OrderUnknown {
-		return d.facts.locale, d.facts.localeWhy
+	l := d.facts.locale.get(func() (l localeFact) {
+		l.order, l.why = d.documentLocale()
+		return l
+	})
+	if l.order != OrderUnknown {
+		return l.order, l.why
 	}
 	if _, _, _, ok := d.amountCurrency(); !ok && dayFirstCurrencies[d.recordCurrency] {
 		// The document says nothing; the record's currency is the claim the

@@ -13,27 +13,22 @@ import (
 type docFacts struct {
 	// src is the text the document was read from, when known: an ASCII
 	// source that narrowing left as it was is the text itself.
-	src                 string
-	text, lower         string
-	textDone, lowerDone bool
+	src   string
+	text  memo[string]
+	lower memo[string]
 
-	quoted     int
-	quotedDone bool
-
+	quoted memo[int]
 	// locale is the record-independent part of localeOrder.
-	locale     DateOrder
-	localeWhy  string
-	localeDone bool
-
-	country     countryFact
-	countryDone bool
+	locale   memo[localeFact]
+	country  memo[countryFact]
+	postcode memo[postcodeFact]
+	// digits is the longest run of ASCII digits in the text.
+	digits memo[int]
 
 	// placeMatch holds issuerNumbers[i]'s first match (nil for none) once
 	// placeDone[i] is set.
 	placeMatch [][]int
 	placeDone  []bool
-	postcode   postcodeFact
-	postDone   bool
 
 	// offsets are the byte offset of each rune of the text, and its length
 	// last; built by str for a text that is not ASCII.
@@ -41,10 +36,25 @@ type docFacts struct {
 
 	// bigrams marks each pair of ASCII runes adjacent in the folded text.
 	bigrams *[128 * 128 / 64]uint64
+}
 
-	// digits is the longest run of ASCII digits in the text.
-	digits     int
-	digitsDone bool
+// memo is a value computed on first use.
+type memo[T any] struct {
+	v    T
+	done bool
+}
+
+// get is the value, computing it with f the first time.
+func (m *memo[T]) get(f func() T) T {
+	if !m.done {
+		m.v, m.done = f(), true
+	}
+	return m.v
+}
+
+type localeFact struct {
+	order DateOrder
+	why   string
 }
 
 type countryFact struct {
@@ -60,15 +70,12 @@ type postcodeFact struct {
 
 // text is the document as a string.
 func (d *doc) text() string {
-	if !d.facts.textDone {
+	return d.facts.text.get(func() string {
 		if src := d.facts.src; sameASCII(src, d.rs) {
-			d.facts.text = src
-		} else {
-			d.facts.text = string(d.rs)
+			return src
 		}
-		d.facts.textDone = true
-	}
-	return d.facts.text
+		return string(d.rs)
+	})
 }
 
 // sameASCII reports an ASCII s whose bytes are the runes rs.
@@ -86,30 +93,22 @@ func sameASCII(s string, rs []rune) bool {
 
 // lowerText is the document lowercased.
 func (d *doc) lowerText() string {
-	if !d.facts.lowerDone {
-		d.facts.lower, d.facts.lowerDone = strings.ToLower(d.text()), true
-	}
-	return d.facts.lower
+	return d.facts.lower.get(func() string { return strings.ToLower(d.text()) })
 }
 
 // quotedFrom is the offset where the earlier message a reply quotes begins,
 // or -1 when the text quotes none (findQuoted).
 func (d *doc) quotedFrom() int {
-	if !d.facts.quotedDone {
-		d.facts.quoted, d.facts.quotedDone = d.findQuoted(), true
-	}
-	return d.facts.quoted
+	return d.facts.quoted.get(d.findQuoted)
 }
 
 // countryCurrency is the currency the issuer's legal form or country
 // implies, else the place its printed numbers give (issuerplace.go).
 func (d *doc) countryCurrency() (code, hint string, sp Span) {
-	if !d.facts.countryDone {
-		c := &d.facts.country
+	c := d.facts.country.get(func() (c countryFact) {
 		c.code, c.hint, c.sp = d.findCountryCurrency()
-		d.facts.countryDone = true
-	}
-	c := d.facts.country
+		return c
+	})
 	return c.code, c.hint, c.sp
 }
 
@@ -131,30 +130,27 @@ func (d *doc) issuerNumberMatch(i int) []int {
 
 // postcodeFirstLine is findPostcodeFirstLine, once per document.
 func (d *doc) postcodeFirstLine() (string, int, bool) {
-	if !d.facts.postDone {
-		p := &d.facts.postcode
+	p := d.facts.postcode.get(func() (p postcodeFact) {
 		p.line, p.at, p.ok = d.findPostcodeFirstLine()
-		d.facts.postDone = true
-	}
-	p := d.facts.postcode
+		return p
+	})
 	return p.line, p.at, p.ok
 }
 
 // digitRun is the length of the longest run of ASCII digits in the text.
 func (d *doc) digitRun() int {
-	if !d.facts.digitsDone {
-		run := 0
+	return d.facts.digits.get(func() int {
+		run, longest := 0, 0
 		for _, r := range d.rs {
 			if r >= '0' && r <= '9' {
 				run++
-				d.facts.digits = max(d.facts.digits, run)
+				longest = max(longest, run)
 			} else {
 				run = 0
 			}
 		}
-		d.facts.digitsDone = true
-	}
-	return d.facts.digits
+		return longest
+	})
 }
 
 // str is the text of runes [a, b) as a slice of the cached text, which
