@@ -58,7 +58,7 @@ var blackboxSets = []struct {
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
 	// telling what generalises.
-	{"heldout-r3.jsonl", 32, 35, 17, 0},
+	{"heldout-r3.jsonl", 31, 35, 16, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -75,6 +75,12 @@ var blackboxSets = []struct {
 	// under a carrier's head is not the vendor). The same rule as r3:
 	// measure, never tune on its documents.
 	{"heldout-r4.jsonl", 62, 42, 33, 12},
+	// Round 5 (session 5, 15 documents in 12 countries: membership
+	// renewals, hospital and dental bills, QR bills, advance invoices,
+	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
+	// on 6c5c3d2. Its classes were handed to session 6's verify work, so it
+	// pins regressions rather than measuring what generalises.
+	{"heldout-r5.jsonl", 16, 16, 3, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
