@@ -72,15 +72,19 @@ var blackboxSets = []struct {
 	// once the other party's labels the tester's note names (Покупатель,
 	// 购买方 blocks, לכבוד, Tenant, Policyholder...) were known; "Driver"
 	// was dropped for the one correct vendor it flagged; 62 once a shipper
-	// under a carrier's head is not the vendor). The same rule as r3:
-	// measure, never tune on its documents.
-	{"heldout-r4.jsonl", 62, 42, 33, 12},
+	// under a carrier's head is not the vendor; 56, 31 once more
+	// references are never the number: order, driver, protocol, KOT, tax
+	// IDs in Arabic/Russian/Thai, CAE, contract/policy/student numbers, a
+	// credit note's cited invoice, written from the tester's class list).
+	// The same rule as r3: measure, never tune on its documents.
+	{"heldout-r4.jsonl", 56, 42, 31, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
 	// on 6c5c3d2. Its classes were handed to session 6's verify work, so it
-	// pins regressions rather than measuring what generalises.
-	{"heldout-r5.jsonl", 16, 16, 3, 0},
+	// pins regressions rather than measuring what generalises (13 silent,
+	// 2 in ok once more references are never the number).
+	{"heldout-r5.jsonl", 13, 16, 2, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -90,6 +90,34 @@ var notTheNumberLabels = []string{
 	"tracking number", "konossement", "connaissement", "conocimiento de embarque", "hbl", "hbl no", "mbl", "mbl no",
 	"seal no", "voyage no", "voy no", "flight no", "cmr", "cmr no", "frachtbrief", "frachtbriefnummer", "pod no",
 	"delivery note no", "lieferschein nr", "lieferscheinnummer",
+	// An order the document fulfils, in more languages.
+	"παραγγελία", "αρ. παραγγελίας", "αριθμός παραγγελίας", "sipariş no", "sipariş numarası", "номер заказа",
+	"หมายเลขคำสั่งซื้อ", "رقم الطلب",
+	// A taxi's driver, crew or vehicle; a kitchen order ticket.
+	"乗務員番号", "乗務員", "乗務員no", "運転者番号", "車両番号", "車番", "司机工号", "kot", "kot no", "kot number",
+	"driver no", "driver id", "driver number", "vehicle no", "plate", "plate no", "licence plate", "license plate",
+	// A hospital's or insurer's protocol, authorisation or referral.
+	"protocol", "protocol no", "protocol number", "protocollo", "n. protocollo", "numero protocollo", "protocolo",
+	"nº de protocolo", "número de protocolo", "protocolo de autorização", "protocolo de autorizacion",
+	"αρ. πρωτοκόλλου", "αριθμός πρωτοκόλλου", "authorization no", "authorisation no", "authorization number",
+	"prior authorization", "pre-authorization", "referral no", "impegnativa", "impegnativa n", "guia", "nº da guia",
+	"senha de autorização",
+	// Tax and registration numbers under national labels in their own script.
+	"الرقم الضريبي", "رقم التسجيل الضريبي", "الرقم الضريبي للمورد", "رقم السجل التجاري", "السجل التجاري",
+	"инн", "кпп", "инн/кпп", "огрн", "огрнип", "окпо", "бик", "р/с", "к/с", "унп", "бин", "иин",
+	"เลขประจำตัวผู้เสียภาษี", "เลขประจำตัวผู้เสียภาษีอากร", "เลขที่ผู้เสียภาษี", "เลขทะเบียนนิติบุคคล",
+	"mst", "vkn", "c.u.i.t.", "cuit n°", "cuil", "c.u.i.l.",
+	// Argentina's authorisation codes of an electronic document.
+	"cae", "cae n°", "cae nº", "cae nro", "c.a.e.", "cae no", "caea",
+	// Contracts, policies, members and students.
+	"contract", "contract no", "contract number", "contract id", "agreement no", "agreement number", "policy",
+	"policy no", "policy number", "policy #", "póliza", "nº de póliza", "número de póliza", "poliza", "no. de poliza",
+	"polizza", "polizza n", "n° de police", "numéro de police", "police n°", "policennummer", "polizzennummer",
+	"versicherungsnummer", "versicherungsschein", "versicherungsscheinnummer", "apólice", "nº da apólice",
+	"contrato", "nº de contrato", "número de contrato", "contratto", "contratto n", "n° de contrat", "contrat",
+	"vertrag", "vertrag nr", "договор", "договор №", "契約no", "student id", "student no", "student number",
+	"matriculation no", "matrikelnummer", "matricola", "n° étudiant", "numéro étudiant", "学籍番号", "学号",
+	"membership id", "member number", "mitglieds-nr", "mitgliedsnr", "会員no",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -109,6 +137,13 @@ var referenceLabels = []string{
 	// A corrected invoice names the one it supersedes.
 	"disregard", "please disregard", "supersedes", "supersedes invoice", "replaces invoice", "cancels invoice",
 	"ersetzt rechnung", "annule et remplace", "annule la facture", "sustituye a la factura",
+	// A credit note or refund names the invoice it credits.
+	"credit note for invoice", "credit memo for invoice", "credit for invoice no", "refund for invoice",
+	"credited invoice", "invoice credited", "gutschrift zur rechnung", "gutschrift zu rechnung", "sur facture n°",
+	"sur facture no", "sur la facture n°", "avoir sur facture", "nota de crédito de la factura",
+	"abono de la factura", "rectifica a la factura", "nota di credito su fattura", "storno della fattura",
+	"creditnota voor factuur", "kreditnota til faktura", "hyvityslasku laskulle", "korekta faktury",
+	"πιστωτικό για το τιμολόγιο", "к счёту", "к счету", "по счёту", "по счету",
 }
 
 var notTheNumberSet = func() map[string]bool {
