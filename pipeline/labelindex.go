@@ -80,63 +80,107 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 }
 
 // newLabelSets indexes two label sets in one trie (nil when both are empty).
+//
+// Every run pays this once for its schema before its first document, so it
+// builds no map: the labels sorted by their folded runes give the trie's
+// nodes in depth-first order (a label shares with the one before it exactly
+// the prefix it shares with the trie so far), and each node's children come
+// out already sorted by rune.
 func newLabelSets(first, second []roleLabel) *labelIndex {
 	labels := append(append(make([]roleLabel, 0, len(first)+len(second)), first...), second...)
 	if len(labels) == 0 {
 		return nil
 	}
-	// Built with maps, then laid out flat: building is once per schema.
-	type edge struct {
-		node int32
-		r    rune
-	}
-	runes := 0
-	for _, l := range labels {
-		runes += len(l.folded)
-	}
-	children := make(map[edge]int32, runes)
-	kids := make([][]trieEdge, 1, runes+1)
-	ends := make([][]int32, 1, runes+1)
 	idx := &labelIndex{labels: labels, split: len(first)}
+	order := make([]int32, 0, len(labels))
 	for i, l := range labels {
 		if len(l.folded) == 0 {
 			continue
 		}
+		order = append(order, int32(i))
 		idx.maxLen = max(idx.maxLen, len(l.folded))
 		set := idx.setOf(int32(i))
 		idx.setMax[set] = max(idx.setMax[set], len(l.folded))
-		node := int32(0)
-		for _, r := range l.folded {
-			child, ok := children[edge{node, r}]
-			if !ok {
-				child = int32(len(kids))
-				kids = append(kids, nil)
-				ends = append(ends, nil)
-				children[edge{node, r}] = child
-				kids[node] = append(kids[node], trieEdge{r, child})
-			}
-			node = child
-		}
-		ends[node] = append(ends[node], int32(i))
 	}
-	idx.nodes = make([]trieNode, len(kids))
-	for n := range kids {
-		slices.SortFunc(kids[n], func(a, b trieEdge) int { return int(a.r) - int(b.r) })
-		idx.nodes[n] = trieNode{kid: int32(len(idx.edges)), nkid: int32(len(kids[n])),
-			end: int32(len(idx.ends)), nend: int32(len(ends[n])), table: -1}
-		idx.edges = append(idx.edges, kids[n]...)
-		idx.ends = append(idx.ends, ends[n]...)
-		if n == 0 || len(kids[n]) > denseKids {
-			idx.nodes[n].table = int32(len(idx.tables))
-			var t [128]int32
-			for _, e := range kids[n] {
-				if uint32(e.r) < utf8.RuneSelf {
-					t[e.r] = e.node
-				}
-			}
-			idx.tables = append(idx.tables, t)
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := slices.Compare(labels[a].folded, labels[b].folded); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	// shared[i] is how much of label order[i] the one before it shares: the
+	// rest are new nodes, so the node lists are allocated at their size.
+	shared := make([]int32, len(order))
+	count := 1
+	var prev []rune
+	for i, li := range order {
+		f := labels[li].folded
+		c := 0
+		for c < len(f) && c < len(prev) && f[c] == prev[c] {
+			c++
+		}
+		shared[i] = int32(c)
+		count += len(f) - c
+		prev = f
+	}
+	// parent and edge rune of each node but the root (node 0), in creation
+	// order; term is the node each label ends at.
+	parents := make([]int32, 1, count)
+	runes := make([]rune, 1, count)
+	term := make([]int32, len(labels))
+	path := make([]int32, 1, idx.maxLen+1) // path[d]: the node at depth d
+	for i, li := range order {
+		f := labels[li].folded
+		c := int(shared[i])
+		path = path[:c+1]
+		for _, r := range f[c:] {
+			node := int32(len(parents))
+			parents = append(parents, path[len(path)-1])
+			runes = append(runes, r)
+			path = append(path, node)
+		}
+		term[li] = path[len(f)]
+	}
+	nodes := make([]trieNode, len(parents))
+	for n := 1; n < len(nodes); n++ {
+		nodes[parents[n]].nkid++
+	}
+	for _, li := range order {
+		nodes[term[li]].nend++
+	}
+	kid, end := int32(0), int32(0)
+	for n := range nodes {
+		nodes[n].kid, nodes[n].end, nodes[n].table = kid, end, -1
+		kid += nodes[n].nkid
+		end += nodes[n].nend
+		if n == 0 || nodes[n].nkid > denseKids {
+			nodes[n].table = int32(len(idx.tables))
+			idx.tables = append(idx.tables, [128]int32{})
 		}
 	}
+	// The fill counts reuse nkid and nend, restored as each slot is filled.
+	idx.edges = make([]trieEdge, kid)
+	for n := range nodes {
+		nodes[n].nkid, nodes[n].nend = 0, 0
+	}
+	for n := int32(1); n < int32(len(nodes)); n++ {
+		p := &nodes[parents[n]]
+		idx.edges[p.kid+p.nkid] = trieEdge{runes[n], n}
+		p.nkid++
+		if p.table >= 0 && uint32(runes[n]) < utf8.RuneSelf {
+			idx.tables[p.table][runes[n]] = n
+		}
+	}
+	idx.ends = make([]int32, end)
+	for li := range labels {
+		if len(labels[li].folded) == 0 {
+			continue
+		}
+		n := &nodes[term[li]]
+		idx.ends[n.end+n.nend] = int32(li)
+		n.nend++
+	}
+	idx.nodes = nodes
 	return idx
 }
 
