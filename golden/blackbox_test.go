@@ -58,7 +58,7 @@ var blackboxSets = []struct {
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
 	// telling what generalises.
-	{"heldout-r3.jsonl", 31, 35, 16, 0},
+	{"heldout-r3.jsonl", 30, 35, 15, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -75,16 +75,20 @@ var blackboxSets = []struct {
 	// under a carrier's head is not the vendor; 56, 31 once more
 	// references are never the number: order, driver, protocol, KOT, tax
 	// IDs in Arabic/Russian/Thai, CAE, contract/policy/student numbers, a
-	// credit note's cited invoice, written from the tester's class list).
-	// The same rule as r3: measure, never tune on its documents.
-	{"heldout-r4.jsonl", 56, 42, 31, 12},
+	// credit note's cited invoice, written from the tester's class list;
+	// R4A, R4B once payment collectors, tax offices, payers, insurers,
+	// Turkish buyers, platform sellers and self-billing suppliers were
+	// known, from session 6's class list). The same rule as r3: measure,
+	// never tune on its documents.
+	{"heldout-r4.jsonl", 53, 42, 31, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
 	// on 6c5c3d2. Its classes were handed to session 6's verify work, so it
 	// pins regressions rather than measuring what generalises (13 silent,
-	// 2 in ok once more references are never the number).
-	{"heldout-r5.jsonl", 13, 16, 2, 0},
+	// 2 in ok once more references are never the number; 9, 0 with
+	// session 6's party classes).
+	{"heldout-r5.jsonl", 9, 16, 0, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

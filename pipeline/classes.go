@@ -451,6 +451,10 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer", val, strings.ToUpper(customer)))
 		return
 	}
+	if d.taxOffice(c.Spans, val) {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the tax office printed beside the seller's tax number, not the issuer", val))
+		return
+	}
 	if label, head, ok := d.senderNotIssuer(c.Spans, val); ok {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer: the document's head names %q", val, strings.ToUpper(label), head))
 		return
@@ -482,6 +486,13 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		if len(nw) > 0 && len(nw) <= 4 && nameContinuations[nw[0]] && nameLike(next) {
 			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
 		}
+	}
+	if sup, ok := d.selfBilledSupplier(); ok {
+		// The buyer at the head wrote it; the supplier it names is the vendor.
+		if !sameName(sup.name, val) {
+			c.penalize(factorNotIssuer, fmt.Sprintf("the document is a self-billing invoice, written by the buyer for its supplier %q (line %d): the supplier is the vendor, not %q", sup.name, sup.line+1, val))
+		}
+		return
 	}
 	d.checkHeadCompany(c, val)
 	d.checkEmailParty(c, val)

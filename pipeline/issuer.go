@@ -28,7 +28,11 @@ var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by
 	"lieferant", "fournisseur", "vendeur", "proveedor", "emisor", "fornecedor", "prestador", "prestador de serviços",
 	"sprzedawca", "공급자", "売主", "販売者", "発行者", "leverancier", "fornitore", "from", "von", "contractor",
 	"provider", "service provider", "auftragnehmer", "prestataire", "emitente", "cedente", "cedente/prestatore",
-	"prestatore", "가맹점명", "商户名称", "販売店"}
+	"prestatore", "가맹점명", "商户名称", "販売店",
+	// the seller a marketplace or platform receipt names below its own brand
+	"verkauf durch", "verkauf und versand durch", "verkauft von", "verkauft durch", "vendu par",
+	"vendu et expédié par", "vendido por", "vendido y enviado por", "venduto da", "venduto e spedito da",
+	"verkocht door", "販売元", "出品者", "卖家", "商家"}
 
 // issuerLabelFirst holds the first rune of each issuer label; read-only.
 var issuerLabelFirst = func() map[rune]bool {
@@ -595,4 +599,118 @@ func compactName(s string) string {
 		}
 		return -1
 	}, s)
+}
+
+// selfBillingTitles mark a self-billing invoice: the buyer writes it for
+// its supplier (UK self-billing, the German Gutschriftverfahren, the French
+// autofacturation, the Spanish autofactura, the Italian autofattura). The
+// supplier sells, so the supplier is the vendor, not the company at the
+// head that wrote it.
+var selfBillingTitles = tokenizeLabels([]string{"self billing", "self billed", "selfbilling", "gutschriftverfahren",
+	"gutschriftsverfahren", "autofacturation", "auto facturation", "autofactura", "autofacturación", "autofattura",
+	"zelffacturatie", "självfakturering"})
+
+// selfBillingSupplierLabels introduce the supplier on a self-billing
+// invoice; the German one names it as the recipient of the credit.
+var selfBillingSupplierLabels = []string{"supplier", "seller", "vendor", "lieferant", "leistungserbringer",
+	"gutschriftsempfänger", "gutschriftempfänger", "fournisseur", "vendeur", "proveedor", "fornitore",
+	"cedente", "cedente/prestatore", "prestatore", "leverancier", "contractor", "subcontractor", "auftragnehmer"}
+
+// selfBilledSupplier is the supplier a self-billing invoice names in its
+// head, when the head carries a self-billing title.
+func (d *doc) selfBilledSupplier() (headIssuerName, bool) {
+	var head [headLines]Span // the head's non-blank lines, trimmed
+	lines := head[:0]
+	titled := false
+	for li := 0; li < len(d.lineStarts) && len(lines) < headLines; li++ {
+		ls, le := d.lineBounds(li)
+		ls, le = trimmedRunes(d.rs, ls, le)
+		if ls == le {
+			continue
+		}
+		lines = append(lines, Span{Start: ls, End: le})
+		if line := d.str(ls, le); !titled && selfBillingStem(line) {
+			toks := LabelTokens(line)
+			titled = slices.ContainsFunc(selfBillingTitles, func(t []string) bool { return tokenRun(toks, t) >= 0 })
+		}
+	}
+	if !titled {
+		return headIssuerName{}, false
+	}
+	for _, sp := range lines {
+		line := d.str(sp.Start, sp.End)
+		for _, l := range selfBillingSupplierLabels {
+			rest, ok := cutFoldPrefix(line, l)
+			if !ok {
+				continue
+			}
+			rest = strings.TrimLeft(rest, " \t")
+			if !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "：") {
+				continue
+			}
+			name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(rest, ":"), "：")))
+			if name == "" || !strings.ContainsFunc(name, unicode.IsLetter) || strings.ContainsAny(name, "@:：") {
+				continue
+			}
+			start := sp.Start + utf8.RuneCountInString(line[:strings.Index(line, name)])
+			return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, d.lineOf(sp.Start), true, false}, true
+		}
+	}
+	return headIssuerName{}, false
+}
+
+// cutFoldPrefix is s after a prefix that is the lowercase label l in any
+// case, counted in s's own runes (lowercasing may change a rune's width).
+func cutFoldPrefix(s, l string) (string, bool) {
+	n := utf8.RuneCountInString(l)
+	i := 0
+	for k := 0; k < n; k++ {
+		if i >= len(s) {
+			return "", false
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	if strings.ToLower(s[:i]) != l {
+		return "", false
+	}
+	return s[i:], true
+}
+
+// selfBillingStems are the parts of every self-billing title a head line
+// must hold before its words are compared: most documents have none, and
+// most head lines are ASCII, searched without lowering them.
+var selfBillingStems = []string{"self", "gutschrift", "autofa", "autofact", "zelffact", "självfakt"}
+
+func selfBillingStem(line string) bool {
+	if !isASCII(line) {
+		line = strings.ToLower(line)
+	}
+	for _, st := range selfBillingStems {
+		if containsFoldASCII(line, st) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s holds the lowercase needle, ASCII
+// letters of s compared in any case.
+func containsFoldASCII(s, needle string) bool {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		k := 0
+		for ; k < len(needle); k++ {
+			c := s[i+k]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != needle[k] {
+				break
+			}
+		}
+		if k == len(needle) {
+			return true
+		}
+	}
+	return false
 }

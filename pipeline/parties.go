@@ -36,7 +36,24 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	// hirer of plant, the student of a school. Not "driver": a taxi
 	// driver may issue the receipt.
 	"tenant", "lessee", "mieter", "locataire", "inquilino", "arrendatario", "policyholder", "policy holder",
-	"versicherungsnehmer", "assuré", "assurée", "insured", "hirer", "student", "schüler", "étudiant"}
+	"versicherungsnehmer", "assuré", "assurée", "insured", "hirer", "student", "schüler", "étudiant",
+	// Who collects or processes the payment for the seller (a direct-debit
+	// bureau, a card processor, a payment service provider), and who pays:
+	// the debtor of a Swiss QR-bill ("Zahlbar durch"), a payer named after
+	// "Paid by". Neither issued the document.
+	"collected by", "processed by", "powered by", "payment service provider", "eingezogen von", "eingezogen durch",
+	"abgewickelt durch", "abgewickelt von", "zahlungsdienstleister", "traité par", "encaissé par", "procesado por",
+	"cobrado por", "gestito da", "elaborato da", "incassato da", "zahlbar durch", "payable by", "payable par",
+	"pagabile da", "pagadero por", "paid by", "bezahlt von", "bezahlt durch", "payé par", "pagado por", "pagato da",
+	"payer", "payor", "zahler", "zahlungspflichtiger",
+	// The insurer a medical bill names beside its patient: a heading over
+	// its fields ("Insurance Information / Carrier: …") or its own label.
+	"insurance information", "insurance details", "insurance info", "primary insurance", "secondary insurance",
+	"insurance carrier", "insurance company", "insurer", "health plan", "krankenkasse", "kostenträger",
+	"organisme complémentaire", "aseguradora",
+	// The Turkish buyer: "Alıcı" and the addressee's "Sayın" (typed with or
+	// without the dotless ı).
+	"alıcı", "alici", "sayın", "sayin", "müşteri", "musteri"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
@@ -410,4 +427,75 @@ func (d *doc) senderNotIssuer(spans []Span, val string) (string, string, bool) {
 		}
 	}
 	return label, h.name, true
+}
+
+// taxOfficeLabels name the tax office a seller is registered with, printed
+// beside its tax number: the Greek ΔΟΥ, the Turkish vergi dairesi (or "V.D."
+// after its name), the German Finanzamt, an English "Tax office". The
+// office is an authority, not the issuer of a commercial document.
+var taxOfficeLabels = tokenizeLabels([]string{"δου", "δ ο υ", "doy", "d o y", "vergi dairesi", "v d", "vd",
+	"finanzamt", "tax office", "inland revenue office", "service des impôts", "service des impots",
+	"agenzia delle entrate", "administración de hacienda", "delegación de hacienda", "belastingdienst"})
+
+// taxOfficeLabelAt is the tax-office label toks start with, or -1.
+func taxOfficeLabelAt(toks []string, suffix bool) int {
+	for i, l := range taxOfficeLabels {
+		if len(l) == 0 || len(l) > len(toks) {
+			continue
+		}
+		if suffix && slices.Equal(toks[len(toks)-len(l):], l) || !suffix && slices.Equal(toks[:len(l)], l) {
+			return i
+		}
+	}
+	return -1
+}
+
+// taxOffice reports a name that is the tax office a document prints beside
+// a tax number: a value that starts with a tax-office label ("Finanzamt
+// München-Nord", "ΔΟΥ ΚΑΛΑΜΑΡΙΑΣ"), or whose every printing follows one
+// ("ΔΟΥ: ΚΑΛΑΜΑΡΙΑΣ", "Tax office: Leeds Central") or precedes the Turkish
+// "V.D.". A tax office heading its own letter is its issuer and passes.
+func (d *doc) taxOffice(spans []Span, val string) bool {
+	if len(spans) == 0 {
+		return false
+	}
+	own := taxOfficeStem(val) && taxOfficeLabelAt(LabelTokens(val), false) >= 0
+	for _, sp := range capped(spans) {
+		if own {
+			continue
+		}
+		li := d.lineOf(sp.Start)
+		ls, le := d.lineBounds(li)
+		if !taxOfficeStem(d.str(ls, le)) {
+			return false
+		}
+		before := LabelTokens(d.str(max(ls, sp.Start-30), sp.Start))
+		if taxOfficeLabelAt(before, true) >= 0 {
+			continue
+		}
+		if sp.End <= le && taxOfficeLabelAt(LabelTokens(d.str(sp.End, min(le, sp.End+20))), false) >= 0 {
+			continue
+		}
+		return false
+	}
+	h, ok := d.headIssuer(false)
+	return !ok || !sameName(h.name, val)
+}
+
+// taxOfficeStems are parts of the tax-office labels a line must hold before
+// its words are compared: most lines name no tax office, and ASCII ones are
+// searched without lowering them.
+var taxOfficeStems = []string{"δου", "δ.ο.υ", "doy", "d.o.y", "vergi", "v.d", "vd", "finanzamt", "tax office",
+	"revenue office", "impôts", "impots", "entrate", "hacienda", "belastingdienst"}
+
+func taxOfficeStem(line string) bool {
+	if !isASCII(line) {
+		line = strings.ToLower(line)
+	}
+	for _, st := range taxOfficeStems {
+		if containsFoldASCII(line, st) {
+			return true
+		}
+	}
+	return false
 }
