@@ -1,18 +1,19 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
@@ -70,8 +71,8 @@ type OpenAI struct {
 	format string
 	prices Prices
 	scrub  scrubber
-	// schemas spares each call decoding its JSON schema into a map for the
-	// SDK to encode again (a fifth of a call's CPU).
+	// schemas spares each call decoding its JSON schema into a map and
+	// encoding it again (a fifth of a call's CPU).
 	schemas *encodedSchemas
 }
 
@@ -119,15 +120,32 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 // Complete sends one chat completion and returns the first choice's content.
 // An error after the server answered comes with the Response's Model and
 // Usage filled in, since that call was paid for.
+//
+// The SDK sends the call (auth, base URL, timeouts, retries, HTTP errors),
+// but the body is encoded here and the reply decoded into the few fields
+// read: building the SDK's params and marshalling them by reflection, then
+// decoding the whole ChatCompletion, cost more CPU than the rest of a call
+// (TestOpenAIBodyIsTheSDKEncoding holds the body to the SDK's bytes).
 func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	params, err := c.params(req)
+	body, err := c.body(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
+	var raw []byte
 	start := time.Now()
-	comp, err := c.client.Chat.Completions.New(ctx, params)
+	err = c.client.Post(ctx, "chat/completions", body, &raw)
 	latency := time.Since(start)
 	if err != nil {
+		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
+	}
+	var comp chatCompletion
+	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&comp); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			err = fmt.Errorf("reply is not a chat completion (is the server OpenAI-compatible?): %s is a JSON %s: %w", te.Field, te.Value, err)
+		} else {
+			err = fmt.Errorf("error parsing response json: %w", err)
+		}
 		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
 	}
 	model := comp.Model
@@ -163,49 +181,77 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	return billed, nil
 }
 
-func (c *OpenAI) params(req llm.Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{
-		Model: shared.ChatModel(req.Model),
-		// max_completion_tokens is the current name; OpenAI rejects max_tokens
-		// for reasoning models while compatible servers accept both.
-		MaxCompletionTokens: openai.Int(int64(maxTokens(req))),
-	}
+// chatCompletion is the part of a Chat Completions reply Complete reads.
+// Token counts are floats so that a compatible server writing 120.0 is read.
+type chatCompletion struct {
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	Usage   struct {
+		PromptTokens     float64 `json:"prompt_tokens"`
+		CompletionTokens float64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+type chatChoice struct {
+	Message struct {
+		Content string `json:"content"`
+		Refusal string `json:"refusal"`
+	} `json:"message"`
+	FinishReason string `json:"finish_reason"`
+}
+
+// body is the request's JSON as the SDK encodes ChatCompletionNewParams
+// (same keys in the same order, strings escaped as encoding/json does),
+// with the schema encoded once per schema.
+func (c *OpenAI) body(req llm.Request) ([]byte, error) {
+	n := 256 + len(req.Model) + len(req.SchemaName)
 	for _, m := range req.Messages {
+		n += len(m.Content) + len(m.Content)/16 + 32
+	}
+	var schema []byte
+	if len(req.JSONSchema) > 0 && c.format == FormatJSONSchema {
+		var err error
+		if schema, err = c.schemas.get(req.JSONSchema); err != nil {
+			return nil, fmt.Errorf("openai: request JSON schema: %w", err)
+		}
+		n += len(schema)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"messages":[`...)
+	for i, m := range req.Messages {
 		switch m.Role {
-		case "system":
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case "user":
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		case "assistant":
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		case "system", "user", "assistant":
 		default:
-			return p, fmt.Errorf("openai: message role %q is not system, user or assistant", m.Role)
+			return nil, fmt.Errorf("openai: message role %q is not system, user or assistant", m.Role)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"content":`...)
+		b = appendJSONString(b, m.Content)
+		b = append(b, `,"role":"`...)
+		b = append(b, m.Role...)
+		b = append(b, `"}`...)
+	}
+	b = append(b, `],"model":`...)
+	b = appendJSONString(b, req.Model)
+	b = append(b, `,"max_completion_tokens":`...)
+	// max_completion_tokens is the current name; OpenAI rejects max_tokens
+	// for reasoning models while compatible servers accept both.
+	b = strconv.AppendInt(b, int64(maxTokens(req)), 10)
+	if len(req.JSONSchema) > 0 {
+		switch c.format {
+		case FormatJSONSchema:
+			b = append(b, `,"response_format":{"json_schema":{"name":`...)
+			b = appendJSONString(b, schemaName(req.SchemaName))
+			b = append(b, `,"strict":true,"schema":`...)
+			b = append(b, schema...)
+			b = append(b, `},"type":"json_schema"}`...)
+		case FormatJSONObject:
+			b = append(b, `,"response_format":{"type":"json_object"}`...)
 		}
 	}
-	if len(req.JSONSchema) == 0 {
-		return p, nil
-	}
-	switch c.format {
-	case FormatJSONSchema:
-		schema, err := c.schemas.get(req.JSONSchema)
-		if err != nil {
-			return p, fmt.Errorf("openai: request JSON schema: %w", err)
-		}
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-					Name:   schemaName(req.SchemaName),
-					Strict: openai.Bool(true),
-					Schema: schema,
-				},
-			},
-		}
-	case FormatJSONObject:
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
-		}
-	}
-	return p, nil
+	return append(b, '}'), nil
 }
 
 // schemaName makes a name OpenAI accepts (^[a-zA-Z0-9_-]{1,64}$).
@@ -265,25 +311,19 @@ func truncate(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// encodedSchema is a request's JSON schema as the SDK would encode it from
-// a map (keys sorted, HTML-escaped), encoded once: the SDK writes a
-// json.Marshaler's bytes as they are (compacted).
-type encodedSchema []byte
-
-func (e encodedSchema) MarshalJSON() ([]byte, error) { return e, nil }
-
-// encodedSchemas remembers the encoding of the few schemas a run sends.
-// Bounded: a caller sending ever new schemas only empties it now and then.
+// encodedSchemas remembers the encoding of the few schemas a run sends,
+// as the SDK would encode the schema decoded into a map (keys sorted,
+// HTML-escaped; a JSON null stays null). Bounded: a caller sending ever new
+// schemas only empties it now and then.
 type encodedSchemas struct {
 	mu sync.Mutex
-	m  map[string]any
+	m  map[string][]byte
 }
 
 const encodedSchemasMax = 64
 
-// get returns what the SDK's Schema field should hold for raw: its
-// encoding, once per schema.
-func (s *encodedSchemas) get(raw []byte) (any, error) {
+// get returns raw's encoding, once per schema.
+func (s *encodedSchemas) get(raw []byte) ([]byte, error) {
 	s.mu.Lock()
 	e, found := s.m[string(raw)]
 	s.mu.Unlock()
@@ -294,19 +334,15 @@ func (s *encodedSchemas) get(raw []byte) (any, error) {
 	if err := json.Unmarshal(raw, &schema); err != nil {
 		return nil, err
 	}
-	var v any = schema // a JSON null: a nil map, sent as null as before
-	if schema != nil {
-		b, err := json.Marshal(schema)
-		if err != nil {
-			return nil, err
-		}
-		v = encodedSchema(b)
+	e, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	if s.m == nil || len(s.m) >= encodedSchemasMax {
-		s.m = map[string]any{}
+		s.m = map[string][]byte{}
 	}
-	s.m[string(raw)] = v
+	s.m[string(raw)] = e
 	s.mu.Unlock()
-	return v, nil
+	return e, nil
 }

@@ -356,42 +356,89 @@ func TestSchemaName(t *testing.T) {
 	}
 }
 
-// The schema is encoded once per schema, and the request carries exactly
-// the bytes the SDK made of the schema decoded into a map on every call.
-func TestOpenAISchemaEncodedOnceSameBytes(t *testing.T) {
-	c := newTestOpenAI(t, "http://127.0.0.1:1", nil)
+// The body Complete sends is byte for byte what the SDK makes of the same
+// call as ChatCompletionNewParams (the schema decoded into a map), in every
+// structured-output mode, from the schema memo as on first use.
+func TestOpenAIBodyIsTheSDKEncoding(t *testing.T) {
 	schemas := [][]byte{
 		testRequest().JSONSchema,
 		[]byte(`{"type":"object","properties":{"note":{"type":"string","description":"<b>&amp; \u2028 é \"q\""},"total":{"type":["number","null"],"minimum":1e-7,"maximum":12345678901234567890}},"required":["total","note"],"additionalProperties":false}`),
 		[]byte("{\n  \"z\": 1,\n  \"a\": [true, null, 0.5]\n}"),
 		[]byte(`null`),
+		nil,
 	}
-	for _, raw := range schemas {
-		req := testRequest()
-		req.JSONSchema = raw
-		var old map[string]any
-		if err := json.Unmarshal(raw, &old); err != nil {
-			t.Fatal(err)
-		}
-		want, err := json.Marshal(shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.SchemaName), Strict: openai.Bool(true), Schema: old})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 2 { // the second from the memo
-			p, err := c.params(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.Marshal(p.ResponseFormat.OfJSONSchema.JSONSchema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("schema %s:\n got %s\nwant %s", raw, got, want)
+	contents := []string{"TOTAL 12.50", "<b>Müller & Söhne</b>\n\t\"q\" \\ \u2028\u2029 \x01\x7f", "bad \xff\xfe utf-8 \xe2\x82", ""}
+	for _, mode := range []string{FormatJSONSchema, FormatJSONObject, FormatNone} {
+		c := newTestOpenAI(t, "http://127.0.0.1:1", func(c *OpenAIConfig) { c.StructuredOutputs = mode })
+		for _, raw := range schemas {
+			for _, content := range contents {
+				req := testRequest()
+				req.JSONSchema = raw
+				req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: content})
+				req.SchemaName = "my schema.v1"
+				want, err := json.Marshal(sdkParams(t, req, mode))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 2 { // the second from the memo
+					got, err := c.body(req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s, schema %s, content %q:\n got %s\nwant %s", mode, raw, content, got, want)
+					}
+				}
 			}
 		}
 	}
-	if _, err := c.params(llm.Request{Model: "m", JSONSchema: []byte(`{"type":`)}); err == nil {
+	c := newTestOpenAI(t, "http://127.0.0.1:1", nil)
+	if _, err := c.body(llm.Request{Model: "m", JSONSchema: []byte(`{"type":`)}); err == nil {
 		t.Error("a schema that is not JSON was accepted")
 	}
+	if _, err := c.body(llm.Request{Model: "m", Messages: []llm.Message{{Role: "tool", Content: "x"}}}); err == nil {
+		t.Error("a message role the client does not send was accepted")
+	}
+	noMax := testRequest()
+	noMax.MaxTokens = 0
+	if got, _ := c.body(noMax); !bytes.Contains(got, []byte(`"max_completion_tokens":4096`)) {
+		t.Errorf("no max tokens: body %s", got)
+	}
+}
+
+// sdkParams is the request as the SDK's own params, the way Complete built
+// them before it encoded the body itself.
+func sdkParams(t *testing.T, req llm.Request, format string) openai.ChatCompletionNewParams {
+	t.Helper()
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(req.Model), MaxCompletionTokens: openai.Int(int64(maxTokens(req)))}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case "system":
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case "user":
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case "assistant":
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		default:
+			t.Fatalf("role %q", m.Role)
+		}
+	}
+	if len(req.JSONSchema) == 0 {
+		return p
+	}
+	switch format {
+	case FormatJSONSchema:
+		var schema map[string]any
+		if err := json.Unmarshal(req.JSONSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.SchemaName), Strict: openai.Bool(true), Schema: schema},
+			},
+		}
+	case FormatJSONObject:
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
+	}
+	return p
 }
