@@ -46,7 +46,7 @@ const DefaultCacheLockTimeout = time.Second
 // as its reply is queued, and a writer commits what is queued in one
 // transaction. Close waits for every queued write. The one durability cost:
 // a process killed outright (kill -9, a crash) loses the replies it had not
-// yet committed, a few milliseconds' worth; they are paid for again on the
+// yet committed, about commitLinger's worth; they are paid for again on the
 // next run, and never answered wrongly.
 type Cache struct {
 	path    string

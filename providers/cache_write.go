@@ -15,9 +15,12 @@ import (
 // exclusive flock, write, close) before returning: milliseconds on every
 // call, on the critical path of every document. Now put only queues the
 // reply and, when none is running, starts a writer goroutine; the writer
-// commits everything queued in one transaction per round (group commit), so
-// a batch at concurrency 32 commits a handful of replies at a time. The
-// writer ends when the queue is empty, so an idle Cache holds no goroutine.
+// commits everything queued in one transaction per round (group commit). A
+// round starts commitLinger after its first reply was queued: replies come
+// in bursts (a batch's documents wait on one model together), and a commit
+// (open, exclusive flock, write, close) costs more CPU than the lookups of
+// a burst, so a burst is one commit rather than several. The writer ends
+// when the queue is empty, so an idle Cache holds no goroutine.
 //
 // A reply stays in pending from put until its commit is over, and lookups
 // check pending first: a process never asks the model twice for a reply it
@@ -29,7 +32,13 @@ type writeBehind struct {
 	queue   []*cacheOp
 	pending map[string]pendingEntry
 	running bool
+	// now cuts the writer's linger short (Flush); buffered, never closed.
+	now chan struct{}
 }
+
+// commitLinger is how long queued replies wait for others to share their
+// commit; it bounds what a process killed outright loses (README: Cache).
+const commitLinger = 20 * time.Millisecond
 
 type pendingEntry struct {
 	e  cacheEntry
@@ -65,6 +74,9 @@ func (c *Cache) put(key []byte, e cacheEntry) {
 	w.queue = append(w.queue, op)
 	start := !w.running
 	w.running = true
+	if w.now == nil {
+		w.now = make(chan struct{}, 1)
+	}
 	w.mu.Unlock()
 	if start {
 		go c.write()
@@ -84,18 +96,16 @@ func (c *Cache) queued(key []byte) (cacheEntry, bool) {
 // did (a fault, and the next run pays for them again).
 func (c *Cache) write() {
 	w := &c.w
+	linger := time.NewTimer(commitLinger)
+	defer linger.Stop()
 	for {
-		w.mu.Lock()
-		batch := w.queue
-		w.queue = nil
-		if len(batch) == 0 {
-			w.running = false
-			if w.idle.L != nil {
-				w.idle.Broadcast()
-			}
-			w.mu.Unlock()
-			return
+		select {
+		case <-linger.C:
+		case <-w.now:
 		}
+		w.mu.Lock()
+		batch := w.queue // never empty: a round starts only with replies queued
+		w.queue = nil
 		w.mu.Unlock()
 		c.commit(batch)
 		w.mu.Lock()
@@ -110,6 +120,17 @@ func (c *Cache) write() {
 				c.fault("store", op.err)
 			}
 		}
+		w.mu.Lock()
+		if len(w.queue) == 0 {
+			w.running = false
+			if w.idle.L != nil {
+				w.idle.Broadcast()
+			}
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+		linger.Reset(commitLinger)
 	}
 }
 
@@ -125,6 +146,10 @@ func (c *Cache) Flush() {
 		w.idle.L = &w.mu
 	}
 	for w.running {
+		select {
+		case w.now <- struct{}{}:
+		default: // already told
+		}
 		w.idle.Wait()
 	}
 }
