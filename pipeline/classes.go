@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -188,20 +189,74 @@ var countryNeedles = func() [][]rune {
 	return out
 }()
 
+// countryByFirst holds, for each ASCII rune, the bit set of the
+// countryNeedles that start with it; countryNonASCII lists the needles that
+// start with another rune. Read-only after init.
+var countryByFirst, countryNonASCII = func() (t [128]uint64, other []int) {
+	if len(countryNeedles) > 64 {
+		panic("countryName keeps the needles in a 64-bit set")
+	}
+	for i, n := range countryNeedles {
+		if n[0] < 128 {
+			t[n[0]] |= 1 << i
+		} else {
+			other = append(other, i)
+		}
+	}
+	return t, other
+}()
+
 // findCountryCurrency is countryCurrency computed.
 func (d *doc) findCountryCurrency() (code, hint string, sp Span) {
-	for i, h := range countryCurrencies {
-		if !d.mayFind(countryNeedles[i]) {
-			continue
-		}
-		if s := letterBounded(d.rs, d.fold.find(countryNeedles[i])); len(s) > 0 {
-			return h.code, h.text, s[0]
-		}
+	if i, s, ok := d.countryName(); ok {
+		return countryCurrencies[i].code, countryCurrencies[i].text, s
 	}
 	if code, _, hint, sp, ok := d.issuerPlace(true); ok {
 		return code, hint, sp
 	}
 	return "", "", Span{}
+}
+
+// countryName is the first of countryCurrencies, in list order, that the
+// text prints with no letter glued to it, and its first such occurrence:
+// each needle's occurrences are found as folded.find finds them (left to
+// right, not overlapping) and kept as letterBounded keeps them, in one pass
+// over the folded text for all of them instead of one per needle.
+func (d *doc) countryName() (int, Span, bool) {
+	f := d.fold.r
+	var next [64]int // where each needle's next occurrence may start
+	var firstAt [64]Span
+	var found uint64
+	try := func(i, k int) {
+		n := countryNeedles[i]
+		if k < next[i] || k+len(n) > len(f) || !runesEqual(f[k:k+len(n)], n) {
+			return
+		}
+		next[i] = k + len(n)
+		s := Span{Start: d.fold.origin(k), End: d.fold.endOf(k + len(n) - 1)}
+		if found&(1<<i) == 0 && isBounded(d.rs, s, unicode.IsLetter) {
+			found |= 1 << i
+			firstAt[i] = s
+		}
+	}
+	for k, r := range f {
+		if r < 128 {
+			for set := countryByFirst[r]; set != 0; set &= set - 1 {
+				try(bits.TrailingZeros64(set), k)
+			}
+			continue
+		}
+		for _, i := range countryNonASCII {
+			if countryNeedles[i][0] == r {
+				try(i, k)
+			}
+		}
+	}
+	if found == 0 {
+		return 0, Span{}, false
+	}
+	i := bits.TrailingZeros64(found)
+	return i, firstAt[i], true
 }
 
 // checkCurrency2 grounds a currency code in a currency context only, and lets

@@ -240,8 +240,10 @@ func (d *doc) contradictions(rep HeuristicReport, s *Schema, rec Record) {
 			blame(sf, factorContradiction, fmt.Sprintf("subtotal %.2f equals the total %.2f with no tax, but the document prints tax %.2f (%s)", sub, total, t, where))
 		}
 	}
-	if hasTotal && total > 0 && !d.hasDiscount() {
-		if a, ok := d.largestLineAmount(total); ok && a.Value > total+s.Tolerance {
+	if hasTotal && total > 0 {
+		// A discount is looked for only where a line amount needs it: the
+		// search reads the whole text.
+		if a, ok := d.largestLineAmount(total); ok && a.Value > total+s.Tolerance && !d.hasDiscount() {
 			blame(tf, factorContradiction, fmt.Sprintf("total %.2f is less than the line amount %s on line %d", total, a.Raw, a.Line+1))
 		}
 	}

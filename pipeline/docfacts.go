@@ -24,6 +24,8 @@ type docFacts struct {
 	postcode memo[postcodeFact]
 	// digits is the longest run of ASCII digits in the text.
 	digits memo[int]
+	// headings are lineHeading of each line.
+	headings []memo[string]
 
 	// placeMatch holds issuerNumbers[i]'s first match (nil for none) once
 	// placeDone[i] is set.
@@ -33,9 +35,6 @@ type docFacts struct {
 	// offsets are the byte offset of each rune of the text, and its length
 	// last; built by str for a text that is not ASCII.
 	offsets []int32
-
-	// bigrams marks each pair of ASCII runes adjacent in the folded text.
-	bigrams *[128 * 128 / 64]uint64
 }
 
 // memo is a value computed on first use.
@@ -168,26 +167,4 @@ func (d *doc) str(a, b int) string {
 		d.facts.offsets = append(offs, int32(len(t)))
 	}
 	return t[d.facts.offsets[a]:d.facts.offsets[b]]
-}
-
-// mayFind reports whether needle can occur in the folded text: false when
-// its first two runes are ASCII and never adjacent there. It saves the
-// scans of the many needles most documents do not print.
-func (d *doc) mayFind(needle []rune) bool {
-	if len(needle) < 2 || needle[0] >= 128 || needle[1] >= 128 {
-		return true
-	}
-	if d.facts.bigrams == nil {
-		b := new([128 * 128 / 64]uint64)
-		r := d.fold.r
-		for k := 0; k+1 < len(r); k++ {
-			if r[k] < 128 && r[k+1] < 128 {
-				i := r[k]*128 + r[k+1]
-				b[i/64] |= 1 << (i % 64)
-			}
-		}
-		d.facts.bigrams = b
-	}
-	i := needle[0]*128 + needle[1]
-	return d.facts.bigrams[i/64]&(1<<(i%64)) != 0
 }

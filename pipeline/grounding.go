@@ -201,15 +201,19 @@ func letterBounded(rs []rune, spans []Span) []Span {
 func keepBounded(rs []rune, spans []Span, word func(rune) bool) []Span {
 	var out []Span
 	for _, s := range spans {
-		if s.Start > 0 && word(rs[s.Start]) && word(rs[s.Start-1]) {
-			continue
+		if isBounded(rs, s, word) {
+			out = append(out, s)
 		}
-		if s.End < len(rs) && (word(rs[s.End-1]) && word(rs[s.End]) || unicode.Is(unicode.M, rs[s.End])) {
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
+}
+
+// isBounded reports a span keepBounded keeps.
+func isBounded(rs []rune, s Span, word func(rune) bool) bool {
+	if s.Start > 0 && word(rs[s.Start]) && word(rs[s.Start-1]) {
+		return false
+	}
+	return s.End >= len(rs) || !(word(rs[s.End-1]) && word(rs[s.End]) || unicode.Is(unicode.M, rs[s.End]))
 }
 
 // currencyMarker is a symbol or word that names a currency in running text.

@@ -161,7 +161,7 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 			continue
 		}
 		sp := Span{Start: ls, End: ls + utf8.RuneCountInString(head)}
-		if d.customerLabelFor(sp) != "" || customerLabelIn(LabelTokens(line)) != "" || d.underCustomerLabel(li) || addressee(line) {
+		if d.customerLabelFor(sp) != "" || customerLabelOf(line) != "" || d.underCustomerLabel(li) || addressee(line) {
 			continue
 		}
 		return headIssuerName{name: head, sp: sp, line: li}, true
@@ -204,7 +204,7 @@ func notAName(val string) (string, bool) {
 // afterIssuerLabel is the name an issuer label introduces on line, and the
 // label.
 func afterIssuerLabel(line string) (string, string, bool) {
-	if !strings.ContainsAny(line, ":：") {
+	if indexColon(line) < 0 {
 		return "", "", false // every issuer label is followed by a colon
 	}
 	if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
@@ -221,7 +221,7 @@ func afterIssuerLabel(line string) (string, string, bool) {
 			continue
 		}
 		name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(trimmed, ":"), "：")))
-		if !strings.ContainsFunc(name, unicode.IsLetter) || strings.ContainsAny(name, "@:：") {
+		if !strings.ContainsFunc(name, unicode.IsLetter) || strings.IndexByte(name, '@') >= 0 || indexColon(name) >= 0 {
 			continue // no name, or another label ("Sprzedawca:   Nabywca:")
 		}
 		return name, l, true
@@ -233,16 +233,25 @@ func afterIssuerLabel(line string) (string, string, bool) {
 // aside) are a legal form: "VIVOPAC MARKETING SDN BHD (1070687-M)",
 // "Müller Druck GmbH", "株式会社さくら商事".
 func endsInLegalForm(line string) bool {
-	if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
-		return true
-	}
 	if isASCII(line) {
 		if ends, ok := asciiEndsInLegalForm(line); ok {
 			return ends
 		}
+	} else if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
+		return true
 	}
 	return tokensEndInLegalForm(LabelTokens(line))
 }
+
+// legalFormsByLast lists, for the last word of each legal form, the indexes
+// of the forms that end in it in ascending order. Read-only after init.
+var legalFormsByLast = func() map[string][]int {
+	m := map[string][]int{}
+	for i, f := range legalForms {
+		m[f[len(f)-1]] = append(m[f[len(f)-1]], i)
+	}
+	return m
+}()
 
 // tokensEndInLegalForm is endsInLegalForm of a line's words.
 func tokensEndInLegalForm(toks []string) bool {
@@ -294,7 +303,17 @@ func asciiEndsInLegalForm(line string) (ends, ok bool) {
 		return false, true // a legal form alone names no one
 	}
 	word := func(sp Span) string { return line[sp.Start:sp.End] }
-	for _, f := range legalForms {
+	// Only the forms that end in the line's last word can match.
+	var low [maxLegalFormWord]byte
+	last := word(toks[len(toks)-1])
+	if len(last) > len(low) {
+		return false, true
+	}
+	for k := 0; k < len(last); k++ {
+		low[k] = asciiLower(last[k])
+	}
+	for _, i := range legalFormsByLast[string(low[:len(last)])] {
+		f := legalForms[i]
 		if len(f) >= len(toks) || !slices.EqualFunc(toks[len(toks)-len(f):], f, func(sp Span, w string) bool { return strings.EqualFold(word(sp), w) }) {
 			continue
 		}
@@ -324,6 +343,18 @@ func isTitleWord(w string) bool {
 	return titleWords[string(low[:len(w)])]
 }
 
+// maxLegalFormWord bounds the length of a legal form's words (a test keeps
+// it so).
+const maxLegalFormWord = 16
+
+// asciiLower is an ASCII byte lowercased.
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
 // maxASCIITitleWord bounds the length of the ASCII titleWords (a test
 // keeps it so).
 const maxASCIITitleWord = 16
@@ -337,11 +368,7 @@ func asciiWordByte(b byte) bool {
 // COMPONENTS SDN BHD      INVOICE OC-26-1190", "Mercer Contracting Ltd, 8
 // Canal St", "Cedar & Stone Ltd (GST 123-456-789)".
 func firstSegment(line string) string {
-	for _, sep := range []string{"   ", "\t", ", ", " · ", " | ", " — ", " - "} {
-		if i := strings.Index(line, sep); i > 0 {
-			line = line[:i]
-		}
-	}
+	line = line[:segmentEnd(line)]
 	// A bracket that holds a number or a label ends the name; one that
 	// holds a word is part of it ("MONSIEUR ( M ) SDN. BHD.").
 	for from := 0; ; {
@@ -351,13 +378,46 @@ func firstSegment(line string) string {
 		}
 		i += from
 		inner, _, _ := strings.Cut(line[i+2:], ")")
-		if strings.ContainsFunc(inner, unicode.IsDigit) || strings.ContainsAny(inner, ":：") || i == 0 {
+		if strings.ContainsFunc(inner, unicode.IsDigit) || indexColon(inner) >= 0 || i == 0 {
 			line = line[:i]
 			break
 		}
 		from = i + 2
 	}
 	return strings.TrimSpace(line)
+}
+
+// segmentSeps are the column gaps and clause marks firstSegment cuts a
+// line at, in the order it applies them.
+var segmentSeps = [...]string{"   ", "\t", ", ", " · ", " | ", " — ", " - "}
+
+// segmentEnd is where firstSegment's separators cut line: each in turn cuts
+// the line left by the ones before at its first occurrence, unless that
+// opens the line. One pass finds every separator's first occurrence
+// instead of one search per separator.
+func segmentEnd(line string) int {
+	var first [len(segmentSeps)]int
+	for k := range first {
+		first[k] = -1
+	}
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c != ' ' && c != '\t' && c != ',' {
+			continue
+		}
+		for k, sep := range segmentSeps {
+			if first[k] < 0 && strings.HasPrefix(line[i:], sep) {
+				first[k] = i
+			}
+		}
+	}
+	end := len(line)
+	for k, sep := range segmentSeps {
+		// A later occurrence cannot fit where the first one does not.
+		if p := first[k]; p > 0 && p+len(sep) <= end {
+			end = p
+		}
+	}
+	return end
 }
 
 // firstNameLine reports whether no line above li could be a name: li is the
@@ -449,7 +509,7 @@ func ownerLine(line string) bool {
 // leaves bare, as issuerBelowLabel asks of the colon after a label.
 func bareColon(line string) bool {
 	for i := 0; i < len(line); {
-		j := strings.IndexAny(line[i:], ":：")
+		j := indexColon(line[i:])
 		if j < 0 {
 			return false
 		}

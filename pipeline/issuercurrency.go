@@ -17,17 +17,12 @@ func ImpliedCurrency(ctx context.Context, text string, s *Schema) (code, why str
 	if _, _, _, printed := d.amountCurrency(); printed {
 		return "", "", false, nil
 	}
-	byName := ""
-	for i, h := range countryCurrencies {
-		if sp := letterBounded(d.rs, d.fold.find(countryNeedles[i])); len(sp) > 0 {
-			code, why = h.code, "\""+h.text+"\""
-			byName = h.code
-			break
-		}
-	}
-	if byName == "" {
+	i, _, named := d.countryName()
+	if !named {
 		return "", "", false, nil
 	}
+	byName := countryCurrencies[i].code
+	code, why = byName, "\""+countryCurrencies[i].text+"\""
 	byNumber, _, hint, _, found := d.issuerPlace(true)
 	if !found || byNumber != byName {
 		return "", "", false, nil

@@ -157,7 +157,7 @@ func (d *doc) customerLabelFor(sp Span) string {
 	li := d.lineOf(sp.Start)
 	ls, le := d.lineBounds(li)
 	before := d.str(max(ls, sp.Start-40), sp.Start)
-	if l := customerLabelIn(LabelTokens(before)); l != "" {
+	if l := customerLabelOf(before); l != "" {
 		return l
 	}
 	if sp.End <= le {
@@ -173,24 +173,13 @@ func (d *doc) customerLabelFor(sp Span) string {
 	}
 	ps, pe := d.lineBounds(li - 1)
 	prev := strings.TrimSpace(d.str(ps, pe))
-	toks := LabelTokens(prev)
-	if len(toks) == 0 {
-		return ""
-	}
-	for i, l := range customerLabelToks {
-		if slices.Equal(toks, l) {
-			return customerLabels[i]
-		}
-	}
-	for i, l := range addressWordToks {
-		if slices.Equal(toks, l) {
-			return addressWords[i]
-		}
+	if l, ok := labelLine(prev); ok {
+		return l
 	}
 	// A label line: it ends in a colon and names the customer, in the
 	// name's column when it holds two labels ("Sprzedawca:   Nabywca:").
 	if strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "：") {
-		return customerLabelIn(LabelTokens(d.columnAbove(li, sp.Start)))
+		return customerLabelOf(d.columnAbove(li, sp.Start))
 	}
 	return ""
 }
@@ -206,26 +195,37 @@ func (d *doc) underCustomerLabel(li int) bool { return d.customerBlockLabel(li) 
 func (d *doc) customerBlockLabel(li int) string {
 	for k := li - 1; k >= 0 && k >= li-4; k-- {
 		ls, le := d.lineBounds(k)
-		prev := strings.TrimSpace(d.str(ls, le))
-		if prev == "" {
+		if a, b := trimmedRunes(d.rs, ls, le); a == b {
 			return ""
 		}
-		if l := customerHeading(prev); l != "" {
+		if l := d.lineHeading(k); l != "" {
 			return l
 		}
 	}
 	return ""
 }
 
+// lineHeading is customerHeading of line k, once per document: the party
+// checks ask it of the lines above each name they read.
+func (d *doc) lineHeading(k int) string {
+	if d.facts.headings == nil {
+		d.facts.headings = make([]memo[string], len(d.lineStarts))
+	}
+	return d.facts.headings[k].get(func() string {
+		ls, le := d.lineBounds(k)
+		return customerHeading(strings.TrimSpace(d.str(ls, le)))
+	})
+}
+
 // customerHeading is the customer label a line consists of: "Bill to:",
 // "Herrn", "Datos del cliente", "DESTINATÁRIO/REMETENTE"; a title that
 // mentions a customer ("CUSTOMER COPY") is not one.
 func customerHeading(line string) string {
-	toks := LabelTokens(line)
-	l := customerLabelIn(toks)
+	l := customerLabelOf(line)
 	if l == "" || strings.ContainsFunc(line, unicode.IsDigit) || strings.Contains(strings.TrimSpace(line), "   ") {
 		return "" // a line of two columns names a party per column (columnAbove)
 	}
+	toks := LabelTokens(line)
 	if strings.HasSuffix(line, ":") || strings.HasSuffix(line, "：") || LabelKey(line) == LabelKey(l) {
 		return l
 	}
@@ -253,15 +253,14 @@ func (d *doc) otherPartyAt(sp Span) string {
 	li := d.lineOf(sp.Start)
 	ls, _ := d.lineBounds(li)
 	if li > 0 {
-		ps, pe := d.lineBounds(li - 1)
 		// "Sprzedawca:              Nabywca:" above two columns.
 		if seg := d.columnAbove(li, sp.Start); strings.HasSuffix(seg, ":") {
-			if l := customerLabelIn(LabelTokens(seg)); l != "" {
+			if l := customerLabelOf(seg); l != "" {
 				return l
 			}
 		}
 		if before := strings.TrimSpace(d.str(ls, sp.Start)); before == "" {
-			if l := customerHeading(strings.TrimSpace(d.str(ps, pe))); l != "" {
+			if l := d.lineHeading(li - 1); l != "" {
 				return l
 			}
 			if l := d.customerBlockLabel(li); l != "" {
@@ -351,11 +350,11 @@ func (d *doc) fieldBlockLabel(li, ls, p int) string {
 		if l := blockHeading(line); l != "" {
 			return l
 		}
-		i := strings.IndexAny(line, ":：")
+		i := indexColon(line)
 		if i <= 0 {
 			return ""
 		}
-		if l := customerLabelIn(LabelTokens(line[:i])); l != "" {
+		if l := customerLabelOf(line[:i]); l != "" {
 			return l
 		}
 	}
@@ -384,7 +383,7 @@ func blockHeading(line string) string {
 	if l := customerHeading(line); l != "" {
 		return l
 	}
-	if strings.ContainsAny(line, ":：") || strings.ContainsFunc(line, unicode.IsDigit) {
+	if indexColon(line) >= 0 || strings.ContainsFunc(line, unicode.IsDigit) {
 		return ""
 	}
 	toks := LabelTokens(line)

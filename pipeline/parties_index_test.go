@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +38,103 @@ func TestCustomerLabelInIsTheFirstLabelInListOrder(t *testing.T) {
 		// stripped with the one after it.
 		if got := addressWordIn(toks); got != a && !honorifics[a] {
 			t.Errorf("%q followed by an honorific is the address word %q, got %q", a, a, got)
+		}
+	}
+}
+
+// customerLabelOf and labelLine read an ASCII text's own words without case
+// and answer exactly as customerLabelIn and the whole-line comparison do
+// from LabelTokens; a text of other scripts takes that path itself.
+func TestCustomerLabelOfReadsAsLabelTokens(t *testing.T) {
+	for _, ls := range [][][]string{customerLabelToks, addressWordToks} {
+		for _, l := range ls {
+			for _, w := range l {
+				if isASCII(w) && len(w) > maxLabelWord {
+					t.Errorf("label word %q is longer than maxLabelWord", w)
+				}
+			}
+		}
+	}
+	for h := range honorifics {
+		if isASCII(h) && len(h) > maxLabelWord {
+			t.Errorf("honorific %q is longer than maxLabelWord", h)
+		}
+	}
+	byTokens := func(line string) (string, bool) {
+		toks := LabelTokens(line)
+		if len(toks) == 0 {
+			return "", true
+		}
+		for i, l := range customerLabelToks {
+			if slices.Equal(toks, l) {
+				return customerLabels[i], true
+			}
+		}
+		for i, l := range addressWordToks {
+			if slices.Equal(toks, l) {
+				return addressWords[i], true
+			}
+		}
+		return "", false
+	}
+	lines := []string{"", "  ", "Bill To: ACME", "BILL TO:", "bill-to", "Customer Copy   SHIP TO", "Sold To:   Ship To:",
+		"DEAR MR.", "Sehr geehrte Frau", "TO", "Welcome to Tesco", "ATTN: J. Smith", "Remit Payment Only To", "Dear Mrs Dr",
+		"Herr", "HERRN DR", "to mr", "Customers", "customer1", "x&y customer", strings.Repeat("A", 40) + " CUSTOMER",
+		"TOMADOR DE SERVIÇOS", "Rechnung an", "Empfänger:"}
+	words := []string{"bill", "to", "customer", "mr", "dear", "ship", "ACME", "Sdn", "attn", "&", "1", "pay", "only",
+		"Remit", "PAYMENT", "Guest", "mrs", "hi", "an", "Frau", "x"}
+	seps := []string{" ", "  ", ": ", "-", ". ", "/", "   "}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		for k := range r.IntN(5) {
+			if k > 0 {
+				b.WriteString(seps[r.IntN(len(seps))])
+			}
+			w := words[r.IntN(len(words))]
+			if r.IntN(2) == 0 {
+				w = strings.ToUpper(w)
+			}
+			b.WriteString(w)
+		}
+		lines = append(lines, b.String())
+	}
+	lines = append(lines, customerLabels...)
+	lines = append(lines, addressWords...)
+	for _, l := range customerLabels {
+		lines = append(lines, strings.ToUpper(l), "Mr "+l+":", l+" Mr")
+	}
+	found := 0
+	for _, l := range lines {
+		want := customerLabelIn(LabelTokens(l))
+		if got := customerLabelOf(l); got != want {
+			t.Errorf("%q: customerLabelOf %q, customerLabelIn %q", l, got, want)
+		}
+		if want != "" {
+			found++
+		}
+		wl, wok := byTokens(l)
+		if gl, gok := labelLine(l); gl != wl || gok != wok {
+			t.Errorf("%q: labelLine %q %v, from its tokens %q %v", l, gl, gok, wl, wok)
+		}
+	}
+	if found < len(lines)/4 {
+		t.Errorf("only %d of %d lines hold a label: the comparison says little", found, len(lines))
+	}
+}
+
+// indexColon finds the first colon, ASCII or full-width, where IndexAny does.
+func TestIndexColonIsIndexAny(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	pieces := []string{"a", ":", "：", "é", " ", "\xef", "\xbc", "\x9a", "名称"}
+	for range 3000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := indexColon(s), strings.IndexAny(s, ":："); got != want {
+			t.Errorf("%q: indexColon %d, IndexAny %d", s, got, want)
 		}
 	}
 }

@@ -1,0 +1,165 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+)
+
+// The customer labels read from an ASCII text's own words, compared without
+// case: LabelTokens lowercases a copy of each line it cuts, and the party
+// checks ask of a dozen lines per document whether their words hold a
+// customer label. Every function here answers as its LabelTokens form does.
+
+// maxLabelWord bounds the length of the ASCII words of customer labels,
+// address words and honorifics (a test keeps it so): a longer word of a
+// text is none of them.
+const maxLabelWord = 24
+
+// customerLabelOf is customerLabelIn(LabelTokens(s)).
+func customerLabelOf(s string) string {
+	if !isASCII(s) {
+		return customerLabelIn(LabelTokens(s))
+	}
+	var buf [24]Span
+	toks := asciiWords(s, buf[:0])
+	first := customerLabelsEmpty
+	for k, w := range toks {
+		var low [maxLabelWord]byte
+		word := s[w.Start:w.End]
+		if len(word) > len(low) {
+			continue
+		}
+		for j := 0; j < len(word); j++ {
+			low[j] = asciiLower(word[j])
+		}
+		for _, i := range customerLabelsByFirst[string(low[:len(word)])] {
+			if first >= 0 && i >= first {
+				break // indexes are ascending: no earlier label left here
+			}
+			if l := customerLabelToks[i]; k+len(l) <= len(toks) && wordsAre(s, toks[k:k+len(l)], l) {
+				first = i
+				break
+			}
+		}
+	}
+	if first >= 0 {
+		return customerLabels[first]
+	}
+	bare := toks
+	for len(bare) > 0 && isHonorific(s[bare[len(bare)-1].Start:bare[len(bare)-1].End]) {
+		bare = bare[:len(bare)-1]
+	}
+	for i, l := range addressWordToks {
+		if wordsAre(s, bare, l) {
+			return addressWords[i]
+		}
+	}
+	return ""
+}
+
+// labelLine reads a line that may be a customer label alone ("Bill to",
+// "Dear"): its label and true when its words are one, "" and true when it
+// has no words, else false.
+func labelLine(line string) (string, bool) {
+	if !isASCII(line) {
+		toks := LabelTokens(line)
+		if len(toks) == 0 {
+			return "", true
+		}
+		for i, l := range customerLabelToks {
+			if slices.Equal(toks, l) {
+				return customerLabels[i], true
+			}
+		}
+		for i, l := range addressWordToks {
+			if slices.Equal(toks, l) {
+				return addressWords[i], true
+			}
+		}
+		return "", false
+	}
+	var buf [24]Span
+	toks := asciiWords(line, buf[:0])
+	if len(toks) == 0 {
+		return "", true
+	}
+	for i, l := range customerLabelToks {
+		if wordsAre(line, toks, l) {
+			return customerLabels[i], true
+		}
+	}
+	for i, l := range addressWordToks {
+		if wordsAre(line, toks, l) {
+			return addressWords[i], true
+		}
+	}
+	return "", false
+}
+
+// asciiWords appends to buf the bounds of the words LabelTokens cuts the
+// ASCII s into.
+func asciiWords(s string, buf []Span) []Span {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if asciiWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			buf = append(buf, Span{Start: start, End: i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		buf = append(buf, Span{Start: start, End: len(s)})
+	}
+	return buf
+}
+
+// wordsAre reports whether the words of s at spans, lowercased, are words.
+func wordsAre(s string, spans []Span, words []string) bool {
+	if len(spans) != len(words) {
+		return false
+	}
+	for k, sp := range spans {
+		if !lowerIs(s[sp.Start:sp.End], words[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerIs reports whether the ASCII w lowercased is t.
+func lowerIs(w, t string) bool {
+	if len(w) != len(t) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if asciiLower(w[i]) != t[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isHonorific reports an ASCII word that is an honorific in any case.
+func isHonorific(w string) bool {
+	var low [maxLabelWord]byte
+	if len(w) > len(low) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		low[i] = asciiLower(w[i])
+	}
+	return honorifics[string(low[:len(w)])]
+}
+
+// indexColon is strings.IndexAny(s, ":：") without decoding s rune by rune
+// (IndexAny's way with a set that is not ASCII).
+func indexColon(s string) int {
+	i := strings.IndexByte(s, ':')
+	if j := strings.Index(s, "："); j >= 0 && (i < 0 || j < i) {
+		return j
+	}
+	return i
+}
