@@ -78,17 +78,20 @@ var blackboxSets = []struct {
 	// credit note's cited invoice, written from the tester's class list;
 	// R4A, R4B once payment collectors, tax offices, payers, insurers,
 	// Turkish buyers, platform sellers and self-billing suppliers were
-	// known, from session 6's class list). The same rule as r3: measure,
-	// never tune on its documents.
-	{"heldout-r4.jsonl", 53, 42, 31, 12},
+	// known, from session 6's class list; 50 silent, 40 flagged once order,
+	// ship, treatment, sale and instalment dates are other dates, dates in
+	// Russian, Greek and Thai are read, and a Buddhist-era date is the same
+	// day as its Gregorian one). The same rule as r3: measure, never tune
+	// on its documents.
+	{"heldout-r4.jsonl", 50, 40, 31, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
 	// on 6c5c3d2. Its classes were handed to session 6's verify work, so it
 	// pins regressions rather than measuring what generalises (13 silent,
 	// 2 in ok once more references are never the number; 9, 0 with
-	// session 6's party classes).
-	{"heldout-r5.jsonl", 9, 16, 0, 0},
+	// session 6's party classes; 8 once an order date is another date).
+	{"heldout-r5.jsonl", 8, 16, 0, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -29,6 +29,35 @@ const (
 	buddhistEraMax    = 2700
 )
 
+// readsAs reports whether a printed date's readings include iso, or iso
+// with its year written Buddhist-era as a Thai document prints it
+// ("12/03/2569" is 2026-03-12).
+func readsAs(isos []string, iso string) bool {
+	for _, r := range isos {
+		if r == iso {
+			return true
+		}
+		if len(r) == 10 && len(iso) == 10 && r[4:] == iso[4:] && isBuddhistYearOf(r[:4], iso[:4]) {
+			return true
+		}
+	}
+	return false
+}
+
+// buddhistEra reports an ISO date whose year is a Buddhist-era one, as a
+// Thai document prints it: quoted as printed, not as a Gregorian date.
+func buddhistEra(iso string) bool {
+	y, err := strconv.Atoi(iso[:min(4, len(iso))])
+	return err == nil && y >= buddhistEraMin && y <= buddhistEraMax
+}
+
+// isBuddhistYearOf reports whether be is the Buddhist-era form of year y.
+func isBuddhistYearOf(be, y string) bool {
+	b, err1 := strconv.Atoi(be)
+	g, err2 := strconv.Atoi(y)
+	return err1 == nil && err2 == nil && b >= buddhistEraMin && b <= buddhistEraMax && b-buddhistEraOffset == g
+}
+
 // datesReading are the printed dates that read as iso: unambiguous ones as
 // spans, the ones whose other day/month reading is also valid apart.
 func (d *doc) datesReading(iso string) (spans []Span, ambiguous []DateMatch) {

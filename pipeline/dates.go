@@ -58,6 +58,20 @@ var monthNames = map[string]int{
 	"janeiro": 1, "fevereiro": 2, "março": 3, "maio": 5, "junho": 6, "julho": 7, "setembro": 9,
 	"outubro": 10, "dezembro": 12,
 	"maart": 3, "augustus": 8,
+	// Russian (the genitive a date prints, "26 ноября 2026 г.", and the
+	// nominative), Greek (genitive, "14 Νοεμβρίου 2026") and Thai, full and
+	// abbreviated ("12 มีนาคม 2569", "5 พ.ย. 2569"; the year is Buddhist-era).
+	"января": 1, "февраля": 2, "марта": 3, "апреля": 4, "мая": 5, "июня": 6, "июля": 7, "августа": 8,
+	"сентября": 9, "октября": 10, "ноября": 11, "декабря": 12, "январь": 1, "февраль": 2, "март": 3,
+	"апрель": 4, "май": 5, "июнь": 6, "июль": 7, "август": 8, "сентябрь": 9, "октябрь": 10, "ноябрь": 11,
+	"декабрь": 12, "янв": 1, "фев": 2, "мар": 3, "апр": 4, "июн": 6, "июл": 7, "авг": 8, "сен": 9, "сент": 9,
+	"окт": 10, "ноя": 11, "нояб": 11, "дек": 12,
+	"ιανουαρίου": 1, "φεβρουαρίου": 2, "μαρτίου": 3, "απριλίου": 4, "μαΐου": 5, "ιουνίου": 6, "ιουλίου": 7,
+	"αυγούστου": 8, "σεπτεμβρίου": 9, "οκτωβρίου": 10, "νοεμβρίου": 11, "δεκεμβρίου": 12,
+	"มกราคม": 1, "กุมภาพันธ์": 2, "มีนาคม": 3, "เมษายน": 4, "พฤษภาคม": 5, "มิถุนายน": 6, "กรกฎาคม": 7,
+	"สิงหาคม": 8, "กันยายน": 9, "ตุลาคม": 10, "พฤศจิกายน": 11, "ธันวาคม": 12, "ม.ค.": 1, "ก.พ.": 2,
+	"มี.ค.": 3, "เม.ย.": 4, "พ.ค.": 5, "มิ.ย.": 6, "ก.ค.": 7, "ส.ค.": 8, "ก.ย.": 9, "ต.ค.": 10, "พ.ย.": 11,
+	"ธ.ค.": 12,
 }
 
 // monthInitials are the ASCII first letters of monthNames: most words of a
@@ -193,8 +207,16 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 					add(m.Start, m.End, m.ISO, false, OrderUnknown)
 				}
 			}
-		case isLetter(r) && !isLetter(at(i-1)):
+		case isLetter(r) && !isLetter(at(i-1)) && !isThai(at(i-1)):
 			k := i
+			if isThai(r) {
+				// Thai writes vowels and tone marks as combining marks, and
+				// abbreviates months with dots ("พ.ย."): its word is the
+				// run of Thai runes and dots.
+				for k < n && (isThai(rs[k]) || rs[k] == '.') {
+					k++
+				}
+			}
 			for k < n && isLetter(rs[k]) {
 				k++
 			}
@@ -208,6 +230,9 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 	}
 	return dedupeDates(out)
 }
+
+// isThai reports a rune of the Thai block, letters and marks alike.
+func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
 
 // monthNamed looks a word up in monthNames, lowered into a stack buffer: it
 // runs for every word of every document.

@@ -466,7 +466,28 @@ var otherFieldLabels = map[Kind][]string{
 		"teljesítés", "hạn thanh toán",
 		// A deadline in prose: "bis zum 19. Oktober 2026 fällig".
 		"bis zum", "bis spätestens", "spätestens am", "no later than", "not later than", "au plus tard le", "avant le",
-		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia"},
+		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia",
+		// An order, a shipment or a due date in more languages.
+		"sipariş tarihi", "sevk tarihi", "sevkiyat tarihi", "teslim tarihi", "irsaliye tarihi", "vade tarihi",
+		"son ödeme tarihi", "versanddatum", "bestellt am", "geliefert am", "auftragsdatum", "date of order",
+		"order placed", "data ordine", "data dell'ordine", "data zamówienia", "besteldatum", "leverdatum",
+		"vervaldatum", "orderdatum", "beställningsdatum", "leveransdatum", "ordredato", "leveringsdato",
+		"forfaldsdato", "förfallodatum", "дата заказа", "дата доставки", "дата отгрузки", "срок оплаты",
+		"оплатить до", "ημερομηνία παραγγελίας", "ημερομηνία αποστολής", "ημερομηνία παράδοσης", "λήξη",
+		"วันที่สั่งซื้อ", "วันครบกำหนด", "วันที่ครบกำหนด", "วันที่ครบกำหนดชำระ", "تاريخ الطلب", "تاريخ التوريد",
+		"تاريخ الاستحقاق", "تاريخ التسليم", "受注日", "ご注文日", "発送日", "订单日期", "发货日期",
+		// The treatment, visit or service a bill is for.
+		"date of treatment", "treatment date", "treatment dates", "date of visit", "visit date", "behandlungsdatum",
+		"behandlungszeitraum", "behandlung am", "behandlungstag", "data prestazione", "data della prestazione",
+		"data visita", "fecha de atención", "fecha de servicio", "fecha de la consulta", "data do atendimento",
+		"data da consulta", "date des soins", "date de soins", "date de la consultation", "診療日", "施術日",
+		"受診日", "진료일",
+		// The sale an auction or a supply records.
+		"sale date", "date of sale", "auction date", "fecha de venta", "verkaufsdatum", "data vendita",
+		"date de vente", "дата продажи", "дата поставки",
+		// The instalments of a payment plan.
+		"instalment", "installment", "instalment due", "installment due", "plazo", "cuota", "rata", "ratenzahlung",
+		"teilzahlung", "mensualité", "taksit", "взнос", "งวดที่"},
 	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
@@ -627,9 +648,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	var by labelHit
 	if f.Kind == KindDate {
 		for _, m := range d.dates {
-			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !slices.Contains(m.ISO, val) {
+			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !readsAs(m.ISO, val) {
 				labelled = m.ISO[0]
-				if m.Ambiguous {
+				if m.Ambiguous || buddhistEra(labelled) {
 					labelled = m.Raw
 				}
 				break

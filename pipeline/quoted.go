@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -235,7 +234,7 @@ func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quoted
 	own := fieldLabelOwner(f.Name)
 	ownKey := d.directDateLabel(own, val)
 	for _, m := range d.dates {
-		if m.ident || slices.Contains(m.ISO, val) || quotedOut && m.Start >= q {
+		if m.ident || readsAs(m.ISO, val) || quotedOut && m.Start >= q {
 			continue
 		}
 		h, ok := d.labelBefore(m.Start)
@@ -261,7 +260,7 @@ func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quoted
 // date reading iso directly ("Invoice date: 18 March 2026"), or "".
 func (d *doc) directDateLabel(own Role, iso string) string {
 	for _, m := range d.dates {
-		if !slices.Contains(m.ISO, iso) {
+		if !readsAs(m.ISO, iso) {
 			continue
 		}
 		if h, ok := d.labelBefore(m.Start); ok && h.role == own && d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {

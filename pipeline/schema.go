@@ -187,7 +187,9 @@ fields:
       fecha de emisión, data, data fattura, data emissione, factuurdatum, 発行日, 日付, 請求日, invoiced, invoiced on,
       fakturadatum, 开票日期, data wystawienia, z dnia, data de emissão, data da emissão, data e hora de emissão,
       data do documento, data documento, fecha de expedición, statement date, date of statement, 작성일자, 거래일시,
-      belegdatum, ausstellungsdatum, datum faktury]
+      belegdatum, ausstellungsdatum, datum faktury, date of invoice, invoice issued, fatura tarihi, düzenleme tarihi,
+      belge tarihi, tarih, ημερομηνία, ημερομηνία έκδοσης, ημ/νία, дата, дата счёта, дата счета, дата выставления,
+      дата документа, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
   - name: subtotal
     kind: money
     role: subtotal
