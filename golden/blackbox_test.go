@@ -44,7 +44,8 @@ var blackboxSets = []struct {
 }{
 	// 68 documents from 20 countries: credit notes, statements, tips,
 	// rounding, injected totals, bill-to before vendor (session 2).
-	{"documents.jsonl", 88, 13, 71, 0},
+	// 12 correct fields flagged with session 6's amount shapes.
+	{"documents.jsonl", 88, 12, 71, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 5, 10, 5, 0},
@@ -57,8 +58,10 @@ var blackboxSets = []struct {
 	// bodies) written by a third tester after every rule of session 4 had
 	// landed, and run once on 9f5a2ca. Measure on it; never write a rule from
 	// its documents (their classes are in the closing note), or it stops
-	// telling what generalises.
-	{"heldout-r3.jsonl", 30, 35, 15, 0},
+	// telling what generalises. 29 silent, 34 flagged with session 6's
+	// amount shapes (space-grouped amounts after a currency, naira's N,
+	// "%20" as a rate, "kr" by the document's country).
+	{"heldout-r3.jsonl", 29, 34, 15, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -81,17 +84,20 @@ var blackboxSets = []struct {
 	// known, from session 6's class list; 50 silent, 40 flagged once order,
 	// ship, treatment, sale and instalment dates are other dates, dates in
 	// Russian, Greek and Thai are read, and a Buddhist-era date is the same
-	// day as its Gregorian one). The same rule as r3: measure, never tune
-	// on its documents.
-	{"heldout-r4.jsonl", 50, 40, 31, 12},
+	// day as its Gregorian one; 48, 38, 30 once space-grouped amounts after
+	// a currency ("CHF 1 297.20"), naira's N, "%20" as a rate and "kr" by
+	// the document's country are read). The same rule as r3: measure, never
+	// tune on its documents.
+	{"heldout-r4.jsonl", 48, 38, 30, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
 	// on 6c5c3d2. Its classes were handed to session 6's verify work, so it
 	// pins regressions rather than measuring what generalises (13 silent,
 	// 2 in ok once more references are never the number; 9, 0 with
-	// session 6's party classes; 8 once an order date is another date).
-	{"heldout-r5.jsonl", 8, 16, 0, 0},
+	// session 6's party classes; 8 once an order date is another date;
+	// 13 correct fields flagged with session 6's amount shapes).
+	{"heldout-r5.jsonl", 8, 13, 0, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

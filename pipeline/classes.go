@@ -49,6 +49,12 @@ func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 			if c, shared := markerCode(m); c != "" && !shared {
 				return c, m, w, true
 			}
+			// "N29,240.00" is naira; a lone "R" before a price is as often a
+			// size ("LATTE -R 12.08") as the rand, so it grounds a ZAR
+			// record but never contradicts another currency.
+			if m == "N" && w.End <= a.Start && centsForm(a.Raw) {
+				return letterSigns[m], m, w, true
+			}
 		}
 	}
 	return "", "", Span{}, false
@@ -177,6 +183,12 @@ var countryCurrencies = []struct{ code, text string }{
 	{"JPY", "株式会社"}, {"JPY", "有限会社"}, {"JPY", "日本"},
 	{"AUD", "PTY LTD"}, {"AUD", "PTY. LTD"}, {"MXN", "S.A. DE C.V."}, {"MXN", "M.N."},
 	{"GBP", "UNITED KINGDOM"}, {"INR", "PVT LTD"}, {"INR", "PVT. LTD"},
+	// "kr" is three currencies: the country's VAT word, register or legal
+	// form decides (Norway's MVA, Denmark's CVR and ApS, Sweden's "varav
+	// moms" and Kvitto). A VAT number says it more surely (issuerPlace).
+	{"NOK", "MVA"}, {"NOK", "NORGE"}, {"NOK", "NORWAY"}, {"NOK", "FORETAKSREGISTERET"},
+	{"DKK", "CVR"}, {"DKK", "CVR-NR"}, {"DKK", "APS"}, {"DKK", "DANMARK"}, {"DKK", "DENMARK"}, {"DKK", "HERAF MOMS"},
+	{"SEK", "SVERIGE"}, {"SEK", "SWEDEN"}, {"SEK", "VARAV MOMS"}, {"SEK", "KVITTO"},
 }
 
 // countryNeedles are countryCurrencies' texts folded as the document is,

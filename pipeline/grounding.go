@@ -333,6 +333,13 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 		}
 	}
 	if sharedSpans == nil {
+		for sign, c := range letterSigns {
+			if c == code {
+				if sp := letterSignSpans(rs, sign); len(sp) > 0 {
+					return sp, 1, ""
+				}
+			}
+		}
 		return nil, 0, ""
 	}
 	if primary {
@@ -361,6 +368,31 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 		return sharedSpans, 0.3, fmt.Sprintf(`%q is shared, and the document states %s, not %s`, sharedMarker, other, code)
 	}
 	return sharedSpans, 0.85, `"` + sharedMarker + `" is shared by several currencies; ` + code + " is not stated"
+}
+
+// letterSignSpans are the places a letter sign (letterSigns) stands for
+// its currency: at a word's start, right before an amount with cents
+// (past one space).
+func letterSignSpans(rs []rune, sign string) []Span {
+	r := []rune(sign)[0]
+	var out []Span
+	for p := 0; p < len(rs); p++ {
+		if rs[p] != r || p > 0 && isAlnum(rs[p-1]) {
+			continue
+		}
+		q := p + 1
+		if q < len(rs) && rs[q] == ' ' {
+			q++
+		}
+		e := q
+		for e < len(rs) && (isDigit(rs[e]) || (rs[e] == ',' || rs[e] == '.' || rs[e] == ' ') && e+1 < len(rs) && isDigit(rs[e+1])) {
+			e++
+		}
+		if e > q && centsEnd(rs, q, e) && (e == len(rs) || !isAlnum(rs[e])) {
+			out = append(out, Span{Start: p, End: p + 1})
+		}
+	}
+	return out
 }
 
 // statedCode is another currency's ISO code that the document writes out and

@@ -82,6 +82,14 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if len(matches) == 0 && f.Role != RoleNone && d.groundAsParts(c, f.Role, x) {
 		return true
 	}
+	if len(matches) == 0 && x == 0 && f.Role == RoleTax {
+		if sp, ok := d.zeroTaxRate(); ok {
+			// "KDV: ihracat istisnası (%0)", "VAT 0%": the rate says the
+			// tax is nil where no 0.00 is printed.
+			c.Spans, c.Grounded = append(c.Spans, sp), true
+			return true
+		}
+	}
 	if q, ok := d.onlyQuantity(matches); ok && f.Role != RoleNone {
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is printed as a quantity or rate (%q), not an amount", x, q))
 	}
@@ -382,4 +390,59 @@ func isDiscountKey(k string) bool {
 // a dash, which is no minus.
 func trailingDash(rs []rune, end int) bool {
 	return end < len(rs) && (rs[end] == '-' || rs[end] == '－')
+}
+
+// zeroTaxRate is a zero rate ("%0", "0%", "0 %", "0,00 %") printed on the
+// line of a tax label, if the document prints one.
+func (d *doc) zeroTaxRate() (Span, bool) {
+	for _, h := range d.moneyHits {
+		if h.role != RoleTax {
+			continue
+		}
+		_, le := d.lineBounds(d.lineOf(h.start))
+		for p := h.end; p < le; p++ {
+			if d.rs[p] != '%' {
+				continue
+			}
+			if sp, ok := zeroAround(d.rs, p, le); ok {
+				return sp, true
+			}
+		}
+	}
+	return Span{}, false
+}
+
+// zeroAround is the zero number glued to the percent sign at p, after it
+// (Turkish "%0") or before it past one space ("0%", "0,00 %").
+func zeroAround(rs []rune, p, le int) (Span, bool) {
+	zero := func(s, e int) bool {
+		if e <= s || !isDigit(rs[s]) {
+			return false
+		}
+		for _, r := range rs[s:e] {
+			if r != '0' && r != '.' && r != ',' {
+				return false
+			}
+		}
+		return true
+	}
+	e := p + 1
+	for e < le && (isDigit(rs[e]) || (rs[e] == '.' || rs[e] == ',') && e+1 < le && isDigit(rs[e+1])) {
+		e++
+	}
+	if zero(p+1, e) {
+		return Span{Start: p + 1, End: e}, true
+	}
+	q := p
+	if q > 0 && rs[q-1] == ' ' {
+		q--
+	}
+	s := q
+	for s > 0 && (isDigit(rs[s-1]) || (rs[s-1] == '.' || rs[s-1] == ',') && s > 1 && isDigit(rs[s-2])) {
+		s--
+	}
+	if zero(s, q) && (s == 0 || !isAlnum(rs[s-1])) {
+		return Span{Start: s, End: q}, true
+	}
+	return Span{}, false
 }

@@ -373,7 +373,7 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit f
 			break
 		}
 		if j-i <= 3 {
-			j = extendSpaceGrouped(rs, j)
+			j = extendSpaceGrouped(rs, i, j)
 		}
 		i = j
 		for lineAt < start {
@@ -399,20 +399,29 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit f
 	}
 }
 
-// extendSpaceGrouped joins "2 400 000,00": plain spaces group thousands only
-// in the comma-decimal form, since "1 193.00" on a receipt is a quantity and a
-// price.
-func extendSpaceGrouped(rs []rune, j int) int {
+// extendSpaceGrouped joins "2 400 000,00" (the digits rs[i:j] and the
+// groups after): plain spaces group thousands only in the comma-decimal
+// form, since "1 193.00" on a receipt is a quantity and a price, or when a
+// currency opens or closes the amount ("CHF 1 297.20", "R 5 154.80",
+// "HUF 51 800", "32 400 Ft").
+func extendSpaceGrouped(rs []rune, i, j int) int {
 	k := j
 	groups := 0
 	for k+3 < len(rs) && rs[k] == ' ' && isDigit(rs[k+1]) && isDigit(rs[k+2]) && isDigit(rs[k+3]) {
 		k += 4
 		groups++
 	}
-	if groups > 0 && currencyFollows(rs, k) {
+	if groups == 0 {
+		return j
+	}
+	if currencyFollows(rs, k) {
 		return k // "32 400 Ft", "120 000 Kč": a whole amount its currency closes
 	}
-	if groups == 0 || k >= len(rs) || rs[k] != ',' {
+	prefixed := currencyPrecedes(rs, i)
+	if k >= len(rs) || rs[k] != ',' && !(prefixed && rs[k] == '.') {
+		if prefixed && (k == len(rs) || !isAlnum(rs[k]) && rs[k] != '.' && rs[k] != ',') {
+			return k // "HUF 51 800": a whole amount its currency opens
+		}
 		return j
 	}
 	m := k + 1
@@ -423,6 +432,40 @@ func extendSpaceGrouped(rs []rune, j int) int {
 		return m
 	}
 	return j
+}
+
+// currencyPrecedes reports a currency code or sign right before i (past one
+// space) that starts a word: "CHF 1 297.20", "R 5 154.80", "€ 1 200,00".
+func currencyPrecedes(rs []rune, i int) bool {
+	k := i
+	if k > 0 && (rs[k-1] == ' ' || rs[k-1] == '\u00a0') {
+		k--
+	}
+	s := k
+	for s > 0 && k-s < 4 && !unicode.IsSpace(rs[s-1]) && !unicode.IsDigit(rs[s-1]) && !strings.ContainsRune(":;,.()", rs[s-1]) {
+		s--
+	}
+	if s == k || s > 0 && isAlnum(rs[s-1]) {
+		return false
+	}
+	m := string(rs[s:k])
+	if _, ok := letterSigns[m]; ok {
+		return true
+	}
+	code, _ := markerCode(m)
+	return code != ""
+}
+
+// letterSigns are currencies written with one capital letter before the
+// amount: "N29,240.00" (naira), "R 5 154.80" (rand). A single letter is
+// also an initial or a code, so it stands for the currency only before an
+// amount with cents.
+var letterSigns = map[string]string{"N": "NGN", "R": "ZAR"}
+
+// centsEnd reports an amount rs[start:end] that ends in a decimal
+// separator and two digits ("29,240.00", "5 154,80").
+func centsEnd(rs []rune, start, end int) bool {
+	return end-start >= 4 && (rs[end-3] == '.' || rs[end-3] == ',') && isDigit(rs[end-2]) && isDigit(rs[end-1])
 }
 
 // currencyFollows reports a currency sign or code right after k (past one
@@ -497,7 +540,8 @@ func excludedAmount(rs []rune, start, end int) bool {
 		for k > 0 && unicode.IsLetter(rs[k-1]) {
 			k--
 		}
-		if !isAmountMarker(string(rs[k:start])) {
+		w := string(rs[k:start])
+		if !isAmountMarker(w) && !(letterSigns[w] != "" && centsEnd(rs, start, end)) {
 			return true
 		}
 	}
@@ -512,7 +556,8 @@ func excludedAmount(rs []rune, start, end int) bool {
 		}
 	}
 	switch {
-	case prev == '/' || prev == '#' || prev == '\\':
+	case prev == '/' || prev == '#' || prev == '\\' || prev == '%':
+		// "%20": Turkish and Arabic write the sign before the rate.
 		return true
 	case (prev == '-' || prev == '.') && isAlnum(at(start-2)), prev == ':' && isDigit(at(start-2)):
 		return true // "PEGIV-1030765", "NO.343", the "05" of "11:05"
