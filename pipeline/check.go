@@ -10,8 +10,6 @@ type stopper struct {
 	done bool
 }
 
-func newStopper(ctx context.Context) *stopper { return &stopper{ctx: ctx} }
-
 // stop reports whether the pass should give up; nil never stops. It is
 // small enough to inline: the passes ask it once per rune.
 func (s *stopper) stop() bool {

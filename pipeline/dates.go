@@ -158,8 +158,11 @@ func findDates(rs []rune) []DateMatch {
 	return realDates(scanDates(rs, "", nil))
 }
 
-// realDates drops the date-shaped identifiers.
+// realDates drops the date-shaped identifiers: ms itself when it holds none.
 func realDates(ms []DateMatch) []DateMatch {
+	if !slices.ContainsFunc(ms, func(m DateMatch) bool { return m.ident }) {
+		return ms
+	}
 	out := ms[:0:0]
 	for _, m := range ms {
 		if !m.ident {
@@ -175,7 +178,7 @@ func realDates(ms []DateMatch) []DateMatch {
 // alternation is slow. ascii is the text when it is all ASCII (asciiText),
 // else "".
 func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
-	var out []DateMatch
+	out := make([]DateMatch, 0, 4) // a receipt prints one to four
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
 		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: cut(rs, ascii, s, e),
 			ident: numberLabelBefore(rs, s)})

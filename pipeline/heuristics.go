@@ -54,8 +54,10 @@ type doc struct {
 	// (docfacts.go).
 	facts docFacts
 	// st is the run's context: a check that scans the whole text again
-	// gives up when it is done (runHeuristics then returns its error).
-	st *stopper
+	// gives up when it is done (runHeuristics then returns its error). It
+	// points at stop, allocated with the doc.
+	st   *stopper
+	stop stopper
 }
 
 // foldedAs is the text folded in mode, computed once per document.
@@ -75,15 +77,19 @@ func (d *doc) foldedAs(mode foldMode) folded {
 }
 
 func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
-	rs := narrowRunes(text)
-	st := newStopper(ctx)
-	d := &doc{rs: rs, fold: foldRunes(rs, foldSpaces), st: st}
-	ascii := asciiText(text)
+	rs, fold, ascii := textRunes(text)
+	d := &doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}}
+	st := &d.stop
+	d.st = st
 	all := scanDates(rs, ascii, st)
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
-	amounts := make([]labelledAmount, 0, amountsCap(rs))
-	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { amounts = append(amounts, labelledAmount{AmountMatch: a}) })
+	// Gathered on the stack and kept at their size: sized from the text,
+	// the list was twice as long as a receipt's amounts.
+	var buf [48]labelledAmount
+	found := buf[:0]
+	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, labelledAmount{AmountMatch: a}) })
+	amounts := append(make([]labelledAmount, 0, len(found)), found...)
 	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsOf(rs)
@@ -94,6 +100,44 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	}
 	d.findTaxSummary()
 	return d, st.err()
+}
+
+// textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
+// asciiText(text): an all-ASCII text, most documents, is read once for the
+// three, into one allocation.
+func textRunes(text string) ([]rune, folded, string) {
+	if asciiText(text) == "" {
+		rs := narrowRunes(text)
+		return rs, foldRunes(rs, foldSpaces), ""
+	}
+	n := len(text)
+	buf := make([]rune, 2*n)
+	rs, fr := buf[:n:n], buf[n:2*n:2*n]
+	var f folded
+	m := 0
+	for i := range n {
+		c := text[i]
+		rs[i] = rune(c)
+		r := rune(c)
+		switch {
+		case c == ' ' || c-'\t' < 5: // isSpace
+			if m > 0 && fr[m-1] == ' ' {
+				f.r = fr[:m]
+				f.dropped(n)
+				continue
+			}
+			r = ' '
+		case c-'A' < 26:
+			r += 'a' - 'A'
+		}
+		fr[m] = r
+		m++
+		if f.start != nil {
+			f.start = append(f.start, int32(i))
+		}
+	}
+	f.r = fr[:m]
+	return rs, f, text
 }
 
 // asciiText is text when every byte of it is ASCII, else "". Such a text's

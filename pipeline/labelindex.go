@@ -45,12 +45,10 @@ type trieEdge struct {
 	node int32
 }
 
-// child is node's child by rune r, or 0 (the root is nobody's child).
-func (idx *labelIndex) child(node int32, r rune) int32 {
+// edgeChild is node's child by rune r from its sorted edges, or 0 (the root
+// is nobody's child); findLabelSets reads a node's table itself.
+func (idx *labelIndex) edgeChild(node int32, r rune) int32 {
 	n := &idx.nodes[node]
-	if n.table >= 0 && uint32(r) < utf8.RuneSelf {
-		return idx.tables[n.table][r]
-	}
 	kids := idx.edges[n.kid : n.kid+n.nkid]
 	if len(kids) <= denseKids {
 		for _, e := range kids {
@@ -207,30 +205,33 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 	if idx == nil {
 		return out
 	}
-	var raw [2][]rawHit
-	for set := range raw {
-		if idx.setMax[set] > 0 {
-			raw[set] = make([]rawHit, 0, len(f.r)/32+4)
-		}
-	}
+	// The raw hits are gathered on the stack while they fit: a receipt
+	// holds a few dozen.
+	var rawBuf [2][64]rawHit
+	raw := [2][]rawHit{rawBuf[0][:0], rawBuf[1][:0]}
 	// Labels start at word starts only (k == 0 or after a rune that is no
 	// letter or digit); from each, one walk down the trie finds every label
 	// there, so the scan is one pass over the text.
+	root := &idx.tables[0] // the root always has a table
 	for k := 0; k < len(f.r); k = nextWordStart(f.r, k) {
 		if st.stop() {
 			return [2][]labelHit{}
 		}
+		// The table lookups are written out here rather than called
+		// (child): this loop is most of the time analysis takes, and most
+		// word starts (spaces, punctuation, digits) begin no label.
+		var node int32
+		if r := f.r[k]; uint32(r) < utf8.RuneSelf {
+			node = root[r]
+		} else {
+			node = idx.edgeChild(0, r)
+		}
+		if node == 0 {
+			continue
+		}
 		group := [2]int{len(raw[0]), len(raw[1])}
-		node := int32(0)
-		for j := k; j < len(f.r) && j-k < idx.maxLen; j++ {
-			node = idx.child(node, f.r[j])
-			if node == 0 {
-				break
-			}
+		for j := k; ; {
 			n := &idx.nodes[node]
-			if n.nend == 0 {
-				continue
-			}
 			for _, li := range idx.ends[n.end : n.end+n.nend] {
 				start, end := f.origin(k), f.endOf(j)
 				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
@@ -238,6 +239,17 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 				}
 				set := idx.setOf(li)
 				raw[set] = append(raw[set], rawHit{int32(start), int32(end), li})
+			}
+			if j++; j >= len(f.r) || j-k >= idx.maxLen {
+				break
+			}
+			if r := f.r[j]; n.table >= 0 && uint32(r) < utf8.RuneSelf {
+				node = idx.tables[n.table][r]
+			} else {
+				node = idx.edgeChild(node, r)
+			}
+			if node == 0 {
+				break
 			}
 		}
 		// Longest first at each start, keeping list order among equal

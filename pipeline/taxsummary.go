@@ -153,7 +153,8 @@ func (d *doc) findTaxSummary() {
 	read := 0                           // lines before read have been asked already
 	headerUntil := -1
 	next := 0 // the first amount not on an earlier line
-	var idx []int
+	var idxBuf [16]int
+	idx := idxBuf[:0]
 	for li := 0; li < len(d.lineStarts); li++ {
 		ls, _ := d.lineBounds(li)
 		idx = idx[:0]
@@ -257,28 +258,23 @@ func (d *doc) rateBases() {
 			minTotal = math.Min(minTotal, a.Value)
 		}
 	}
-	// The amounts in cents, sorted: looked up by binary search.
-	cents := make([]int64, len(d.amounts))
-	for i, a := range d.amounts {
-		cents[i] = int64(math.Round(a.Value * 100))
-	}
-	slices.Sort(cents)
-	rates := make([]float64, len(d.amounts))
-	for i, a := range d.amounts {
-		ls, _ := d.lineBounds(a.Line)
-		if r, ok := rateBefore(d.rs, ls, a.Start); ok {
-			rates[i] = r
-		}
-	}
+	// The rates before the amounts are read when a check asks for one, and
+	// the sorted cents once a total has a rate: most receipts need neither.
+	var rateBuf [64]lazyRate
+	rates := newLazyRates(d, rateBuf[:0])
+	var cents []int64
 	for i := range d.amounts {
 		t := &d.amounts[i]
 		switch {
 		case t.role == RoleTax && !t.summary && t.Value >= minTotal:
 			t.role = "" // "GST 6% 15.00" in a column of a 15.00 receipt is no tax
-		case t.role == RoleTotal && rates[i] > 0:
+		case t.role == RoleTotal && rates.of(i) > 0:
 			// "(TOTAL INCLUDED GST @ 6% : 0.41)" on a 7.20 receipt: the tax a
 			// larger printed total holds.
-			r := rates[i]
+			if cents == nil {
+				cents = d.sortedCents()
+			}
+			r := rates.of(i)
 			target, slack := t.Value*(100+r)/r, 0.011*(100+r)/r
 			for c := int64(math.Floor((target - slack) * 100)); c <= int64(math.Ceil((target+slack)*100)); c++ {
 				if _, printed := slices.BinarySearch(cents, c); printed && float64(c)/100 > t.Value && near(t.Value, float64(c)/100*r/(100+r), 0.011) {
@@ -301,13 +297,57 @@ func (d *doc) rateBases() {
 		// The base of a rate is printed a few amounts away, not anywhere.
 		for j := max(0, i-8); j < min(len(d.amounts), i+9); j++ {
 			b := &d.amounts[j]
-			r := math.Max(rates[i], rates[j])
-			if j != i && b.role == RoleTax && r > 0 && abs(b.Line-t.Line) <= 8 && b.Value > t.Value &&
-				near(t.Value, b.Value*r/100, taxTol(b.Value)) {
+			if j == i || b.role != RoleTax || abs(b.Line-t.Line) > 8 || b.Value <= t.Value {
+				continue
+			}
+			if r := math.Max(rates.of(i), rates.of(j)); r > 0 && near(t.Value, b.Value*r/100, taxTol(b.Value)) {
 				b.role, b.label, b.key = RoleSubtotal, "taxable amount", "taxable amount"
 			}
 		}
 	}
+}
+
+// sortedCents is every amount in cents, sorted for binary search.
+func (d *doc) sortedCents() []int64 {
+	cents := make([]int64, len(d.amounts))
+	for i, a := range d.amounts {
+		cents[i] = int64(math.Round(a.Value * 100))
+	}
+	slices.Sort(cents)
+	return cents
+}
+
+// lazyRates is the percent rate printed before each amount on its line (0
+// for none), read on first use.
+type lazyRates struct {
+	d    *doc
+	rate []lazyRate
+}
+
+type lazyRate struct {
+	v    float64
+	read bool
+}
+
+// newLazyRates reads into buf when it holds every amount.
+func newLazyRates(d *doc, buf []lazyRate) lazyRates {
+	if len(d.amounts) <= cap(buf) {
+		return lazyRates{d: d, rate: buf[:len(d.amounts)]}
+	}
+	return lazyRates{d: d}
+}
+
+func (l *lazyRates) of(i int) float64 {
+	if l.rate == nil {
+		l.rate = make([]lazyRate, len(l.d.amounts))
+	}
+	if r := &l.rate[i]; !r.read {
+		a := l.d.amounts[i]
+		ls, _ := l.d.lineBounds(a.Line)
+		r.v, _ = rateBefore(l.d.rs, ls, a.Start)
+		r.read = true
+	}
+	return l.rate[i].v
 }
 
 func abs(x int) int {
