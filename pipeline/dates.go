@@ -249,7 +249,12 @@ func monthNamed(w []rune) (int, bool) {
 	var buf [48]byte
 	k := 0
 	for _, r := range w {
-		k += utf8.EncodeRune(buf[k:], unicode.ToLower(r))
+		if r = toLower(r); r < utf8.RuneSelf {
+			buf[k] = byte(r)
+			k++
+		} else {
+			k += utf8.EncodeRune(buf[k:], r)
+		}
 	}
 	mo, ok := monthNames[string(buf[:k])]
 	return mo, ok
@@ -272,7 +277,7 @@ func numericDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 	n := len(rs)
 	la := digitsAt(i)
 	p := i + la
-	if p >= n || !strings.ContainsRune("-/.", rs[p]) {
+	if p >= n || !isNumericDateSep(rs[p]) {
 		return DateMatch{}, false
 	}
 	sep := rs[p]
@@ -287,10 +292,10 @@ func numericDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 		return DateMatch{}, false
 	}
 	// Not part of a longer run of numbers: "220318/10049/04", "1.2.3.4".
-	if i >= 2 && strings.ContainsRune("/-.", rs[i-1]) && isDigit(rs[i-2]) {
+	if i >= 2 && isNumericDateSep(rs[i-1]) && isDigit(rs[i-2]) {
 		return DateMatch{}, false
 	}
-	if e+1 < n && strings.ContainsRune("/-.", rs[e]) && isDigit(rs[e+1]) {
+	if e+1 < n && isNumericDateSep(rs[e]) && isDigit(rs[e+1]) {
 		return DateMatch{}, false
 	}
 	a := atoiRunes(rs[i : i+la])
@@ -323,6 +328,10 @@ func numericDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 	}
 	return m, true
 }
+
+// isNumericDateSep reports the separators of a numeric date: it is asked at
+// every digit run of every document, so no strings.ContainsRune.
+func isNumericDateSep(r rune) bool { return r == '-' || r == '/' || r == '.' }
 
 // cjkDate reads 2026年4月1日 (and the Korean 2026년 4월 1일).
 func cjkDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {

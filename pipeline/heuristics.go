@@ -92,7 +92,7 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	amounts := append(make([]labelledAmount, 0, len(found)), found...)
 	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
-	d.lineStarts = lineStartsOf(rs)
+	d.lineStarts = lineStartsIn(rs, ascii)
 	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
 	if err := st.err(); err != nil {
@@ -113,6 +113,20 @@ func textRunes(text string) ([]rune, folded, string) {
 	n := len(text)
 	buf := make([]rune, 2*n)
 	rs, fr := buf[:n:n], buf[n:2*n:2*n]
+	// First as if no whitespace followed whitespace, as in most documents:
+	// then each rune folds alone, with no branch to mispredict.
+	var doubled, prev uint8
+	for i := range n {
+		c := text[i]
+		rs[i] = rune(c)
+		fr[i] = rune(asciiFold[c])
+		sp := asciiFoldSpace[c]
+		doubled |= sp & prev
+		prev = sp
+	}
+	if doubled == 0 {
+		return rs, folded{r: fr}, text
+	}
 	var f folded
 	m := 0
 	for i := range n {
@@ -139,6 +153,18 @@ func textRunes(text string) ([]rune, folded, string) {
 	f.r = fr[:m]
 	return rs, f, text
 }
+
+// asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it
+// (lowered; whitespace a space), and asciiFoldSpace is 1 for whitespace.
+var asciiFold, asciiFoldSpace = func() (fold, space [256]uint8) {
+	for c := range utf8.RuneSelf {
+		fold[c] = uint8(toLower(rune(c)))
+		if isSpace(rune(c)) {
+			fold[c], space[c] = ' ', 1
+		}
+	}
+	return fold, space
+}()
 
 // asciiText is text when every byte of it is ASCII, else "". Such a text's
 // runes are its bytes, so the passes over a document cut the strings they
@@ -175,6 +201,24 @@ func lineStartsOf(rs []rune) []int {
 		}
 	}
 	return starts
+}
+
+// lineStartsIn is lineStartsOf(rs), read from ascii when the text is all
+// ASCII (asciiText): its rune offsets are its byte offsets, and the
+// newlines are found by the vectorised byte search.
+func lineStartsIn(rs []rune, ascii string) []int {
+	if ascii == "" {
+		return lineStartsOf(rs)
+	}
+	starts := make([]int, 1, strings.Count(ascii, "\n")+1)
+	for at := 0; ; {
+		i := strings.IndexByte(ascii[at:], '\n')
+		if i < 0 {
+			return starts
+		}
+		at += i + 1
+		starts = append(starts, at)
+	}
 }
 
 // labelBefore is the nearest field label ending at or before p on p's line.

@@ -213,13 +213,21 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 	// letter or digit); from each, one walk down the trie finds every label
 	// there, so the scan is one pass over the text.
 	root := &idx.tables[0] // the root always has a table
-	for k := 0; k < len(f.r); k = nextWordStart(f.r, k) {
+	for k, next := 0, 0; k < len(f.r); k = next {
 		if st.stop() {
 			return [2][]labelHit{}
 		}
-		// The table lookups are written out here rather than called
-		// (child): this loop is most of the time analysis takes, and most
-		// word starts (spaces, punctuation, digits) begin no label.
+		// The next word start: the next rune after one that is no letter
+		// or digit, else the rune after the end of k's word.
+		next = k + 1
+		if isAlnum(f.r[k]) {
+			for next < len(f.r) && isAlnum(f.r[next]) {
+				next++
+			}
+			next++
+		}
+		// Likewise the table lookups; most word starts (spaces,
+		// punctuation, digits) begin no label.
 		var node int32
 		if r := f.r[k]; uint32(r) < utf8.RuneSelf {
 			node = root[r]
@@ -232,7 +240,7 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		group := [2]int{len(raw[0]), len(raw[1])}
 		for j := k; ; {
 			n := &idx.nodes[node]
-			for _, li := range idx.ends[n.end : n.end+n.nend] {
+			for _, li := range idx.ends[n.end : n.end+n.nend : n.end+n.nend] {
 				start, end := f.origin(k), f.endOf(j)
 				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
 					continue
@@ -243,9 +251,18 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 			if j++; j >= len(f.r) || j-k >= idx.maxLen {
 				break
 			}
-			if r := f.r[j]; n.table >= 0 && uint32(r) < utf8.RuneSelf {
+			switch r := f.r[j]; {
+			case n.table >= 0 && uint32(r) < utf8.RuneSelf:
 				node = idx.tables[n.table][r]
-			} else {
+			case n.nkid <= denseKids: // most nodes deep in the trie
+				node = 0
+				for _, e := range idx.edges[n.kid : n.kid+n.nkid] {
+					if e.r == r {
+						node = e.node
+						break
+					}
+				}
+			default:
 				node = idx.edgeChild(node, r)
 			}
 			if node == 0 {
@@ -263,31 +280,26 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 			}
 		}
 	}
+	// Both sets' hits share one list: it was two allocations per document.
+	var keep [2]int
 	for set := range raw {
-		out[set] = keepHits(rs, ascii, raw[set], idx.labels, idx.setMax[set])
+		keep[set] = markCovered(raw[set], idx.setMax[set])
+	}
+	all := make([]labelHit, 0, keep[0]+keep[1])
+	for set := range raw {
+		if keep[set] > 0 {
+			n := len(all)
+			all = keptHits(all, rs, ascii, raw[set], idx.labels)
+			out[set] = all[n:len(all):len(all)]
+		}
 	}
 	return out
 }
 
-// nextWordStart is the first word start after k: the next rune when rs[k]
-// is no letter or digit, else the rune after the end of k's word.
-func nextWordStart(rs []rune, k int) int {
-	if !isAlnum(rs[k]) {
-		return k + 1
-	}
-	for k++; k < len(rs) && isAlnum(rs[k]); k++ {
-	}
-	return k + 1
-}
-
-// keepHits drops the hits a longer one covers and names the rest.
-func keepHits(rs []rune, ascii string, hits []rawHit, labels []roleLabel, maxLen int) []labelHit {
-	if len(hits) == 0 {
-		return nil
-	}
-	// First which hits stay (a dropped one's li becomes -1; only the spans
-	// decide), so the list is allocated once at its size.
-	kept, size := 0, 0
+// markCovered drops (li = -1) the hits a longer one covers, and repeats of
+// a span, and counts the rest.
+func markCovered(hits []rawHit, maxLen int) int {
+	kept := 0
 	last := rawHit{start: -1}
 	for i, h := range hits {
 		covered := false
@@ -305,44 +317,48 @@ func keepHits(rs []rune, ascii string, hits []rawHit, labels []roleLabel, maxLen
 		}
 		last = h
 		kept++
-		if ascii == "" {
-			for _, r := range rs[h.start:h.end] {
-				size += utf8RuneLen(r)
-			}
-		}
 	}
-	if kept == 0 {
-		return nil
-	}
-	out := make([]labelHit, 0, kept)
+	return kept
+}
+
+// keptHits appends the hits markCovered kept to out, named.
+func keptHits(out []labelHit, rs []rune, ascii string, hits []rawHit, labels []roleLabel) []labelHit {
+	from := len(out)
 	for _, h := range hits {
 		if h.li >= 0 {
 			l := labels[h.li]
 			out = append(out, labelHit{start: int(h.start), end: int(h.end), role: l.role, key: l.key})
 		}
 	}
+	mine := out[from:]
 	if ascii != "" {
-		for i := range out {
-			out[i].text = ascii[out[i].start:out[i].end]
+		for i := range mine {
+			mine[i].text = ascii[mine[i].start:mine[i].end]
 		}
 		return out
 	}
 	// The kept hits' texts are cut from one string: a string per hit was
 	// most of findLabels' allocations.
+	size := 0
+	for _, h := range mine {
+		for _, r := range rs[h.start:h.end] {
+			size += utf8RuneLen(r)
+		}
+	}
 	var b strings.Builder
 	b.Grow(size)
-	for _, h := range out {
+	for _, h := range mine {
 		for _, r := range rs[h.start:h.end] {
 			b.WriteRune(r)
 		}
 	}
 	texts, at := b.String(), 0
-	for i := range out {
+	for i := range mine {
 		n := 0
-		for _, r := range rs[out[i].start:out[i].end] {
+		for _, r := range rs[mine[i].start:mine[i].end] {
 			n += utf8RuneLen(r)
 		}
-		out[i].text, at = texts[at:at+n], at+n
+		mine[i].text, at = texts[at:at+n], at+n
 	}
 	return out
 }

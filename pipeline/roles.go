@@ -292,6 +292,16 @@ func atBefore(rs []rune, p, lo int) bool {
 	return false
 }
 
+// clauseBreakAt is isClauseBreak with the test every rune fails decided
+// inline: labelInPlace asks it of every rune between a label and its amount.
+func clauseBreakAt(rs []rune, i int) bool {
+	switch rs[i] {
+	case ',', ';', '.', '!', '?':
+		return isClauseBreak(rs, i)
+	}
+	return false
+}
+
 // isClauseBreak reports punctuation that ends a clause in running text: a
 // comma, semicolon or sentence stop followed by a space. The dot of an
 // abbreviation ("INCL. GST", "ADJ. :") and a comma after a qualifier (OCR's
@@ -375,7 +385,7 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 			segStart = amounts[i-1].End
 		}
 		for k := a.Start - 1; k >= segStart; k-- {
-			if isClauseBreak(rs, k) {
+			if clauseBreakAt(rs, k) {
 				segStart = k + 1
 				break
 			}
@@ -401,7 +411,7 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 		}
 		closes := false
 		for k := a.End; k < segEnd; k++ {
-			if isClauseBreak(rs, k) {
+			if clauseBreakAt(rs, k) {
 				segEnd, closes = k, true
 				break
 			}

@@ -98,6 +98,9 @@ func isTaxHeader(rs []rune, words []wordSpan) bool {
 	var buf [48]byte
 	for _, w := range words {
 		// Lowered once and looked up once for the three sets.
+		if n, f := w.b-w.a, toLower(rs[w.a]); n < len(taxHeaderShapes) && uint32(f-'a') < 26 && taxHeaderShapes[n]&(1<<(f-'a')) == 0 {
+			continue // no header word has this length and initial
+		}
 		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
 		if !ok {
 			continue
@@ -127,6 +130,19 @@ var taxHeaderClass = func() map[string]uint8 {
 	return m
 }()
 
+// taxHeaderShapes[n] has bit i set when a word of taxHeaderClass is n runes
+// long and starts with 'a'+i: most words of a line are neither, and need no
+// lowering nor lookup.
+var taxHeaderShapes = func() (s [16]uint32) {
+	for w := range taxHeaderClass {
+		rs := []rune(w)
+		if f := rs[0]; len(rs) < len(s) && f >= 'a' && f <= 'z' {
+			s[len(rs)] |= 1 << (f - 'a')
+		}
+	}
+	return s
+}()
+
 const (
 	headerItem = 1 << iota
 	headerTax
@@ -143,7 +159,7 @@ const headerReach = 6
 // header above that names the columns. Their amounts take the subtotal and
 // tax roles, whatever label the row carries.
 func (d *doc) findTaxSummary() {
-	var sum taxSummary
+	var sum taxSummary // kept (on the heap) only when it has rows
 	var hw [8]wordSpan
 	// A header reaches the six lines below it, so only a line of amounts
 	// asks whether one stands above it: the lines with none among its six
@@ -220,7 +236,7 @@ func (d *doc) findTaxSummary() {
 			d.amounts[r.base].role, d.amounts[r.base].label, d.amounts[r.base].key, d.amounts[r.base].summary = RoleSubtotal, "tax summary", "tax summary", true
 		}
 	}
-	d.summary = &sum
+	d.summary = &taxSummary{rows: sum.rows, net: sum.net, tax: sum.tax}
 }
 
 // rowOf reads a tax row from the amounts idx of one line: the first pair of
