@@ -493,8 +493,7 @@ var nameContinuations = map[string]bool{"sdn": true, "bhd": true, "berhad": true
 // checkIssuer flags a name that is a title, the customer, or one line of a
 // name printed over several.
 func (d *doc) checkIssuer(c *FieldCheck, val string) {
-	words := LabelTokens(val)
-	if titleWords[strings.ToLower(strings.TrimSpace(val))] || len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] }) {
+	if isTitle(val) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is a document title, not a name", val))
 		return
 	}
@@ -537,10 +536,10 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 	sp := c.Spans[0]
 	li := d.lineOf(sp.Start)
 	ls, _ := d.lineBounds(li)
-	if strings.TrimSpace(d.str(ls, sp.Start)) == "" && len(words) > 0 && nameContinuations[words[0]] && li > 0 {
+	if _, cont := leadWord(val); cont && strings.TrimSpace(d.str(ls, sp.Start)) == "" && li > 0 {
 		ps, pe := d.lineBounds(li - 1)
 		if prev := strings.TrimSpace(d.str(ps, pe)); nameLike(prev) {
-			c.penalize(factorCutName, fmt.Sprintf("%q starts with %q, which continues the name on the line above (%q)", val, words[0], prev))
+			c.penalize(factorCutName, fmt.Sprintf("%q starts with %q, which continues the name on the line above (%q)", val, LabelTokens(val)[0], prev))
 			return
 		}
 	}
@@ -549,8 +548,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 	if strings.TrimSpace(d.str(sp.End, le)) == "" && el+1 < len(d.lineStarts) {
 		ns, ne := d.lineBounds(el + 1)
 		next := strings.TrimSpace(d.str(ns, ne))
-		nw := LabelTokens(next)
-		if len(nw) > 0 && len(nw) <= 4 && nameContinuations[nw[0]] && nameLike(next) {
+		if n, cont := leadWord(next); cont && n <= 4 && nameLike(next) {
 			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
 		}
 	}

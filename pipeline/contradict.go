@@ -116,25 +116,18 @@ func (d *doc) findPayments() []payment {
 	return out
 }
 
-// printedAt lists where x is printed as an amount.
-func (d *doc) printedAt(x float64) []labelledAmount {
-	// Counted first so the list is allocated once at its size.
-	n := 0
-	for i := range d.amounts {
-		if near(math.Abs(d.amounts[i].Value), math.Abs(x), amountEpsilon) {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]labelledAmount, 0, n)
+// printedBounds is where x is printed as an amount: the start of its first
+// printing and the end of the one that ends last, ok false when it is not.
+func (d *doc) printedBounds(x float64) (first, lastEnd int, ok bool) {
 	for _, a := range d.amounts {
 		if near(math.Abs(a.Value), math.Abs(x), amountEpsilon) {
-			out = append(out, a)
+			if !ok {
+				first, ok = a.Start, true
+			}
+			lastEnd = max(lastEnd, a.End)
 		}
 	}
-	return out
+	return first, lastEnd, ok
 }
 
 // discountWords in the folded text mean a discount is printed somewhere.
@@ -268,12 +261,12 @@ func (d *doc) printedTax(total float64) (float64, string) {
 func (d *doc) largestLineAmount(total float64) (labelledAmount, bool) {
 	var best labelledAmount
 	ok := false
-	at := d.printedAt(total)
-	if len(at) == 0 {
+	first, _, printed := d.printedBounds(total)
+	if !printed {
 		return best, false
 	}
 	for i, a := range d.amounts {
-		if a.Start >= at[0].Start {
+		if a.Start >= first {
 			break // item lines come before the total
 		}
 		if a.role != "" || a.summary || !centsForm(a.Raw) {
@@ -306,7 +299,7 @@ func centsForm(raw string) bool {
 // rounding adjustment: the payable is the rounded figure, and cash tendered
 // minus change is what was paid.
 func (d *doc) checkPayable(tf Field, total float64, blame func(Field, float64, string)) {
-	at := d.printedAt(total)
+	_, lastEnd, totalPrinted := d.printedBounds(total)
 	for _, r := range capped(d.roundings()) {
 		adj := math.Abs(r.Value)
 		for _, y := range []float64{total + adj, total - adj} {
@@ -316,11 +309,7 @@ func (d *doc) checkPayable(tf Field, total float64, blame func(Field, float64, s
 					after = true
 				}
 			}
-			before := len(at) > 0
-			for _, a := range at {
-				before = before && a.End < r.Start
-			}
-			if after && before {
+			if before := totalPrinted && lastEnd < r.Start; after && before {
 				blame(tf, factorContradiction, fmt.Sprintf("%.2f is the total before rounding: %.2f %s %.2f (%s) = %.2f, the amount payable",
 					total, total, sign(y-total), adj, strings.ToUpper(r.label), y))
 				return

@@ -260,8 +260,9 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 	d.facts.src = text
 	rep := HeuristicReport{}
 	for _, f := range s.Fields {
-		if f.Kind == KindCurrency {
-			d.recordCurrency = strings.ToUpper(valueString(rec[f.Name]))
+		// A null leaves it unset: "<NIL>" was no currency either.
+		if v := rec[f.Name]; f.Kind == KindCurrency && v != nil {
+			d.recordCurrency = strings.ToUpper(valueString(v))
 		}
 	}
 	// anchored: the value is where the source puts it (role-grounded for a

@@ -740,37 +740,6 @@ func cutFoldPrefix(s, l string) (string, bool) {
 // selfBillingStems are the parts of every self-billing title a head line
 // must hold before its words are compared: most documents have none, and
 // most head lines are ASCII, searched without lowering them.
-var selfBillingStems = []string{"self", "gutschrift", "autofa", "autofact", "zelffact", "självfakt"}
+var selfBillingStems = newStemSet("self", "gutschrift", "autofa", "autofact", "zelffact", "självfakt")
 
-func selfBillingStem(line string) bool {
-	if !isASCII(line) {
-		line = strings.ToLower(line)
-	}
-	for _, st := range selfBillingStems {
-		if containsFoldASCII(line, st) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFoldASCII reports whether s holds the lowercase needle, ASCII
-// letters of s compared in any case.
-func containsFoldASCII(s, needle string) bool {
-	for i := 0; i+len(needle) <= len(s); i++ {
-		k := 0
-		for ; k < len(needle); k++ {
-			c := s[i+k]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != needle[k] {
-				break
-			}
-		}
-		if k == len(needle) {
-			return true
-		}
-	}
-	return false
-}
+func selfBillingStem(line string) bool { return selfBillingStems.in(line) }

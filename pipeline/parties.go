@@ -484,17 +484,7 @@ func (d *doc) taxOffice(spans []Span, val string) bool {
 // taxOfficeStems are parts of the tax-office labels a line must hold before
 // its words are compared: most lines name no tax office, and ASCII ones are
 // searched without lowering them.
-var taxOfficeStems = []string{"δου", "δ.ο.υ", "doy", "d.o.y", "vergi", "v.d", "vd", "finanzamt", "tax office",
-	"revenue office", "impôts", "impots", "entrate", "hacienda", "belastingdienst"}
+var taxOfficeStems = newStemSet("δου", "δ.ο.υ", "doy", "d.o.y", "vergi", "v.d", "vd", "finanzamt", "tax office",
+	"revenue office", "impôts", "impots", "entrate", "hacienda", "belastingdienst")
 
-func taxOfficeStem(line string) bool {
-	if !isASCII(line) {
-		line = strings.ToLower(line)
-	}
-	for _, st := range taxOfficeStems {
-		if containsFoldASCII(line, st) {
-			return true
-		}
-	}
-	return false
-}
+func taxOfficeStem(line string) bool { return taxOfficeStems.in(line) }

@@ -138,3 +138,93 @@ func TestIndexColonIsIndexAny(t *testing.T) {
 		}
 	}
 }
+
+// A stem set finds a stem wherever searching the line for each stem in turn
+// does, ASCII letters in any case and other lines lowercased.
+func TestStemSetFindsEachStem(t *testing.T) {
+	each := func(stems []string, line string) bool {
+		if !isASCII(line) {
+			line = strings.ToLower(line)
+		}
+		for _, st := range stems {
+			for i := 0; i+len(st) <= len(line); i++ {
+				k := 0
+				for k < len(st) && asciiLower(line[i+k]) == st[k] {
+					k++
+				}
+				if k == len(st) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	r := rand.New(rand.NewPCG(2, 9))
+	pieces := []string{"V.D", "vd", "Self", "-", " ", "ΔΟΥ", "δ.ο.", "Tax", "OFFICE", "Impôts", "IMPÔTS", "x", "gutSchrift", "S"}
+	found := 0
+	for _, set := range []*stemSet{taxOfficeStems, selfBillingStems} {
+		for range 3000 {
+			var b strings.Builder
+			for range r.IntN(6) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			line := b.String()
+			want := each(set.stems, line)
+			if got := set.in(line); got != want {
+				t.Errorf("%q: stem set %v, each stem %v", line, got, want)
+			}
+			if want {
+				found++
+			}
+		}
+	}
+	if found < 1000 {
+		t.Errorf("only %d lines hold a stem: the comparison says little", found)
+	}
+}
+
+// isTitle and leadWord read an ASCII name's own words and answer as their
+// LabelTokens forms do.
+func TestIsTitleAndLeadWordReadAsLabelTokens(t *testing.T) {
+	for w := range nameContinuations {
+		if isASCII(w) && len(w) > maxLabelWord {
+			t.Errorf("name continuation %q is longer than maxLabelWord", w)
+		}
+	}
+	r := rand.New(rand.NewPCG(4, 4))
+	words := []string{"TAX", "invoice", "Sdn", "BHD", "&", "and", "Receipt", "ACME", "co", "Trading", "x1", "Rechnung", "Straße"}
+	seps := []string{" ", ". ", "  ", "-", ", "}
+	lines := []string{"", " ", "TAX INVOICE", " Tax  Invoice ", "SDN BHD", "&", "ACME SDN BHD", "Official Receipt & Tax Invoice"}
+	for range 3000 {
+		var b strings.Builder
+		for k := range r.IntN(6) {
+			if k > 0 {
+				b.WriteString(seps[r.IntN(len(seps))])
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		lines = append(lines, b.String())
+	}
+	titles, conts := 0, 0
+	for _, l := range lines {
+		toks := LabelTokens(l)
+		wantTitle := titleWords[strings.ToLower(strings.TrimSpace(l))] ||
+			len(toks) > 0 && !slices.ContainsFunc(toks, func(w string) bool { return !titleWords[w] })
+		if got := isTitle(l); got != wantTitle {
+			t.Errorf("%q: isTitle %v, from its tokens %v", l, got, wantTitle)
+		}
+		wantCont := len(toks) > 0 && nameContinuations[toks[0]]
+		if n, cont := leadWord(l); n != len(toks) || cont != wantCont {
+			t.Errorf("%q: leadWord %d %v, from its tokens %d %v", l, n, cont, len(toks), wantCont)
+		}
+		if wantTitle {
+			titles++
+		}
+		if wantCont {
+			conts++
+		}
+	}
+	if titles < 100 || conts < 300 {
+		t.Errorf("%d titles and %d continuations among %d lines: the comparison says little", titles, conts, len(lines))
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -162,4 +163,112 @@ func indexColon(s string) int {
 		return j
 	}
 	return i
+}
+
+// stemSet is a list of lowercase stems a line is searched for, indexed by
+// first byte so that a line is read once for all of them.
+type stemSet struct {
+	stems   []string
+	byFirst [256]uint64 // the stems starting with each byte, as a bit set
+}
+
+func newStemSet(stems ...string) *stemSet {
+	if len(stems) > 64 {
+		panic("a stemSet holds at most 64 stems")
+	}
+	st := &stemSet{stems: stems}
+	for i, s := range stems {
+		st.byFirst[s[0]] |= 1 << i
+	}
+	return st
+}
+
+// in reports whether line holds one of the stems: an ASCII line's letters
+// compared in any case, another line lowercased first.
+func (st *stemSet) in(line string) bool {
+	if !isASCII(line) {
+		line = strings.ToLower(line)
+	}
+	for i := 0; i < len(line); i++ {
+		for set := st.byFirst[asciiLower(line[i])]; set != 0; set &= set - 1 {
+			if n := st.stems[bits.TrailingZeros64(set)]; len(line)-i >= len(n) && foldPrefix(line[i:], n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldPrefix reports whether s starts with n, the ASCII letters of s
+// compared in any case.
+func foldPrefix(s, n string) bool {
+	for k := 0; k < len(n); k++ {
+		if asciiLower(s[k]) != n[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// isTitle reports a value that is a document title: a title word, or words
+// that are all title words ("TAX INVOICE").
+func isTitle(val string) bool {
+	if !isASCII(val) {
+		words := LabelTokens(val)
+		return titleWords[strings.ToLower(strings.TrimSpace(val))] ||
+			len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] })
+	}
+	if isTitleWord(strings.TrimSpace(val)) {
+		return true
+	}
+	n := 0
+	for start, i := -1, 0; i <= len(val); i++ {
+		if i < len(val) && asciiWordByte(val[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if !isTitleWord(val[start:i]) {
+				return false
+			}
+			n++
+			start = -1
+		}
+	}
+	return n > 0
+}
+
+// leadWord is how many words LabelTokens cuts s into, and whether the first
+// is a word that continues a name (nameContinuations).
+func leadWord(s string) (n int, cont bool) {
+	if !isASCII(s) {
+		toks := LabelTokens(s)
+		return len(toks), len(toks) > 0 && nameContinuations[toks[0]]
+	}
+	var first string
+	for start, i := -1, 0; i <= len(s); i++ {
+		if i < len(s) && asciiWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if n == 0 {
+				first = s[start:i]
+			}
+			n++
+			start = -1
+		}
+	}
+	var low [maxLabelWord]byte
+	if n == 0 || len(first) > len(low) {
+		return n, false
+	}
+	for i := 0; i < len(first); i++ {
+		low[i] = asciiLower(first[i])
+	}
+	return n, nameContinuations[string(low[:len(first)])]
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -162,7 +163,8 @@ func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]a
 		}
 	}
 	res, err := p.verify(ctx, log, doc, Extraction{Record: rec}, unstated)
-	if err == nil && res.Status != StatusError {
+	if err == nil && res.Status != StatusError && len(unstated) > 0 {
+		res.NotGiven = slices.Grow(res.NotGiven, len(unstated))
 		for _, f := range p.cfg.Schema.Fields {
 			if unstated[f.Name] {
 				res.NotGiven = append(res.NotGiven, f.Name)
