@@ -86,9 +86,12 @@ var blackboxSets = []struct {
 	// Russian, Greek and Thai are read, and a Buddhist-era date is the same
 	// day as its Gregorian one; 48, 38, 30 once space-grouped amounts after
 	// a currency ("CHF 1 297.20"), naira's N, "%20" as a rate and "kr" by
-	// the document's country are read). The same rule as r3: measure, never
-	// tune on its documents.
-	{"heldout-r4.jsonl", 48, 38, 30, 12},
+	// the document's country are read; 43, 25 in ok once a column's heading
+	// or a label alone on the line above names the value under it, and
+	// paddle, lot, charger, station, work order, booking numbers are never
+	// the number). The same rule as r3: measure, never tune on its
+	// documents.
+	{"heldout-r4.jsonl", 43, 38, 25, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once

@@ -650,6 +650,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				h = o
 			}
 		}
+		if a, above := d.labelAbove(sp); !ok && above && a.role == builtinLabelOwner && other.text == "" {
+			other = a // named by the heading over it
+		}
 		switch {
 		case !ok:
 		case h.role == own:
@@ -680,7 +683,11 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	var by labelHit
 	if f.Kind == KindDate {
 		for _, m := range d.dates {
-			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !readsAs(m.ISO, val) {
+			h, ok := d.labelBefore(m.Start)
+			if !ok {
+				h, ok = d.labelAbove(Span{Start: m.Start, End: m.End})
+			}
+			if ok && h.role == own && !readsAs(m.ISO, val) {
 				labelled = m.ISO[0]
 				if m.Ambiguous || buddhistEra(labelled) {
 					labelled = m.Raw
@@ -710,7 +717,11 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				continue
 			}
 			if r := d.ownRank(h); r > rank {
-				if sp, ok := tokenAfter(d.rs, h.end); ok {
+				sp, ok := tokenAfter(d.rs, h.end)
+				if !ok {
+					sp, ok = d.tokenBelow(h)
+				}
+				if ok {
 					if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
 						labelled, by, rank = tok, h, r
 					}

@@ -118,6 +118,13 @@ var notTheNumberLabels = []string{
 	"vertrag", "vertrag nr", "договор", "договор №", "契約no", "student id", "student no", "student number",
 	"matriculation no", "matrikelnummer", "matricola", "n° étudiant", "numéro étudiant", "学籍番号", "学号",
 	"membership id", "member number", "mitglieds-nr", "mitgliedsnr", "会員no",
+	// An auction's bidder and lot, a charge point, a station, a work order,
+	// a booking or reservation, a registration of a lease.
+	"paddle", "paddle no", "bidder", "bidder no", "bidder number", "lot", "lot no", "lot number", "charger",
+	"charger id", "charge point", "charge point id", "station", "station id", "station no", "work order",
+	"work order no", "work order number", "wo no", "booking", "booking id", "booking code", "reservation",
+	"reservation no", "reservation number", "confirmation no", "confirmation number", "lookup code",
+	"ejari", "ejari no", "ejari number",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -138,7 +145,8 @@ var referenceLabels = []string{
 	"disregard", "please disregard", "supersedes", "supersedes invoice", "replaces invoice", "cancels invoice",
 	"ersetzt rechnung", "annule et remplace", "annule la facture", "sustituye a la factura",
 	// A credit note or refund names the invoice it credits.
-	"credit note for invoice", "credit memo for invoice", "credit for invoice no", "refund for invoice",
+	"credit note for invoice", "credit memo for invoice", "relates to your invoice", "relating to your invoice",
+	"against your invoice", "credit for your invoice", "credits your invoice", "credits invoice", "credit for invoice no", "refund for invoice",
 	"credited invoice", "invoice credited", "gutschrift zur rechnung", "gutschrift zu rechnung", "sur facture n°",
 	"sur facture no", "sur la facture n°", "avoir sur facture", "nota de crédito de la factura",
 	"abono de la factura", "rectifica a la factura", "nota di credito su fattura", "storno della fattura",
@@ -297,8 +305,21 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 // account's.
 func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 	var named labelHit
+	own := fieldLabelOwner(f.Name)
 	for _, sp := range spans {
 		h, ok := d.labelBefore(sp.Start)
+		if a, above := d.labelAbove(sp); !ok && above {
+			// A column's heading, or a label alone on the line above.
+			if a.role == own {
+				return labelHit{}
+			}
+			if a.role == builtinLabelOwner && (f.Kind == KindIdentifier && notTheNumberSet[a.key] || f.Kind == KindDate && otherDateSet[a.key]) {
+				if named.text == "" {
+					named = a
+				}
+				continue
+			}
+		}
 		switch {
 		case !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp):
 		case f.Kind == KindIdentifier && notTheNumberSet[h.key], f.Kind == KindDate && otherDateSet[h.key]:
