@@ -48,11 +48,11 @@ var blackboxSets = []struct {
 	{"documents.jsonl", 88, 12, 71, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
-	{"documents-r1.jsonl", 5, 10, 5, 0},
+	{"documents-r1.jsonl", 4, 9, 4, 0},
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise).
-	{"documents-r2.jsonl", 11, 32, 5, 5},
+	{"documents-r2.jsonl", 10, 32, 5, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -79,7 +79,7 @@ var blackboxSets = []struct {
 	// references are never the number: order, driver, protocol, KOT, tax
 	// IDs in Arabic/Russian/Thai, CAE, contract/policy/student numbers, a
 	// credit note's cited invoice, written from the tester's class list;
-	// R4A, R4B once payment collectors, tax offices, payers, insurers,
+	// 53, 31 once payment collectors, tax offices, payers, insurers,
 	// Turkish buyers, platform sellers and self-billing suppliers were
 	// known, from session 6's class list; 50 silent, 40 flagged once order,
 	// ship, treatment, sale and instalment dates are other dates, dates in
@@ -89,9 +89,10 @@ var blackboxSets = []struct {
 	// the document's country are read; 43, 25 in ok once a column's heading
 	// or a label alone on the line above names the value under it, and
 	// paddle, lot, charger, station, work order, booking numbers are never
-	// the number). The same rule as r3: measure, never tune on its
+	// the number; 42 with session 6's money classes: a second Turkish
+	// telecom tax, ÖİV). The same rule as r3: measure, never tune on its
 	// documents.
-	{"heldout-r4.jsonl", 43, 38, 25, 12},
+	{"heldout-r4.jsonl", 42, 38, 25, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -99,8 +100,9 @@ var blackboxSets = []struct {
 	// pins regressions rather than measuring what generalises (13 silent,
 	// 2 in ok once more references are never the number; 9, 0 with
 	// session 6's party classes; 8 once an order date is another date;
-	// 13 correct fields flagged with session 6's amount shapes).
-	{"heldout-r5.jsonl", 8, 13, 0, 0},
+	// 13 correct fields flagged with session 6's amount shapes; 11 once a
+	// patient's share and a Turkish payable are totals).
+	{"heldout-r5.jsonl", 8, 11, 0, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -157,8 +158,8 @@ func (d *doc) hasDiscount() bool {
 		}
 	}
 	for _, a := range d.amounts {
-		if strings.Contains(labelKeyOf(a), "disc") || strings.Contains(labelKeyOf(a), "saving") || a.Value < 0 {
-			return true
+		if strings.Contains(labelKeyOf(a), "disc") || strings.Contains(labelKeyOf(a), "saving") || a.Value < 0 || insurerShareKeys[a.key] {
+			return true // an insurer's share lowers the patient's total below the charges
 		}
 	}
 	return false
@@ -390,6 +391,13 @@ func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
 			other = append(other, a)
 		}
 	}
+	if f.Role == RoleTax && len(other) == 0 {
+		if a, b, sum, ok := d.splitTaxHalf(own); ok {
+			c.penalize(factorTwoLabels, fmt.Sprintf("%.2f is one part of a split tax: %s (line %d) and %s (line %d) add up to %.2f",
+				x, strings.ToUpper(a.label), a.Line+1, strings.ToUpper(b.label), b.Line+1, sum))
+		}
+		return
+	}
 	if len(own) == 0 || len(other) == 0 {
 		return
 	}
@@ -427,6 +435,15 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 		for _, a := range d.amounts {
 			if a.role == RoleTotal && near(a.Value, o.Value, amountEpsilon) ||
 				a.role == RoleTax && near(x+a.Value, o.Value, 0.011) {
+				return true
+			}
+		}
+	case RoleTotal:
+		// The total with its taxes and the amount payable after the buyer
+		// withholds part of them ("KDV Tevkifatı", "ISR retenido"): both are
+		// printed, and the withholding is the difference.
+		for _, a := range d.amounts {
+			if withholdingKeys[a.key] && near(math.Abs(a.Value), diff, 0.011) {
 				return true
 			}
 		}
@@ -596,4 +613,38 @@ func (d *doc) runningBalance(i int) bool {
 		}
 	}
 	return false
+}
+
+// splitTaxHalf reports a tax printed twice at one value under two
+// different tax labels on their own lines (India's CGST and SGST, which
+// split one GST between centre and state), when a total is the printed
+// base plus both: the document's tax is their sum, so one of them alone
+// is a part. A tax reprinted under "Total GST" is the same tax, not a part.
+func (d *doc) splitTaxHalf(own []labelledAmount) (a, b labelledAmount, sum float64, ok bool) {
+	var parts []labelledAmount
+	for _, o := range capped(own) {
+		if o.key == "" || strings.Contains(o.key, "total") || slices.ContainsFunc(parts, func(p labelledAmount) bool { return p.Line == o.Line || p.key == o.key }) {
+			continue
+		}
+		parts = append(parts, o)
+	}
+	if len(parts) != 2 {
+		return a, b, 0, false
+	}
+	sum = parts[0].Value + parts[1].Value
+	var totals []float64
+	for _, t := range d.amounts {
+		if t.role == RoleTotal && len(totals) < maxRelated {
+			totals = append(totals, t.Value)
+		}
+	}
+	for _, n := range d.amounts {
+		if n.role == RoleTax || n.role == RoleTotal || n.Value <= 0 {
+			continue
+		}
+		if slices.ContainsFunc(totals, func(t float64) bool { return near(n.Value+sum, t, 0.011) }) {
+			return parts[0], parts[1], sum, true
+		}
+	}
+	return a, b, 0, false
 }

@@ -25,11 +25,8 @@ var otherLabels = slices.Concat([]string{
 	"cash", "change", "change due", "changes", "posted change", "tendered", "tender", "paid", "paid amount", "payment",
 	"received", "cash received", "visa", "mastercard", "master", "amex", "card", "credit card", "debit", "credit",
 	"voucher", "deposit", "eftpos",
-}, depositLabels, []string{
-	// withholdings the buyer keeps back are not the tax charged
-	"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding", "withholding tax",
-	"tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
-	// and what changes hands after them: not the subtotal "net" names
+}, depositLabels, withholdingLabels, []string{
+	// what changes hands after a withholding: not the subtotal "net" names
 	"net receivable", "net payable", "net amount receivable", "net amount payable",
 	"rounding", "round", "round amt", "round adj", "rounding adj", "rounding adj.", "rounding adjustment",
 	"rounding adjustement", "round adjustmt", "rounded", "adjustment",
@@ -44,16 +41,71 @@ var otherLabels = slices.Concat([]string{
 	"total sv", "total gv", "total ev", "total qu", "accepted total", "amount tendered", "tendered amount",
 	// "PAY 50.00" / "CHANGE 40.10": the amount handed over.
 	"pay",
-	// A statement's carried-over balance and a tip are no invoice's total.
-	"previous balance", "balance forward", "balance brought forward", "past due", "prior balance", "opening balance",
-	"saldo anterior", "vorheriger saldo", "saldovortrag", "solde précédent", "saldo precedente", "vorig saldo",
-	"baki terdahulu", "baki lama", "前回請求額", "前回ご請求額", "繰越金額", "이전 잔액",
+	// A tip is no invoice's total.
 	"tip", "tips", "gratuity", "trinkgeld", "pourboire", "propina", "mancia", "fooi", "dricks", "チップ", "小费", "봉사료", "배달팁",
 	"pelarasan pembundaran", "pembundaran", "rundung", "rundungsdifferenz", "arrondi", "redondeo", "arrotondamento", "afronding",
 	"端数調整",
 	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
 	"お預り", "お預かり", "お釣り", "おつり", "釣銭",
-})
+}, insurerShareLabels, previousBalanceLabels)
+
+// previousBalanceLabels name the balance a bill or statement carries over
+// from before: no invoice's total.
+var previousBalanceLabels = []string{"previous balance", "balance forward", "balance brought forward", "past due",
+	"prior balance", "opening balance", "saldo anterior", "vorheriger saldo", "saldovortrag", "solde précédent",
+	"saldo precedente", "vorig saldo", "baki terdahulu", "baki lama", "前回請求額", "前回ご請求額", "繰越金額", "이전 잔액",
+	"önceki dönem borcu", "önceki donem borcu", "önceki bakiye", "devreden borç", "devreden borc", "devreden bakiye",
+	"geçmiş dönem borcu", "önceki dönemden kalan", "önceki dönemden kalan borç", "önceki fatura borcu",
+	"ödenmemiş fatura", "ödenmemiş borç", "geçmiş borç", "gecikmiş borç", "arrears", "unpaid balance",
+	"outstanding balance", "rückstand", "offener betrag aus vorperiode", "impayé précédent", "arretrato"}
+
+// previousBalanceKeys is previousBalanceLabels in LabelKey form.
+var previousBalanceKeys = keyedSet(func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range previousBalanceLabels {
+		m[l] = true
+	}
+	return m
+}())
+
+// withholdingLabels name what the buyer keeps back and pays the tax office
+// itself (an ISR or IVA retention, a TDS, a ritenuta, the Turkish KDV
+// tevkifatı): not the tax charged, and the difference between the
+// invoice's total and the amount it asks to be paid.
+var withholdingLabels = []string{"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding",
+	"withholding tax", "tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
+	"kdv tevkifatı", "kdv tevkifati", "tevkifat", "tevkifat tutarı", "tevkifat tutari", "tevkif edilen kdv",
+	"tevkifata tabi kdv"}
+
+// withholdingKeys is withholdingLabels in LabelKey form.
+var withholdingKeys = keyedSet(func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range withholdingLabels {
+		m[l] = true
+	}
+	return m
+}())
+
+// insurerShareLabels name the insurer's part of a medical or dental bill:
+// a contractual adjustment or a payment by the plan, which lowers what the
+// patient owes the way a discount lowers a price. The patient's share
+// after them is the bill's total (patientShareLabels).
+var insurerShareLabels = []string{"insurance adjustment", "insurance adjustments", "contractual adjustment",
+	"contractual adjustments", "insurance payment", "insurance payments", "insurance paid", "insurance discount",
+	"insurance credit", "plan paid", "plan payment", "plan payments", "plan discount", "plan adjustment",
+	"medicare paid", "medicare payment", "medicaid paid", "insurer paid", "paid by insurance",
+	"anteil krankenkasse", "kassenanteil", "anteil der krankenkasse", "erstattung krankenkasse", "festzuschuss",
+	"part sécurité sociale", "part securite sociale", "part mutuelle", "part amo", "part amc",
+	"remboursement sécurité sociale", "remboursement mutuelle", "parte aseguradora", "cubierto por el seguro"}
+
+// insurerShareKeys is insurerShareLabels in LabelKey form.
+var insurerShareKeys = keyedSet(func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range insurerShareLabels {
+		m[l] = true
+	}
+	return m
+}())
 
 // depositLabels name advance payments an invoice subtracts from its total:
 // money already paid, so no role's amount.
@@ -69,7 +121,8 @@ var extraRoleLabels = map[Role][]string{
 		// the base a tax is computed on, named with the tax
 		"base de cálc icms", "base de cálc. icms", "base de calc icms", "base de cálculo do icms", "base de cálculo",
 		"base imponible", "base imposable", "bemessungsgrundlage", "tax base", "taxable base",
-		"subtotaal", "totaal excl", "subtotale", "imponibile", "jumlah kecil", "소계", "小计", "netto bedrag", "summa exkl"},
+		"subtotaal", "totaal excl", "subtotale", "imponibile", "jumlah kecil", "소계", "小计", "netto bedrag", "summa exkl",
+		"ara toplam", "kdv matrahı", "kdv matrahi"},
 	RoleTax: append([]string{"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
 		"vat amount", "taxes", "tax & fees", "taxes & fees", "taxes and fees"}, taxRegimeWords...),
 	RoleTotal: {"final total", "total after rounding", "total atter rounding", "total sales",
@@ -86,6 +139,14 @@ var extraRoleLabels = map[Role][]string{
 		"商品总额", "实付款", "实付金额", "应付金额", "商品合計", "お支払い金額", "お支払い合計", "お支払額", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"totale pagato", "total paid", "total pagado",
+		// what the patient owes after the insurer's share
+		"patient responsibility", "patient balance", "patient balance due", "patient portion", "patient share",
+		"patient pays", "patient amount due", "amount you owe", "you owe", "your balance", "your responsibility",
+		"eigenanteil", "ihr eigenanteil", "reste à charge", "reste a charge", "a cargo del paciente",
+		// Turkish invoice sums: the total with taxes, the amount payable
+		// after a withholding. A bare "toplam" sums anything (Toplam İskonto,
+		// Toplam KDV), so it is no label.
+		"vergiler dahil toplam tutar", "vergiler dahil toplam", "ödenecek tutar", "odenecek tutar",
 		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
 }
 
@@ -97,6 +158,7 @@ var taxRegimeWords = []string{
 	"cgst", "sgst", "igst", "utgst", "cess", // India
 	"btw", "moms", "mva", "alv", "dph", "pvm", "pvn", "käibemaks", "áfa", "kdv", "fpa", "φπα", "ddv", "pdv",
 	"ptu", "suma ptu", "kwota ptu", // Poland: a receipt's VAT (podatek od towarów i usług)
+	"öiv", "ö i v", "özel iletişim vergisi", "ozel iletisim vergisi", // Turkey: the telecom tax charged beside KDV
 	"vsk", "tvsh", "ндс", "ддс", "пдв", "ндв", "mehrwertsteuer", "vorsteuer",
 	// insurance premium tax: a tax charged on the premium, printed as the tax
 	"versicherungsteuer", "versicherungssteuer", "insurance premium tax", "ipt", "assurantiebelasting",
@@ -123,6 +185,11 @@ var finalTotalLabels = keyedSet(map[string]bool{
 	"zahlbetrag": true, "zahlungsbetrag": true, "rechnungsbetrag": true, "zu zahlender betrag": true, "zu zahlender beitrag": true,
 	"montant à payer": true, "total à payer": true, "montant a payer": true, "total a payer": true,
 	"amount to pay": true, "total to pay": true, "amount to be paid": true,
+	"patient responsibility": true, "patient balance": true, "patient balance due": true, "patient portion": true,
+	"patient share": true, "patient pays": true, "patient amount due": true, "amount you owe": true, "you owe": true,
+	"your balance": true, "your responsibility": true, "eigenanteil": true, "ihr eigenanteil": true,
+	"reste à charge": true, "reste a charge": true, "a cargo del paciente": true,
+	"ödenecek tutar": true, "odenecek tutar": true,
 	"总计": true, "价税合计": true, "お支払金額": true, "ご請求金額": true, "請求金額": true, "합계금액": true, "총액": true,
 	"결제금액": true, "결제 금액": true, "총 결제금액": true, "최종 결제금액": true,
 	"实付款": true, "实付金额": true, "应付金额": true, "お支払い金額": true, "お支払い合計": true, "お支払額": true,

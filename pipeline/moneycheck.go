@@ -127,6 +127,12 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 						strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
 					return false
 				}
+				if prev, own, ok := d.carriedBalance(f.Role, a); ok {
+					c.setPrimary(a.Start)
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f includes the previous balance %.2f (%q, line %d): this invoice's own charges are %.2f (line %d)", x,
+						prev.Value, strings.ToUpper(strings.Join(strings.Fields(prev.label), " ")), prev.Line+1, own.Value, own.Line+1))
+					return false
+				}
 				if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
 					c.setPrimary(a.Start)
 					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
@@ -162,6 +168,22 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if m, ok := d.roundedAfter(f.Role, matches, x); ok {
 		c.setPrimary(m.Start)
 		return true
+	}
+	if f.Role == RoleTotal && slices.ContainsFunc(d.amounts, func(a labelledAmount) bool { return previousBalanceKeys[a.key] }) {
+		// An invoice's own charges, below a payable that adds a carried balance.
+		totals := 0
+		for _, a := range d.amounts {
+			if a.role != RoleTotal {
+				continue
+			}
+			if totals++; totals > maxRelated {
+				break
+			}
+			if _, own, ok := d.carriedBalance(f.Role, a); ok && near(own.Value, x, amountEpsilon) {
+				c.setPrimary(own.Start)
+				return true
+			}
+		}
 	}
 	reason := fmt.Sprintf("%.2f is not the amount labelled %s (%s)", x, f.Role, strings.Join(labelled, ", "))
 	switch {
@@ -240,8 +262,8 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 		}
 	}
 	for _, b := range d.amounts {
-		if b.Start <= a.Start || b.role == RoleTotal && !finalTotalLabels[b.key] {
-			continue
+		if b.Start <= a.Start || b.role == RoleTotal && !finalTotalLabels[b.key] || insurerShareKeys[b.key] {
+			continue // the insurer's share lowers what the patient owes, like a discount
 		}
 		if b.role == roleOther && (tenderedLabels[b.key] || strings.HasPrefix(b.key, "cash") || d.isPayment(b)) ||
 			b.Value < 0 && b.role != RoleTotal && !isRoundingKey(b.key) && !isDiscountKey(b.key) {
@@ -327,7 +349,7 @@ func (d *doc) balanceAfterPayment(r Role, a labelledAmount) (inv, paid labelledA
 		switch {
 		case b.role == RoleTotal && !near(b.Value, a.Value, amountEpsilon):
 			total = b
-		case total != nil && b.role == roleOther && b.Value != 0 && d.isPayment(*b) &&
+		case total != nil && b.role == roleOther && b.Value != 0 && d.isPayment(*b) && !insurerShareKeys[b.key] &&
 			near(math.Abs(total.Value)-math.Abs(b.Value), a.Value, 0.011):
 			return *total, *b, true
 		}
@@ -445,4 +467,61 @@ func zeroAround(rs []rune, p, le int) (Span, bool) {
 		return Span{Start: s, End: q}, true
 	}
 	return Span{}, false
+}
+
+// carriedBalance reports, for a labelled total a, a previous balance
+// printed before it and the bill's own charges printed before it that the
+// two add up to: a telecom or utility bill's payable carries arrears, and
+// the bill's total is its own charges. On a document titled a statement of
+// account the balance due stays the total.
+func (d *doc) carriedBalance(r Role, a labelledAmount) (prev, own labelledAmount, ok bool) {
+	if r != RoleTotal || a.role != RoleTotal {
+		return prev, own, false
+	}
+	found := false
+	for _, p := range d.amounts {
+		if p.Start >= a.Start {
+			break
+		}
+		if previousBalanceKeys[p.key] && p.Value > 0 {
+			prev, found = p, true
+		}
+	}
+	if !found || d.statementTitled() {
+		return prev, own, false
+	}
+	for _, y := range d.amounts {
+		if y.Start >= a.Start {
+			break
+		}
+		if y.Start != prev.Start && y.Value > 0 && y.role != roleOther && near(y.Value+prev.Value, a.Value, 0.011) {
+			return prev, y, true
+		}
+	}
+	return prev, own, false
+}
+
+// statementTitles name a statement of account, whose balance due is its
+// total.
+var statementTitles = []string{"statement", "kontoauszug", "relevé", "estado de cuenta", "ekstre", "hesap ekstresi",
+	"estratto conto", "rekeningoverzicht"}
+
+// statementTitled reports a statement title among the document's first
+// lines.
+func (d *doc) statementTitled() bool {
+	seen := 0
+	for l := range d.lineStarts {
+		if seen >= titleLines {
+			break
+		}
+		key := d.lineKey(l)
+		if key == "" {
+			continue
+		}
+		seen++
+		if slices.ContainsFunc(statementTitles, func(t string) bool { return strings.Contains(" "+key+" ", " "+t+" ") }) {
+			return true
+		}
+	}
+	return false
 }
