@@ -3,7 +3,6 @@ package providers
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -277,7 +276,8 @@ func (c *Cache) get(key []byte) (cacheEntry, bool) {
 	op := &cacheOp{key: key}
 	c.do(op)
 	if op.err == nil && op.out != nil {
-		if err := json.Unmarshal(op.out, &e); err != nil {
+		var err error
+		if e, err = decodeEntry(op.out); err != nil {
 			op.err = fmt.Errorf("entry %x: %w", key[:6], err)
 		}
 	}
