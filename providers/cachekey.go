@@ -54,6 +54,24 @@ func cacheKey(buf []byte, provider string, req llm.Request, schema []byte, schem
 	if cap(b) < n {
 		b = make([]byte, 0, n+n/8)
 	}
+	if len(req.Messages) == 0 {
+		b = appendKeyStart(b, provider, req)
+		if req.Messages == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, "[]"...)
+		}
+		b = appendKeyTail(b, req, schema, schemaOK)
+	} else {
+		b = appendKeyHead(b, provider, req)
+		b = appendKeyRest(b, req, 0, schema, schemaOK)
+	}
+	sum := sha256.Sum256(b)
+	return sum[:], b
+}
+
+// appendKeyStart appends the key's bytes up to its messages.
+func appendKeyStart(b []byte, provider string, req llm.Request) []byte {
 	b = append(b, `{"v":1,"provider":`...)
 	b = appendJSONString(b, provider)
 	b = append(b, `,"model":`...)
@@ -62,23 +80,37 @@ func cacheKey(buf []byte, provider string, req llm.Request, schema []byte, schem
 	b = appendJSONString(b, req.PromptVersion)
 	b = append(b, `,"purpose":`...)
 	b = appendJSONString(b, req.Purpose)
-	b = append(b, `,"messages":`...)
-	if req.Messages == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, m := range req.Messages {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"role":`...)
-			b = appendJSONString(b, m.Role)
-			b = append(b, `,"content":`...)
-			b = appendJSONString(b, m.Content)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	return append(b, `,"messages":`...)
+}
+
+// appendKeyHead appends the key's bytes up to the first message's content,
+// its opening quote included. req has a message.
+func appendKeyHead(b []byte, provider string, req llm.Request) []byte {
+	b = appendKeyStart(b, provider, req)
+	b = append(b, `[{"role":`...)
+	b = appendJSONString(b, req.Messages[0].Role)
+	return append(b, `,"content":"`...)
+}
+
+// appendKeyRest appends the rest of the key after appendKeyHead and the
+// first from bytes of the first message's content (from falls on a rune
+// start, so the content's encoding splits there).
+func appendKeyRest(b []byte, req llm.Request, from int, schema []byte, schemaOK bool) []byte {
+	b = appendJSONChars(b, req.Messages[0].Content[from:])
+	b = append(b, `"}`...)
+	for _, m := range req.Messages[1:] {
+		b = append(b, `,{"role":`...)
+		b = appendJSONString(b, m.Role)
+		b = append(b, `,"content":`...)
+		b = appendJSONString(b, m.Content)
+		b = append(b, '}')
 	}
+	b = append(b, ']')
+	return appendKeyTail(b, req, schema, schemaOK)
+}
+
+// appendKeyTail appends what follows the messages.
+func appendKeyTail(b []byte, req llm.Request, schema []byte, schemaOK bool) []byte {
 	if len(schema) > 0 {
 		b = append(b, `,"schema":`...)
 		b = append(b, schema...)
@@ -93,16 +125,23 @@ func cacheKey(buf []byte, provider string, req llm.Request, schema []byte, schem
 	if !schemaOK {
 		b = append(b, req.JSONSchema...)
 	}
-	sum := sha256.Sum256(b)
-	return sum[:], b
+	return b
 }
 
 // appendJSONString appends s as encoding/json writes a string with HTML
 // escaping on: <, > and & as \u00XX, control bytes escaped, invalid UTF-8
 // as \ufffd, U+2028 and U+2029 escaped.
 func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
+	dst = appendJSONChars(dst, s)
+	return append(dst, '"')
+}
+
+// appendJSONChars appends s escaped as inside a JSON string, without the
+// quotes. Escaping goes rune by rune, so s split at a rune start encodes
+// as its two halves do.
+func appendJSONChars(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -146,8 +185,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		i += size
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 // jsonPlain marks the ASCII bytes a JSON string holds as they are (with
@@ -169,6 +207,9 @@ type schemaMemo struct {
 	// bufs holds the buffers keys are written into (a prompt's size each),
 	// so a call does not allocate one.
 	bufs sync.Pool
+	// prefixes spare hashing the prompt text every call of a purpose shares
+	// (cachekey_prefix.go).
+	prefixes prefixMemo
 }
 
 type memoSchema struct {
@@ -195,7 +236,11 @@ func (s *schemaMemo) key(provider string, req llm.Request) []byte {
 	if p, _ := s.bufs.Get().(*[]byte); p != nil {
 		buf = *p
 	}
-	key, used := cacheKey(buf, provider, req, e.compact, e.ok)
+	key, used := s.prefixes.key(buf, provider, req, e.compact, e.ok)
+	if key == nil {
+		key, used = cacheKey(buf, provider, req, e.compact, e.ok)
+		s.prefixes.learn(provider, req)
+	}
 	if cap(used) <= keyBufMax {
 		s.bufs.Put(&used)
 	}

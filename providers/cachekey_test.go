@@ -103,11 +103,77 @@ func BenchmarkCacheKey(b *testing.B) {
 			encodingJSONCacheKey("openai", req)
 		}
 	})
+	// A run's calls: one prompt template, a new document each call.
+	reqs := make([]llm.Request, 64)
+	for i := range reqs {
+		reqs[i] = req
+		reqs[i].Messages = []llm.Message{{Role: "user", Content: req.Messages[0].Content + fmt.Sprintf("<document>\nInvoice %d\nTotal: %d.50\n</document>", i, i)}}
+	}
+	b.Run("direct-no-prefix", func(b *testing.B) {
+		schema, ok := compactSchema(req.JSONSchema)
+		var buf []byte
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			_, buf = cacheKey(buf, "openai", reqs[i%len(reqs)], schema, ok)
+			i++
+		}
+	})
 	b.Run("direct", func(b *testing.B) {
 		var memo schemaMemo
 		b.ReportAllocs()
+		i := 0
 		for b.Loop() {
-			memo.key("openai", req)
+			memo.key("openai", reqs[i%len(reqs)])
+			i++
 		}
 	})
+}
+
+// Keys made from a learned prompt prefix are the keys encoding/json made:
+// prompts of two purposes interleaved, documents that share their first
+// bytes, split runes and escapes at the prefix's end, extra messages, an
+// odd call that shares less; and from the third call of a purpose on, the
+// prefix serves, but for the third itself: the first two documents start
+// alike, so the prefix first learned runs into them and shrinks.
+func TestPrefixMemoKeys(t *testing.T) {
+	template := func(purpose string) string {
+		return "You are the " + purpose + " <of> & \"records\" é 日本\n" + strings.Repeat("Rule: copy values; never invent \u2028 them.\n", 12) + "<document>\n"
+	}
+	docs := []string{"From: Acme Ltd\nTotal 12.50", "From: Acme GmbH\nTotal 1", "éclair 日本 \xff\xfe", "日本", "\"quoted\" <b>", "", "\x01\n\t",
+		"From: Acme Ltd\nTotal 99"}
+	var memo schemaMemo
+	served := 0
+	for i, doc := range docs {
+		for _, purpose := range []string{"generator", "critic"} {
+			req := llm.Request{Purpose: purpose, Model: "gpt-4o-mini", PromptVersion: purpose + ".v1",
+				Messages:   []llm.Message{{Role: "user", Content: template(purpose) + doc + "\n</document>"}},
+				JSONSchema: []byte(`{"type":"object"}`), SchemaName: "invoice", MaxTokens: 512}
+			if i%3 == 2 {
+				req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: "{}"}, llm.Message{Role: "user", Content: "again <please>"})
+			}
+			want := encodingJSONCacheKey("openai", req)
+			if key, _ := memo.prefixes.key(nil, "openai", req, []byte(`{"type":"object"}`), true); key != nil {
+				served++
+				if !bytes.Equal(key, want) {
+					t.Fatalf("%s doc %q: the prefix's key differs from encoding/json's", purpose, doc)
+				}
+			}
+			if !bytes.Equal(memo.key("openai", req), want) {
+				t.Fatalf("%s doc %q: key differs from encoding/json's", purpose, doc)
+			}
+		}
+	}
+	if want := 2 * (len(docs) - 3); served != want {
+		t.Errorf("the prefix served %d keys, want %d (every call from the fourth of a purpose on)", served, want)
+	}
+	// A prompt that shares less than the prefix is keyed right, and the
+	// prefix shrinks to what they share.
+	odd := llm.Request{Purpose: "generator", Model: "gpt-4o-mini", PromptVersion: "generator.v1",
+		Messages: []llm.Message{{Role: "user", Content: template("generator")[:300] + "é other"}}}
+	for range 3 {
+		if !bytes.Equal(memo.key("openai", odd), encodingJSONCacheKey("openai", odd)) {
+			t.Fatal("a prompt sharing less than the prefix was keyed wrong")
+		}
+	}
 }
