@@ -201,21 +201,31 @@ var countryNeedles = func() [][]rune {
 	return out
 }()
 
-// countryByFirst holds, for each ASCII rune, the bit set of the
-// countryNeedles that start with it; countryNonASCII lists the needles that
-// start with another rune. Read-only after init.
-var countryByFirst, countryNonASCII = func() (t [128]uint64, other []int) {
+// countryByFirst and countryBySecond hold, for each ASCII rune, the bit
+// set of the countryNeedles whose first (second) rune it is;
+// countryNonASCII lists the needles that start with another rune, and
+// countryOtherSecond is the set of those whose second rune is another. Every
+// needle has two runes at least. Read-only after init.
+var countryByFirst, countryBySecond, countryNonASCII, countryOtherSecond = func() (first, second [128]uint64, other []int, otherSecond uint64) {
 	if len(countryNeedles) > 64 {
 		panic("countryName keeps the needles in a 64-bit set")
 	}
 	for i, n := range countryNeedles {
+		if len(n) < 2 {
+			panic("countryName reads a needle's first two runes")
+		}
 		if n[0] < 128 {
-			t[n[0]] |= 1 << i
+			first[n[0]] |= 1 << i
 		} else {
 			other = append(other, i)
 		}
+		if n[1] < 128 {
+			second[n[1]] |= 1 << i
+		} else {
+			otherSecond |= 1 << i
+		}
 	}
-	return t, other
+	return first, second, other, otherSecond
 }()
 
 // findCountryCurrency is countryCurrency computed.
@@ -239,28 +249,37 @@ func (d *doc) countryName() (int, Span, bool) {
 	var next [64]int // where each needle's next occurrence may start
 	var firstAt [64]Span
 	var found uint64
-	try := func(i, k int) {
-		n := countryNeedles[i]
-		if k < next[i] || k+len(n) > len(f) || !runesEqual(f[k:k+len(n)], n) {
-			return
-		}
-		next[i] = k + len(n)
-		s := Span{Start: d.fold.origin(k), End: d.fold.endOf(k + len(n) - 1)}
-		if found&(1<<i) == 0 && isBounded(d.rs, s, unicode.IsLetter) {
-			found |= 1 << i
-			firstAt[i] = s
-		}
-	}
-	for k, r := range f {
-		if r < 128 {
-			for set := countryByFirst[r]; set != 0; set &= set - 1 {
-				try(bits.TrailingZeros64(set), k)
+	// want holds the needles that can still change the answer: those listed
+	// before every needle found so far.
+	want := uint64(1)<<len(countryNeedles) - 1
+	for k := 0; k+1 < len(f) && want != 0; k++ {
+		var set uint64
+		if r := f[k]; r < 128 {
+			set = countryByFirst[r]
+		} else {
+			for _, i := range countryNonASCII {
+				if countryNeedles[i][0] == r {
+					set |= 1 << i
+				}
 			}
-			continue
 		}
-		for _, i := range countryNonASCII {
-			if countryNeedles[i][0] == r {
-				try(i, k)
+		if r := f[k+1]; r < 128 {
+			set &= countryBySecond[r] | countryOtherSecond
+		} else {
+			set &= countryOtherSecond
+		}
+		for set &= want; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			n := countryNeedles[i]
+			if k < next[i] || k+len(n) > len(f) || !runesEqual(f[k:k+len(n)], n) {
+				continue
+			}
+			next[i] = k + len(n)
+			if s := (Span{Start: d.fold.origin(k), End: d.fold.endOf(k + len(n) - 1)}); isBounded(d.rs, s, unicode.IsLetter) {
+				found |= 1 << i
+				firstAt[i] = s
+				want = uint64(1)<<bits.TrailingZeros64(found) - 1
+				set &= want
 			}
 		}
 	}

@@ -166,10 +166,12 @@ func indexColon(s string) int {
 }
 
 // stemSet is a list of lowercase stems a line is searched for, indexed by
-// first byte so that a line is read once for all of them.
+// first and second byte so that a line is read once for all of them.
 type stemSet struct {
-	stems   []string
-	byFirst [256]uint64 // the stems starting with each byte, as a bit set
+	stems []string
+	// byFirst and bySecond hold, for each byte, the bit set of the stems
+	// whose first (second) byte it is.
+	byFirst, bySecond [256]uint64
 }
 
 func newStemSet(stems ...string) *stemSet {
@@ -178,7 +180,11 @@ func newStemSet(stems ...string) *stemSet {
 	}
 	st := &stemSet{stems: stems}
 	for i, s := range stems {
+		if len(s) < 2 {
+			panic("a stem has two bytes at least")
+		}
 		st.byFirst[s[0]] |= 1 << i
+		st.bySecond[s[1]] |= 1 << i
 	}
 	return st
 }
@@ -189,8 +195,12 @@ func (st *stemSet) in(line string) bool {
 	if !isASCII(line) {
 		line = strings.ToLower(line)
 	}
-	for i := 0; i < len(line); i++ {
-		for set := st.byFirst[asciiLower(line[i])]; set != 0; set &= set - 1 {
+	for i := 0; i+1 < len(line); i++ {
+		set := st.byFirst[asciiLower(line[i])]
+		if set == 0 {
+			continue
+		}
+		for set &= st.bySecond[asciiLower(line[i+1])]; set != 0; set &= set - 1 {
 			if n := st.stems[bits.TrailingZeros64(set)]; len(line)-i >= len(n) && foldPrefix(line[i:], n) {
 				return true
 			}

@@ -13,19 +13,33 @@ import (
 // "ACME LTD\u0000" is invisible in every view yet makes the record differ
 // from what the reviewer saw; it is refused, never returned ok.
 func CheckTextValue(s string) error {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return fmt.Errorf("is not valid UTF-8 (first bad byte at offset %d)", i)
+	// Every document is checked: an ASCII byte is decided without decoding.
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != 0x7f || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+				i++
+				continue
 			}
-		case r == 0:
-			return fmt.Errorf("contains a NUL character (U+0000) at byte %d", i)
-		case (r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f') || (r >= 0x7f && r <= 0x9f):
-			return fmt.Errorf("contains the control character %U at byte %d", r, i)
+			return controlError(rune(c), i)
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return fmt.Errorf("is not valid UTF-8 (first bad byte at offset %d)", i)
+		}
+		if r >= 0x7f && r <= 0x9f {
+			return controlError(r, i)
+		}
+		i += size
 	}
 	return nil
+}
+
+// controlError names the control character r at byte i.
+func controlError(r rune, i int) error {
+	if r == 0 {
+		return fmt.Errorf("contains a NUL character (U+0000) at byte %d", i)
+	}
+	return fmt.Errorf("contains the control character %U at byte %d", r, i)
 }
 
 // CheckJSONText scans raw JSON, before it is decoded, for what encoding/json

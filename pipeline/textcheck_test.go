@@ -3,8 +3,11 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/pipeline/llm"
@@ -19,6 +22,43 @@ func TestCheckTextValue(t *testing.T) {
 	for in, want := range map[string]string{"ACME LTD\x00": "NUL", "a\x1bb": "U+001B", "a\u0085": "U+0085", "a\xffb": "not valid UTF-8"} {
 		if err := pipeline.CheckTextValue(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want an error saying %s", in, err, want)
+		}
+	}
+}
+
+// The rule decided rune by rune: CheckTextValue gives the same error, at
+// the same offset, for any text, whatever shortcut it takes.
+func TestCheckTextValueIsTheRuneRule(t *testing.T) {
+	byRune := func(s string) string {
+		for i, r := range s {
+			switch {
+			case r == utf8.RuneError:
+				if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+					return fmt.Sprintf("is not valid UTF-8 (first bad byte at offset %d)", i)
+				}
+			case r == 0:
+				return fmt.Sprintf("contains a NUL character (U+0000) at byte %d", i)
+			case (r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f') || (r >= 0x7f && r <= 0x9f):
+				return fmt.Sprintf("contains the control character %U at byte %d", r, i)
+			}
+		}
+		return ""
+	}
+	r := rand.New(rand.NewPCG(6, 1))
+	pieces := []string{"a", " ", "\t", "\n", "\r", "\f", "\x00", "\x1b", "\x7f", "\u0085", "\u009f", "\u00a0", "ü", "株",
+		"\ufffd", "\xff", "\xe6", "\x80", "\xc2"}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		got := ""
+		if err := pipeline.CheckTextValue(s); err != nil {
+			got = err.Error()
+		}
+		if want := byRune(s); got != want {
+			t.Errorf("%q: %q, rune by rune %q", s, got, want)
 		}
 	}
 }
