@@ -401,13 +401,34 @@ func segmentEnd(line string) int {
 		first[k] = -1
 	}
 	for i := 0; i < len(line); i++ {
-		if c := line[i]; c != ' ' && c != '\t' && c != ',' {
+		// Each separator but the tab is a space or a comma and a second byte
+		// of its own: only the separators that byte allows are compared.
+		var k int
+		switch c := line[i]; {
+		case c == '\t':
+			k = 1
+		case c == ',':
+			k = 2
+		case c != ' ' || i+1 == len(line):
 			continue
-		}
-		for k, sep := range segmentSeps {
-			if first[k] < 0 && strings.HasPrefix(line[i:], sep) {
-				first[k] = i
+		default:
+			switch line[i+1] {
+			case ' ':
+				k = 0
+			case 0xC2: // ·
+				k = 3
+			case '|':
+				k = 4
+			case 0xE2: // —
+				k = 5
+			case '-':
+				k = 6
+			default:
+				continue
 			}
+		}
+		if first[k] < 0 && strings.HasPrefix(line[i:], segmentSeps[k]) {
+			first[k] = i
 		}
 	}
 	end := len(line)

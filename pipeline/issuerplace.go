@@ -47,7 +47,27 @@ func (n textNeed) met(d *doc) bool {
 // it, or the text holds a long s (ſ), which (?i) reads as "s" and
 // lowercasing keeps.
 func (d *doc) containsFold(words []string) bool {
+	if t := d.text(); len(t) == len(d.rs) {
+		// An ASCII text: lowercasing changes only A-Z: the text is searched as it is.
+		for _, w := range words {
+			if asciiContainsFold(t, w) {
+				return true
+			}
+		}
+		return false
+	}
 	return containsAny(d.lowerText(), words) || strings.ContainsRune(d.text(), 'ſ')
+}
+
+// asciiContainsFold reports whether the ASCII t holds the lowercase ASCII
+// w, the letters of t compared in any case.
+func asciiContainsFold(t, w string) bool {
+	for i := 0; i+len(w) <= len(t); i++ {
+		if asciiLower(t[i]) == w[0] && foldPrefix(t[i:], w) {
+			return true
+		}
+	}
+	return false
 }
 
 var issuerNumbers = []issuerNumber{

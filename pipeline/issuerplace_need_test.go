@@ -63,3 +63,20 @@ func needMetWhereMatched(t *testing.T, n issuerNumber, text string) {
 		t.Errorf("%s: %q matches, but its need is not met", n.what, text)
 	}
 }
+
+// containsFold reads an ASCII text as it is, in any case, and answers as
+// the lowercased text does.
+func TestContainsFoldReadsASCIIInAnyCase(t *testing.T) {
+	s := Invoice()
+	for text, want := range map[string]bool{"GST REG NO": true, "Gst": true, "gSt": true, "G S T": false, "ust-id": false,
+		"USt-IdNr": false, "": false, "GS": false, "xgstx": true, "Müller GST": true, "gſt": true} {
+		d, err := analyze(context.Background(), text, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.facts.src = text
+		if got := d.containsFold([]string{"gst"}); got != want {
+			t.Errorf("%q: containsFold(gst) %v, want %v", text, got, want)
+		}
+	}
+}

@@ -84,18 +84,40 @@ func labelLine(line string) (string, bool) {
 	if len(toks) == 0 {
 		return "", true
 	}
-	for i, l := range customerLabelToks {
-		if wordsAre(line, toks, l) {
+	// Only the labels that start with the line's first word can be it.
+	var low [maxLabelWord]byte
+	first := line[toks[0].Start:toks[0].End]
+	if len(first) > len(low) {
+		return "", false
+	}
+	for j := 0; j < len(first); j++ {
+		low[j] = asciiLower(first[j])
+	}
+	for _, i := range customerLabelsByFirst[string(low[:len(first)])] {
+		if wordsAre(line, toks, customerLabelToks[i]) {
 			return customerLabels[i], true
 		}
 	}
-	for i, l := range addressWordToks {
-		if wordsAre(line, toks, l) {
+	for _, i := range addressWordsByFirst[string(low[:len(first)])] {
+		if wordsAre(line, toks, addressWordToks[i]) {
 			return addressWords[i], true
 		}
 	}
 	return "", false
 }
+
+// addressWordsByFirst lists, for each first word of an address word, the
+// indexes of those that start with it in ascending order. Read-only after
+// init.
+var addressWordsByFirst = func() map[string][]int {
+	m := map[string][]int{}
+	for i, l := range addressWordToks {
+		if len(l) > 0 {
+			m[l[0]] = append(m[l[0]], i)
+		}
+	}
+	return m
+}()
 
 // asciiWords appends to buf the bounds of the words LabelTokens cuts the
 // ASCII s into.

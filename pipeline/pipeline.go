@@ -198,7 +198,8 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated)
 	if err != nil {
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
-		return p.fail(log, doc, err, &usage)
+		u := usage // a copy escapes, on this path only
+		return p.fail(log, doc, err, &u)
 	}
 	// The stage lines' arguments are boxed even for a logger that drops
 	// them: built only when a handler takes Info lines.
@@ -220,7 +221,8 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 		usage.Add(c.Usage)
 		if err != nil {
 			log.Error("critique failed", "stage", "critique", "error", err.Error(), "duration_ms", ms(start))
-			return p.fail(log, doc, err, &usage)
+			u := usage
+			return p.fail(log, doc, err, &u)
 		}
 		crit = &c
 		log.Info("critiqued", "stage", "critique", "overall_confidence", c.OverallConfidence, "verdicts", len(c.FieldVerdicts),
@@ -235,7 +237,8 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 		res.CriticSummary = "critic skipped (heuristics-only)"
 	}
 	if usage.Calls > 0 {
-		res.Usage = &usage
+		u := usage
+		res.Usage = &u
 	}
 	if logInfo {
 		flagged := make([]string, len(res.FlaggedFields))
