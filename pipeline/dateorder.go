@@ -153,7 +153,8 @@ func (d *doc) australianState(tok Span) bool {
 // datedWords are date labels that date whatever the line names before them:
 // "Original Invoice #: 100873 dated October 30, 2026", "Buyer's Order No:
 // BO-99812  Dated: 28/07/2026".
-var datedWords = map[string]bool{"dated": true, "date": true, "vom": true, "du": true, "del": true, "z dnia": true}
+var datedWords = map[string]bool{"dated": true, "date": true, "vom": true, "du": true, "del": true, "z dnia": true,
+	"от": true}
 
 // datedForOther reports a dating label h whose line names another document
 // before it (the nearest earlier label on the line is a built-in one, an

@@ -29,3 +29,18 @@ func TestMonthNamesInMoreScripts(t *testing.T) {
 		{"greek month, another day", el, d("2026-11-15"), "invoice_date", "not found"},
 	})
 }
+
+// A Russian document dates itself after its number ("Счёт № 318 от 26
+// ноября 2026 г.") and dates the contract it cites the same way ("Договор
+// № 12 от 15.01.2025"): "от" after the document's own number is its issue
+// date, after another document's number that document's date.
+func TestRussianDatedAfterTheNumber(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	ru := "ООО «Ромашка»\nДоговор № 12 от 15.01.2025\nЗаказ получен 20.11.2026\n" +
+		"Счёт № 318 от 26 ноября 2026 г.\nИтого: 14 400,00 руб."
+	runDateCases(t, []classCase{
+		{"issue date right", ru, d("2026-11-26"), "", ""},
+		{"an unlabelled date", ru, d("2026-11-20"), "invoice_date", "2026-11-26"},
+		{"contract date", ru, d("2025-01-15"), "invoice_date", "Договор"},
+	})
+}

@@ -687,6 +687,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			if !ok {
 				h, ok = d.labelAbove(Span{Start: m.Start, End: m.End})
 			}
+			if _, dated := d.datedForOther(h); ok && dated {
+				continue // "Договор № 12 от 15.01.2025": the contract's date
+			}
 			if ok && h.role == own && !readsAs(m.ISO, val) {
 				labelled = m.ISO[0]
 				if m.Ambiguous || buddhistEra(labelled) {

@@ -124,7 +124,13 @@ var notTheNumberLabels = []string{
 	"charger id", "charge point", "charge point id", "station", "station id", "station no", "work order",
 	"work order no", "work order number", "wo no", "booking", "booking id", "booking code", "reservation",
 	"reservation no", "reservation number", "confirmation no", "confirmation number", "lookup code",
-	"ejari", "ejari no", "ejari number",
+	"ejari", "ejari no", "ejari number", "reservierungsnummer", "reservierungs-nr", "reservierung", "buchungs-nr",
+	"buchungsnummer", "予約番号", "予約no", "n° de réservation", "numéro de réservation", "nº de reserva",
+	"número de reserva", "localizador", "evse", "evse id", "ladepunkt", "ladepunkt-id", "ladestation",
+	"point de charge", "borne", "punto de recarga",
+	// The last digits of a payment card said in words.
+	"card ending", "card ending in", "ending in", "card ends in", "visa ending", "mastercard ending",
+	"amex ending", "karte endet auf", "carte se terminant par", "tarjeta terminada en",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -146,7 +152,9 @@ var referenceLabels = []string{
 	"ersetzt rechnung", "annule et remplace", "annule la facture", "sustituye a la factura",
 	// A credit note or refund names the invoice it credits.
 	"credit note for invoice", "credit memo for invoice", "relates to your invoice", "relating to your invoice",
-	"against your invoice", "credit for your invoice", "credits your invoice", "credits invoice", "credit for invoice no", "refund for invoice",
+	"against your invoice", "credit for your invoice", "credits your invoice", "credits invoice",
+	"storno der rechnung", "stornierung der rechnung", "storno zur rechnung", "gutschrift für rechnung",
+	"reversal of invoice", "cancellation of invoice", "annulation de la facture", "anulación de la factura", "credit for invoice no", "refund for invoice",
 	"credited invoice", "invoice credited", "gutschrift zur rechnung", "gutschrift zu rechnung", "sur facture n°",
 	"sur facture no", "sur la facture n°", "avoir sur facture", "nota de crédito de la factura",
 	"abono de la factura", "rectifica a la factura", "nota di credito su fattura", "storno della fattura",

@@ -417,6 +417,10 @@ func extendSpaceGrouped(rs []rune, i, j int) int {
 	if currencyFollows(rs, k) {
 		return k // "32 400 Ft", "120 000 Kč": a whole amount its currency closes
 	}
+	if k+2 < len(rs) && rs[k] == '.' && isDigit(rs[k+1]) && isDigit(rs[k+2]) && (k+3 == len(rs) || !isAlnum(rs[k+3])) &&
+		currencyFollows(rs, k+3) {
+		return k + 3 // "1 297.20 CHF"
+	}
 	prefixed := currencyPrecedes(rs, i)
 	if k >= len(rs) || rs[k] != ',' && !(prefixed && rs[k] == '.') {
 		if prefixed && (k == len(rs) || !isAlnum(rs[k]) && rs[k] != '.' && rs[k] != ',') {
@@ -442,6 +446,9 @@ func currencyPrecedes(rs []rune, i int) bool {
 		k--
 	}
 	s := k
+	if s > 0 && rs[s-1] == '.' {
+		s-- // "Fr. 1 297.20"
+	}
 	for s > 0 && k-s < 4 && !unicode.IsSpace(rs[s-1]) && !unicode.IsDigit(rs[s-1]) && !strings.ContainsRune(":;,.()", rs[s-1]) {
 		s--
 	}
@@ -449,7 +456,7 @@ func currencyPrecedes(rs []rune, i int) bool {
 		return false
 	}
 	m := string(rs[s:k])
-	if _, ok := letterSigns[m]; ok {
+	if _, ok := letterSigns[m]; ok || isAmountMarker(m) {
 		return true
 	}
 	code, _ := markerCode(m)

@@ -62,5 +62,16 @@ func TestMoreReferencesAreNotTheNumber(t *testing.T) {
 		{"french avoir citing its facture", "Imprimerie Wallonne SA\nAVOIR n° AV-2026-0031\n" +
 			"Avoir sur facture n° FW-2026-0077\nRemise commerciale   -60,50\nTotal TTC   -60,50 €",
 			"AV-2026-0031", []string{"FW-2026-0077"}},
+		{"hotel rechnung with a reservation number", "Hotel Alpenblick GmbH\nRechnung Nr. 2026-0412\n" +
+			"Reservierungsnummer 88213771\nÜbernachtung 3 Nächte   390,00\nGesamt 390,00 EUR",
+			"2026-0412", []string{"88213771"}},
+		{"charging receipt with the charge point", "VoltCharge GmbH\nBeleg-Nr. VC-26-0412\nEVSE ID: DEVLTE0412\n" +
+			"Ladepunkt: 0412-77\nEnergie 22,4 kWh\nGesamt 11,20 EUR",
+			"VC-26-0412", []string{"DEVLTE0412", "0412-77"}},
+		{"card paid, last digits in words", "Book Nook\nReceipt 2026-118\nPaid with VISA ending 4471\nTotal $9.00",
+			"2026-118", []string{"4471"}},
+		{"storno citing its rechnung", "Müller Bürotechnik GmbH\nStornorechnung Nr. ST-2026-031\n" +
+			"Storno der Rechnung RE-2026-0877\nGesamt -49,00 EUR",
+			"ST-2026-031", []string{"RE-2026-0877"}},
 	})
 }

@@ -178,7 +178,8 @@ fields:
       honorarrechnung nr, note d'honoraires, note d'honoraires n°, minuta, minuta nº, parcella, parcella n,
       factuur, factuurnr, factuur nr, lasku, lasku nro, laskun numero, laskunumero, číslo faktury, faktura č,
       számla, számlaszám, számla sorszáma, factura nr, số hóa đơn, αρ. τιμολογίου, αριθμός τιμολογίου,
-      fatura no, 세금계산서 번호]
+      fatura no, 세금계산서 번호, счёт, счет, счёт-фактура, счет-фактура, счёт на оплату, счет на оплату,
+      товарный чек, кассовый чек]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
@@ -189,7 +190,7 @@ fields:
       data do documento, data documento, fecha de expedición, statement date, date of statement, 작성일자, 거래일시,
       belegdatum, ausstellungsdatum, datum faktury, date of invoice, invoice issued, fatura tarihi, düzenleme tarihi,
       belge tarihi, tarih, ημερομηνία, ημερομηνία έκδοσης, ημ/νία, дата, дата счёта, дата счета, дата выставления,
-      дата документа, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
+      дата документа, от, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
   - name: subtotal
     kind: money
     role: subtotal

@@ -79,3 +79,23 @@ func TestKronaByTheDocumentsCountry(t *testing.T) {
 		{"swedish kr as nok", se, c("NOK"), "currency", "SEK"},
 	})
 }
+
+// The same shapes with the currency after the amount or as a local
+// abbreviation: "1 297.20 CHF", "Fr. 1 297.20", "kr 1 250", "N 29,376.00".
+func TestAmountShapesAroundTheCurrency(t *testing.T) {
+	tot := func(v float64) map[string]any { return map[string]any{"total": v} }
+	chf := "Treuhand AG\nRechnung 2026-0412\nTotal 1 297.20 CHF"
+	fr := "Treuhand AG\nRechnung 2026-0412\nTotal Fr. 1 297.20"
+	kr := "Kaffebaren AB\nKvitto 118\nTotalt kr 1 250"
+	ng := "Lagos Hub\nInvoice 118\nTotal: N 29,376.00"
+	runClassCases(t, []classCase{
+		{"chf after", chf, tot(1297.2), "", ""},
+		{"chf after, last group", chf, tot(297.2), "total", ""},
+		{"fr. before", fr, tot(1297.2), "", ""},
+		{"fr. before, last group", fr, tot(297.2), "total", ""},
+		{"kr before a whole amount", kr, tot(1250.0), "", ""},
+		{"kr before, last group", kr, tot(250.0), "total", ""},
+		{"naira N and a space", ng, tot(29376.0), "", ""},
+		{"naira N and a space, a piece", ng, tot(376.0), "total", ""},
+	})
+}
