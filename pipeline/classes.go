@@ -579,6 +579,24 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		return
 	}
 	d.checkHeadCompany(c, val)
+	if c.Factor < 1 {
+		return
+	}
+	if sellers := d.platformSellers(); len(sellers) > 0 {
+		i := slices.IndexFunc(sellers, func(s seller) bool { return sameName(s.name, val) })
+		switch {
+		case i < 0:
+			c.penalize(factorNotIssuer, fmt.Sprintf("the document names %q as the seller (line %d): the platform or agent that printed it is not the vendor", sellers[0].name, sellers[0].line+1))
+			return
+		case len(sellers) > 1:
+			names := make([]string, len(sellers))
+			for k, s := range sellers {
+				names[k] = fmt.Sprintf("%q", s.name)
+			}
+			c.penalize(factorNotIssuer, fmt.Sprintf("the document names several sellers (%s): %q is only one of them", strings.Join(names, ", "), val))
+			return
+		}
+	}
 	d.checkEmailParty(c, val)
 }
 

@@ -85,7 +85,22 @@ func TestSellerOnPlatformsAndSelfBilling(t *testing.T) {
 	ukSelf := "Greenvale Dairies Ltd\nSELF-BILLING INVOICE SB-2026-0117\nSupplier: Hollins Farm Partnership\n" +
 		"Supplier VAT no GB 123 4567 89\nMilk supplied, November   £4,120.00\nTotal   £4,120.00"
 	deSelf := "Holzhandel Berger GmbH\nGutschrift im Gutschriftverfahren Nr. G-2026-044\nLieferant: Forstbetrieb Maier\nFichte Stammholz   3.200,00 €\nGutschriftsbetrag   3.200,00 €"
+	// Further down an order, the seller printed with each item, with or
+	// without a colon; an order from several sellers has no one vendor.
+	longOrder := "ShopHarbor\nOrder #88-1120-4471\nPlaced 20 Nov 2026\nShip to: Dana Whitfield\n14 Elm Row\nLeeds LS2 7QT\n" +
+		"Payment: Visa ending 1881\nDelivery: Standard\nItems\n1 x Ceramic teapot   £24.00\n  Sold by Potter's Wheel Studio Ltd\n" +
+		"Order total   £24.00"
+	twoSellers := "ShopHarbor\nOrder #88-1120-4472\n1 x Teapot   £24.00   Sold by: Potter's Wheel Studio Ltd\n" +
+		"1 x Tea towel   £6.00   Sold by: Linen Loft UK Ltd\nOrder total   £30.00"
+	bestseller := "Potter's Wheel Studio Ltd\nInvoice PW-2026-118\nCeramic teapot (our best seller!)   £24.00\nTotal   £24.00"
+	itMarket := "MercatoPiù\nRiepilogo ordine 55-3310\n1 x Moka 6 tazze   34,90 €\nVenduto e spedito da Casalinghi Ferri S.r.l.\nTotale ordine   34,90 €"
 	runClassCases(t, []classCase{
+		{"seller below the head", longOrder, v("ShopHarbor"), "vendor_name", "Potter's Wheel Studio Ltd"},
+		{"seller below the head passes", longOrder, v("Potter's Wheel Studio Ltd"), "", ""},
+		{"one of two sellers", twoSellers, v("Potter's Wheel Studio Ltd"), "vendor_name", "several sellers"},
+		{"best seller is no label", bestseller, v("Potter's Wheel Studio Ltd"), "", ""},
+		{"it platform as vendor", itMarket, v("MercatoPiù"), "vendor_name", "Casalinghi Ferri S.r.l."},
+		{"it seller passes", itMarket, v("Casalinghi Ferri S.r.l."), "", ""},
 		{"uk platform as vendor", ukMarket, v("Marketgo"), "vendor_name", "Kettle & Hearth Supplies Ltd"},
 		{"uk seller passes", ukMarket, v("Kettle & Hearth Supplies Ltd"), "", ""},
 		{"de platform as vendor", deMarket, v("Kaufhafen.de"), "vendor_name", "Elektro Brandl e.K."},
