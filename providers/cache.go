@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -272,26 +271,22 @@ func (c *Cache) get(key []byte) (cacheEntry, bool) {
 	if e, ok := c.queued(key); ok {
 		return e, true
 	}
-	var e cacheEntry
 	op := &cacheOp{key: key}
 	c.do(op)
-	if op.err == nil && op.out != nil {
-		var err error
-		if e, err = decodeEntry(op.out); err != nil {
-			op.err = fmt.Errorf("entry %x: %w", key[:6], err)
-		}
-	}
 	if op.err != nil {
 		c.fault("lookup", op.err)
 		return cacheEntry{}, false
 	}
-	return e, op.out != nil
+	return op.entry, op.found
 }
 
-// cacheOp is one lookup (val nil) or write waiting for a batch.
+// cacheOp is one lookup (val nil) or write waiting for a batch. A lookup's
+// entry is decoded inside the transaction, straight from the file's pages,
+// so the value is not copied out first.
 type cacheOp struct {
 	key, val []byte
-	out      []byte
+	entry    cacheEntry
+	found    bool
 	err      error
 }
 
@@ -335,7 +330,11 @@ func (c *Cache) runBatch(batch []*cacheOp, lockWait time.Duration) error {
 				}
 			case b != nil:
 				if v := b.Get(o.key); v != nil {
-					o.out = bytes.Clone(v)
+					if e, err := decodeEntry(v); err != nil {
+						o.err = fmt.Errorf("entry %x: %w", o.key[:min(6, len(o.key))], err)
+					} else {
+						o.entry, o.found = e, true
+					}
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package providers
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -83,23 +84,26 @@ func (r *entryReader) str(dst *string) bool {
 		r.i = i + 1
 		return true
 	}
-	out := make([]byte, 0, i-start+64)
-	out = append(out, b[start:i]...)
+	// Built in a strings.Builder, whose String is the bytes themselves: a
+	// reply is the larger part of a lookup's allocation.
+	var out strings.Builder
+	out.Grow(i - start + 64)
+	out.Write(b[start:i])
 	for i < len(b) {
 		c := b[i]
 		switch {
 		case c == '"':
-			if !ascii && !utf8.Valid(out) {
+			if !ascii && !utf8.ValidString(out.String()) {
 				return false
 			}
-			*dst = string(out)
+			*dst = out.String()
 			r.i = i + 1
 			return true
 		case c < 0x20:
 			return false
 		case c != '\\':
 			ascii = ascii && c < utf8.RuneSelf
-			out = append(out, c)
+			out.WriteByte(c)
 			i++
 			continue
 		}
@@ -108,17 +112,17 @@ func (r *entryReader) str(dst *string) bool {
 		}
 		switch e := b[i+1]; e {
 		case '"', '\\', '/':
-			out = append(out, e)
+			out.WriteByte(e)
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
 			rr := hex4(b[i+2:])
 			if rr < 0 {
@@ -129,14 +133,14 @@ func (r *entryReader) str(dst *string) bool {
 				// A pair makes one rune; a lone half is U+FFFD, as encoding/json reads it.
 				if r2 := surrogateLow(b[i:]); r2 >= 0 {
 					if dec := utf16.DecodeRune(rr, r2); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
+						out.WriteRune(dec)
 						i += 6
 						continue
 					}
 				}
 				rr = utf8.RuneError
 			}
-			out = utf8.AppendRune(out, rr)
+			out.WriteRune(rr)
 			continue
 		default:
 			return false
