@@ -92,8 +92,11 @@ var blackboxSets = []struct {
 	// the number; 42 with session 6's money classes: a second Turkish
 	// telecom tax, ÖİV; 41 with reservation, charge point, card-ending
 	// and storno labels, amounts around the currency and Russian "от"
-	// dates). The same rule as r3: measure, never tune on its documents.
-	{"heldout-r4.jsonl", 41, 38, 25, 12},
+	// dates; 39, 23 in ok once a date after another event's phrase on its
+	// line ("Sale of", "DOS:", "Instalment 2: £200.00 on") is that event's,
+	// and X-masked card digits are a card's). The same rule as r3: measure,
+	// never tune on its documents.
+	{"heldout-r4.jsonl", 39, 38, 23, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once

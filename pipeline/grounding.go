@@ -519,7 +519,14 @@ var otherFieldLabels = map[Kind][]string{
 		"date de vente", "дата продажи", "дата поставки",
 		// The instalments of a payment plan.
 		"instalment", "installment", "instalment due", "installment due", "plazo", "cuota", "rata", "ratenzahlung",
-		"teilzahlung", "mensualité", "taksit", "взнос", "งวดที่"},
+		"teilzahlung", "mensualité", "taksit", "взнос", "งวดที่",
+		// The same events said in a phrase before the date.
+		"sale of", "sale on", "sold on", "auction held on", "auction of", "auction on", "vente du",
+		"vente aux enchères du", "versteigerung am", "versteigerung vom", "auktion am", "auktion vom", "subasta del",
+		"asta del", "dos", "d.o.s.", "service on", "services on", "services rendered on", "seen on", "treated on",
+		"treatment on", "visit on", "behandlung vom", "agreement dated", "agreement of",
+		"contract dated", "contract of", "lease dated", "vertrag vom", "contrat du", "contrato de fecha",
+		"contratto del", "shipped on", "delivered on", "geliefert am", "livré le", "entregado el"},
 	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",

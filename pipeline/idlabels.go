@@ -130,7 +130,8 @@ var notTheNumberLabels = []string{
 	"point de charge", "borne", "punto de recarga",
 	// The last digits of a payment card said in words.
 	"card ending", "card ending in", "ending in", "card ends in", "visa ending", "mastercard ending",
-	"amex ending", "karte endet auf", "carte se terminant par", "tarjeta terminada en",
+	"amex ending", "karte endet auf", "carte se terminant par", "tarjeta terminada en", "last 4", "last four",
+	"last 4 digits", "last four digits", "membership",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit
@@ -154,7 +155,9 @@ var referenceLabels = []string{
 	"credit note for invoice", "credit memo for invoice", "relates to your invoice", "relating to your invoice",
 	"against your invoice", "credit for your invoice", "credits your invoice", "credits invoice",
 	"storno der rechnung", "stornierung der rechnung", "storno zur rechnung", "gutschrift für rechnung",
-	"reversal of invoice", "cancellation of invoice", "annulation de la facture", "anulación de la factura", "credit for invoice no", "refund for invoice",
+	"reversal of invoice", "cancellation of invoice", "annulation de la facture", "anulación de la factura",
+	"refund of receipt", "refund for receipt", "return of receipt", "original receipt", "original slip",
+	"original sale", "original transaction", "credit for invoice no", "refund for invoice",
 	"credited invoice", "invoice credited", "gutschrift zur rechnung", "gutschrift zu rechnung", "sur facture n°",
 	"sur facture no", "sur la facture n°", "avoir sur facture", "nota de crédito de la factura",
 	"abono de la factura", "rectifica a la factura", "nota di credito su fattura", "storno della fattura",
@@ -329,6 +332,15 @@ func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 			}
 		}
 		switch {
+		case ok && f.Kind == KindDate && h.role == builtinLabelOwner && (otherDateSet[h.key] || referenceSet[h.key]) &&
+			!d.namesDirectly(h, sp) && d.firstDateAfter(h, sp):
+			// "Sale of 08 October 2026", "Instalment 2: £200.00 on
+			// 15/11/2026", "invoice INV-0877 of 02/03/2026": the first date
+			// after another date's label on its line dates that event.
+			if named.text == "" {
+				named = h
+			}
+			continue
 		case !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp):
 		case f.Kind == KindIdentifier && notTheNumberSet[h.key], f.Kind == KindDate && otherDateSet[h.key]:
 			if named.text == "" {
@@ -341,6 +353,20 @@ func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 		}
 	}
 	return named
+}
+
+// firstDateAfter reports that the date at sp is the first date printed
+// after label h on h's line.
+func (d *doc) firstDateAfter(h labelHit, sp Span) bool {
+	for _, m := range d.dates {
+		if m.Start >= h.end && m.Start < sp.Start {
+			return false
+		}
+		if m.Start >= sp.Start {
+			break
+		}
+	}
+	return true
 }
 
 // cardDigits reports a value printed only after the masked digits of a
@@ -366,7 +392,9 @@ func (d *doc) cardDigits(spans []Span) (string, bool) {
 	return first, first != ""
 }
 
-func isCardMask(r rune) bool { return r == '*' || r == '•' || r == '●' || r == '∙' || r == '·' }
+func isCardMask(r rune) bool {
+	return r == '*' || r == '•' || r == '●' || r == '∙' || r == '·' || r == 'X' || r == 'x'
+}
 
 // penalizeOtherNamed flags a value only another label names, when the
 // document labels no value with the field's own label to compare it with.

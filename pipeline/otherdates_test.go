@@ -63,3 +63,27 @@ func TestOtherDatesAreNotTheIssueDate(t *testing.T) {
 		{"spanish plazo", es, d("2026-09-15"), "invoice_date", "Plazo"},
 	})
 }
+
+// The same class where the document dates itself without a label (a
+// letter's "London, 12 October 2026", a date alone under the head) and
+// names the other event in a phrase: "Sale of 08 October 2026", "Vente du",
+// "Versteigerung am", "DOS:", "Service on", "Instalment 2: £200.00 on",
+// "under the agreement dated", "Credit for invoice INV-0877 of": the first
+// date after the phrase on its line is that event's, never the issue date.
+func TestOtherDatesNamedInAPhrase(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	runDateCases(t, []classCase{
+		{"sale of", "Harbour Auctions Ltd\nLondon, 12 October 2026\nInvoice HA-0091\nSale of 08 October 2026, lot 27\nTotal £1,840.00", d("2026-10-08"), "invoice_date", "Sale of"},
+		{"sale of, the letter's date right", "Harbour Auctions Ltd\nLondon, 12 October 2026\nInvoice HA-0091\nSale of 08 October 2026, lot 27\nTotal £1,840.00", d("2026-10-12"), "", ""},
+		{"auction held on", "Harbour Auctions Ltd\n12 October 2026\nAuction held on 08 October 2026\nTotal £1,840.00", d("2026-10-08"), "invoice_date", "Auction held on"},
+		{"vente du", "Hôtel des Ventes\nParis, le 12 octobre 2026\nVente du 08/10/2026\nTotal 1 840,00 €", d("2026-10-08"), "invoice_date", "Vente du"},
+		{"versteigerung am", "Auktionshaus Berlin\nBerlin, 12.10.2026\nVersteigerung am 08.10.2026\nGesamt 1.840,00 EUR", d("2026-10-08"), "invoice_date", "Versteigerung am"},
+		{"dos", "Westside Clinic\n21/11/2026\nDOS: 14/11/2026\nTotal £65.00", d("2026-11-14"), "invoice_date", "DOS"},
+		{"service on", "Westside Clinic\n21/11/2026\nService on 14/11/2026\nTotal £65.00", d("2026-11-14"), "invoice_date", "Service on"},
+		{"an instalment past its amount", "Bright Smiles Dental\n01/10/2026\nInstalment 2: £200.00 on 15/11/2026\nTotal £600.00", d("2026-11-15"), "invoice_date", "Instalment"},
+		{"agreement dated", "Lease Co\n01/03/2026\nUnder the agreement dated 15/01/2025\nTotal £900.00", d("2025-01-15"), "invoice_date", "agreement dated"},
+		{"contract of", "Lease Co\n01/03/2026\nRent per contract of 15/01/2025\nTotal £900.00", d("2025-01-15"), "invoice_date", "contract of"},
+		{"credited invoice's date", "Brightline\nCredit note CN-031\n10/03/2026\nCredit for invoice INV-0877 of 02/03/2026\nTotal -120.00", d("2026-03-02"), "invoice_date", ""},
+		{"refunded receipt's date", "Corner Shop\n10/03/2026\nRefund of receipt 0412 from 02/03/2026\nTotal -12.00", d("2026-03-02"), "invoice_date", ""},
+	})
+}

@@ -75,3 +75,15 @@ func TestMoreReferencesAreNotTheNumber(t *testing.T) {
 			"ST-2026-031", []string{"RE-2026-0877"}},
 	})
 }
+
+// A card's last digits behind X masks or named "last 4", and a bare
+// "Membership:" number, are not the document's number either.
+func TestCardMasksAndMembershipWords(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"x-masked card", "Book Nook\nVISA XXXX XXXX XXXX 4471\nTotal $9.00", n("4471"), "invoice_number", "card"},
+		{"card last 4", "Book Nook\nCard (last 4): 4471\nTotal $9.00", n("4471"), "invoice_number", "last 4"},
+		{"membership", "FitLife Gym\nMembership: 88213\nTotal $49.00", n("88213"), "invoice_number", "Membership"},
+		{"the receipt's own number beside them", "FitLife Gym\nReceipt No: FL-26-0412\nMembership: 88213\nVISA XXXX XXXX XXXX 4471\nTotal $49.00", n("FL-26-0412"), "", ""},
+	})
+}
