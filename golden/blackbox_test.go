@@ -51,8 +51,9 @@ var blackboxSets = []struct {
 	{"documents-r1.jsonl", 4, 9, 4, 0},
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
-	// and scripts, OCR noise).
-	{"documents-r2.jsonl", 10, 32, 5, 5},
+	// and scripts, OCR noise; 9, 4 in ok once a bracketed converted amount
+	// no longer hides a line's label).
+	{"documents-r2.jsonl", 9, 32, 4, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had

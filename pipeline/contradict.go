@@ -616,14 +616,14 @@ func (d *doc) runningBalance(i int) bool {
 }
 
 // splitTaxHalf reports a tax printed twice at one value under two
-// different tax labels on their own lines (India's CGST and SGST, which
+// different tax labels (India's CGST and SGST, which
 // split one GST between centre and state), when a total is the printed
 // base plus both: the document's tax is their sum, so one of them alone
 // is a part. A tax reprinted under "Total GST" is the same tax, not a part.
 func (d *doc) splitTaxHalf(own []labelledAmount) (a, b labelledAmount, sum float64, ok bool) {
 	var parts []labelledAmount
 	for _, o := range capped(own) {
-		if o.key == "" || strings.Contains(o.key, "total") || slices.ContainsFunc(parts, func(p labelledAmount) bool { return p.Line == o.Line || p.key == o.key }) {
+		if o.key == "" || strings.Contains(o.key, "total") || slices.ContainsFunc(parts, func(p labelledAmount) bool { return p.key == o.key }) {
 			continue
 		}
 		parts = append(parts, o)

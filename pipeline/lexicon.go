@@ -37,6 +37,8 @@ var otherLabels = slices.Concat([]string{
 	"hours", "hrs", "total time", "units", "pcs", "pieces", "kg", "weight", "pages", "km", "miles",
 	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
 	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
+	// a title's number ("Tax Invoice 77", "VAT invoice 2026/11") is no tax
+	"tax invoice", "vat invoice", "gst invoice", "tax invoice no", "tax receipt",
 	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
 	"total sv", "total gv", "total ev", "total qu", "accepted total", "amount tendered", "tendered amount",
 	// "PAY 50.00" / "CHANGE 40.10": the amount handed over.
@@ -139,6 +141,8 @@ var extraRoleLabels = map[Role][]string{
 		"商品总额", "实付款", "实付金额", "应付金额", "商品合計", "お支払い金額", "お支払い合計", "お支払額", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"totale pagato", "total paid", "total pagado",
+		// an Indian GST invoice's total after its CGST + SGST or IGST
+		"invoice value", "total invoice value", "total amount after tax",
 		// what the patient owes after the insurer's share
 		"patient responsibility", "patient balance", "patient balance due", "patient portion", "patient share",
 		"patient pays", "patient amount due", "amount you owe", "you owe", "your balance", "your responsibility",

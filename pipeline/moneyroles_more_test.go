@@ -44,12 +44,18 @@ func TestSplitTaxIsBothHalves(t *testing.T) {
 		"Total   Rs. 11,800.00"
 	const inIGST = "Sharma Electricals Pvt. Ltd.\nTax Invoice No. SE/2026/0413\nTaxable value   Rs. 10,000.00\nCGST   Rs. 0.00\nSGST   Rs. 0.00\n" +
 		"IGST @ 18%   Rs. 1,800.00\nTotal   Rs. 11,800.00"
+	const inLine = "Sharma Traders\nTax Invoice 77\nTaxable value 10,000.00\nCGST 9%: 900.00   SGST 9%: 900.00\nGrand Total 11,800.00"
+	const inAdd = "Sharma Traders\nTax Invoice 78\nSub Total 10,000.00\nAdd: CGST @ 9% 900.00\nAdd: SGST @ 9% 900.00\nInvoice Value 11,800.00"
 	const ca = "Boulangerie St-Denis Inc.\nFacture 4471\nSous-total   100,00 $\nTPS 5 %   5,00 $\nTVQ 9,975 %   9,98 $\nTotal   114,98 $"
 	rec := func(tax float64) map[string]any { return map[string]any{"tax": tax} }
 	runClassCases(t, []classCase{
 		{"in cgst + sgst", in, rec(1800), "", ""},
 		{"in cgst alone", in, rec(900), "tax", "1800.00"},
 		{"in igst", inIGST, rec(1800), "", ""},
+		{"in halves on one line", inLine, rec(1800), "", ""},
+		{"in one half on one line", inLine, rec(900), "tax", "1800.00"},
+		{"in add lines and invoice value", inAdd, rec(1800), "", ""},
+		{"in one added half", inAdd, rec(900), "tax", "1800.00"},
 		{"ca tps + tvq", ca, rec(14.98), "", ""},
 		{"ca tps alone", ca, rec(5), "tax", "9.98 (TVQ"},
 	})
@@ -131,8 +137,13 @@ func TestConvertedAmountIsNotTheTotal(t *testing.T) {
 	const uk = "Thornbury Books Ltd\nInvoice 2026-118\nDate 12/11/2026\nBooks   £98.00\nTotal   £98.00\n≈ USD 123.40 at today's rate"
 	const ch = "Alpenblick Reisen AG\nRechnung 2026-0412\nDatum 12.11.2026\nReise Zermatt   CHF 1'240.00\nTotal CHF 1'240.00\nGegenwert in EUR: 1'318.00"
 	const pl = "Drukarnia Wisła Sp. z o.o.\nFaktura VAT 2026/11/087\nData 12.11.2026\nRazem do zapłaty   2 460,00 PLN\nAmount in EUR: 566,30"
+	// The converted figure in brackets beside each labelled one.
+	const bracketed = "Thornbury Books Ltd\nInvoice 2026-119\nSubtotal   EUR 100.00 (USD 108.20)\nVAT 20%   EUR 20.00\nTotal   EUR 120.00 (USD 129.84)"
 	rec := func(total float64, cur string) map[string]any { return map[string]any{"total": total, "currency": cur} }
 	runClassCases(t, []classCase{
+		{"bracketed right", bracketed, map[string]any{"subtotal": 100.0, "tax": 20.0, "total": 120.0, "currency": "EUR"}, "", ""},
+		{"bracketed converted subtotal", bracketed, map[string]any{"subtotal": 108.2, "total": 120.0}, "subtotal", "100.00"},
+		{"bracketed converted total", bracketed, map[string]any{"subtotal": 100.0, "total": 129.84}, "total", "120.00"},
 		{"uk right", uk, rec(98, "GBP"), "", ""},
 		{"uk converted as total", uk, rec(123.4, "USD"), "total", "98.00"},
 		{"uk converted currency", uk, rec(98, "USD"), "currency", ""},
@@ -188,5 +199,15 @@ func TestTurkishTelecomTaxes(t *testing.T) {
 	runClassCases(t, []classCase{
 		{"both taxes", tr, tax(128), "", ""},
 		{"kdv alone", tr, tax(88), "tax", "40.00"},
+	})
+}
+
+// A title's number is no amount of its role: "Tax Invoice 77" does not label
+// 77 as the tax.
+func TestTitleNumberIsNotTheTax(t *testing.T) {
+	const in = "Kaveri Stores\nTax Invoice 77\nRice 5 kg   500.00\nGST 5%   25.00\nTotal   525.00"
+	runClassCases(t, []classCase{
+		{"the tax passes", in, map[string]any{"tax": 25.0, "total": 525.0}, "", ""},
+		{"the title's number as tax", in, map[string]any{"tax": 77.0, "total": 525.0}, "tax", "25.00"},
 	})
 }

@@ -126,8 +126,9 @@ func (d *doc) rateOnLine(a labelledAmount) bool {
 	return false
 }
 
-// twoRateRows finds two amounts labelled r on their own lines, each with its
-// rate printed, that add up to x.
+// twoRateRows finds two amounts labelled r on their own lines (or under two
+// different labels on one: "CGST 9%: 900.00   SGST 9%: 900.00"), each with
+// its rate printed, that add up to x.
 func (d *doc) twoRateRows(r Role, x float64) (labelledAmount, labelledAmount, bool) {
 	var parts []labelledAmount
 	for _, a := range d.amounts {
@@ -137,7 +138,7 @@ func (d *doc) twoRateRows(r Role, x float64) (labelledAmount, labelledAmount, bo
 	}
 	for i, a := range parts {
 		for _, b := range parts[i+1:] {
-			if a.Line != b.Line && math.Abs(a.Value+b.Value-x) < amountEpsilon {
+			if (a.Line != b.Line || a.key != b.key) && math.Abs(a.Value+b.Value-x) < amountEpsilon {
 				return a, b, true
 			}
 		}

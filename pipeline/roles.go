@@ -534,8 +534,21 @@ func tableRow(rs []rune, amounts []labelledAmount, i int, hits []labelHit) bool 
 	}
 	// "Declared value: 1,250.00 EUR. Freight: 45.50": a colon between the
 	// numbers means the second has a label of its own (one the schema does
-	// not know), so this is prose, not a row of a table.
-	return !strings.ContainsRune(string(rs[a.End:b.Start]), ':')
+	// not know), so this is prose, not a row of a table. "Total EUR 120.00
+	// (USD 129.84)", "£98.00 ≈ $123.40": the second is the first converted
+	// into another currency, an aside, and the label names the first.
+	open := false
+	for _, r := range rs[a.End:b.Start] {
+		switch {
+		case r == ':' || r == '≈':
+			return false
+		case r == '(' || r == '[':
+			open = true
+		case open && (unicode.IsLetter(r) || unicode.Is(unicode.Sc, r)):
+			return false
+		}
+	}
+	return true
 }
 
 // labelCache holds a schema's label indexes, built on first use: building
