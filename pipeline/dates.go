@@ -74,16 +74,9 @@ var monthNames = map[string]int{
 	"ธ.ค.": 12,
 }
 
-// monthInitials are the ASCII first letters of monthNames: most words of a
-// document start with none of them and need no lookup.
-var monthInitials = func() (set [utf8.RuneSelf]bool) {
-	for name := range monthNames {
-		if r, _ := utf8.DecodeRuneInString(name); r < utf8.RuneSelf {
-			set[r] = true
-		}
-	}
-	return set
-}()
+// monthShapes are monthNames' shapes: most words of a document are no
+// month's and need no lookup.
+var monthShapes = shapesOf(monthNames)
 
 // numberWords label an identifier: a date-shaped token right after one
 // ("Fattura n. 2026/05/12", "Invoice No. 2026-03-14") is a number, not a date.
@@ -201,8 +194,11 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 		r := rs[i]
 		switch {
 		case isDigit(r) && !isDigit(at(i-1)):
-			if m, ok := numericDate(rs, i, digitsAt); ok {
-				add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
+			// A numeric date's first digits end at its separator.
+			if p := i + digitsAt(i); p < n && isNumericDateSep(rs[p]) {
+				if m, ok := numericDate(rs, i, digitsAt); ok {
+					add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
+				}
 			}
 			// An ASCII text prints no 年 or 년.
 			if ascii == "" {
@@ -243,7 +239,7 @@ func monthNamed(w []rune) (int, bool) {
 	if len(w) < 3 || len(w) > 12 {
 		return 0, false // no month name is shorter
 	}
-	if f := unicode.ToLower(w[0]); uint32(f) < utf8.RuneSelf && !monthInitials[f] {
+	if !monthShapes.mayHold(unicode.ToLower(w[0]), len(w)) {
 		return 0, false
 	}
 	var buf [48]byte

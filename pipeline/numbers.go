@@ -121,11 +121,11 @@ func firstRune(s string) rune {
 }
 
 func lastRune(s string) rune {
-	r := []rune(s)
-	if len(r) == 0 {
+	if s == "" {
 		return 0
 	}
-	return r[len(r)-1]
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
 
 // isGroupSep reports separators that can only group thousands.
@@ -143,6 +143,9 @@ func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 // is the decimal one. It works on offsets into s, so a number costs no
 // allocation: it runs for every digit run of every document.
 func parseNumberCore(s string) (float64, bool) {
+	if v, ok, plain := parsePlainNumber(s); plain {
+		return v, ok
+	}
 	if s == "" || utf8.RuneCountInString(s) > 64 || !isDigit(lastRune(s)) {
 		return 0, false
 	}
@@ -246,6 +249,36 @@ func parseNumberCore(s string) (float64, bool) {
 		return 0, false
 	}
 	return finishNumber(s, intGroups, frac)
+}
+
+// parsePlainNumber is parseNumberCore of the shape most numbers of a
+// document have, ASCII digits with at most one dot ("193.00", "12", ".50"),
+// without the group tables; plain is false for any other shape.
+func parsePlainNumber(s string) (v float64, ok, plain bool) {
+	if s == "" || len(s) > 64 {
+		return 0, false, false
+	}
+	dot := -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return 0, false, false
+		}
+	}
+	if !isDigit(rune(s[len(s)-1])) {
+		return 0, false, true
+	}
+	if dot < 0 {
+		g := [1][2]int{{0, len(s)}}
+		v, ok = finishNumber(s, g[:], [2]int{})
+		return v, ok, true
+	}
+	g := [1][2]int{{0, dot}}
+	v, ok = finishNumber(s, g[:], [2]int{dot + 1, len(s)})
+	return v, ok, true
 }
 
 // validGrouping accepts 1,234,567 and the Indian 12,34,567 forms, given the
@@ -376,6 +409,10 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit f
 			j = extendSpaceGrouped(rs, i, j)
 		}
 		i = j
+		if ascii != "" && lineAt < start {
+			line += strings.Count(ascii[lineAt:start], "\n")
+			lineAt = start
+		}
 		for lineAt < start {
 			if rs[lineAt] == '\n' {
 				line++
@@ -542,9 +579,9 @@ func excludedAmount(rs []rune, start, end int) bool {
 		return rs[i]
 	}
 	prev, next := at(start-1), at(end)
-	if unicode.IsLetter(prev) {
+	if isLetter(prev) {
 		k := start
-		for k > 0 && unicode.IsLetter(rs[k-1]) {
+		for k > 0 && isLetter(rs[k-1]) {
 			k--
 		}
 		w := string(rs[k:start])
@@ -552,9 +589,9 @@ func excludedAmount(rs []rune, start, end int) bool {
 			return true
 		}
 	}
-	if unicode.IsLetter(next) {
+	if isLetter(next) {
 		k := end
-		for k < n && unicode.IsLetter(rs[k]) {
+		for k < n && isLetter(rs[k]) {
 			k++
 		}
 		w := string(rs[end:k])
@@ -589,6 +626,9 @@ func excludedAmount(rs []rune, start, end int) bool {
 var provisionWords = map[string]bool{"art": true, "article": true, "artikel": true, "articolo": true, "artículo": true,
 	"sec": true, "section": true, "abs": true, "absatz": true, "para": true, "paragraph": true, "ziff": true, "§": true, "第": true}
 
+// provisionShapes are provisionWords' shapes.
+var provisionShapes = shapesOf(provisionWords)
+
 // citedProvision reports a number right after a provision word (and an
 // optional dot).
 func citedProvision(rs []rune, start int) bool {
@@ -600,10 +640,10 @@ func citedProvision(rs []rune, start int) bool {
 		return true
 	}
 	e := k
-	for k > 0 && e-k < 10 && unicode.IsLetter(rs[k-1]) {
+	for k > 0 && e-k < 10 && isLetter(rs[k-1]) {
 		k--
 	}
-	if e == k || e == start || k > 0 && unicode.IsLetter(rs[k-1]) {
+	if e == k || e == start || k > 0 && isLetter(rs[k-1]) || !provisionShapes.mayHold(toLower(rs[k]), e-k) {
 		return false
 	}
 	var buf [48]byte // at most 10 runes

@@ -358,7 +358,7 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 	// single-line texts stay linear-ish.
 	hs := make([]labelHit, 0, 8) // reused: most segments hold one label or none
 	choose := func(a, b int) (labelHit, bool) {
-		k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a })
+		k := firstHitFrom(hits, a)
 		hs = hs[:0]
 		for ; k < len(hits) && hits[k].start < b; k++ {
 			if hits[k].end <= b {
@@ -437,6 +437,21 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 		}
 	}
 	return out
+}
+
+// firstHitFrom is the index of the first hit starting at or after p (hits
+// are sorted by start): sort.Search without a call per step.
+func firstHitFrom(hits []labelHit, p int) int {
+	lo, hi := 0, len(hits)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if hits[m].start < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // asideLabel reads the label before a bracketed aside that stands between

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -98,8 +97,8 @@ func isTaxHeader(rs []rune, words []wordSpan) bool {
 	var buf [48]byte
 	for _, w := range words {
 		// Lowered once and looked up once for the three sets.
-		if n, f := w.b-w.a, toLower(rs[w.a]); n < len(taxHeaderShapes) && uint32(f-'a') < 26 && taxHeaderShapes[n]&(1<<(f-'a')) == 0 {
-			continue // no header word has this length and initial
+		if !taxHeaderShapes.mayHold(toLower(rs[w.a]), w.b-w.a) {
+			continue
 		}
 		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
 		if !ok {
@@ -130,18 +129,8 @@ var taxHeaderClass = func() map[string]uint8 {
 	return m
 }()
 
-// taxHeaderShapes[n] has bit i set when a word of taxHeaderClass is n runes
-// long and starts with 'a'+i: most words of a line are neither, and need no
-// lowering nor lookup.
-var taxHeaderShapes = func() (s [16]uint32) {
-	for w := range taxHeaderClass {
-		rs := []rune(w)
-		if f := rs[0]; len(rs) < len(s) && f >= 'a' && f <= 'z' {
-			s[len(rs)] |= 1 << (f - 'a')
-		}
-	}
-	return s
-}()
+// taxHeaderShapes are taxHeaderClass' shapes.
+var taxHeaderShapes = shapesOf(taxHeaderClass)
 
 const (
 	headerItem = 1 << iota
@@ -205,11 +194,17 @@ func (d *doc) findTaxSummary() {
 		return
 	}
 	// The lines of a summary block total its columns, not the document.
-	// The rows were read top down, one a line, so their lines are sorted.
-	rowLine := func(l int) bool {
-		_, ok := slices.BinarySearchFunc(sum.rows, l, func(r taxRow, l int) int { return cmp.Compare(d.amounts[r.base].Line, l) })
-		return ok
+	var rowBuf [128]bool
+	var onRow []bool
+	if len(d.lineStarts) <= len(rowBuf) {
+		onRow = rowBuf[:len(d.lineStarts)]
+	} else {
+		onRow = make([]bool, len(d.lineStarts))
 	}
+	for _, r := range sum.rows {
+		onRow[d.amounts[r.base].Line] = true
+	}
+	rowLine := func(l int) bool { return l >= 0 && onRow[l] }
 	for i := range d.amounts {
 		if l := d.amounts[i].Line; rowLine(l) || rowLine(l-1) && d.amounts[i].role != "" {
 			d.amounts[i].summary = true
