@@ -86,10 +86,13 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	// Date-shaped identifiers are no amounts either.
 	// Gathered on the stack and kept at their size: sized from the text,
 	// the list was twice as long as a receipt's amounts.
-	var buf [48]labelledAmount
+	var buf [48]AmountMatch
 	found := buf[:0]
-	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, labelledAmount{AmountMatch: a}) })
-	amounts := append(make([]labelledAmount, 0, len(found)), found...)
+	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
+	amounts := make([]labelledAmount, len(found))
+	for i, a := range found {
+		amounts[i].AmountMatch = a
+	}
 	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsIn(rs, ascii)

@@ -195,6 +195,9 @@ func anyInSpans(rs []rune, ws []wordSpan, set map[string]bool) bool {
 // segment [lo, hi) next to it: the nearest one that is not a qualifier of
 // another, with the qualifiers around it deciding what the figure is.
 func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
+	if len(hits) == 0 {
+		return labelHit{}, false // most segments, asked of every amount
+	}
 	var kb [4]labelHit
 	keep := kb[:0]
 	excluded, included := false, false
