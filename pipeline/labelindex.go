@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -80,71 +79,72 @@ func newLabelIndex(labels []roleLabel) *labelIndex {
 // newLabelSets indexes two label sets in one trie (nil when both are empty).
 //
 // Every run pays this once for its schema before its first document, so it
-// builds no map: the labels sorted by their folded runes give the trie's
-// nodes in depth-first order (a label shares with the one before it exactly
-// the prefix it shares with the trie so far), and each node's children come
-// out already sorted by rune.
+// builds neither a map nor a sorted copy of the labels: each label is walked
+// in from the root, adding the nodes it lacks, and a node's children are a
+// list kept in rune order (the root's ASCII children also in a table), which
+// the flat layout then copies.
 func newLabelSets(first, second []roleLabel) *labelIndex {
 	labels := append(append(make([]roleLabel, 0, len(first)+len(second)), first...), second...)
 	if len(labels) == 0 {
 		return nil
 	}
 	idx := &labelIndex{labels: labels, split: len(first)}
-	order := make([]int32, 0, len(labels))
+	total := 0
+	for _, l := range labels {
+		total += len(l.folded)
+	}
+	// Node 0 is the root, nobody's child, so 0 ends a list.
+	type buildNode struct {
+		r           rune
+		first, next int32
+	}
+	bn := make([]buildNode, 1, total/3+1)
+	var rootASCII [utf8.RuneSelf]int32
+	term := make([]int32, len(labels)) // the node each label ends at
 	for i, l := range labels {
 		if len(l.folded) == 0 {
 			continue
 		}
-		order = append(order, int32(i))
 		idx.maxLen = max(idx.maxLen, len(l.folded))
 		set := idx.setOf(int32(i))
 		idx.setMax[set] = max(idx.setMax[set], len(l.folded))
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := slices.Compare(labels[a].folded, labels[b].folded); c != 0 {
-			return c
+		node := int32(0)
+		for _, r := range l.folded {
+			if node == 0 && uint32(r) < utf8.RuneSelf && rootASCII[r] != 0 {
+				node = rootASCII[r]
+				continue
+			}
+			prev, c := int32(0), bn[node].first
+			for c != 0 && bn[c].r < r {
+				prev, c = c, bn[c].next
+			}
+			if c == 0 || bn[c].r != r {
+				n := int32(len(bn))
+				bn = append(bn, buildNode{r: r, next: c})
+				if prev == 0 {
+					bn[node].first = n
+				} else {
+					bn[prev].next = n
+				}
+				if node == 0 && uint32(r) < utf8.RuneSelf {
+					rootASCII[r] = n
+				}
+				c = n
+			}
+			node = c
 		}
-		return int(a - b)
-	})
-	// shared[i] is how much of label order[i] the one before it shares: the
-	// rest are new nodes, so the node lists are allocated at their size.
-	shared := make([]int32, len(order))
-	count := 1
-	var prev []rune
-	for i, li := range order {
-		f := labels[li].folded
-		c := 0
-		for c < len(f) && c < len(prev) && f[c] == prev[c] {
-			c++
+		term[i] = node
+	}
+	nodes := make([]trieNode, len(bn))
+	for n := range bn {
+		for c := bn[n].first; c != 0; c = bn[c].next {
+			nodes[n].nkid++
 		}
-		shared[i] = int32(c)
-		count += len(f) - c
-		prev = f
 	}
-	// parent and edge rune of each node but the root (node 0), in creation
-	// order; term is the node each label ends at.
-	parents := make([]int32, 1, count)
-	runes := make([]rune, 1, count)
-	term := make([]int32, len(labels))
-	path := make([]int32, 1, idx.maxLen+1) // path[d]: the node at depth d
-	for i, li := range order {
-		f := labels[li].folded
-		c := int(shared[i])
-		path = path[:c+1]
-		for _, r := range f[c:] {
-			node := int32(len(parents))
-			parents = append(parents, path[len(path)-1])
-			runes = append(runes, r)
-			path = append(path, node)
+	for li, l := range labels {
+		if len(l.folded) > 0 {
+			nodes[term[li]].nend++
 		}
-		term[li] = path[len(f)]
-	}
-	nodes := make([]trieNode, len(parents))
-	for n := 1; n < len(nodes); n++ {
-		nodes[parents[n]].nkid++
-	}
-	for _, li := range order {
-		nodes[term[li]].nend++
 	}
 	kid, end := int32(0), int32(0)
 	for n := range nodes {
@@ -161,12 +161,15 @@ func newLabelSets(first, second []roleLabel) *labelIndex {
 	for n := range nodes {
 		nodes[n].nkid, nodes[n].nend = 0, 0
 	}
-	for n := int32(1); n < int32(len(nodes)); n++ {
-		p := &nodes[parents[n]]
-		idx.edges[p.kid+p.nkid] = trieEdge{runes[n], n}
-		p.nkid++
-		if p.table >= 0 && uint32(runes[n]) < utf8.RuneSelf {
-			idx.tables[p.table][runes[n]] = n
+	for n := range bn {
+		p := &nodes[n]
+		for c := bn[n].first; c != 0; c = bn[c].next {
+			r := bn[c].r
+			idx.edges[p.kid+p.nkid] = trieEdge{r, c}
+			p.nkid++
+			if p.table >= 0 && uint32(r) < utf8.RuneSelf {
+				idx.tables[p.table][r] = c
+			}
 		}
 	}
 	idx.ends = make([]int32, end)

@@ -83,7 +83,9 @@ func followedByUnit(rs []rune, end int) bool {
 // schema's own first: findLabels keeps the first of identical hits, so a
 // schema that lists "paid" as a total label wins over the built-in "paid".
 func labelSet(s *Schema) []roleLabel {
-	var out []roleLabel
+	// Sized for the built-in labels appended last: growing to hold them
+	// copied the list several times, once per run.
+	out := make([]roleLabel, 0, len(otherLabelSet)+256)
 	declared := map[Role]bool{}
 	for _, f := range s.Fields {
 		if f.Kind == KindMoney && f.Role != RoleNone {
