@@ -33,13 +33,99 @@ type textNeed struct {
 	any    []string
 	fold   []string // lowercase ASCII, for a (?i) regexp
 	digits int
+	// shape, when set, reads the runes for the shape every match has (a
+	// state code, a space and five digits): one pass, where a regexp with
+	// no literal to start from tries every position.
+	shape func(rs []rune) bool
 }
 
 func (n textNeed) met(d *doc) bool {
 	if n.digits > 0 && d.digitRun() < n.digits {
 		return false
 	}
-	return (len(n.any) == 0 || containsAny(d.text(), n.any)) && (len(n.fold) == 0 || d.containsFold(n.fold))
+	return (len(n.any) == 0 || containsAny(d.text(), n.any)) && (len(n.fold) == 0 || d.containsFold(n.fold)) &&
+		(n.shape == nil || n.shape(d.rs))
+}
+
+// digitsAt reports n ASCII digits at rs[i:].
+func digitsAt(rs []rune, i, n int) bool {
+	if i < 0 || i+n > len(rs) {
+		return false
+	}
+	for _, r := range rs[i : i+n] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// upperAt reports an ASCII capital at rs[i].
+func upperAt(rs []rune, i int) bool { return i >= 0 && i < len(rs) && rs[i] >= 'A' && rs[i] <= 'Z' }
+
+// stateZipShape: two capitals, a space and five digits ("NY 10013").
+func stateZipShape(rs []rune) bool {
+	for i, r := range rs {
+		if r == ' ' && upperAt(rs, i-1) && upperAt(rs, i-2) && digitsAt(rs, i+1, 5) {
+			return true
+		}
+	}
+	return false
+}
+
+// southAfricanShape: "(Pty) Ltd", or four digits, a slash, six digits and
+// a slash ("2019/123456/07").
+func southAfricanShape(rs []rune) bool {
+	for i, r := range rs {
+		if r == '/' && digitsAt(rs, i-4, 4) && digitsAt(rs, i+1, 6) && i+7 < len(rs) && rs[i+7] == '/' {
+			return true
+		}
+		if r == '(' && runesAre(rs[i:min(len(rs), i+9)], "(Pty) Ltd") {
+			return true
+		}
+	}
+	return false
+}
+
+// registerShape: six digits, then a hyphen between optional spaces, then a
+// capital ("872981-V", "0828301 - X").
+func registerShape(rs []rune) bool {
+	run := 0
+	for i, r := range rs {
+		if r >= '0' && r <= '9' {
+			run++
+			continue
+		}
+		if run >= 6 {
+			k := i
+			if k < len(rs) && rs[k] == ' ' {
+				k++
+			}
+			if k < len(rs) && rs[k] == '-' {
+				if k++; k < len(rs) && rs[k] == ' ' {
+					k++
+				}
+				if upperAt(rs, k) {
+					return true
+				}
+			}
+		}
+		run = 0
+	}
+	return false
+}
+
+// runesAre reports whether rs are the bytes of the ASCII w.
+func runesAre(rs []rune, w string) bool {
+	if len(rs) != len(w) {
+		return false
+	}
+	for i := range rs {
+		if rs[i] != rune(w[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // containsFold reports whether the text holds one of the lowercase ASCII
@@ -85,8 +171,8 @@ var issuerNumbers = []issuerNumber{
 	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number", textNeed{any: []string{"DK"}, digits: 8}},
 	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number", textNeed{any: []string{"MVA"}, digits: 9}},
 	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number", textNeed{any: []string{"PL"}, digits: 10}},
-	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5}},
-	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}}},
+	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5, shape: stateZipShape}},
+	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}, shape: southAfricanShape}},
 	// A telephone number written with its country code.
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code", textNeed{any: []string{"+60", "+ 60"}}},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code", textNeed{any: []string{"+65", "+ 65"}}},
@@ -99,7 +185,7 @@ var issuerNumbers = []issuerNumber{
 	// Malaysia's company and business register numbers: digits and a check
 	// letter ("(872981-V)", "JM0828301-X"), in brackets or alone on a line.
 	// Spain's NIF shares the shape; both write dates day first.
-	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6}},
+	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6, shape: registerShape}},
 }
 
 // issuerPlace reads the issuer's place from its printed numbers: the

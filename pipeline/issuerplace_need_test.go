@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +80,44 @@ func TestContainsFoldReadsASCIIInAnyCase(t *testing.T) {
 		d.facts.src = text
 		if got := d.containsFold([]string{"gst"}); got != want {
 			t.Errorf("%q: containsFold(gst) %v, want %v", text, got, want)
+		}
+	}
+}
+
+// The shapes that stand in for a regexp with no literal to start from
+// (a US address, a South African registration, a company register
+// number) hold in every text the regexp matches.
+func TestIssuerNumberShapesHoldWhereTheRegexpMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 3))
+	s := Invoice()
+	for what, pieces := range map[string][]string{
+		"a US address":              {"NY 10013", "NY", " ", "10013", "-1234", "1", "ny 10013", "AB 12345", "x", "\n", "CA 9", "12345"},
+		"a South African company":   {"2019", "/", "123456", "07", "(Pty) Ltd", "(Pty", "1", " ", "x"},
+		"a company register number": {"(872981-V)", "(", "872981", "-", " - ", "V", ")", "\n", "AB", "CO NO ", "1", " ", "x", "<", ">", "JM0828301-X"},
+	} {
+		i := slices.IndexFunc(issuerNumbers, func(n issuerNumber) bool { return n.what == what })
+		n := issuerNumbers[i]
+		matched := 0
+		for range 4000 {
+			var b strings.Builder
+			for range r.IntN(7) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			text := b.String()
+			if !n.re.MatchString(text) {
+				continue
+			}
+			matched++
+			d, err := analyze(context.Background(), text, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !n.need.met(d) {
+				t.Errorf("%s: %q matches, but its need is not met", what, text)
+			}
+		}
+		if matched < 100 {
+			t.Errorf("%s: only %d texts match: the comparison says little", what, matched)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func (d *doc) findQuoted() int {
 		if i+1 < len(d.lineStarts) {
 			le = d.lineStarts[i+1]
 		}
-		if a, b := trimmedRunes(d.rs, ls, le); a == b || !mayOpenQuote(d.rs[a:b]) {
+		if a, b := trimmedRunes(d.rs, ls, le); a == b || !d.mayOpenQuoteAt(a, b) {
 			own = own || a < b
 			continue
 		}
@@ -49,6 +49,18 @@ func (d *doc) findQuoted() int {
 		own = own || line != ""
 	}
 	return -1
+}
+
+// mayOpenQuoteAt is mayOpenQuote of the runes [a, b), read from the text's
+// bytes when it is ASCII: a run of hyphens is then searched for, not
+// counted rune by rune.
+func (d *doc) mayOpenQuoteAt(a, b int) bool {
+	t := d.text()
+	if len(t) != len(d.rs) {
+		return mayOpenQuote(d.rs[a:b])
+	}
+	line := t[a:b]
+	return line[0] == '>' || line[len(line)-1] == ':' || strings.HasPrefix(line, "___") || strings.Contains(line, "-----")
 }
 
 // mayOpenQuote reports whether a trimmed line has what every line that

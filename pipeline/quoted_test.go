@@ -1,6 +1,11 @@
 package pipeline
 
-import "testing"
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 // Every line that opens a quoted reply passes the cheap test findQuoted
 // runs first.
@@ -17,6 +22,32 @@ func TestMayOpenQuoteKeepsEveryQuoteLine(t *testing.T) {
 	for _, l := range []string{"Total: 12.00", "Thanks, paid.", "---- 4 dashes ----", "__ two"} {
 		if mayOpenQuote([]rune(l)) {
 			t.Errorf("%q cannot open a quote, but mayOpenQuote says it may", l)
+		}
+	}
+}
+
+// An ASCII document's lines are read from its bytes, with the answer the
+// rune test gives.
+func TestMayOpenQuoteAtReadsASCIIBytesAlike(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	pieces := []string{">", ":", "_", "-", "--", "-----", "a", " ", "___"}
+	s := Invoice()
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		line := strings.TrimSpace(b.String())
+		if line == "" {
+			continue
+		}
+		d, err := analyze(context.Background(), line, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.facts.src = line
+		if got, want := d.mayOpenQuoteAt(0, len(d.rs)), mayOpenQuote(d.rs); got != want {
+			t.Errorf("%q: from bytes %v, from runes %v", line, got, want)
 		}
 	}
 }

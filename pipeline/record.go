@@ -80,7 +80,7 @@ func normalizeValue(f Field, v any) (any, error) {
 	if f.Kind == KindMoney {
 		switch {
 		case isNum:
-			return x, nil
+			return sameOr(v, x), nil
 		case isString(v):
 			str := strings.TrimSpace(v.(string))
 			if str == "" {
@@ -103,12 +103,24 @@ func normalizeValue(f Field, v any) (any, error) {
 		if f.Kind == KindCurrency {
 			str = strings.ToUpper(str)
 		}
+		if str == v.(string) {
+			return v, nil // unchanged: the value as given, not a new copy of it
+		}
 		return str, nil
 	case isNum && (f.Kind == KindIdentifier || f.Kind == KindText):
 		// Identifiers such as invoice numbers are often emitted as bare numbers.
 		return formatNumber(x), nil
 	}
 	return nil, fmt.Errorf("want a string, got %s", jsonType(v))
+}
+
+// sameOr is v when it is the float64 x already, else x: a number that
+// needs no normalizing keeps the value it was given in.
+func sameOr(v any, x float64) any {
+	if f, ok := v.(float64); ok && math.Float64bits(f) == math.Float64bits(x) {
+		return v
+	}
+	return x
 }
 
 func isString(v any) bool {
