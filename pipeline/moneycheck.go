@@ -40,15 +40,10 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		c.penalize(factorNotFound, fmt.Sprintf("%v is not an amount", v))
 		return false
 	}
-	matching := func(a *labelledAmount) (match, amb bool) {
-		amb = dotThousands(a.Raw)
-		return math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
-			amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon, amb
-	}
 	// Counted first so both lists are allocated once at their size.
 	n := 0
 	for i := range d.amounts {
-		if m, _ := matching(&d.amounts[i]); m {
+		if m, _ := printsAmount(&d.amounts[i], x); m {
 			n++
 		}
 	}
@@ -58,14 +53,15 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		c.Spans = slices.Grow(c.Spans, n)
 	}
 	var dotted string // the ambiguous token, while every match is one
-	for _, a := range d.amounts {
-		if m, amb := matching(&a); m {
+	for i := range d.amounts {
+		a := &d.amounts[i]
+		if m, amb := printsAmount(a, x); m {
 			if len(matches) == 0 && amb {
 				dotted = a.Raw
 			} else if !amb {
 				dotted = ""
 			}
-			matches = append(matches, a)
+			matches = append(matches, *a)
 			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 		}
 	}
@@ -104,49 +100,62 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if f.Role == RoleNone {
 		return c.Grounded
 	}
+	return d.checkMoneyRole(c, f, x, matches)
+}
+
+// printsAmount reports whether a prints x (its magnitude), and whether a
+// is written with a dot that may group thousands ("1.500"), as which it
+// prints x too.
+func printsAmount(a *labelledAmount, x float64) (match, amb bool) {
+	amb = dotThousands(a.Raw)
+	return math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
+		amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon, amb
+}
+
+// checkMoneyRole checks that x, grounded at matches, is the amount the
+// source labels for f's role. It reports whether x is anchored there.
+func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labelledAmount) bool {
 	var labelled []string
 	seen := map[string]bool{}
-	matched := make(map[int]bool, len(matches))
-	for _, m := range matches {
-		matched[m.Start] = true
-	}
 	var flipped *labelledAmount // the labelled printing of |x| with the other sign
-	for i, a := range d.amounts {
-		if a.role == f.Role {
-			if matched[a.Start] {
-				if x != 0 && a.Value != 0 && (x < 0) != (a.Value < 0) {
-					if flipped == nil {
-						flipped = &d.amounts[i]
-					}
-					continue
+	for i := range d.amounts {
+		if d.amounts[i].role != f.Role {
+			continue // copied only when it is the role's
+		}
+		a := d.amounts[i]
+		if m, _ := printsAmount(&a, x); m {
+			if x != 0 && a.Value != 0 && (x < 0) != (a.Value < 0) {
+				if flipped == nil {
+					flipped = &d.amounts[i]
 				}
-				if inv, paid, ok := d.balanceAfterPayment(f.Role, a); ok {
-					c.setPrimary(a.Start)
-					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the balance left after a payment (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
-						strings.ToUpper(strings.Join(strings.Fields(paid.label), " ")), paid.Value, paid.Line+1, inv.Value,
-						strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
-					return false
-				}
-				if prev, own, ok := d.carriedBalance(f.Role, a); ok {
-					c.setPrimary(a.Start)
-					c.penalize(factorWrongRole, fmt.Sprintf("%.2f includes the previous balance %.2f (%q, line %d): this invoice's own charges are %.2f (line %d)", x,
-						prev.Value, strings.ToUpper(strings.Join(strings.Fields(prev.label), " ")), prev.Line+1, own.Value, own.Line+1))
-					return false
-				}
-				if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
-					c.setPrimary(a.Start)
-					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
-						strings.ToUpper(strings.Join(strings.Fields(a.label), " ")), later.Value,
-						strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
-					return false
-				}
+				continue
+			}
+			if inv, paid, ok := d.balanceAfterPayment(f.Role, a); ok {
 				c.setPrimary(a.Start)
-				return true
+				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the balance left after a payment (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
+					strings.ToUpper(strings.Join(strings.Fields(paid.label), " ")), paid.Value, paid.Line+1, inv.Value,
+					strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
+				return false
 			}
-			if k := fmt.Sprintf("%.2f", a.Value); !seen[k] {
-				seen[k] = true
-				labelled = append(labelled, k)
+			if prev, own, ok := d.carriedBalance(f.Role, a); ok {
+				c.setPrimary(a.Start)
+				c.penalize(factorWrongRole, fmt.Sprintf("%.2f includes the previous balance %.2f (%q, line %d): this invoice's own charges are %.2f (line %d)", x,
+					prev.Value, strings.ToUpper(strings.Join(strings.Fields(prev.label), " ")), prev.Line+1, own.Value, own.Line+1))
+				return false
 			}
+			if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
+				c.setPrimary(a.Start)
+				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
+					strings.ToUpper(strings.Join(strings.Fields(a.label), " ")), later.Value,
+					strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
+				return false
+			}
+			c.setPrimary(a.Start)
+			return true
+		}
+		if k := fmt.Sprintf("%.2f", a.Value); !seen[k] {
+			seen[k] = true
+			labelled = append(labelled, k)
 		}
 	}
 	if flipped != nil {
