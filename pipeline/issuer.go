@@ -279,18 +279,19 @@ func tokensEndInLegalForm(toks []string) bool {
 func asciiEndsInLegalForm(line string) (ends, ok bool) {
 	var buf [24]Span // word bounds
 	toks := buf[:0]
-	start := -1
+	start, digit := -1, false
 	for i := 0; i <= len(line); i++ {
 		if i < len(line) && asciiWordByte(line[i]) {
 			if start < 0 {
-				start = i
+				start, digit = i, false
 			}
+			digit = digit || line[i] <= '9' // a word byte at or below '9' is a digit ('&' aside)
 			continue
 		}
 		if start < 0 {
 			continue
 		}
-		if strings.ContainsFunc(line[start:i], unicode.IsDigit) {
+		if digit && strings.ContainsFunc(line[start:i], unicode.IsDigit) {
 			break // the name ends where its registration number starts
 		}
 		if len(toks) == len(buf) {
