@@ -3,9 +3,13 @@ package golden
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/pipeline"
 )
 
 func collect(t *testing.T, input string, maxBytes int) []Line {
@@ -215,4 +219,60 @@ func TestReadDataset(t *testing.T) {
 	if _, _, err := LoadDataset("no/such/file.jsonl"); err == nil {
 		t.Error("missing file: no error")
 	}
+}
+
+// FuzzParseLine: a line the direct reader of {"id","text"} objects accepts
+// reads exactly as decoding it into a map does.
+func FuzzParseLine(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"doc-1","text":"From: Acme\nTotal 12.50 \u20ac \"q\""}`,
+		`{ "text" : "x" , "id" : "7" } `, `{"id":"a","text":"b","data":{}}`, `{"id":"a","id":"b","text":"c"}`,
+		`{"id":7,"text":"x"}`, `{"text":"x"}`, `{"\u0069d":"a","text":"b"}`, `{"id":"a","text":"b"}x`, `[1]`, `{"id":"a",}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		id, text, ok := idTextLine(b)
+		if !ok || !utf8.Valid(b) || pipeline.CheckJSONText(b) != nil {
+			return // parseLine never reads such a line directly
+		}
+		want := decodeLine(Line{No: 3}, b)
+		got := parseLine(3, b)
+		if want.Err != nil || want.ID != id || want.Text != text || want.Data != nil || want.Expected != nil {
+			t.Fatalf("%q: read directly as id %q text %q, decoded as %+v", b, id, text, want)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: parseLine %+v, decoded %+v", b, got, want)
+		}
+	})
+}
+
+// Batch input as programs write it is read directly: compact, spaced as
+// Python's json.dumps spaces it, text first.
+func TestIDTextLineReadsBatchInput(t *testing.T) {
+	for _, line := range []string{`{"id":"doc-1","text":"Total 12.50\nVAT \u00e9"}`, `{"id": "doc-1", "text": "Total 12.50\nVAT \u00e9"}`,
+		` {"text":"Total 12.50\nVAT é","id":"doc-1"} `} {
+		id, text, ok := idTextLine([]byte(line))
+		if !ok || id != "doc-1" || text != "Total 12.50\nVAT é" {
+			t.Errorf("%s: %q %q %v", line, id, text, ok)
+		}
+	}
+}
+
+// BenchmarkParseLine: a receipt line (1 KB of text) read directly and
+// decoded into a map.
+func BenchmarkParseLine(b *testing.B) {
+	line := []byte(`{"id": "sroie-X00016469670", "text": "` + strings.Repeat(`TAN CHAY YEE\n*** COPY ***\nOJC MARKETING SDN BHD\nROC NO: 538358-H\n`, 16) + `"}`)
+	b.Run("direct", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			parseLine(1, line)
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			decodeLine(Line{No: 1}, line)
+		}
+	})
 }

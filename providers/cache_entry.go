@@ -3,9 +3,8 @@ package providers
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/reflect-mcp/reflect/internal/jsonstr"
 )
 
 // decodeEntry decodes a stored reply as json.Unmarshal into a cacheEntry
@@ -60,124 +59,14 @@ func (r *entryReader) lit(s string) bool {
 	return true
 }
 
-// str reads a JSON string as encoding/json decodes it. It gives up (false)
-// on what encoding/json would read differently from a plain copy and is
-// rare in what json.Marshal writes: invalid UTF-8.
+// str reads a JSON string as encoding/json decodes it; it gives up on one
+// holding invalid UTF-8 (never in what json.Marshal writes).
 func (r *entryReader) str(dst *string) bool {
-	b := r.b
-	if r.i >= len(b) || b[r.i] != '"' {
-		return false
+	s, end, ok := jsonstr.Read(r.b, r.i)
+	if ok {
+		*dst, r.i = s, end
 	}
-	i := r.i + 1
-	start, ascii := i, true
-	for ; i < len(b) && b[i] != '"' && b[i] != '\\'; i++ {
-		if b[i] < 0x20 {
-			return false
-		}
-		ascii = ascii && b[i] < utf8.RuneSelf
-	}
-	if i < len(b) && b[i] == '"' { // no escapes: the bytes are the string
-		if !ascii && !utf8.Valid(b[start:i]) {
-			return false
-		}
-		*dst = string(b[start:i])
-		r.i = i + 1
-		return true
-	}
-	// Built in a strings.Builder, whose String is the bytes themselves: a
-	// reply is the larger part of a lookup's allocation.
-	var out strings.Builder
-	out.Grow(i - start + 64)
-	out.Write(b[start:i])
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
-			if !ascii && !utf8.ValidString(out.String()) {
-				return false
-			}
-			*dst = out.String()
-			r.i = i + 1
-			return true
-		case c < 0x20:
-			return false
-		case c != '\\':
-			ascii = ascii && c < utf8.RuneSelf
-			out.WriteByte(c)
-			i++
-			continue
-		}
-		if i+1 >= len(b) {
-			return false
-		}
-		switch e := b[i+1]; e {
-		case '"', '\\', '/':
-			out.WriteByte(e)
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			rr := hex4(b[i+2:])
-			if rr < 0 {
-				return false
-			}
-			i += 6
-			if utf16.IsSurrogate(rr) {
-				// A pair makes one rune; a lone half is U+FFFD, as encoding/json reads it.
-				if r2 := surrogateLow(b[i:]); r2 >= 0 {
-					if dec := utf16.DecodeRune(rr, r2); dec != utf8.RuneError {
-						out.WriteRune(dec)
-						i += 6
-						continue
-					}
-				}
-				rr = utf8.RuneError
-			}
-			out.WriteRune(rr)
-			continue
-		default:
-			return false
-		}
-		i += 2
-	}
-	return false
-}
-
-// hex4 is the value of four hex digits at the start of b, or -1.
-func hex4(b []byte) rune {
-	if len(b) < 4 {
-		return -1
-	}
-	var v rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		v = v<<4 | rune(c)
-	}
-	return v
-}
-
-// surrogateLow is the \uXXXX escape at the start of b, or -1.
-func surrogateLow(b []byte) rune {
-	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-		return -1
-	}
-	return hex4(b[2:])
+	return ok
 }
 
 // integer reads what json.Marshal writes for an int: -?(0|[1-9][0-9]*).
