@@ -132,6 +132,13 @@ var notTheNumberLabels = []string{
 	"card ending", "card ending in", "ending in", "card ends in", "visa ending", "mastercard ending",
 	"amex ending", "karte endet auf", "carte se terminant par", "tarjeta terminada en", "last 4", "last four",
 	"last 4 digits", "last four digits", "membership",
+	// The goods, the till or the property a bill is for. An assessment
+	// number is left out: a rates notice is the assessment, its number the
+	// document's.
+	"aic", "codice aic", "cod. aic", "minsan", "ean", "gtin", "sku", "machine no", "machine id", "mid", "tid",
+	"merchant id", "pos id", "pos no", "register no", "kassen-nr", "kassennummer", "device id", "serial no",
+	"serial number", "s/n", "valuation no", "valuation number",
+	"property ref", "property reference", "parcel no", "parcel number", "cadastral ref", "referencia catastral",
 }
 
 // referenceLabels name another document the one in hand refers to: a credit

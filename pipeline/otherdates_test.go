@@ -87,3 +87,17 @@ func TestOtherDatesNamedInAPhrase(t *testing.T) {
 		{"refunded receipt's date", "Corner Shop\n10/03/2026\nRefund of receipt 0412 from 02/03/2026\nTotal -12.00", d("2026-03-02"), "invoice_date", ""},
 	})
 }
+
+// A UK VAT invoice's tax point is the time of supply, not the issue date,
+// when both are printed ("Tax point" alone dates the invoice when it is
+// the only date); "Date/Tax point" labels one date as both.
+func TestTaxPointDate(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	two := "Northern Print Ltd\nInvoice 2026-4471\nInvoice date: 10/11/2026\nTax point: 31/10/2026\nTotal £1,210.00"
+	one := "Northern Print Ltd\nInvoice 2026-4471\nDate/Tax point: 10/11/2026\nTotal £1,210.00"
+	runDateCases(t, []classCase{
+		{"invoice date right", two, d("2026-11-10"), "", ""},
+		{"tax point taken", two, d("2026-10-31"), "invoice_date", "10/11/2026"},
+		{"date/tax point right", one, d("2026-11-10"), "", ""},
+	})
+}

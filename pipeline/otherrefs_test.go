@@ -87,3 +87,20 @@ func TestCardMasksAndMembershipWords(t *testing.T) {
 		{"the receipt's own number beside them", "FitLife Gym\nReceipt No: FL-26-0412\nMembership: 88213\nVISA XXXX XXXX XXXX 4471\nTotal $49.00", n("FL-26-0412"), "", ""},
 	})
 }
+
+// Codes of the goods, the till or the property a bill is for: an Italian
+// medicine's AIC code, a till's or terminal's machine number, a property's
+// valuation number. None is the document's number.
+func TestGoodsTillAndPropertyCodes(t *testing.T) {
+	checkRefDocs(t, []refDoc{
+		{"italian pharmacy receipt with AIC codes", "FARMACIA CENTRALE SNC\nP.IVA 01234560987\nDOCUMENTO COMMERCIALE\n" +
+			"Documento n. 0412-0087\nTACHIPIRINA 500MG  AIC 012745093   4,90\nTOTALE COMPLESSIVO  4,90",
+			"0412-0087", []string{"012745093"}},
+		{"receipt with the till's machine number", "SUPERSAVE MART\nReceipt No: 20931\nMachine No: 0412-07\n" +
+			"MID: 000123456789  TID: 88213771\nTotal RM 12.50",
+			"20931", []string{"0412-07", "000123456789", "88213771"}},
+		{"council rates bill with a valuation number", "Riverside District Council\nRates notice 2026/27\n" +
+			"Notice No: RN-26-0412\nValuation No: 4410-22910\nAmount payable $1,412.30",
+			"RN-26-0412", []string{"4410-22910"}},
+	})
+}

@@ -190,7 +190,8 @@ fields:
       data do documento, data documento, fecha de expedición, statement date, date of statement, 작성일자, 거래일시,
       belegdatum, ausstellungsdatum, datum faktury, date of invoice, invoice issued, fatura tarihi, düzenleme tarihi,
       belge tarihi, tarih, ημερομηνία, ημερομηνία έκδοσης, ημ/νία, дата, дата счёта, дата счета, дата выставления,
-      дата документа, от, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
+      дата документа, от, date/tax point, date / tax point, invoice date/tax point, invoice date / tax point,
+      date & tax point, invoice date & tax point, tax point/invoice date, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
   - name: subtotal
     kind: money
     role: subtotal
