@@ -60,3 +60,40 @@ func TestAcceptAllLeavesNotGivenFieldsOpen(t *testing.T) {
 		t.Errorf("settled record holds invoice_number = %v, which nobody gave or settled", settled["invoice_number"])
 	}
 }
+
+// TestCorrectionLeavesNotGivenFieldsNotGiven is new-user report #8 of
+// session 6: after an agent's validate call that gave only vendor_name,
+// total and currency, correcting the total re-checked the record and showed
+// the keys left out as "flagged 0.00" (the gate read each missing key as a
+// required value not found), while the status bar counted nothing to review.
+func TestCorrectionLeavesNotGivenFieldsNotGiven(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	notGiven := []string{"invoice_number", "invoice_date", "subtotal", "tax"}
+	rec := pipeline.Record{"vendor_name": "Café Müller GmbH", "total": 683.2, "currency": "EUR"}
+	for _, n := range notGiven {
+		rec[n] = nil
+	}
+	res := buildResult(t, "inv-001", textCafe, rec, map[string]string{"total": "683.20 not found in source"}, 0.41)
+	res.NotGiven = notGiven
+	if _, err := f.st.PutResult(ctx, f.corpus.ID, "inv-001", "test-1", res); err != nil {
+		t.Fatal(err)
+	}
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	m = selectField(t, m, "total")
+	m = press(t, m, "e", "ctrl+u")
+	m = typeText(t, m, "583.20")
+	m = press(t, m, "enter")
+	page := m.doc
+	if !page.rechecked {
+		t.Fatal("the correction did not re-check the record")
+	}
+	for _, n := range notGiven {
+		if page.res.Flagged(n) {
+			t.Errorf("%s, left out by the caller, is flagged after the correction: %+v", n, page.res.FlaggedFields)
+		}
+		if got := page.valueText(n); got != "— (not given)" {
+			t.Errorf("%s reads %q after the correction, want \"— (not given)\"", n, got)
+		}
+	}
+}

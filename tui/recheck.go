@@ -64,6 +64,11 @@ func recheck(text string, s *pipeline.Schema, res pipeline.Result, decs map[stri
 		if _, ok := decs[f.Name]; ok {
 			continue
 		}
+		if !res.Given(f.Name) {
+			// Left out by the caller: no claim to re-check, and the gate
+			// would read the missing key as a required value not found.
+			continue
+		}
 		if c, ok := g.FieldConfidence[f.Name]; ok {
 			out.FieldConfidence[f.Name] = c
 		}
