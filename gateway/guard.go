@@ -73,6 +73,7 @@ type flagged struct {
 	num            float64
 	isNum          bool
 	str            string
+	words          string // str through normWords
 	// current: from the source, which lists only unsettled values.
 	current bool
 }
@@ -102,6 +103,12 @@ func newFlagged(traceID, field string, value any) (flagged, bool) {
 			return fl, false
 		}
 		fl.str = strings.TrimSpace(v)
+		fl.words = normWords(fl.str)
+		// A number the extraction kept as text ("683.20") is looked for
+		// as the number it is.
+		if whole, ok := wholeNumber(fl.str); ok && len(whole) > 0 {
+			fl.num, fl.isNum = whole[0], true
+		}
 	default:
 		return fl, false // null, bools, objects: nothing an argument could carry by mistake
 	}
@@ -181,8 +188,17 @@ func (g *UnreviewedGuard) Check(ctx context.Context, who Identity, upstream, _ s
 	}
 	hits := map[int]string{} // index in list -> argument path
 	walkArgs(v, "", func(path string, leaf any) {
+		var lt *leafText
+		read := func() leafText {
+			if lt == nil {
+				s, _ := leaf.(string)
+				r := readLeaf(s)
+				lt = &r
+			}
+			return *lt
+		}
 		for i, f := range list {
-			if _, done := hits[i]; !done && f.matches(leaf) {
+			if _, done := hits[i]; !done && f.matches(leaf, read) {
 				hits[i] = path
 			}
 		}
@@ -226,24 +242,6 @@ func (f flagged) show() string {
 		return strconv.FormatFloat(f.num, 'f', -1, 64)
 	}
 	return strconv.Quote(f.str)
-}
-
-// matches compares numbers numerically (683.2 is "683.20" is 683.2) and
-// strings exactly after trimming.
-func (f flagged) matches(leaf any) bool {
-	switch v := leaf.(type) {
-	case json.Number:
-		n, err := v.Float64()
-		return err == nil && f.isNum && n == f.num
-	case string:
-		s := strings.TrimSpace(v)
-		if f.isNum {
-			n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
-			return err == nil && n == f.num
-		}
-		return s == f.str
-	}
-	return false
 }
 
 func walkArgs(v any, path string, leaf func(string, any)) {

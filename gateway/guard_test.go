@@ -74,3 +74,64 @@ func TestBuiltinSeesFrontClient(t *testing.T) {
 		t.Fatalf("built-in saw _meta %v", m)
 	}
 }
+
+// A flagged total is held wherever an agent writes it into text: as the
+// number in any common formatting, not as a digit run inside another
+// number. The calls go through the gateway to the real everything server's
+// echo, so a forwarded call is one the upstream answered.
+func TestUnreviewedValueInsideText(t *testing.T) {
+	guard := NewUnreviewedGuard("reflect", func(context.Context, string) (bool, error) { return false, nil }, nil)
+	_, cs := startGateway(t, Options{Upstreams: npmUpstreams(t)[:1],
+		Builtins: []Builtin{{Name: "reflect", System: "reflect", Environment: "production", Server: fakeReflect()}},
+		Decider:  newTestEngine(), Mode: ModeEnforce, Guard: guard})
+	call(t, cs, "reflect__validate", map[string]any{})
+	for _, msg := range []string{"683.20", "pay 683.20 now", "pay 683.2.", "Total: 683,20 EUR", "GBP683.20", "(683.2)",
+		"amounts: 12.00, 683.20 and 5"} {
+		res := call(t, cs, "everything__echo", map[string]any{"message": msg})
+		if !res.IsError || !strings.Contains(text(res), "trace-inv004") {
+			t.Errorf("message %q carried the unreviewed total and was forwarded: %s", msg, text(res))
+		}
+	}
+	for _, msg := range []string{"pay 1683.20 now", "pay 683.201 now", "683.21", "ref 683", "v683.20.1 released", "pay 583.20"} {
+		res := call(t, cs, "everything__echo", map[string]any{"message": msg})
+		if res.IsError || !strings.Contains(text(res), msg) {
+			t.Errorf("message %q does not carry 683.2 and was not echoed: %s", msg, text(res))
+		}
+	}
+}
+
+// The number readings a person may mean by a token, and the text values
+// matched as whole words.
+func TestFlaggedValueMatchesInText(t *testing.T) {
+	num := func(v float64) flagged { f, _ := newFlagged("t", "total", v); return f }
+	str := func(v string) flagged { f, _ := newFlagged("t", "vendor_name", v); return f }
+	for _, c := range []struct {
+		f    flagged
+		arg  string
+		want bool
+	}{
+		{num(1234.5), "pay 1,234.50 today", true},
+		{num(1234.5), "zahlen Sie 1.234,50 EUR", true},
+		{num(1234.5), "pay 1234.5", true},
+		{num(1234.5), "pay 1 234.50", false}, // a space does not join digits
+		{num(1234.5), "pay 11,234.50", false},
+		{num(1234), "invoice 1,234 units", true},
+		{num(1234), "invoice 1.234 units", true}, // 1.234 is 1234 with a dot for thousands
+		{num(683.2), "683,201", false},
+		{num(1234567.89), "1,234,567.89", true},
+		{num(1234567.89), "1.234.567,89", true},
+		{num(-683.2), "refund -683.20", true},
+		{num(12), "copy 12 files", false}, // small whole numbers only as a whole argument
+		{num(12), "12", true},
+		{str("Globex Ltd"), "pay GLOBEX LTD. today", true},
+		{str("Globex Ltd"), "pay Globex Ltdx", false},
+		{str("Globex Ltd"), "NotGlobex Ltd", false},
+		{str("GLX/2026/778"), "ref glx-2026-778 paid", true},
+		{str("683.20"), "pay 683.2 now", true}, // a number kept as text is matched as a number
+	} {
+		leaf := readLeaf(c.arg)
+		if got := c.f.matches(c.arg, func() leafText { return leaf }); got != c.want {
+			t.Errorf("%s in %q: matched %v, want %v", c.f.show(), c.arg, got, c.want)
+		}
+	}
+}
