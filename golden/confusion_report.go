@@ -66,12 +66,14 @@ func (r ConfusionReport) WriteText(w io.Writer, list int) error {
 	line("missed: a wrong value that passed on its field (label, what the gate said, the line it came from)")
 	shown := false
 	for _, pf := range r.PerField {
+		// A field with misses shows them, or says how many it left out:
+		// either way "none" would be false.
+		shown = shown || len(pf.Missed) > 0
 		for i, m := range pf.Missed {
 			if list >= 0 && i >= list {
 				line("    … %d more for %s (--list -1 or --json for all)", len(pf.Missed)-i, pf.Field)
 				break
 			}
-			shown = true
 			line("  [%s] %s = %s for %s  (%s, %.3f)  line %d: %q", m.ID, pf.Field, reprValue(m.Value), reprValue(m.Label),
 				m.Status, m.Confidence, m.Line, m.LineText)
 		}
@@ -82,12 +84,12 @@ func (r ConfusionReport) WriteText(w io.Writer, list int) error {
 	line("false alarms: a labelled value the gate flagged")
 	shown = false
 	for _, pf := range r.PerField {
+		shown = shown || len(pf.FalseAlarmList) > 0
 		for i, fa := range pf.FalseAlarmList {
 			if list >= 0 && i >= list {
-				line("    … %d more for %s", len(pf.FalseAlarmList)-i, pf.Field)
+				line("    … %d more for %s (--list -1 or --json for all)", len(pf.FalseAlarmList)-i, pf.Field)
 				break
 			}
-			shown = true
 			line("  [%s] %s = %s: %s", fa.ID, pf.Field, reprValue(fa.Value), oneLine(fa.Reason))
 		}
 	}

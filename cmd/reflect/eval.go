@@ -47,7 +47,10 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.minCatch, "min-catch", "", "with --confusions: fail below this catch rate; a number for every field or field=rate pairs (total=0.98,tax=0.98)")
 	fs.StringVar(&e.maxFalseAlarm, "max-false-alarm", "", "with --confusions: fail above this share of labelled records flagged; field=rate pairs bar single fields")
 	fs.BoolVar(&e.scoreUnreviewed, "score-unreviewed", false, "with an exported --dataset: also score the fields no reviewer decided, as if accepted (default: only human-confirmed fields are scored)")
-	fs.IntVar(&e.list, "list", -1, "failures listed per field (-1: all); with --confusions misses and false alarms, default 10")
+	fs.IntVar(&e.list, "list", -1, "failures listed per field, -1 for all (default: all; with --confusions: 10 misses and 10 false alarms per field)")
+	// The default depends on --confusions, which the usage says; the flag
+	// package's "(default -1)" would contradict it.
+	fs.Lookup("list").DefValue = "0"
 }
 
 // check refuses flag values no run could use.
@@ -76,6 +79,9 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	ef.register(fs)
 	fs.Lookup("log-level").DefValue = "warn"
 	pf.logLevel = "warn"
+	prov := fs.Lookup("provider")
+	prov.Usage = "model provider: openai, anthropic, bedrock, local or replay (env REFLECT_PROVIDER; default: replay on the bundled set or with --replay, local (keyless) with your own --dataset)"
+	prov.DefValue = ""
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
@@ -96,9 +102,11 @@ func runEval(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	// Eval is offline by default: the recorded fixtures, not a live model.
+	// Eval is offline by default: the recorded fixtures where there are
+	// some (the bundled set, or --replay), else the keyless local extractor,
+	// never a live model nobody asked for.
 	if os.Getenv("REFLECT_PROVIDER") == "" && !flagWasSet(fs, "provider") {
-		pf.prov.Provider = providers.ProviderReplay
+		pf.prov.Provider = defaultEvalProvider(ef.dataset, pf.replay)
 	}
 	if pf.prov.Provider == providers.ProviderReplay && pf.replay == "" && ef.dataset != "" {
 		return usageErr(errors.New("--provider replay with your own --dataset needs --replay FIXTURE (recorded with --record)"))
@@ -277,6 +285,17 @@ func printJSON(stdio Stdio, v any) error {
 	}
 	_, err = fmt.Fprintln(stdio.Out, string(b))
 	return err
+}
+
+// defaultEvalProvider is eval's provider when neither --provider nor
+// REFLECT_PROVIDER names one: recorded replies where there are some to
+// replay, else the keyless local extractor (a dataset of your own has no
+// recordings unless --replay gives them).
+func defaultEvalProvider(dataset, replay string) string {
+	if dataset != "" && replay == "" {
+		return providers.ProviderLocal
+	}
+	return providers.ProviderReplay
 }
 
 func evalMode(provider string, p *pipeline.Pipeline) string {

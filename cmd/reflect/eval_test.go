@@ -205,3 +205,52 @@ func mustInvoiceField(t *testing.T, name string) pipeline.Field {
 	}
 	return f
 }
+
+// Your own --dataset has no recorded replies, so eval without --provider
+// runs the keyless local extractor on it (and says so in its mode line);
+// the bundled set still replays its fixtures, and --provider replay with a
+// dataset but no --replay stays a usage error. --help states that default.
+func TestEvalDefaultProviderFollowsTheDataset(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "mine.jsonl")
+	row := `{"id":"a","text":"ACME Corp\nInvoice INV-7\nTotal: 12.50 EUR","expected":{"vendor_name":"ACME Corp","total":12.5}}` + "\n"
+	if err := os.WriteFile(ds, []byte(row), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "eval", "--dataset", ds, "--min-accuracy", "0", "--max-silent-wrong", "100")
+	if r.code != ExitOK || !strings.Contains(r.out, "mode: LOCAL (keyless extractor") {
+		t.Fatalf("own dataset, no provider: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	r = run(t, "", "eval", "--dataset", ds, "--score-unreviewed", "--min-accuracy", "0", "--max-silent-wrong", "100")
+	if r.code != ExitOK {
+		t.Fatalf("--score-unreviewed on own dataset: exit %d\n%s", r.code, r.err)
+	}
+	if r := run(t, "", "eval"); r.code != ExitOK || !strings.Contains(r.out, "mode: OFFLINE (replay fixtures)") {
+		t.Fatalf("bundled set: exit %d\n%s", r.code, r.out)
+	}
+	if r := run(t, "", "eval", "--dataset", ds, "--provider", "replay"); r.code != ExitUsage || !strings.Contains(r.err, "needs --replay FIXTURE") {
+		t.Fatalf("explicit replay without fixture: exit %d\n%s", r.code, r.err)
+	}
+	h := run(t, "", "eval", "--help")
+	if strings.Contains(h.out, `(default "local")`) || !strings.Contains(h.out, "local (keyless) with your own --dataset") {
+		t.Errorf("--help does not state eval's real provider default:\n%s", h.out)
+	}
+	if strings.Contains(h.out, "(default -1)") {
+		t.Errorf("--list help contradicts itself:\n%s", h.out)
+	}
+}
+
+// --list 0 lists nothing, yet says how many it left out: never "none"
+// under a "… N more" line.
+func TestConfusionsListZeroNeverSaysNone(t *testing.T) {
+	dev := sharedData(t, "receipts-dev.jsonl")
+	r := run(t, "", "eval", "--confusions", "--dataset", dev, "--labels", sroieLabels("dev"), "--list", "0")
+	if !strings.Contains(r.out, "more for") {
+		t.Skipf("no misses or false alarms to leave out:\n%s", r.out)
+	}
+	lines := strings.Split(r.out, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "none" && i > 0 && strings.Contains(lines[i-1], "more for") {
+			t.Errorf("%q follows %q", l, lines[i-1])
+		}
+	}
+}
