@@ -16,13 +16,15 @@ const (
 )
 
 // PrintConfig writes the configuration that registers reflect with an MCP
-// client, ready to paste: an mcpServers JSON block for Claude Desktop
-// (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json), and for Claude
-// Code the `claude mcp add` command followed by the project .mcp.json block.
+// client to w, and nothing else, so it can be redirected into the client's
+// file: an mcpServers JSON block for Claude Desktop
+// (claude_desktop_config.json), Cursor (~/.cursor/mcp.json) and Claude Code
+// (a project .mcp.json). For Claude Code the `claude mcp add` command that
+// registers it without a file goes to hint (stderr), not into the JSON.
 // The config is keyless (the local extractor): pasted as printed it works.
 // A placeholder key (sk-ant-...) made every call fail (new user report
 // #15); a model provider is an edit the README shows.
-func PrintConfig(w io.Writer, client string, binaryPath string) error {
+func PrintConfig(w, hint io.Writer, client string, binaryPath string) error {
 	abs, err := filepath.Abs(binaryPath)
 	if err != nil {
 		return fmt.Errorf("config: binary path: %w", err)
@@ -32,11 +34,14 @@ func PrintConfig(w io.Writer, client string, binaryPath string) error {
 	case ClientClaudeDesktop, ClientCursor:
 		return writeJSON(w, mcpServers{Servers: map[string]serverEntry{"reflect": entry}})
 	case ClientClaudeCode:
-		if _, err := fmt.Fprintf(w, "claude mcp add reflect -- %s mcp\n\n", shellQuote(abs)); err != nil {
+		entry.Type = "stdio"
+		if err := writeJSON(w, mcpServers{Servers: map[string]serverEntry{"reflect": entry}}); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(hint, "reflect: stdout is a project .mcp.json (> .mcp.json); to register without the file: claude mcp add reflect -- %s mcp\n", shellQuote(abs)); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}
-		entry.Type = "stdio"
-		return writeJSON(w, mcpServers{Servers: map[string]serverEntry{"reflect": entry}})
+		return nil
 	}
 	return fmt.Errorf("config: unknown client %q (want %s, %s or %s)", client, ClientClaudeDesktop, ClientClaudeCode, ClientCursor)
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -358,20 +359,24 @@ func TestQueueName(t *testing.T) {
 	}
 }
 
+// The config goes to stdout alone, so `reflect mcp --print-config CLIENT >
+// FILE` writes a valid file for every client; Claude Code's `claude mcp
+// add` alternative goes to the hint writer (stderr).
 func TestPrintConfig(t *testing.T) {
 	for _, client := range []string{ClientClaudeDesktop, ClientCursor, ClientClaudeCode} {
-		var sb strings.Builder
-		if err := PrintConfig(&sb, client, "bin/reflect"); err != nil {
+		var sb, hint strings.Builder
+		if err := PrintConfig(&sb, &hint, client, "bin/reflect"); err != nil {
 			t.Fatal(err)
 		}
 		out := sb.String()
 		js := out
 		if client == ClientClaudeCode {
-			first, rest, _ := strings.Cut(out, "\n")
-			if !strings.HasPrefix(first, "claude mcp add reflect -- /") || !strings.HasSuffix(first, "/bin/reflect mcp") {
-				t.Errorf("claude-code command line: %q", first)
+			h := strings.TrimSpace(hint.String())
+			if !strings.Contains(h, "claude mcp add reflect -- /") || !strings.HasSuffix(h, "/bin/reflect mcp") {
+				t.Errorf("claude-code hint: %q", h)
 			}
-			js = rest
+		} else if hint.Len() != 0 {
+			t.Errorf("%s: hint %q", client, hint.String())
 		}
 		var cfg struct {
 			Servers map[string]struct {
@@ -393,7 +398,7 @@ func TestPrintConfig(t *testing.T) {
 			t.Errorf("%s: not a keyless config as printed:\n%s", client, out)
 		}
 	}
-	if err := PrintConfig(&strings.Builder{}, "emacs", "reflect"); err == nil {
+	if err := PrintConfig(&strings.Builder{}, io.Discard, "emacs", "reflect"); err == nil {
 		t.Error("unknown client accepted")
 	}
 }

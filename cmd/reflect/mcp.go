@@ -51,7 +51,7 @@ func runMCP(ctx context.Context, args []string, stdio Stdio) (err error) {
 		if err != nil {
 			return fmt.Errorf("locate the reflect binary: %w", err)
 		}
-		if err := mcp.PrintConfig(stdio.Out, *printCfg, exe); err != nil {
+		if err := mcp.PrintConfig(stdio.Out, stdio.Err, *printCfg, exe); err != nil {
 			return usageErr(err)
 		}
 		return nil

@@ -266,3 +266,19 @@ func TestReviewRefusesPipelineFlagsWhenNothingRuns(t *testing.T) {
 		}
 	}
 }
+
+// `reflect mcp --print-config CLIENT > FILE` writes a file the client can
+// read: stdout is one JSON document for every client; Claude Code's
+// `claude mcp add` alternative is on stderr.
+func TestPrintConfigRedirectsToAValidFile(t *testing.T) {
+	for _, client := range []string{"claude-desktop", "claude-code", "cursor"} {
+		r := run(t, "", "mcp", "--print-config", client)
+		var cfg map[string]map[string]any
+		if r.code != ExitOK || json.Unmarshal([]byte(r.out), &cfg) != nil || cfg["mcpServers"]["reflect"] == nil {
+			t.Errorf("%s: exit %d, stdout is not an mcpServers JSON file:\n%s", client, r.code, r.out)
+		}
+		if client == "claude-code" && !strings.Contains(r.err, "claude mcp add reflect -- ") {
+			t.Errorf("claude-code: stderr lacks the claude mcp add command: %q", r.err)
+		}
+	}
+}
