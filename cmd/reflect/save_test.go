@@ -111,6 +111,12 @@ func TestUsageErrorsANewUserHit(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.err, "--record") {
 		t.Fatalf("--record with the local provider: exit %d %s", r.code, r.err)
 	}
+	// The default (keyless local) provider is refused the same way, with
+	// the reason: the README's --record example names a model provider.
+	r = run(t, "", "extract", "--batch", "--file", f, "--record", filepath.Join(t.TempDir(), "rec.json"))
+	if r.code != ExitUsage || !strings.Contains(r.err, "this run calls no model") {
+		t.Fatalf("--record with the default provider: exit %d %s", r.code, r.err)
+	}
 	r = run(t, "", "review", f, "--provider", "local")
 	if r.code != ExitUsage || !strings.Contains(r.err, "needs a terminal") {
 		t.Fatalf("review without a terminal: exit %d %s", r.code, r.err)
