@@ -20,6 +20,7 @@ func runReviewAudit(ctx context.Context, args []string, stdio Stdio) error {
 	corpusRef := fs.String("corpus", "", "corpus id, path or queue (mcp:NAME); default: every corpus")
 	docID := fs.String("document", "", "only this document's decisions")
 	// --reviewer (the store flags' own) filters here: whose decisions.
+	fs.Lookup("reviewer").Usage = "only this reviewer's decisions (default: every reviewer's)"
 	asJSON := fs.Bool("json", false, "print JSON lines, one entry each")
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)

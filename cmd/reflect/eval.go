@@ -197,7 +197,8 @@ func loadEvalRows(ef evalFlags, stdio Stdio) ([]golden.Row, error) {
 		rows, lineErrs, err = golden.LoadDataset(ef.dataset)
 	}
 	if err != nil {
-		return nil, usageErr(fmt.Errorf("--dataset: %w", err))
+		// The error already names the dataset and its file.
+		return nil, usageErr(err)
 	}
 	for _, le := range lineErrs {
 		fmt.Fprintf(stdio.Err, "reflect eval: skipping %v\n", le)

@@ -16,6 +16,14 @@ import (
 	"github.com/reflect-mcp/reflect/tui"
 )
 
+// holdsSubUsage is each subcommand's own usage line, after its name.
+var holdsSubUsage = map[string]string{
+	"list":    "[--status S] [--json] [--limit N] [--store FILE | --core-url URL]",
+	"show":    "ID [--store FILE | --core-url URL]",
+	"approve": "ID [--reason TEXT] [--reviewer NAME] [--store FILE | --core-url URL]",
+	"reject":  "ID [--reason TEXT] [--reviewer NAME] [--store FILE | --core-url URL]",
+}
+
 const holdsUsage = `list [--status S] [--json] | show ID | approve ID [--reason TEXT] | reject ID [--reason TEXT]
     [--store FILE | --core-url URL] [--reviewer NAME]`
 
@@ -38,7 +46,7 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(fmt.Errorf("unknown holds command %q (want list, show, approve or reject)", sub))
 	}
 	var ef engineFlags
-	fs := newFlagSet("holds "+sub, holdsUsage, stdio)
+	fs := newFlagSet("holds "+sub, holdsSubUsage[sub], stdio)
 	ef.register(fs, false)
 	fs.StringVar(&ef.store.reviewer, "reviewer", "", "approver recorded as human:NAME (default: the OS user)")
 	coreURL := fs.String("core-url", "", "work against a running core instead of the store (bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")

@@ -53,11 +53,11 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	fs := newFlagSet("review", "CORPUS.jsonl | DIR | --queue NAME [flags]", stdio)
 	pf.register(fs)
 	sf.register(fs)
-	queue := fs.String("queue", "", "review an MCP client's queue (e.g. --queue mcp) instead of a corpus file")
+	queue := fs.String("queue", "", "review an MCP client's queue, named for its clientInfo.name (claude-ai for Claude Desktop; reflect queues lists them), instead of a corpus file")
 	conc := fs.Int("concurrency", 4, "documents run through the pipeline at once")
 	noRun := fs.Bool("no-run", false, "only review stored results; run nothing")
 	holdPack := fs.String("policy", "", "with --queue: the operator policy pack the gateway decides with, so the queue's held calls resolve under its rules")
-	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.golden.jsonl next to the store, never in the working directory)")
+	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.<corpus id>.golden.jsonl next to the store, never in the working directory)")
 	pf.logLevel = "error"
 	fs.Lookup("log-level").DefValue = "error"
 	pos, err := parseFlags(fs, args, stdio)

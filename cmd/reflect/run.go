@@ -99,7 +99,13 @@ func newFlagSet(name, usage string, stdio Stdio) *flag.FlagSet {
 	fs := flag.NewFlagSet("reflect "+name, flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: reflect %s %s\n\nFlags:\n", name, usage)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n", strings.TrimSpace("reflect "+name+" "+usage))
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n == 0 {
+			return // a verb without flags has no Flags: section to print
+		}
+		fmt.Fprint(fs.Output(), "\nFlags:\n")
 		// Print flags the way users type them: --name.
 		var b strings.Builder
 		out := fs.Output()

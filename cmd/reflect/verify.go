@@ -49,7 +49,7 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 	}
 	fs.BoolVar(&o.batch, "batch", false, `JSONL in, one JSON result per line out, in order: {"id"?,"text"`+map[bool]string{true: `,"data"|"expected"}`, false: "}"}[name == "validate"])
 	fs.IntVar(&o.concurrency, "batch-concurrency", 1, "with --batch: documents verified at once")
-	fs.BoolVar(&o.save, "save", false, "with --batch --file: also store every result in the review store, so `reflect review FILE` opens them without re-running")
+	fs.BoolVar(&o.save, "save", false, "with --batch --file: also store every result in the review store, so reflect review FILE opens them without re-running")
 	o.sf.register(fs)
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
