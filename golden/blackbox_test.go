@@ -52,8 +52,9 @@ var blackboxSets = []struct {
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise; 9, 4 in ok once a bracketed converted amount
-	// no longer hides a line's label).
-	{"documents-r2.jsonl", 9, 32, 4, 5},
+	// no longer hides a line's label; 8, 3, 31 flagged once "P 398.00"
+	// reads as the Philippine peso).
+	{"documents-r2.jsonl", 8, 31, 3, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had

@@ -39,6 +39,8 @@ type printedCurrency struct {
 }
 
 func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
+	var peso Span // the first "P 398.00"
+	pesos := 0
 	for _, a := range d.amounts {
 		ls, le := d.lineBounds(a.Line)
 		for _, w := range []Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le)} {
@@ -55,7 +57,18 @@ func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 			if m == "N" && w.End <= a.Start && centsForm(a.Raw) {
 				return letterSigns[m], m, w, true
 			}
+			// The Philippine peso's "P 398.00" counts once the document
+			// writes two amounts so, each after a space or at a line start.
+			if m == "P" && w.End <= a.Start && centsForm(a.Raw) && (w.Start == ls || d.rs[w.Start-1] == ' ') {
+				if pesos == 0 {
+					peso = w
+				}
+				pesos++
+			}
 		}
+	}
+	if pesos >= 2 {
+		return letterSigns["P"], "P", peso, true
 	}
 	return "", "", Span{}, false
 }

@@ -501,10 +501,10 @@ func currencyPrecedes(rs []rune, i int) bool {
 }
 
 // letterSigns are currencies written with one capital letter before the
-// amount: "N29,240.00" (naira), "R 5 154.80" (rand). A single letter is
-// also an initial or a code, so it stands for the currency only before an
-// amount with cents.
-var letterSigns = map[string]string{"N": "NGN", "R": "ZAR"}
+// amount: "N29,240.00" (naira), "R 5 154.80" (rand), "P 493.00" (Philippine
+// peso). A single letter is also an initial, a code or a size, so it stands
+// for the currency only before an amount with cents.
+var letterSigns = map[string]string{"N": "NGN", "R": "ZAR", "P": "PHP"}
 
 // centsEnd reports an amount rs[start:end] that ends in a decimal
 // separator and two digits ("29,240.00", "5 154,80").

@@ -99,3 +99,15 @@ func TestAmountShapesAroundTheCurrency(t *testing.T) {
 		{"naira N and a space, a piece", ng, tot(376.0), "total", ""},
 	})
 }
+
+// The Philippine peso written "P 493.00" on every amount line is the
+// document's currency: a null currency is an omission, USD a contradiction.
+func TestPesoWrittenP(t *testing.T) {
+	ph := "JOLLIBEE-STYLE EATERY CORP.\nVAT REG TIN 123-456-789-000\nOFFICIAL RECEIPT No. 0045512\n" +
+		"1 Burger meal        P 159.00\n1 Iced tea           P  45.00\nVAT 12%              P  21.86\nTOTAL                P 204.00"
+	runClassCases(t, []classCase{
+		{"php right", ph, map[string]any{"currency": "PHP", "total": 204.0}, "", ""},
+		{"null currency", ph, map[string]any{"currency": nil, "total": 204.0}, "currency", `"P"`},
+		{"usd", ph, map[string]any{"currency": "USD", "total": 204.0}, "currency", "PHP"},
+	})
+}
