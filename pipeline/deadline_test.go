@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reflect-mcp/reflect/internal/testclock"
 )
 
 // watchedCtx records the process's CPU time at every look at Err: the
@@ -19,7 +21,7 @@ type watchedCtx struct {
 }
 
 func (c *watchedCtx) Err() error {
-	c.looks = append(c.looks, cpuTime())
+	c.looks = append(c.looks, testclock.CPUTime())
 	return c.Context.Err()
 }
 
@@ -60,11 +62,11 @@ func TestVerifyWatchesItsContextThroughout(t *testing.T) {
 		var whole, gap time.Duration
 		for range 3 {
 			ctx := &watchedCtx{Context: context.Background()}
-			start := cpuTime()
+			start := testclock.CPUTime()
 			if _, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord)); err != nil {
 				t.Fatal(err)
 			}
-			end := cpuTime()
+			end := testclock.CPUTime()
 			g, last := time.Duration(0), start
 			for _, at := range append(ctx.looks, end) {
 				g, last = max(g, at-last), at

@@ -5,11 +5,10 @@ package pipeline
 import (
 	"context"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/reflect-mcp/reflect/internal/deadlinetest"
+	"github.com/reflect-mcp/reflect/internal/testclock"
 )
 
 // Adversarial shapes for the growth tests: each is repeated to size, so a
@@ -30,22 +29,14 @@ func sized(shape string, n int) string {
 	return "ACME\nInvoice No: A-1\n" + strings.Repeat(shape, n/len(shape)+1)[:n]
 }
 
-// cpuTime is the process's CPU time: on a machine shared with other work,
-// waiting for a core must not read as growth.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // timeHeuristics is the least CPU time of five runs.
 func timeHeuristics(text string) time.Duration {
 	s := Invoice()
 	best := time.Duration(1 << 62)
 	for range 5 {
-		start := cpuTime()
+		start := testclock.CPUTime()
 		RunHeuristics(text, s, growthRecord)
-		best = min(best, cpuTime()-start)
+		best = min(best, testclock.CPUTime()-start)
 	}
 	return best
 }
@@ -74,14 +65,14 @@ func TestHeuristicsGrowth(t *testing.T) {
 }
 
 // A megabyte document under a deadline returns promptly with the context's
-// error, whatever its shape (deadlinetest.Prompt says what promptly means).
+// error, whatever its shape (testclock.Prompt says what promptly means).
 func TestHeuristicsHonourDeadline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("deadline test")
 	}
 	for name, shape := range growthShapes {
 		text := sized(shape, 1<<20)
-		deadlinetest.Prompt(t, name, func(ctx context.Context) error {
+		testclock.Prompt(t, name, func(ctx context.Context) error {
 			_, err := RunHeuristicsContext(ctx, text, Invoice(), growthRecord)
 			return err
 		})
@@ -100,7 +91,7 @@ func TestValidateHonoursDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := sized(growthShapes["one long line"], 1<<20-64)
-	deadlinetest.Prompt(t, "validate, 1 MB", func(ctx context.Context) error {
+	testclock.Prompt(t, "validate, 1 MB", func(ctx context.Context) error {
 		res, err := p.Validate(ctx, Document{Text: text}, map[string]any(growthRecord))
 		if err != nil && res.Status != StatusError {
 			t.Errorf("err = %v with status %s; want status %s", err, res.Status, StatusError)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reflect-mcp/reflect/internal/deadlinetest"
+	"github.com/reflect-mcp/reflect/internal/testclock"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/providers/local"
 )
@@ -54,11 +54,11 @@ func extractTime(t testing.TB, text string) time.Duration {
 	e, s := local.New(), pipeline.Invoice()
 	best := time.Duration(1 << 62)
 	for range 3 {
-		start := cpuTime()
+		start := testclock.CPUTime()
 		if _, err := e.Generate(context.Background(), pipeline.Document{Text: text}, s); err != nil {
 			t.Fatal(err)
 		}
-		best = min(best, cpuTime()-start)
+		best = min(best, testclock.CPUTime()-start)
 	}
 	return best
 }
@@ -89,7 +89,7 @@ func TestExtractGrowth(t *testing.T) {
 func TestDeadlineOnLargeDocument(t *testing.T) {
 	text := shapes["many-amounts"](1 << 20)
 	e := local.New()
-	deadlinetest.Prompt(t, "extract, 1 MB of amounts", func(ctx context.Context) error {
+	testclock.Prompt(t, "extract, 1 MB of amounts", func(ctx context.Context) error {
 		_, err := e.Generate(ctx, pipeline.Document{Text: text}, pipeline.Invoice())
 		return err
 	})

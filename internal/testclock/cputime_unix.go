@@ -1,16 +1,14 @@
 //go:build unix
 
-package local_test
+package testclock
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user and system CPU time. Growth tests compare
-// it rather than wall time, so other processes on a shared machine do not
-// decide the ratio.
-func cpuTime() time.Duration {
+// CPUTime is the process's user and system CPU time.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return time.Duration(time.Now().UnixNano())
