@@ -381,6 +381,13 @@ func (d *doc) roundingExplains(diff float64) bool {
 func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
 	var own, other []labelledAmount
 	q := d.quotedFrom()
+	if f.Role == RoleTax {
+		if a, o, ok := d.otherRateTax(x, q); ok {
+			c.penalize(factorTwoLabels, fmt.Sprintf("%.2f is the tax of one rate (%s, line %d): the document also taxes another rate, %.2f (%s, line %d), and both add up to %.2f",
+				x, strings.ToUpper(a.label), a.Line+1, o.Value, strings.ToUpper(o.label), o.Line+1, x+o.Value))
+			return
+		}
+	}
 	for _, a := range d.amounts {
 		if a.role != f.Role || a.summary || !centsForm(a.Raw) || d.otherDocument(a, q) {
 			continue
@@ -647,4 +654,37 @@ func (d *doc) splitTaxHalf(own []labelledAmount) (a, b labelledAmount, sum float
 		}
 	}
 	return a, b, 0, false
+}
+
+// otherRateTax finds, for a tax x printed on a rate row, a different
+// non-zero tax on another rate row when the document prints no tax that is
+// their sum and no tax summary: a Japanese receipt's 8% and 10% taxes
+// ("うち消費税 ¥22" / "うち消費税 ¥20", in yen without cents), a Canadian
+// TPS and TVQ. The tax is both, so one rate's alone is a part.
+func (d *doc) otherRateTax(x float64, q int) (own, o labelledAmount, ok bool) {
+	if d.summary != nil {
+		return own, o, false
+	}
+	var taxes []labelledAmount
+	for _, a := range d.amounts {
+		if a.role == RoleTax && !a.summary && !d.otherDocument(a, q) && len(taxes) < maxRelated {
+			taxes = append(taxes, a)
+		}
+	}
+	i := slices.IndexFunc(taxes, func(a labelledAmount) bool { return near(a.Value, x, amountEpsilon) })
+	if i < 0 || strings.Contains(taxes[i].key, "total") || !d.rateOnLine(taxes[i]) {
+		return own, o, false
+	}
+	own = taxes[i]
+	for _, t := range taxes {
+		if t.Value == 0 || t.Line == own.Line || near(t.Value, x, amountEpsilon) || (t.Value < 0) != (x < 0) ||
+			strings.Contains(t.key, "total") || !d.rateOnLine(t) {
+			continue
+		}
+		if slices.ContainsFunc(taxes, func(s labelledAmount) bool { return near(s.Value, x+t.Value, 0.011) }) {
+			return own, o, false // the sum is printed: a tax total
+		}
+		return own, t, true
+	}
+	return own, o, false
 }

@@ -37,6 +37,10 @@ var otherLabels = slices.Concat([]string{
 	"hours", "hrs", "total time", "units", "pcs", "pieces", "kg", "weight", "pages", "km", "miles",
 	"no. of items", "no of items", "points", "total points", "member points", "pax", "table", "total qty tender",
 	"tel", "fax", "phone", "no", "no.", "id", "reg", "reg no", "ref", "invoice no", "receipt no", "bill no", "doc no",
+	// the estimate or quote a final bill cites is not its total
+	"estimate", "estimated", "estimate approved", "original estimate", "approved estimate", "original quote",
+	"quoted", "quoted price", "quote amount", "kostenvoranschlag", "voranschlag", "montant du devis", "devis initial",
+	"presupuesto", "presupuesto inicial", "preventivo", "見積金額", "見積額", "御見積金額",
 	// a title's number ("Tax Invoice 77", "VAT invoice 2026/11") is no tax
 	"tax invoice", "vat invoice", "gst invoice", "tax invoice no", "tax receipt",
 	"approval code", "terminal", "batch", "trace", "cashier", "slip", "pos", "rc earned",
@@ -141,6 +145,8 @@ var extraRoleLabels = map[Role][]string{
 		"商品总额", "实付款", "实付金额", "应付金额", "商品合計", "お支払い金額", "お支払い合計", "お支払額", "total general", "importe a pagar",
 		// a credit note's total is what comes back
 		"totale pagato", "total paid", "total pagado",
+		// the amount a final bill asks for, after the estimate it cites
+		"final amount", "final invoice amount", "final bill", "montant final", "importe final", "importo finale",
 		// an Indian GST invoice's total after its CGST + SGST or IGST
 		"invoice value", "total invoice value", "total amount after tax",
 		// what the patient owes after the insurer's share

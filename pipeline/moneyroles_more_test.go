@@ -86,8 +86,13 @@ func TestEstimateIsNotTheTotal(t *testing.T) {
 	const de = "Kfz-Meisterbetrieb Huber GmbH\nRechnung Nr. 2026-338\nKostenvoranschlag   800,00 €\nErsatzteile   540,00 €\nArbeitslohn   410,00 €\nRechnungsbetrag   950,00 €"
 	const fr = "Plomberie Garnier SARL\nFacture n° F-1187\nMontant du devis   1 200,00 €\nTravaux réalisés   1 350,00 €\nTotal TTC   1 350,00 €"
 	const jp = "株式会社サトウ工務店\n請求書\n見積金額 ¥300,000\n工事代金 ¥330,000\nご請求金額 ¥330,000"
+	const approved = "Rapid Auto Repair LLC\nINVOICE 30413\nEstimate approved 11/02/2026: $450.00\nFinal amount   $520.00"
+	const quoted = "Rapid Auto Repair LLC\nINVOICE 30414\nQuoted price   $450.00\nAmount due   $520.00"
 	tot := func(x float64) map[string]any { return map[string]any{"total": x} }
 	runClassCases(t, []classCase{
+		{"approved estimate final", approved, tot(520), "", ""},
+		{"approved estimate as total", approved, tot(450), "total", "520.00"},
+		{"quoted price as total", quoted, tot(450), "total", "520.00"},
 		{"us final", us, tot(520), "", ""},
 		{"us estimate as total", us, tot(450), "total", "520.00"},
 		{"de final", de, tot(950), "", ""},
@@ -162,8 +167,13 @@ func TestAirlineTaxBoxOnOneLine(t *testing.T) {
 		"Fare: NOK 1,890.00   Taxes/Fees/Carrier charges: NOK 612.40   Total: NOK 2,502.40"
 	const two = "Aerolíneas del Sur S.A.\nRECIBO DE PASAJE ELECTRÓNICO 045-2218800173\nFecha de emisión 05/11/2026\n" +
 		"Tarifa   USD 420.00\nTasas/Cargos/Impuestos   USD 148.60\nTotal   USD 568.60"
+	// The box as a row of headings over a row of amounts.
+	const box = "SkyNordic AS\nE-TICKET 0732219904471\nFare   Taxes/Fees/Carrier charges   Total\nNOK 1,890.00   NOK 612.40   NOK 2,502.40"
 	rec := func(tax, total float64) map[string]any { return map[string]any{"tax": tax, "total": total} }
 	runClassCases(t, []classCase{
+		{"box right", box, rec(612.4, 2502.4), "", ""},
+		{"box fare as total", box, rec(612.4, 1890), "total", "2502.40"},
+		{"box total as tax", box, rec(2502.4, 2502.4), "tax", "612.40"},
 		{"one line right", one, rec(612.4, 2502.4), "", ""},
 		{"one line fare as total", one, rec(612.4, 1890), "total", "2502.40"},
 		{"one line taxes as total", one, rec(612.4, 612.4), "total", "2502.40"},
@@ -209,5 +219,18 @@ func TestTitleNumberIsNotTheTax(t *testing.T) {
 	runClassCases(t, []classCase{
 		{"the tax passes", in, map[string]any{"tax": 25.0, "total": 525.0}, "", ""},
 		{"the title's number as tax", in, map[string]any{"tax": 77.0, "total": 525.0}, "tax", "25.00"},
+	})
+}
+
+// A receipt that taxes two rates prints each rate's tax (Japan's 8% and
+// 10% under "内消費税", one line under each rate's base): the tax is both,
+// and one rate's alone is flagged.
+func TestTwoRatesTaxIsBoth(t *testing.T) {
+	const jp = "ファミリーマート 渋谷店\n領収書\n2026年11月12日\nおにぎり ¥162\nお茶 ¥140\nボールペン ¥220\n合計 ¥522\n" +
+		"8%対象 ¥302\n内消費税 ¥22\n10%対象 ¥220\n内消費税 ¥20"
+	tax := func(x float64) map[string]any { return map[string]any{"tax": x, "total": 522.0} }
+	runClassCases(t, []classCase{
+		{"both rates", jp, tax(42), "", ""},
+		{"one rate", jp, tax(22), "tax", "42.00"},
 	})
 }

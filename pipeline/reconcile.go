@@ -115,9 +115,40 @@ func (d *doc) printedFix(s *Schema) func(field string, want, tol float64) (label
 	}
 }
 
-// rateOnLine reports a percentage printed on a's line: a rate row.
+// rateOnLine reports a percentage printed on a's line: a rate row; or, for
+// a tax alone under its rate's base ("8%対象 ¥302" / "内消費税 ¥22"), on the
+// line above.
 func (d *doc) rateOnLine(a labelledAmount) bool {
-	ls, le := d.lineBounds(a.Line)
+	if d.percentOn(a.Line) {
+		return true
+	}
+	return a.role == RoleTax && a.Line > 0 && d.percentOn(a.Line-1) && d.baseAbove(a)
+}
+
+// baseAbove reports a tax alone on its line under a line that prints a
+// base and no tax of its own ("8%対象 ¥302" over "内消費税 ¥22"), not
+// under another tax's rate row ("VAT 11% 312,400" over "Airport tax").
+func (d *doc) baseAbove(a labelledAmount) bool {
+	n, base := 0, false
+	for _, b := range d.amounts {
+		if b.Line > a.Line {
+			break
+		}
+		switch {
+		case b.Line == a.Line:
+			n++
+		case b.Line == a.Line-1:
+			if b.role == RoleTax {
+				return false
+			}
+			base = true
+		}
+	}
+	return n == 1 && base
+}
+
+func (d *doc) percentOn(li int) bool {
+	ls, le := d.lineBounds(li)
 	for k := ls; k < le && k < ls+200; k++ {
 		if d.rs[k] == '%' || d.rs[k] == '％' {
 			return true

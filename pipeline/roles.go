@@ -439,6 +439,8 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 			if h, ok := choose(ps, pe); ok {
 				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 			}
+		} else if h, ok := headingCell(rs, starts, amounts, i, hits); ok {
+			out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 		}
 	}
 	return out
@@ -595,4 +597,117 @@ func (s *Schema) Lexicon() *Lexicon {
 func (s *Schema) labelSets() *labelIndex {
 	s.labels.once.Do(func() { s.labels.both = newLabelSets(labelSet(s), fieldLabelSet(s)) })
 	return s.labels.both
+}
+
+// maxHeadingRow bounds the lines headingCell reads, so a long line of
+// numbers costs nothing more.
+const maxHeadingRow = 240
+
+// headingCell is the label of amount i printed in a row of cells under a
+// row of headings with as many cells ("Fare   Taxes/Fees/Carrier charges
+// Total" over "NOK 1,890.00   NOK 612.40   NOK 2,502.40"): the heading of
+// its cell, when the headings name two or more money roles and the row
+// holds nothing but amounts. A heading row of one role ("Qty Price Total"
+// over an item) names no amount of the row under it.
+func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits []labelHit) (labelHit, bool) {
+	a := amounts[i]
+	if a.Line == 0 || a.Line+1 > len(starts) {
+		return labelHit{}, false
+	}
+	ls, ps := starts[a.Line], starts[a.Line-1]
+	le := len(rs)
+	if a.Line+1 < len(starts) {
+		le = starts[a.Line+1] - 1
+	}
+	pe := ls - 1
+	if le-ls > maxHeadingRow || pe-ps > maxHeadingRow || i > 0 && amounts[i-1].Line == a.Line-1 {
+		return labelHit{}, false
+	}
+	k := sort.Search(len(hits), func(j int) bool { return hits[j].start >= ps })
+	var roles [3]bool
+	n := 0
+	for j := k; j < len(hits) && hits[j].start < pe; j++ {
+		switch hits[j].role {
+		case RoleSubtotal:
+			roles[0] = true
+		case RoleTax:
+			roles[1] = true
+		case RoleTotal:
+			roles[2] = true
+		}
+	}
+	for _, r := range roles {
+		if r {
+			n++
+		}
+	}
+	if n < 2 {
+		return labelHit{}, false
+	}
+	// The row's cells: each holds one amount and at most a currency marker.
+	var rowCells, headCells [8]Span
+	row, col := cells(rs, ls, le, rowCells[:0]), -1
+	for c, sp := range row {
+		if sp.Start <= a.Start && a.End <= sp.End {
+			col = c
+		}
+	}
+	head := cells(rs, ps, pe, headCells[:0])
+	if col < 0 || len(row) != len(head) || len(row) < 2 {
+		return labelHit{}, false
+	}
+	// Every cell holds one amount and at most a currency beside it, and no
+	// row of amounts follows: a box of one row, not the first item of a
+	// table ("Description  Net  VAT  Total" over its items).
+	var held [8]bool
+	next := 0
+	for _, b := range amounts[max(0, i-len(row)):min(len(amounts), i+2*len(row)+1)] {
+		if b.Line == a.Line+1 {
+			next++
+		}
+		if b.Line != a.Line {
+			continue
+		}
+		for c, sp := range row {
+			if sp.Start <= b.Start && b.End <= sp.End {
+				if held[c] || b.Start-sp.Start > 4 || sp.End-b.End > 4 {
+					return labelHit{}, false // more than a currency beside the amount
+				}
+				held[c] = true
+			}
+		}
+	}
+	if next > 1 || slices.Contains(held[:len(row)], false) {
+		return labelHit{}, false
+	}
+	for j := k; j < len(hits) && hits[j].start < pe; j++ {
+		if h := hits[j]; h.start >= head[col].Start && h.end <= head[col].End {
+			return h, h.role != roleOther
+		}
+	}
+	return labelHit{}, false
+}
+
+// cells appends to out the spans of [a, b) separated by two or more
+// spaces or a tab, at most cap(out) of them (none when there are more).
+func cells(rs []rune, a, b int, out []Span) []Span {
+	start := -1
+	for p := a; p <= b; p++ {
+		gap := p == b || rs[p] == '\t' || rs[p] == ' ' && p+1 < b && rs[p+1] == ' '
+		if !gap && start < 0 && rs[p] != ' ' {
+			start = p
+		}
+		if gap && start >= 0 {
+			end := p
+			for end > start && rs[end-1] == ' ' {
+				end--
+			}
+			if len(out) == cap(out) {
+				return out[:0]
+			}
+			out = append(out, Span{Start: start, End: end})
+			start = -1
+		}
+	}
+	return out
 }
