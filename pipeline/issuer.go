@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -103,8 +104,34 @@ func (d *doc) checkHeadCompany(c *FieldCheck, val string) {
 // and punctuation, or one inside the other ("TRI SHAAS SDN BHD" in "TRI
 // SHAAS SDN BHD (728515-N)").
 func sameName(a, b string) bool {
+	if isASCII(a) && isASCII(b) {
+		// The keys are built on the stack: one name per record is compared
+		// with the head's.
+		var ka, kb [96]byte
+		x, y := appendASCIIKey(ka[:0], a), appendASCIIKey(kb[:0], b)
+		return len(x) > 0 && len(y) > 0 && (bytes.Contains(x, y) || bytes.Contains(y, x))
+	}
 	x, y := LabelKey(a), LabelKey(b)
 	return x != "" && y != "" && (strings.Contains(x, y) || strings.Contains(y, x))
+}
+
+// appendASCIIKey appends LabelKey of the ASCII s to dst: its words
+// lowercased and joined by one space.
+func appendASCIIKey(dst []byte, s string) []byte {
+	n0, inWord := len(dst), false
+	for i := 0; i < len(s); i++ {
+		c := asciiLower(s[i])
+		if !isASCIIWordByte(c) {
+			inWord = false
+			continue
+		}
+		if !inWord && len(dst) > n0 {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, c)
+		inWord = true
+	}
+	return dst
 }
 
 // hasLegalForm reports a name that carries a legal form anywhere

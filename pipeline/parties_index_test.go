@@ -228,3 +228,36 @@ func TestIsTitleAndLeadWordReadAsLabelTokens(t *testing.T) {
 		t.Errorf("%d titles and %d continuations among %d lines: the comparison says little", titles, conts, len(lines))
 	}
 }
+
+// sameName builds an ASCII name's key on the stack exactly as LabelKey
+// builds it, and answers as the keys do.
+func TestSameNameKeysAreLabelKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 1))
+	pieces := []string{"TRI", " ", "Shaas", "SDN.", "BHD", "(728515-N)", "&", "  ", "-", "x", "Co", "."}
+	var names []string
+	for range 1500 {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		names = append(names, b.String())
+	}
+	same := 0
+	for i, a := range names {
+		if got, want := string(appendASCIIKey(nil, a)), LabelKey(a); got != want {
+			t.Errorf("%q: key %q, LabelKey %q", a, got, want)
+		}
+		b := names[(i*7+3)%len(names)]
+		x, y := LabelKey(a), LabelKey(b)
+		want := x != "" && y != "" && (strings.Contains(x, y) || strings.Contains(y, x))
+		if got := sameName(a, b); got != want {
+			t.Errorf("%q, %q: sameName %v, by LabelKey %v", a, b, got, want)
+		}
+		if want {
+			same++
+		}
+	}
+	if same < 50 {
+		t.Errorf("only %d pairs are the same name: the comparison says little", same)
+	}
+}

@@ -33,22 +33,47 @@ func (d *doc) findQuoted() int {
 			continue
 		}
 		line := strings.TrimSpace(d.str(ls, le))
-		low := strings.ToLower(line)
-		quote := strings.HasPrefix(line, ">")
-		if strings.Contains(line, "-----") || strings.HasPrefix(line, "___") {
-			for _, w := range originalMessageWords {
-				quote = quote || strings.Contains(low, w)
-			}
-		}
-		for _, w := range wroteWords {
-			quote = quote || strings.HasSuffix(low, w) && len([]rune(line)) < 200
-		}
-		if quote && own {
+		if own && opensQuote(line) {
 			return ls
 		}
 		own = own || line != ""
 	}
 	return -1
+}
+
+// opensQuote reports a line a mail client writes above the message a reply
+// quotes: a quoted line, a separator naming the original message, or a
+// line ending in "wrote:". An ASCII line is compared in any case as it is.
+func opensQuote(line string) bool {
+	if strings.HasPrefix(line, ">") {
+		return true
+	}
+	separator := strings.Contains(line, "-----") || strings.HasPrefix(line, "___")
+	if !isASCII(line) {
+		low := strings.ToLower(line)
+		for _, w := range originalMessageWords {
+			if separator && strings.Contains(low, w) {
+				return true
+			}
+		}
+		for _, w := range wroteWords {
+			if strings.HasSuffix(low, w) && len([]rune(line)) < 200 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range originalMessageWords {
+		if separator && asciiContainsFold(line, w) {
+			return true
+		}
+	}
+	for _, w := range wroteWords {
+		if len(line) >= len(w) && len(line) < 200 && foldPrefix(line[len(line)-len(w):], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayOpenQuoteAt is mayOpenQuote of the runes [a, b), read from the text's

@@ -51,3 +51,41 @@ func TestMayOpenQuoteAtReadsASCIIBytesAlike(t *testing.T) {
 		}
 	}
 }
+
+// opensQuote reads an ASCII line in any case as the lowercased line reads.
+func TestOpensQuoteReadsASCIIInAnyCase(t *testing.T) {
+	byLower := func(line string) bool {
+		low := strings.ToLower(line)
+		quote := strings.HasPrefix(line, ">")
+		if strings.Contains(line, "-----") || strings.HasPrefix(line, "___") {
+			for _, w := range originalMessageWords {
+				quote = quote || strings.Contains(low, w)
+			}
+		}
+		for _, w := range wroteWords {
+			quote = quote || strings.HasSuffix(low, w) && len([]rune(line)) < 200
+		}
+		return quote
+	}
+	r := rand.New(rand.NewPCG(3, 14))
+	pieces := []string{"-----", "Original Message", "ORIGINAL MESSAGE", "___", ">", "Tom ", "WROTE:", "wrote:", "schrieb:",
+		"Ursprüngliche Nachricht", "a écrit :", " ", "x", strings.Repeat("y", 190)}
+	quotes := 0
+	for range 3000 {
+		var b strings.Builder
+		for range 1 + r.IntN(4) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		line := strings.TrimSpace(b.String())
+		want := byLower(line)
+		if got := opensQuote(line); got != want {
+			t.Errorf("%q: opensQuote %v, lowercased %v", line, got, want)
+		}
+		if want {
+			quotes++
+		}
+	}
+	if quotes < 500 {
+		t.Errorf("only %d lines open a quote: the comparison says little", quotes)
+	}
+}
