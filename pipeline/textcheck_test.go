@@ -47,10 +47,14 @@ func TestCheckTextValueIsTheRuneRule(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 1))
 	pieces := []string{"a", " ", "\t", "\n", "\r", "\f", "\x00", "\x1b", "\x7f", "\u0085", "\u009f", "\u00a0", "ü", "株",
 		"\ufffd", "\xff", "\xe6", "\x80", "\xc2"}
-	for range 5000 {
+	for range 20000 {
 		var b strings.Builder
-		for range r.IntN(8) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
+		for range r.IntN(24) {
+			p := pieces[r.IntN(len(pieces))]
+			if r.IntN(3) > 0 {
+				p = "abcdefgh"[:1+r.IntN(8)] // runs of printable bytes, eight at a time or not
+			}
+			b.WriteString(p)
 		}
 		s := b.String()
 		got := ""
