@@ -57,9 +57,13 @@ func Read(b []byte, i int) (s string, end int, ok bool) {
 		case c < 0x20:
 			return "", i, false
 		case c != '\\':
-			ascii = ascii && c < utf8.RuneSelf
-			out.WriteByte(c)
-			i++
+			// A run of plain bytes is copied at once.
+			run := i
+			for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+				ascii = ascii && b[i] < utf8.RuneSelf
+				i++
+			}
+			out.Write(b[run:i])
 			continue
 		}
 		if i+1 >= len(b) {
