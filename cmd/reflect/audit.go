@@ -26,7 +26,7 @@ func runReviewAudit(ctx context.Context, args []string, stdio Stdio) error {
 		return helpOK(err)
 	}
 	reviewer := &sf.reviewer
-	st, err := sf.open()
+	st, err := sf.openExisting()
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func runExport(ctx context.Context, args []string, stdio Stdio) error {
 	if *out == "" {
 		return usageErr(errors.New("export needs --golden OUT.jsonl"))
 	}
-	st, err := sf.open()
+	st, err := sf.openExisting()
 	if err != nil {
 		return err
 	}

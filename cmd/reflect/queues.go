@@ -32,7 +32,7 @@ func runQueues(ctx context.Context, args []string, stdio Stdio) error {
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
-	st, err := sf.open()
+	st, err := sf.openExisting()
 	if err != nil {
 		return err
 	}

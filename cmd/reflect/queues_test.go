@@ -70,7 +70,8 @@ func TestAuditListsDecisions(t *testing.T) {
 // stats --json says null where the text says n/a, and both report false
 // alarms once flagged fields have been reviewed.
 func TestStatsNullsAndFalseAlarms(t *testing.T) {
-	r := run(t, "", "stats", "--json")
+	empty := emptyStore(t)
+	r := run(t, "", "stats", "--json", "--store", empty)
 	var js map[string]any
 	if err := json.Unmarshal([]byte(r.out), &js); err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func TestStatsNullsAndFalseAlarms(t *testing.T) {
 	if v, ok := js["false_alarm_rate"]; !ok || v != nil {
 		t.Errorf("false_alarm_rate on an empty store = %v, want null", v)
 	}
-	if r = run(t, "", "stats"); !strings.Contains(r.out, "false alarms      : n/a") {
+	if r = run(t, "", "stats", "--store", empty); !strings.Contains(r.out, "false alarms      : n/a") {
 		t.Errorf("stats text:\n%s", r.out)
 	}
 

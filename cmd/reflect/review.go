@@ -29,12 +29,42 @@ func (s *storeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.reviewer, "reviewer", "", "reviewer name recorded with every decision (default: the OS user)")
 }
 
+// where is the store's path, and whether it is the built-in default (no
+// --store, no REFLECT_STORE): only that one's data directory is created.
+func (s *storeFlags) where() (path string, builtin bool) {
+	if s.path != "" {
+		return s.path, false
+	}
+	if p := os.Getenv("REFLECT_STORE"); p != "" {
+		return p, false
+	}
+	return store.DefaultPath(), true
+}
+
+// open opens the store, creating its file. A path someone typed whose
+// directory does not exist is refused, not created: a mistyped --store
+// must not silently grow a tree of directories with a new store in it.
 func (s *storeFlags) open() (*store.Store, error) {
-	path := s.path
-	if path == "" {
-		path = store.DefaultPath()
+	path, builtin := s.where()
+	if dir := filepath.Dir(path); !builtin {
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			return nil, usageErr(fmt.Errorf("store %s: directory %s does not exist; create it, or name another --store (only the default store's directory is created for you)", path, dir))
+		}
 	}
 	return store.Open(path, store.Options{}) // its errors already name the store
+}
+
+// openExisting opens the store for a verb that only reads it (stats,
+// queues, audit, export): a store that is not there is a mistyped path,
+// said as such, and nothing is created (an empty store and its .lock
+// printed zeros, exit 0).
+func (s *storeFlags) openExisting() (*store.Store, error) {
+	if path, builtin := s.where(); !builtin {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, usageErr(fmt.Errorf("store %s does not exist: nothing has been saved there (check --store / REFLECT_STORE)", path))
+		}
+	}
+	return s.open()
 }
 
 func (s *storeFlags) reviewerName() string {

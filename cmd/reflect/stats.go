@@ -19,7 +19,7 @@ func runStats(ctx context.Context, args []string, stdio Stdio) error {
 	if _, err := parseFlags(fs, args, stdio); err != nil {
 		return helpOK(err)
 	}
-	st, err := sf.open()
+	st, err := sf.openExisting()
 	if err != nil {
 		return err
 	}

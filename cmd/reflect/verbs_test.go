@@ -174,23 +174,23 @@ func TestBatchSaveKeepsResultsOnTheirDocument(t *testing.T) {
 // export and stats work on an empty store, and an unknown corpus is a usage
 // error that says what is there.
 func TestExportAndStatsOnAnEmptyStore(t *testing.T) {
-	r := run(t, "", "stats")
+	r := run(t, "", "stats", "--store", emptyStore(t))
 	if r.code != ExitOK || !strings.Contains(r.out, "documents         : 0") || !strings.Contains(r.out, "catch rate n/a") {
 		t.Errorf("stats on an empty store: exit %d\n%s%s", r.code, r.out, r.err)
 	}
-	r = run(t, "", "stats", "--json")
+	r = run(t, "", "stats", "--json", "--store", emptyStore(t))
 	var js map[string]any
 	if r.code != ExitOK || json.Unmarshal([]byte(r.out), &js) != nil {
 		t.Errorf("stats --json on an empty store: exit %d %q", r.code, r.out)
 	}
-	if r = run(t, "", "export", "--golden", "-"); r.code != ExitOK || r.out != "" {
+	if r = run(t, "", "export", "--golden", "-", "--store", emptyStore(t)); r.code != ExitOK || r.out != "" {
 		t.Errorf("export of an empty store: exit %d %q", r.code, r.out)
 	}
 	for _, args := range [][]string{
 		{"stats", "--corpus", "nope"},
 		{"export", "--golden", "-", "--corpus", "nope"},
 	} {
-		r = run(t, "", args...)
+		r = run(t, "", append(args, "--store", emptyStore(t))...)
 		if r.code != ExitUsage || !strings.Contains(r.err, "holds none yet") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.err)
 		}
