@@ -73,6 +73,13 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			return nil
 		})
 	}
+	// A line without an id is printed under the id review and --save give
+	// it (text- and 12 hex digits of its sha256, or its stored legacy id),
+	// named in input order so a repeated text gets the same -2, -3.
+	ids := golden.NewDocIDs(nil)
+	if sink != nil {
+		ids = sink.ids
+	}
 	worst := ExitOK
 	runner.Run(interrupted, runner.Options{Workers: o.concurrency, Ordered: true}, lines,
 		func(l golden.Line) batchOut { return verifyLine(work, name, env.p, l) },
@@ -84,11 +91,18 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 			// input order (the first of two lines with one id wins, as in
 			// the workstation) and in the background: the exit status, not
 			// the line, says whether it was stored.
+			id := ""
+			if l.Err == nil && strings.TrimSpace(l.Text) != "" {
+				id = ids.ID(l)
+				if out.res.ID == "" {
+					out.res.ID = id
+				}
+			}
 			line, err := out.res.MarshalJSON()
 			if err != nil {
 				line = nil // the store encodes it and reports the same error
 			}
-			sink.save(l, out.res, line, stdio)
+			sink.save(l, id, out.res, line, stdio)
 			if line == nil {
 				writeJSONLine(stdio.Out, out.res)
 			} else {
@@ -255,16 +269,16 @@ func sinkCorpus(path, schema string) (store.Corpus, error) {
 		Schema: schema, Created: time.Now().UTC()}, nil
 }
 
-// save queues l's result, encoded as res.MarshalJSON returns it or nil
-// (nil sink: nothing to do). A line the corpus
+// save queues l's result under id (s.ids named it; "" for a line with no
+// document), encoded as res.MarshalJSON returns it or nil (nil sink:
+// nothing to do). A line the corpus
 // loader would reject (bad JSON, empty text) has no document of its own;
 // one whose id is stored with another text is refused by the store. A
 // result that cannot be stored is reported on stderr.
-func (s *resultSink) save(l golden.Line, res pipeline.Result, encoded []byte, stdio Stdio) {
-	if s == nil || l.Err != nil || strings.TrimSpace(l.Text) == "" {
+func (s *resultSink) save(l golden.Line, id string, res pipeline.Result, encoded []byte, stdio Stdio) {
+	if s == nil || id == "" {
 		return
 	}
-	id := s.ids.ID(l)
 	if strings.IndexByte(id, 0) >= 0 {
 		return
 	}

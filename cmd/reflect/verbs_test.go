@@ -282,3 +282,42 @@ func TestPrintConfigRedirectsToAValidFile(t *testing.T) {
 		}
 	}
 }
+
+// A line without an id is printed under the id the workstation and --save
+// give it (text- and 12 hex digits of its text's sha256, -2 for a repeated
+// text), with or without --save: one document, one name everywhere.
+func TestBatchNamesIDlessLinesAsReviewDoes(t *testing.T) {
+	a := `{"text":"From: Acme Ltd\nInvoice #A-1\nTotal: 10.50 USD"}`
+	b := `{"text":"From: Other GmbH\nInvoice #Z-9\nTotal: 99.00 EUR"}`
+	corpus := writeFile(t, "c.jsonl", a+"\n"+b+"\n"+a+"\n")
+	_, docs, _, err := golden.LoadCorpus(corpus, "invoice")
+	if err != nil || len(docs) != 3 {
+		t.Fatalf("corpus: %v, %d documents", err, len(docs))
+	}
+	if !strings.HasPrefix(docs[0].ID, "text-") || docs[2].ID != docs[0].ID+"-2" {
+		t.Fatalf("the workstation's ids: %s %s %s", docs[0].ID, docs[1].ID, docs[2].ID)
+	}
+	storePath := filepath.Join(t.TempDir(), "review.db")
+	for _, extra := range [][]string{nil, {"--save", "--store", storePath}} {
+		r := run(t, "", append([]string{"extract", "--batch", "--file", corpus, "--log-level", "error"}, extra...)...)
+		got := decodeLines(t, r.out)
+		if len(got) != 3 {
+			t.Fatalf("%v: want 3 result lines: %s %s", extra, r.out, r.err)
+		}
+		for i, res := range got {
+			if res.ID != docs[i].ID {
+				t.Errorf("%v: line %d printed as %q, reviewed as %q", extra, i+1, res.ID, docs[i].ID)
+			}
+		}
+	}
+	c, _, _, _ := golden.LoadCorpus(corpus, "invoice")
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if _, ok, err := st.Result(context.Background(), c.ID, d.ID); err != nil || !ok {
+			t.Errorf("--save stored no result under %s: %v", d.ID, err)
+		}
+	}
+}
