@@ -99,7 +99,10 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 }
 
 func runSingle(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio Stdio) error {
-	text, err := readDocument(o.file, stdio.In, o.pf.maxTextBytes)
+	text, err := readDocument(ctx, o.file, stdio, o.pf.maxTextBytes)
+	if errors.Is(err, context.Canceled) {
+		return err // Ctrl-C while reading: no document, no result
+	}
 	if err != nil {
 		return writeErrorEnvelope(stdio.Out, err)
 	}
@@ -136,9 +139,13 @@ func writeErrorEnvelope(w io.Writer, err error) error {
 }
 
 // readDocument reads one document, refusing more than max bytes without
-// reading an arbitrarily large input into memory.
-func readDocument(file string, stdin io.Reader, max int) (string, error) {
-	r := stdin
+// reading an arbitrarily large input into memory. Reading stdin from a
+// terminal, it says so on stderr (a bare `reflect extract` otherwise sat
+// silent, waiting), and Ctrl-C (ctx) ends the wait at once: a read of a
+// terminal or a pipe nobody closes is not woken by the interrupt, so it is
+// left to the exiting process.
+func readDocument(ctx context.Context, file string, stdio Stdio, max int) (string, error) {
+	r := stdio.In
 	if file != "" && file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
@@ -146,8 +153,26 @@ func readDocument(file string, stdin io.Reader, max int) (string, error) {
 		}
 		defer f.Close()
 		r = f
+	} else if isTerminal(stdio.In) {
+		fmt.Fprintln(stdio.Err, "reflect: reading the document from stdin; end with Ctrl-D (or give --file FILE)")
 	}
-	b, err := io.ReadAll(io.LimitReader(bufio.NewReader(r), int64(max)+1))
+	type read struct {
+		b   []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(r), int64(max)+1))
+		done <- read{b, err}
+	}()
+	var b []byte
+	var err error
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case got := <-done:
+		b, err = got.b, got.err
+	}
 	if err != nil {
 		return "", fmt.Errorf("%w: reading the document: %w", pipeline.ErrInput, err)
 	}
