@@ -153,6 +153,7 @@ func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
 	mode := fs.String("mode", "", "observe or enforce, written into the client entry (default: the entry's, the registry's, else observe)")
 	coreURL := fs.String("core-url", os.Getenv("REEFLEX_CORE_URL"), "a remote decision engine, written as REEFLEX_CORE_URL (default: the engine runs in the gateway)")
 	nonInteractive := fs.Bool("non-interactive", false, "never prompt")
+	replace := fs.Bool("replace", false, "a client server whose name the registry has for another server replaces it (each change is printed)")
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
 		return helpOK(err)
@@ -174,7 +175,7 @@ func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
 	if len(profiles) == 0 {
 		return usageErr(errors.New("no client config file found: name one with --client or --path"))
 	}
-	o := clientconfig.Options{Mode: *mode, CoreURL: *coreURL}
+	o := clientconfig.Options{Mode: *mode, CoreURL: *coreURL, Replace: *replace}
 	if o.Exe, err = reflectExe(); err != nil {
 		return err
 	}
@@ -182,9 +183,11 @@ func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	failed := 0
+	var kept []string
 	registries := map[string]bool{}
 	for _, p := range profiles {
-		reg, err := setupOne(p, *config, o, stdio)
+		reg, k, err := setupOne(p, *config, o, stdio)
+		kept = append(kept, k...)
 		if err != nil {
 			failed++
 			continue
@@ -198,11 +201,17 @@ func runGatewaySetup(_ context.Context, args []string, stdio Stdio) error {
 	if failed > 0 {
 		return errFindings("%d client file(s) not set up", failed)
 	}
+	if len(kept) > 0 {
+		// The user asked for every server to be governed: one that is not
+		// is a failure to report, not a footnote.
+		return errFindings("%d server(s) left ungoverned: %s (see the warnings above)", len(kept), strings.Join(kept, ", "))
+	}
 	return nil
 }
 
-// setupOne sets up one client file and returns the registry it used.
-func setupOne(p clientconfig.Profile, config string, o clientconfig.Options, stdio Stdio) (string, error) {
+// setupOne sets up one client file and returns the registry it used and the
+// servers left in the client file, ungoverned.
+func setupOne(p clientconfig.Profile, config string, o clientconfig.Options, stdio Stdio) (string, []string, error) {
 	// A gateway entry that already names its registry keeps it: the servers
 	// imported now must land where that gateway reads.
 	if c := clientconfig.GatewayConfigIn(p); config == "" && filepath.IsAbs(c) {
@@ -210,16 +219,16 @@ func setupOne(p clientconfig.Profile, config string, o clientconfig.Options, std
 	}
 	var err error
 	if o.ConfigPath, err = registryPath(config); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	reg, err := clientconfig.ReadRegistry(o.ConfigPath)
 	if err != nil {
 		fmt.Fprintf(stdio.Out, "%s: %s\n  error: %v\n", p.Key, p.Path, err)
-		return "", err
+		return "", nil, err
 	}
 	out, err := clientconfig.Setup(p, reg, o)
 	printOutcome(stdio, out, err)
-	return o.ConfigPath, err
+	return o.ConfigPath, out.Kept, err
 }
 
 func printOutcome(stdio Stdio, out clientconfig.Outcome, err error) {
@@ -305,7 +314,7 @@ func (r *reloadFlags) register(fs *flag.FlagSet) {
 // for the upstream (new user report #8: --gateway-url silently became the
 // memory server's argument). `--command -- ARGV` passes such an argv.
 func ownFlagAfterCommand(argv []string) error {
-	addFlags := []string{"url", "token-env", "system", "environment", "optional", "config", "gateway-url", "no-reload"}
+	addFlags := []string{"url", "token-env", "system", "environment", "optional", "config", "gateway-url", "no-reload", "replace", "env"}
 	for _, a := range argv[1:] {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !strings.HasPrefix(a, "-") || !slices.Contains(addFlags, name) {
@@ -339,13 +348,23 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 			break
 		}
 	}
-	fs := newFlagSet("gateway add", "NAME [--system S] [--environment E] [--optional] (--command [--] ARGV... | --url U)", stdio)
+	fs := newFlagSet("gateway add", "NAME [--system S] [--environment E] [--optional] [--replace] [--env K=V]... (--command [--] ARGV... | --url U)", stdio)
 	url := fs.String("url", "", "a streamable-HTTP upstream")
 	tokenEnv := fs.String("token-env", "", "with --url: the variable holding its bearer token (written as auth.token_env; the token itself never is)")
 	system := fs.String("system", "", "target.system, which picks mappings/<system>.yaml (default NAME)")
 	env := fs.String("environment", "production", "target.environment: production, staging or dev")
 	optional := fs.Bool("optional", false, "required: false (the gateway starts without it when it fails)")
 	config := fs.String("config", "", "the gateway registry (default as for setup)")
+	replace := fs.Bool("replace", false, "replace an upstream of that name already in the registry (without it, add refuses and says what would change)")
+	envs := map[string]string{}
+	fs.Func("env", "KEY=VALUE for a --command server's environment (repeatable)", func(v string) error {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, got %q", v)
+		}
+		envs[k] = val
+		return nil
+	})
 	var rf reloadFlags
 	rf.register(fs)
 	pos, err := parseFlags(fs, args, stdio)
@@ -366,6 +385,8 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 		return usageErr(errors.New("give exactly one of --command ARGV... or --url U"))
 	case *tokenEnv != "" && *url == "":
 		return usageErr(errors.New("--token-env goes with --url"))
+	case len(envs) > 0 && *url != "":
+		return usageErr(errors.New("--env goes with --command"))
 	}
 	if err := clientconfig.ValidName(name); err != nil {
 		return usageErr(err)
@@ -384,19 +405,51 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	u := clientconfig.Upstream{Name: name, Command: argv, URL: *url, TokenEnv: *tokenEnv, System: *system, Environment: *env, Required: !*optional}
-	verb := "replaced"
-	if reg.Upsert(u) {
-		verb = "added"
-	}
-	if err := reg.Write(); err != nil {
+	u := clientconfig.Upstream{Name: name, Command: argv, Env: envs, URL: *url, TokenEnv: *tokenEnv, System: *system, Environment: *env, Required: !*optional}
+	verb, replaced, err := addOverExisting(reg, path, u, *replace, stdio)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Out, "%s upstream %s (system %s, %s) in %s\n", verb, name, *system, *env, path)
+	if verb != "" {
+		reg.Upsert(u)
+		if err := reg.Write(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "%s upstream %s (system %s, %s) in %s\n", verb, name, *system, *env, path)
+		for _, c := range replaced {
+			fmt.Fprintf(stdio.Out, "  %s\n", c)
+		}
+	}
 	if !rf.noReload {
 		reloadGateway(ctx, rf.gatewayURL, stdio)
 	}
 	return nil
+}
+
+// addOverExisting decides whether add writes u: "added" for a new name,
+// "replaced" with --replace (and the changes it makes), "" when the registry
+// already has u as given (nothing to write; a running gateway is still asked
+// to reload, which retries one that refused before). Replacing without
+// --replace is refused, saying what would change (user report: add silently
+// dropped an imported server's env and moved it from production to dev).
+func addOverExisting(reg *clientconfig.Registry, path string, u clientconfig.Upstream, replace bool, stdio Stdio) (string, []string, error) {
+	have, ok := reg.Lookup(u.Name)
+	if !ok {
+		return "added", nil, nil
+	}
+	changes := clientconfig.Changes(have, u)
+	if len(changes) == 0 {
+		fmt.Fprintf(stdio.Out, "upstream %s is already in %s as given: nothing to write\n", u.Name, path)
+		return "", nil, nil
+	}
+	if !replace {
+		fmt.Fprintf(stdio.Out, "the registry %s already has an upstream %s; adding this one would change it:\n", path, u.Name)
+		for _, c := range changes {
+			fmt.Fprintf(stdio.Out, "  %s\n", c)
+		}
+		return "", nil, errFindings("upstream %s not replaced (nothing was written): pass --replace to replace it, or pick another NAME", u.Name)
+	}
+	return "replaced", changes, nil
 }
 
 func runGatewayImport(ctx context.Context, args []string, stdio Stdio) error {
@@ -406,6 +459,7 @@ func runGatewayImport(ctx context.Context, args []string, stdio Stdio) error {
 	config := fs.String("config", "", "the gateway registry (default: the one the client's gateway entry runs with, else as for setup)")
 	env := fs.String("environment", "", "target.environment: production, staging or dev (default: asked on a terminal, else production)")
 	nonInteractive := fs.Bool("non-interactive", false, "never prompt")
+	replace := fs.Bool("replace", false, "the client's server replaces a registry upstream of the same name that runs something else (each change is printed)")
 	var rf reloadFlags
 	rf.register(fs)
 	pos, err := parseFlags(fs, args, stdio)
@@ -430,7 +484,7 @@ func runGatewayImport(ctx context.Context, args []string, stdio Stdio) error {
 	} else if err != nil {
 		return usageErr(err)
 	}
-	o := clientconfig.Options{}
+	o := clientconfig.Options{Replace: *replace}
 	if o.Exe, err = reflectExe(); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -150,14 +151,13 @@ func (r *Registry) Names() []string {
 	return out
 }
 
-// Lookup returns the named upstream as far as this package reads it
-// (name, command, url).
+// Lookup returns the named upstream as the registry has it.
 func (r *Registry) Lookup(name string) (Upstream, bool) {
 	for _, n := range r.upstreamNodes() {
 		if v := mapGet(n, "name"); v == nil || v.Value != name {
 			continue
 		}
-		u := Upstream{Name: name}
+		u := Upstream{Name: name, Required: true}
 		if c := mapGet(n, "command"); c != nil {
 			if c.Kind == yaml.SequenceNode {
 				for _, a := range c.Content {
@@ -170,9 +170,83 @@ func (r *Registry) Lookup(name string) (Upstream, bool) {
 		if v := mapGet(n, "url"); v != nil {
 			u.URL = v.Value
 		}
+		if e := mapGet(n, "env"); e != nil && e.Kind == yaml.MappingNode {
+			u.Env = map[string]string{}
+			for i := 0; i+1 < len(e.Content); i += 2 {
+				u.Env[e.Content[i].Value] = e.Content[i+1].Value
+			}
+		}
+		if a := mapGet(n, "auth"); a != nil && a.Kind == yaml.MappingNode {
+			if v := mapGet(a, "token_env"); v != nil {
+				u.TokenEnv = v.Value
+			}
+		}
+		if t := mapGet(n, "target"); t != nil && t.Kind == yaml.MappingNode {
+			if v := mapGet(t, "system"); v != nil {
+				u.System = v.Value
+			}
+			if v := mapGet(t, "environment"); v != nil {
+				u.Environment = v.Value
+			}
+		}
+		if v := mapGet(n, "required"); v != nil {
+			u.Required = v.Value != "false"
+		}
 		return u, true
 	}
 	return Upstream{}, false
+}
+
+// Changes says, one line each, what replacing have with u would change, in
+// the terms an operator weighs: variables dropped (named, never their
+// values), governance loosened by a laxer environment. None: the same.
+func Changes(have, u Upstream) []string {
+	var out []string
+	if !slices.Equal(have.Command, u.Command) || have.URL != u.URL {
+		out = append(out, fmt.Sprintf("runs %s instead of %s", describe(u), describe(have)))
+	}
+	for _, k := range sortedKeys(have.Env) {
+		if v, ok := u.Env[k]; !ok {
+			out = append(out, fmt.Sprintf("env %s dropped", k))
+		} else if v != have.Env[k] {
+			out = append(out, fmt.Sprintf("env %s changed", k))
+		}
+	}
+	for _, k := range sortedKeys(u.Env) {
+		if _, ok := have.Env[k]; !ok {
+			out = append(out, fmt.Sprintf("env %s added", k))
+		}
+	}
+	if have.TokenEnv != u.TokenEnv {
+		out = append(out, fmt.Sprintf("auth.token_env %q becomes %q", have.TokenEnv, u.TokenEnv))
+	}
+	if have.Environment != u.Environment {
+		line := fmt.Sprintf("environment %s becomes %s", have.Environment, u.Environment)
+		if strictness(u.Environment) < strictness(have.Environment) {
+			line += " (looser governance: the policy allows more there)"
+		}
+		out = append(out, line)
+	}
+	if have.System != u.System {
+		out = append(out, fmt.Sprintf("system %s becomes %s (mappings/%s.yaml classifies its tools)", have.System, u.System, u.System))
+	}
+	if have.Required != u.Required {
+		out = append(out, fmt.Sprintf("required %v becomes %v", have.Required, u.Required))
+	}
+	return out
+}
+
+func describe(u Upstream) string {
+	if u.URL != "" {
+		return u.URL
+	}
+	return strconv.Quote(strings.Join(u.Command, " "))
+}
+
+// strictness orders the environments as the policy does: production is the
+// strictest.
+func strictness(env string) int {
+	return len(Environments()) - slices.Index(Environments(), env)
 }
 
 // Upsert adds u, or rewrites the fields of the upstream with its name in

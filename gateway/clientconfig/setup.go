@@ -21,6 +21,10 @@ type Options struct {
 	// the registry's, else observe.
 	Mode    string
 	CoreURL string // REEFLEX_CORE_URL, written only when set
+	// Replace lets a client's server replace a registry upstream of the
+	// same name that runs something else (each change is warned about);
+	// without it such a server stays in the client file, ungoverned.
+	Replace bool
 }
 
 // Outcome is what setup or import did to one client file.
@@ -105,7 +109,7 @@ func Setup(p Profile, reg *Registry, o Options) (Outcome, error) {
 			out.warnf("%s is reflect's own MCP server: the gateway serves its tools as reflect__*, and its env moved to the gateway entry", s.Name)
 			continue
 		}
-		_ = importOne(&out, f, reg, s.Name, e, o.Environment) // a failure is in out and the entry stays
+		_ = importOne(&out, f, reg, s.Name, e, o) // a failure is in out and the entry stays
 	}
 	if err := setGateway(&out, f, p.Typed, o, mode, folded); err != nil {
 		return out, err
@@ -243,25 +247,31 @@ func renderObject(ms []member) json.RawMessage {
 
 // importOne moves one foreign entry into reg and out of f. On an error the
 // entry stays in f and out says why.
-func importOne(out *Outcome, f *File, reg *Registry, key string, e Entry, environment string) error {
-	u, warns, err := Convert(key, e, environment)
+func importOne(out *Outcome, f *File, reg *Registry, key string, e Entry, o Options) error {
+	u, warns, err := Convert(key, e, o.Environment)
 	if err != nil {
 		out.Kept = append(out.Kept, key)
 		out.warnf("%s stays in the client file, ungoverned: %v", key, err)
 		return err
 	}
 	if have, ok := reg.Lookup(u.Name); ok {
-		if !sameServer(have, u) {
+		if sameServer(have, u) {
+			// Already governed (a rerun after a crash, a restore, or the
+			// same server added both ways): the registry's own settings win.
+			f.Remove(key)
+			out.Imported = append(out.Imported, key)
+			return nil
+		}
+		if !o.Replace {
 			out.Kept = append(out.Kept, key)
-			err := fmt.Errorf("the registry already has an upstream %q that runs something else", u.Name)
-			out.warnf("%s stays in the client file, ungoverned: %v; rename one of them, then run `reflect gateway import %s`", key, err, key)
+			err := fmt.Errorf("the registry already has an upstream %q that runs something else (%s)", u.Name, strings.Join(Changes(have, u)[:1], ""))
+			out.warnf("%s stays in the client file, ungoverned: %v; rename one of them, or rerun with --replace to put the client's server in its place",
+				key, err)
 			return err
 		}
-		// Already governed (a rerun after a crash, or the same server added
-		// both ways): the registry's own settings win.
-		f.Remove(key)
-		out.Imported = append(out.Imported, key)
-		return nil
+		for _, c := range Changes(have, u) {
+			out.warnf("%s replaces the registry's upstream %s: %s", key, u.Name, c)
+		}
 	}
 	reg.Upsert(u)
 	f.Remove(key)
@@ -361,7 +371,7 @@ func importInto(p Profile, f *File, name string, e Entry, reg *Registry, o Optio
 		f.Remove(name)
 		out.Imported = append(out.Imported, name)
 		out.warnf("%s is reflect's own MCP server: the gateway serves its tools as reflect__*, and its env moved to the gateway entry", name)
-	} else if err := importOne(&out, f, reg, name, e, o.Environment); err != nil {
+	} else if err := importOne(&out, f, reg, name, e, o); err != nil {
 		return out, fmt.Errorf("%s in %s: %w (nothing was written)", name, p.Path, err)
 	}
 	if !hasGW {
