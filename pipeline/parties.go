@@ -160,6 +160,9 @@ func (d *doc) customerLabelFor(sp Span) string {
 	if l := customerLabelOf(before); l != "" {
 		return l
 	}
+	if l := insurerFieldLabel(before); l != "" {
+		return l
+	}
 	if sp.End <= le {
 		after := strings.TrimSpace(d.str(sp.End, le))
 		for _, s := range customerSuffixes {
@@ -591,4 +594,29 @@ func sellerName(name string) bool {
 		return true // a CJK name has no spaces between its words
 	}
 	return len(strings.Fields(name)) >= 2 && headName(name)
+}
+
+// insurerFieldLabels name the insurer on a medical bill when a colon
+// follows them ("Insurance: Delta Shield Dental Inc", "Versicherung:",
+// "Mutuelle :"). Without the colon they are words of the insurer's own
+// name ("Evergreen Mutual Insurance"), so they are no customer labels.
+var insurerFieldLabels = tokenizeLabels([]string{"insurance", "insurance co", "insurance name", "insurance plan",
+	"plan", "insurer name", "versicherung", "krankenversicherung", "kasse", "krankenkasse name", "mutuelle",
+	"caisse", "assurance", "assurance maladie", "complémentaire", "complémentaire santé", "seguro", "seguro médico",
+	"compañía aseguradora", "assicurazione", "verzekeraar", "zorgverzekeraar", "保険者", "保険者名"})
+
+// insurerFieldLabel is the insurer label that before ends in, followed by a
+// colon, or "".
+func insurerFieldLabel(before string) string {
+	t := strings.TrimRight(before, " \t")
+	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+		return ""
+	}
+	toks := LabelTokens(t)
+	for _, l := range insurerFieldLabels {
+		if len(l) > 0 && len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) {
+			return strings.Join(l, " ")
+		}
+	}
+	return ""
 }

@@ -35,7 +35,15 @@ func TestPartiesThatDoNotIssue(t *testing.T) {
 	usDental := "Maple Grove Family Dentistry\nStatement date 11/20/2026\nInsurance Information\nCarrier: Summit Dental Insurance Co\n" +
 		"Group no. 55812\nAmount due $95.00"
 	deArzt := "Zahnarztpraxis Dr. Anna Weber\nRechnung Nr. 2026-338\nPatient: Max Lehmann\nKrankenkasse: Barmer Ersatzkasse\nRechnungsbetrag 95,00 €"
+	usIns := "City Dental Care\nStatement\nInsurance: Delta Shield Dental Inc\nTotal charges $900.00\nAmount due $100.00"
+	frMut := "Cabinet Médical Dr Roux\nFacture 2026-88\nMutuelle : Harmonie Santé Mutuelle\nTotal 60,00 €"
+	chVers := "Physio Zentrum Basel AG\nRechnung 2026-88\nVersicherung: Helsana Versicherungen AG\nTotal CHF 160.00"
 	runClassCases(t, []classCase{
+		{"insurance field", usIns, v("Delta Shield Dental Inc"), "vendor_name", why},
+		{"mutuelle field", frMut, v("Harmonie Santé Mutuelle"), "vendor_name", why},
+		{"versicherung field", chVers, v("Helsana Versicherungen AG"), "vendor_name", why},
+		{"physio passes", chVers, v("Physio Zentrum Basel AG"), "", ""},
+		{"an insurer's own name passes", "Evergreen Mutual Insurance\nPremium notice\nTotal premium 9.00", v("Evergreen Mutual Insurance"), "", ""},
 		{"uk direct debit collector", ukDD, v("Paylink Collections Ltd"), "vendor_name", why},
 		{"uk direct debit creditor passes", ukDD, v("Northfield Water Ltd"), "", ""},
 		{"us card processor", usCard, v("Clearpay Payments Inc."), "vendor_name", why},
