@@ -85,11 +85,11 @@ func (d *doc) payments() []payment {
 
 func (d *doc) findRoundings() []labelledAmount {
 	var out []labelledAmount
-	for _, a := range d.amounts {
-		k := labelKeyOf(a)
-		if a.role == roleOther && (strings.Contains(k, "round") || strings.Contains(k, "adjust")) &&
-			a.Value != 0 && math.Abs(a.Value) < 0.5 {
-			out = append(out, a)
+	for i := range d.amounts {
+		// The label is searched only for a small amount of no role.
+		if a := &d.amounts[i]; a.role == roleOther && a.Value != 0 && math.Abs(a.Value) < 0.5 &&
+			(strings.Contains(a.key, "round") || strings.Contains(a.key, "adjust")) {
+			out = append(out, *a)
 		}
 	}
 	return out
@@ -266,7 +266,8 @@ func (d *doc) largestLineAmount(total float64) (labelledAmount, bool) {
 	if !printed {
 		return best, false
 	}
-	for i, a := range d.amounts {
+	for i := range d.amounts {
+		a := &d.amounts[i]
 		if a.Start >= first {
 			break // item lines come before the total
 		}
@@ -284,7 +285,7 @@ func (d *doc) largestLineAmount(total float64) (labelledAmount, bool) {
 			return best, false
 		}
 		if !ok || a.Value > best.Value {
-			best, ok = a, true
+			best, ok = *a, true
 		}
 	}
 	return best, ok
