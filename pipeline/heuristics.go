@@ -58,6 +58,8 @@ type doc struct {
 	// points at stop, allocated with the doc.
 	st   *stopper
 	stop stopper
+	// lent is the handle of rs's and fold's array when a runeBufs lent it.
+	lent *[]rune
 }
 
 // foldedAs is the text folded in mode, computed once per document.
@@ -77,8 +79,14 @@ func (d *doc) foldedAs(mode foldMode) folded {
 }
 
 func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
-	rs, fold, ascii := textRunes(text)
-	d := &doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}}
+	return analyzeWith(ctx, text, s, nil)
+}
+
+// analyzeWith is analyze with its rune arrays from bufs; the caller gives
+// them back (bufs.put(d.lent)) once done with the doc.
+func analyzeWith(ctx context.Context, text string, s *Schema, bufs *runeBufs) (*doc, error) {
+	rs, fold, ascii, lent := textRunes(text, bufs)
+	d := &doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
 	st := &d.stop
 	d.st = st
 	all := scanDates(rs, ascii, st)
@@ -107,14 +115,15 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 
 // textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
 // asciiText(text): an all-ASCII text, most documents, is read once for the
-// three, into one allocation.
-func textRunes(text string) ([]rune, folded, string) {
+// three, into one allocation, from bufs (lent is its handle, nil when
+// none was lent).
+func textRunes(text string, bufs *runeBufs) (rs []rune, f folded, ascii string, lent *[]rune) {
 	if asciiText(text) == "" {
-		rs := narrowRunes(text)
-		return rs, foldRunes(rs, foldSpaces), ""
+		rs = narrowRunes(text)
+		return rs, foldRunes(rs, foldSpaces), "", nil
 	}
 	n := len(text)
-	buf := make([]rune, 2*n)
+	buf, lent := bufs.get(2 * n)
 	rs, fr := buf[:n:n], buf[n:2*n:2*n]
 	// First as if no whitespace followed whitespace, as in most documents:
 	// then each rune folds alone, with no branch to mispredict.
@@ -128,9 +137,8 @@ func textRunes(text string) ([]rune, folded, string) {
 		prev = sp
 	}
 	if doubled == 0 {
-		return rs, folded{r: fr}, text
+		return rs, folded{r: fr}, text, lent
 	}
-	var f folded
 	m := 0
 	for i := range n {
 		c := text[i]
@@ -154,7 +162,7 @@ func textRunes(text string) ([]rune, folded, string) {
 		}
 	}
 	f.r = fr[:m]
-	return rs, f, text
+	return rs, f, text, lent
 }
 
 // asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it
@@ -251,15 +259,18 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 // pass over the text checks it, so a megabyte document under a deadline
 // returns promptly with the context's error.
 func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Record) (HeuristicReport, error) {
-	return runHeuristics(ctx, text, s, rec, nil)
+	return runHeuristics(ctx, text, s, rec, nil, nil)
 }
 
 // runHeuristics skips the omission check of the unstated fields.
-func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool) (HeuristicReport, error) {
-	d, err := analyze(ctx, text, s)
+// The doc's rune arrays come from bufs (nil: allocated) and go back when it
+// returns: the report holds no rune of them.
+func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, bufs *runeBufs) (HeuristicReport, error) {
+	d, err := analyzeWith(ctx, text, s, bufs)
 	if err != nil {
 		return nil, err
 	}
+	defer bufs.put(d.lent)
 	d.facts.src = text
 	rep := HeuristicReport{}
 	for _, f := range s.Fields {
