@@ -371,8 +371,15 @@ const (
 // share; guarded by Cache.mu. A lease period runs leaseMax from opened,
 // then rests leaseRest; this process's own writes close db without ending
 // the period (yieldLease), so they do not stretch it either.
+//
+// tx is one read transaction for all the batches of an open: while the
+// lease holds the file's shared flock no process (nor another Cache here)
+// can commit, and this Cache's own writes close the lease first, so it
+// sees what a transaction per batch would, without beginning one for
+// every lookup.
 type readLease struct {
 	db              *bolt.DB
+	tx              *bolt.Tx
 	opened, resting time.Time // opened: zero between periods; resting: when the last period ended
 }
 
@@ -405,7 +412,14 @@ func (c *Cache) viewLeased(fn func(*bolt.Tx) error) error {
 			})
 		}
 	}
-	return l.db.View(fn)
+	if l.tx == nil {
+		tx, err := l.db.Begin(false)
+		if err != nil {
+			return err
+		}
+		l.tx = tx
+	}
+	return fn(l.tx)
 }
 
 // dropLease closes the read lease, if any, releasing its flock, and ends
@@ -423,6 +437,10 @@ func (c *Cache) dropLease() {
 // (our shared flock would keep our exclusive one out), leaving the lease
 // period running. Caller holds c.mu.
 func (c *Cache) yieldLease() {
+	if c.lease.tx != nil {
+		_ = c.lease.tx.Rollback()
+		c.lease.tx = nil
+	}
 	if c.lease.db != nil {
 		_ = c.lease.db.Close()
 		c.lease.db = nil
@@ -447,6 +465,14 @@ func (c *Cache) guarded(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%w: %v", ErrCacheCorrupt, p)
+			if c.lease.tx != nil {
+				// Ended first: Close waits for the lease's transaction.
+				func() {
+					defer func() { _ = recover() }()
+					_ = c.lease.tx.Rollback()
+				}()
+				c.lease.tx = nil
+			}
 			if c.lease.db != nil {
 				// The damage may be in the lease's own mapping: close it
 				// only for its flock, never to read through it again.
