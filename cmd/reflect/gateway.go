@@ -63,7 +63,7 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	fs := newFlagSet("gateway", gatewayUsage, stdio)
 	pf.register(fs)
 	sf.register(fs)
-	fs.StringVar(&gf.config, "config", set.ConfigPath, "registry YAML, reeflex-mcp.yaml's schema (env REEFLEX_MCP_CONFIG)")
+	fs.StringVar(&gf.config, "config", "", "registry YAML, reeflex-mcp.yaml's schema (default $REEFLEX_MCP_CONFIG, ./reeflex-mcp.yaml if it exists, else ~/.config/reflect/reeflex-mcp.yaml: where setup and add write it)")
 	fs.StringVar(&gf.transport, "transport", set.Transport, "front transport: stdio or streamable-http (env REEFLEX_MCP_TRANSPORT)")
 	fs.StringVar(&gf.host, "host", set.Host, "streamable-http bind host; off loopback needs --auth-token-env (env REEFLEX_MCP_HOST)")
 	fs.IntVar(&gf.port, "port", set.Port, "streamable-http port (env REEFLEX_MCP_PORT)")
@@ -87,17 +87,42 @@ func runGateway(ctx context.Context, args []string, stdio Stdio) error {
 	for _, w := range set.Warnings {
 		log.Warn(w)
 	}
-	// The single-path check: a server a client reaches directly is
-	// ungoverned. Findings go to stderr; they never stop the gateway.
-	if env, err := clientconfig.OSEnv(); err == nil {
-		clientconfig.ReportDrift(stdio.Err, env)
+	if gf.config, err = gatewayRegistry(gf.config); err != nil {
+		return err
 	}
 	opts, cleanup, err := gatewayOptions(ctx, &gf, &pf, &sf, set, log)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	// The single-path check: a server a client reaches directly is
+	// ungoverned. Findings go to stderr; they never stop the gateway (and
+	// come after the registry loaded, so they never bury its error).
+	if env, err := clientconfig.OSEnv(); err == nil {
+		clientconfig.ReportDrift(stdio.Err, env)
+	}
 	return serveGateway(ctx, &gf, opts, log)
+}
+
+// gatewayRegistry is the registry the gateway serves: --config, else the
+// one setup and add write (registryPath's order), so `reflect gateway` run
+// from any directory finds what they wrote (user report: it looked only in
+// ./reeflex-mcp.yaml). Not found, the error names every place it looked.
+func gatewayRegistry(flagVal string) (string, error) {
+	p, err := registryPath(flagVal)
+	if err != nil || flagVal != "" {
+		return p, err
+	}
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		env := os.Getenv("REEFLEX_MCP_CONFIG")
+		if env != "" {
+			return "", usageErr(fmt.Errorf("no registry at %s (from REEFLEX_MCP_CONFIG)", p))
+		}
+		cwd, _ := os.Getwd()
+		return "", usageErr(fmt.Errorf("no registry: REEFLEX_MCP_CONFIG is unset, there is no reeflex-mcp.yaml in %s, and none at %s "+
+			"(where `reflect gateway setup` and `reflect gateway add` write it): run one of them, or pass --config FILE", cwd, p))
+	}
+	return p, nil
 }
 
 func setThresholdFlag(fs *flag.FlagSet) string {
