@@ -159,7 +159,10 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	}
 	notes := make([]string, 0, 4) // at most four: sized, not grown, per document
 	if k := len(res.FlaggedFields); k > 0 {
-		notes = append(notes, fmt.Sprintf("%d field(s) below the %s confidence threshold require human review before use.", k, pct(cfg.FieldThreshold)))
+		var b [96]byte
+		line := strconv.AppendInt(b[:0], int64(k), 10)
+		line = appendPct(append(line, " field(s) below the "...), cfg.FieldThreshold)
+		notes = append(notes, string(append(line, " confidence threshold require human review before use."...)))
 	}
 	if n == 0 {
 		notes = append(notes, "No field could be extracted from the source.")
@@ -170,7 +173,9 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	if len(notes) > 0 {
 		res.Status = StatusNeedsReview
 	} else {
-		notes = append(notes, "All fields passed the "+pct(cfg.FieldThreshold)+" confidence threshold.")
+		var b [64]byte
+		line := appendPct(append(b[:0], "All fields passed the "...), cfg.FieldThreshold)
+		notes = append(notes, string(append(line, " confidence threshold."...)))
 	}
 	if len(asides) > 0 {
 		notes = append(notes, "Passed with a note: "+strings.Join(asides, " | ")+".")
@@ -217,4 +222,10 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // pct is fmt's "%.0f%%" of x*100 without its boxing: the gate writes one
 // per document.
-func pct(x float64) string { return strconv.FormatFloat(x*100, 'f', 0, 64) + "%" }
+func pct(x float64) string { return string(appendPct(nil, x)) }
+
+// appendPct appends pct(x) to b: a note is built in one buffer and copied
+// into its string once.
+func appendPct(b []byte, x float64) []byte {
+	return append(strconv.AppendFloat(b, x*100, 'f', 0, 64), '%')
+}

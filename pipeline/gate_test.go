@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,5 +140,28 @@ func TestGateFlagReasonJoinsCriticAndHeuristics(t *testing.T) {
 	}
 	if res.CriticSummary != crit.Summary || res.OverallConfidence != 0.045 {
 		t.Fatalf("summary %q overall %v", res.CriticSummary, res.OverallConfidence)
+	}
+}
+
+// The gate's notes name the threshold as a whole percent: all fields
+// passed, or how many fell below it.
+func TestGateNotesNameTheThreshold(t *testing.T) {
+	s := Invoice()
+	rec := Record{"vendor_name": "Acme", "total": 10.0, "tax": 1.0}
+	for _, th := range []float64{0.7, 0.755, 0.8, 1, 0, 0.005, 0.333} {
+		cfg := GateConfig{FieldThreshold: th, OverallThreshold: 0}
+		pass := HeuristicReport{"vendor_name": {Factor: 1, Grounded: true}, "total": {Factor: 1, Grounded: true}, "tax": {Factor: 1, Grounded: true}}
+		res := Gate(s, rec, nil, pass, nil, cfg)
+		if want := fmt.Sprintf("All fields passed the %.0f%% confidence threshold.", th*100); res.Status == StatusOK && res.Notes != want {
+			t.Errorf("threshold %v: notes %q, want %q", th, res.Notes, want)
+		}
+		low := HeuristicReport{"vendor_name": {Factor: 0.1, Grounded: true}, "total": {Factor: 0.1, Grounded: true}, "tax": {Factor: 1, Grounded: true}}
+		res = Gate(s, rec, nil, low, nil, cfg)
+		if k := len(res.FlaggedFields); k > 0 {
+			want := fmt.Sprintf("%d field(s) below the %.0f%% confidence threshold require human review before use.", k, th*100)
+			if !strings.HasPrefix(res.Notes, want) {
+				t.Errorf("threshold %v: notes %q, want them to open with %q", th, res.Notes, want)
+			}
+		}
 	}
 }
