@@ -58,8 +58,9 @@ type doc struct {
 	// points at stop, allocated with the doc.
 	st   *stopper
 	stop stopper
-	// lent is the handle of rs's and fold's array when a runeBufs lent it.
-	lent *[]rune
+	// lent holds rs's, fold's and amounts' arrays when a scratchPool lent
+	// them.
+	lent *scratch
 }
 
 // foldedAs is the text folded in mode, computed once per document.
@@ -82,10 +83,11 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 	return analyzeWith(ctx, text, s, nil)
 }
 
-// analyzeWith is analyze with its rune arrays from bufs; the caller gives
-// them back (bufs.put(d.lent)) once done with the doc.
-func analyzeWith(ctx context.Context, text string, s *Schema, bufs *runeBufs) (*doc, error) {
-	rs, fold, ascii, lent := textRunes(text, bufs)
+// analyzeWith is analyze with its arrays from pool (nil: allocated); the
+// caller gives them back (pool.put(d.lent)) once done with the doc.
+func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool) (*doc, error) {
+	lent := pool.get()
+	rs, fold, ascii := textRunes(text, lent)
 	d := &doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
 	st := &d.stop
 	d.st = st
@@ -97,9 +99,9 @@ func analyzeWith(ctx context.Context, text string, s *Schema, bufs *runeBufs) (*
 	var buf [48]AmountMatch
 	found := buf[:0]
 	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
-	amounts := make([]labelledAmount, len(found))
+	amounts := lent.amountBuf(len(found))
 	for i, a := range found {
-		amounts[i].AmountMatch = a
+		amounts[i] = labelledAmount{AmountMatch: a}
 	}
 	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
@@ -115,15 +117,14 @@ func analyzeWith(ctx context.Context, text string, s *Schema, bufs *runeBufs) (*
 
 // textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
 // asciiText(text): an all-ASCII text, most documents, is read once for the
-// three, into one allocation, from bufs (lent is its handle, nil when
-// none was lent).
-func textRunes(text string, bufs *runeBufs) (rs []rune, f folded, ascii string, lent *[]rune) {
+// three, into one allocation, sc's when sc is not nil.
+func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 	if asciiText(text) == "" {
 		rs = narrowRunes(text)
-		return rs, foldRunes(rs, foldSpaces), "", nil
+		return rs, foldRunes(rs, foldSpaces), ""
 	}
 	n := len(text)
-	buf, lent := bufs.get(2 * n)
+	buf := sc.runeBuf(2 * n)
 	rs, fr := buf[:n:n], buf[n:2*n:2*n]
 	// First as if no whitespace followed whitespace, as in most documents:
 	// then each rune folds alone, with no branch to mispredict.
@@ -137,7 +138,7 @@ func textRunes(text string, bufs *runeBufs) (rs []rune, f folded, ascii string, 
 		prev = sp
 	}
 	if doubled == 0 {
-		return rs, folded{r: fr}, text, lent
+		return rs, folded{r: fr}, text
 	}
 	m := 0
 	for i := range n {
@@ -162,7 +163,7 @@ func textRunes(text string, bufs *runeBufs) (rs []rune, f folded, ascii string, 
 		}
 	}
 	f.r = fr[:m]
-	return rs, f, text, lent
+	return rs, f, text
 }
 
 // asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it
@@ -263,14 +264,14 @@ func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Recor
 }
 
 // runHeuristics skips the omission check of the unstated fields.
-// The doc's rune arrays come from bufs (nil: allocated) and go back when it
-// returns: the report holds no rune of them.
-func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, bufs *runeBufs) (HeuristicReport, error) {
-	d, err := analyzeWith(ctx, text, s, bufs)
+// The doc's arrays come from pool (nil: allocated) and go back when it
+// returns: the report holds nothing of them.
+func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, pool *scratchPool) (HeuristicReport, error) {
+	d, err := analyzeWith(ctx, text, s, pool)
 	if err != nil {
 		return nil, err
 	}
-	defer bufs.put(d.lent)
+	defer pool.put(d.lent)
 	d.facts.src = text
 	rep := HeuristicReport{}
 	for _, f := range s.Fields {

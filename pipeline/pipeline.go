@@ -40,8 +40,8 @@ type Config struct {
 type Pipeline struct {
 	cfg Config
 	log *slog.Logger
-	// runes lends each document's rune arrays to the heuristics.
-	runes runeBufs
+	// scratch lends each document's arrays to the heuristics.
+	scratch scratchPool
 }
 
 // New validates cfg and returns a pipeline.
@@ -197,7 +197,7 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
-	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated, &p.runes)
+	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated, &p.scratch)
 	if err != nil {
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
 		u := usage // a copy escapes, on this path only

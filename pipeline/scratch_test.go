@@ -10,7 +10,7 @@ import (
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// One Pipeline lends each document's rune arrays to the next: documents it
+// One Pipeline lends each document's scratch arrays to the next: documents it
 // verifies one after another, or at once, get the results a fresh pipeline
 // gives each alone, whatever the order of their sizes.
 func TestOnePipelineVerifiesManyDocumentsAsEachAlone(t *testing.T) {
