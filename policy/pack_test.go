@@ -209,6 +209,13 @@ func TestPackLoadErrors(t *testing.T) {
 		{"no operator", rule("    when: {field: action.verb}\n"), "ops.yaml:6: field action.verb needs a comparison"},
 		{"two operators", rule("    when: {field: action.verb, eq: read, in: [read]}\n"), "ops.yaml:6: field action.verb has more than one comparison"},
 		{"unknown field path", rule("    when: {field: actor.id, eq: x}\n"), `ops.yaml:6: unknown field "actor.id"`},
+		{"misspelt sub-field", rule("    when: {field: action.bogus, eq: execute}\n"), `ops.yaml:6: unknown field "action.bogus" (action has only verb, namespace, ability)`},
+		{"misspelt arguments", rule("    when: {field: params.argumnts.branch, in: [main]}\n"), `ops.yaml:6: unknown field "params.argumnts.branch" (params has only`},
+		{"below a scalar", rule("    when: {field: action.verb.name, eq: x}\n"), `ops.yaml:6: unknown field "action.verb.name" (action.verb has no sub-fields)`},
+		{"an object compared whole", rule("    when: {field: axes, eq: x}\n"), `ops.yaml:6: unknown field "axes" (axes is an object`},
+		{"under a leaf root", rule("    when: {field: trajectory_ref.id, eq: x}\n"), `ops.yaml:6: unknown field "trajectory_ref.id" (trajectory_ref has no sub-fields)`},
+		{"cumulative verb", rule("    when: {field: cumulative.count_by_verb.remove, gt: 3}\n"), `cumulative.count_by_verb is keyed by a verb`},
+		{"cumulative currency", rule("    when: {field: cumulative.amount_by_currency.euro, gt: 3}\n"), `keyed by a three-letter upper-case currency`},
 		{"unknown enum value", rule("    when: {field: action.verb, eq: remove}\n"), `ops.yaml:6: unknown value "remove" for action.verb`},
 		{"unknown env value", rule("    when:\n      field: target.environment\n      in: [production, prod]\n"), `ops.yaml:8: unknown value "prod" for target.environment`},
 		{"gt with a string", rule("    when: {field: magnitude.count, gt: many}\n"), `ops.yaml:6: gt needs a number, got "many"`},
@@ -239,6 +246,43 @@ func TestPackLoadErrors(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// Every field a rule can read loads, down to a tool's own argument names
+// below params.arguments, which no pack can know in advance.
+func TestPackKnownFieldsLoad(t *testing.T) {
+	for _, f := range []string{"agent.id", "agent.on_behalf_of", "agent.session_id", "action.verb", "action.namespace", "action.ability",
+		"target.environment", "target.kind", "target.ref", "target.system", "params.amount", "params.currency", "params.upstream",
+		"params.tool_name", "params.arguments.branch", "params.arguments.options.force", "magnitude.count", "axes.reversibility",
+		"axes.blast_radius", "axes.externality", "approval.present", "approval.hold_id", "approval.parent_decision_id",
+		"context.classification_source", "context.traceparent", "meta.nonce", "reeflex_version", "trajectory_ref",
+		"cumulative.total_count", "cumulative.count_by_verb.delete", "cumulative.count_by_externality.outbound",
+		"cumulative.count_by_ability.github/merge_pull_request", "cumulative.amount_by_currency.EUR"} {
+		op := "eq: x"
+		switch f {
+		case "action.verb":
+			op = "eq: read"
+		case "target.environment":
+			op = "eq: dev"
+		case "axes.reversibility":
+			op = "eq: reversible"
+		case "axes.blast_radius":
+			op = "eq: single"
+		case "axes.externality":
+			op = "eq: internal"
+		case "approval.present":
+			op = "eq: true"
+		case "params.currency":
+			op = "eq: EUR"
+		case "magnitude.count", "params.amount", "cumulative.total_count", "cumulative.count_by_verb.delete",
+			"cumulative.count_by_externality.outbound", "cumulative.count_by_ability.github/merge_pull_request", "cumulative.amount_by_currency.EUR":
+			op = "gt: 3"
+		}
+		src := "rules:\n  - {id: a/b, priority: 1, verdict: deny, reason: r, when: {field: " + f + ", " + op + "}}\n"
+		if _, err := LoadPack("ops.yaml", []byte(src)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }
 

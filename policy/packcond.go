@@ -103,11 +103,8 @@ func (l *loader) fieldCond(c *Cond, fs map[string]*yaml.Node, n *yaml.Node) erro
 		return err
 	}
 	parts := strings.Split(c.Field, ".")
-	if !slices.Contains(fieldRoots, parts[0]) || slices.Contains(parts, "") {
-		return l.errf(fn, "unknown field %q (paths start with one of %s)", c.Field, strings.Join(fieldRoots, ", "))
-	}
-	if c.Field == "provenance" || (parts[0] == "provenance" && c.Field != "provenance.undeclared") {
-		return l.errf(fn, "unknown field %q (provenance has only undeclared)", c.Field)
+	if err := checkFieldPath(parts); err != nil {
+		return l.errf(fn, "unknown field %q (%v)", c.Field, err)
 	}
 	c.field = fieldRef{kind: fieldKinds[c.Field], path: parts}
 	if parts[0] == "cumulative" {
