@@ -536,6 +536,13 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is %s, not a name", val, why))
 		return
 	}
+	sup, selfBilled := d.selfBilledSupplier()
+	if selfBilled && sameName(sup.name, val) {
+		// The supplier a self-billing invoice is written for: the text
+		// around it names the buyer who wrote it ("issued by the client on
+		// behalf of …"), not another party.
+		return
+	}
 	customer := ""
 	for _, sp := range capped(c.Spans) {
 		lab := d.otherPartyAt(sp)
@@ -584,7 +591,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 			c.penalize(factorCutName, fmt.Sprintf("%q is cut at its line: the name continues with %q", val, next))
 		}
 	}
-	if sup, ok := d.selfBilledSupplier(); ok {
+	if selfBilled {
 		// The buyer at the head wrote it; the supplier it names is the vendor.
 		if !sameName(sup.name, val) {
 			c.penalize(factorNotIssuer, fmt.Sprintf("the document is a self-billing invoice, written by the buyer for its supplier %q (line %d): the supplier is the vendor, not %q", sup.name, sup.line+1, val))

@@ -102,7 +102,21 @@ func TestSellerOnPlatformsAndSelfBilling(t *testing.T) {
 		"1 x Tea towel   £6.00   Sold by: Linen Loft UK Ltd\nOrder total   £30.00"
 	bestseller := "Potter's Wheel Studio Ltd\nInvoice PW-2026-118\nCeramic teapot (our best seller!)   £24.00\nTotal   £24.00"
 	itMarket := "MercatoPiù\nRiepilogo ordine 55-3310\n1 x Moka 6 tazze   34,90 €\nVenduto e spedito da Casalinghi Ferri S.r.l.\nTotale ordine   34,90 €"
+	// The supplier under its label's line, or named as the party the
+	// invoice is issued on behalf of.
+	ukBlock := "Greenvale Dairies Ltd\nSELF-BILLED INVOICE SB-2026-0118\nSupplier:\nHollins Farm Partnership\nLow Road, Skipton\n" +
+		"Milk supplied, November   £4,120.00\nTotal   £4,120.00"
+	ukBehalf := "Greenvale Dairies Ltd\nSelf-billing invoice SB-2026-0119\nMilk supplied, November   £4,120.00\nTotal   £4,120.00\n" +
+		"This invoice is issued by Greenvale Dairies Ltd on behalf of Hollins Farm Partnership under a self-billing agreement."
+	frBehalf := "Coopérative Laitière du Jura\nAutofacturation n° AF-2026-044\nLait livré, novembre   3 200,00 €\nTotal TTC   3 200,00 €\n" +
+		"Facture émise par le client au nom et pour le compte de GAEC des Trois Sapins"
 	runClassCases(t, []classCase{
+		{"self-billing supplier block: buyer as vendor", ukBlock, v("Greenvale Dairies Ltd"), "vendor_name", "Hollins Farm Partnership"},
+		{"self-billing supplier block passes", ukBlock, v("Hollins Farm Partnership"), "", ""},
+		{"self-billing on behalf of: buyer as vendor", ukBehalf, v("Greenvale Dairies Ltd"), "vendor_name", "Hollins Farm Partnership"},
+		{"self-billing on behalf of passes", ukBehalf, v("Hollins Farm Partnership"), "", ""},
+		{"autofacturation au nom de: buyer as vendor", frBehalf, v("Coopérative Laitière du Jura"), "vendor_name", "GAEC des Trois Sapins"},
+		{"autofacturation supplier passes", frBehalf, v("GAEC des Trois Sapins"), "", ""},
 		{"seller below the head", longOrder, v("ShopHarbor"), "vendor_name", "Potter's Wheel Studio Ltd"},
 		{"seller below the head passes", longOrder, v("Potter's Wheel Studio Ltd"), "", ""},
 		{"one of two sellers", twoSellers, v("Potter's Wheel Studio Ltd"), "vendor_name", "several sellers"},
