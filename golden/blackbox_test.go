@@ -44,8 +44,10 @@ var blackboxSets = []struct {
 }{
 	// 68 documents from 20 countries: credit notes, statements, tips,
 	// rounding, injected totals, bill-to before vendor (session 2).
-	// 12 correct fields flagged with session 6's amount shapes.
-	{"documents.jsonl", 88, 12, 71, 0},
+	// 12 correct fields flagged with session 6's amount shapes; 87, 70 in
+	// ok once a store number the transaction number begins with is not the
+	// number.
+	{"documents.jsonl", 87, 12, 70, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 4, 9, 4, 0},

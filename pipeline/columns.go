@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Documents print many of their labels as column headings over a row of
@@ -111,4 +112,30 @@ func namesANumber(h labelHit) bool {
 	last := toks[len(toks)-1]
 	return numberHeadingWords[last] || strings.HasSuffix(last, "nummer") || strings.HasSuffix(last, "number") ||
 		strings.HasSuffix(last, "番号")
+}
+
+// storeNumber reports a value that is the first part of the number the
+// document labels ("0231" of "TRANS 0231-04-558812") and is printed after
+// a name with a number sign ("MEGA MART #0231"): the store's or branch's
+// number, which the transaction number begins with, not the document's.
+func (d *doc) storeNumber(tok, val string) bool {
+	parts := strings.FieldsFunc(strings.ToUpper(tok), func(r rune) bool { return !isAlnum(r) })
+	if len(parts) < 2 || parts[0] != strings.ToUpper(val) {
+		return false
+	}
+	text := d.text()
+	for off := 0; ; {
+		i := strings.Index(text[off:], "#"+val)
+		if i < 0 {
+			return false
+		}
+		at := off + i
+		end := at + 1 + len(val)
+		before := strings.TrimSuffix(text[:at], " ")
+		r, _ := utf8.DecodeLastRuneInString(before)
+		if isLetter(r) && (end == len(text) || !isAlnum(rune(text[end]))) {
+			return true
+		}
+		off = at + 1
+	}
 }

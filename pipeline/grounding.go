@@ -732,7 +732,8 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 					sp, ok = d.tokenBelow(h)
 				}
 				if ok {
-					if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want && !hasComponent(tok, val) {
+					if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want &&
+						(!hasComponent(tok, val) || d.storeNumber(tok, val)) {
 						labelled, by, rank = tok, h, r
 					}
 				}

@@ -104,3 +104,16 @@ func TestGoodsTillAndPropertyCodes(t *testing.T) {
 			"RN-26-0412", []string{"4410-22910"}},
 	})
 }
+
+// A store or branch number printed after the chain's name ("MEGA MART
+// #0231") that a till's transaction number begins with ("TRANS
+// 0231-04-558812") is the store's, not the document's number; a number
+// part that is printed nowhere else (a composite reference's) still is.
+func TestStoreNumberAtTheHeadOfTheTransaction(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	pharmacy := "CITY PHARMACY #118\n44 High Street, Leeds\nReceipt 118-02-44712   21/11/2026 10:02\nParacetamol  2.49\nTOTAL  2.49"
+	runClassCases(t, []classCase{
+		{"store number taken", pharmacy, n("118"), "invoice_number", "118-02-44712"},
+		{"transaction number right", pharmacy, n("118-02-44712"), "", ""},
+	})
+}
