@@ -39,11 +39,13 @@ func BenchmarkBatchThroughput(b *testing.B) {
 			b.Setenv("OPENAI_BASE_URL", srv.url+"/v1")
 			b.Setenv("OPENAI_API_KEY", "sk-bench")
 			b.Setenv("REFLECT_PROVIDER", "")
-			cache := filepath.Join(b.TempDir(), "calls.db")
-			args := []string{"extract", "--batch", "--batch-concurrency", fmt.Sprint(conc), "--cache", cache, "--log-level", "error"}
+			dir := b.TempDir()
 			var cold, warm time.Duration
 			var coldStats, warmStats fakemodel.Stats
-			for b.Loop() {
+			for i := 0; b.Loop(); i++ {
+				// A cache of its own each time: a first run is cold.
+				cache := filepath.Join(dir, fmt.Sprintf("calls-%d.db", i))
+				args := []string{"extract", "--batch", "--batch-concurrency", fmt.Sprint(conc), "--cache", cache, "--log-level", "error"}
 				srv.reset(b)
 				start := time.Now()
 				runBatchBench(b, corpus, args)
