@@ -276,6 +276,12 @@ func TestClassOmissions(t *testing.T) {
 		{"date", "ACME\nDate: 2026-01-05\nTotal 5.00", map[string]any{"total": 5.0, "invoice_date": nil}, "invoice_date", "prints 2026-01-05"},
 		{"honest null", "ACME\nTotal 5.00", map[string]any{"vendor_name": "ACME", "total": 5.0}, "", ""},
 		{"german subtotal", germanInvoice, with(germanRecord(), "subtotal", nil), "subtotal", "1.000,00"},
+		// A currency a sentence names is stated as surely as one beside
+		// the amounts: its null is an omission, not an honest abstention.
+		{"pay in GBP", "Globex Ltd\nThe amount due is 583.20. Please pay in GBP. Thanks!", map[string]any{"total": 583.2, "currency": nil}, "currency", `says "pay in GBP" (GBP)`},
+		{"payable in USD", "Initech LLC\nTotal 1,200.00\nThis invoice is payable in USD within 30 days.", map[string]any{"total": 1200.0, "currency": nil}, "currency", "(USD)"},
+		{"amount in EUR", "Muster GmbH\nGesamtbetrag 99,00\nAll figures: amount in EUR", map[string]any{"total": 99.0, "currency": nil}, "currency", "(EUR)"},
+		{"paid in full", "ACME\nTotal 5.00\nPaid in full. THE END", map[string]any{"total": 5.0, "currency": nil}, "", ""},
 	})
 	// A key validate's data leaves out is no claim that the value is absent.
 	res := validateHO(t, "ACME\nSUBTOTAL 100.00\nGST 6.00\nTOTAL 106.00", map[string]any{"subtotal": 100.0, "total": 106.0})

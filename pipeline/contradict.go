@@ -574,6 +574,12 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 				strings.ReplaceAll(f.Name, "_", " "), header, code))
 			return c, true
 		}
+		if code, phrase, sp, ok := d.proseCurrency(); ok {
+			c.Spans = append(c.Spans, sp)
+			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document says %q (%s)",
+				strings.ReplaceAll(f.Name, "_", " "), phrase, code))
+			return c, true
+		}
 	}
 	return c, false
 }

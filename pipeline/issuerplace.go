@@ -265,6 +265,25 @@ func (d *doc) findPostcodeFirstLine() (string, int, bool) {
 // label: "Amount (AED)", "Betrag (EUR)", "Total (in USD)".
 var headerCode = regexp.MustCompile(`(?i)\b(amount|amt|betrag|montant|importe|importo|bedrag|belopp|beløp|kwota|valor|price|preis|prix|total|summe|total amount)\s*\((?:in )?([A-Z]{3})\)`)
 
+// proseCode is an ISO currency code a sentence names as the one to pay or
+// price in: "Please pay in GBP", "payable in USD", "amounts in EUR",
+// "zahlbar in CHF", "à payer en EUR", "pagare in EUR".
+var proseCode = regexp.MustCompile(`\b(?i:pay|paid|payable|payment|amounts?|prices?|billed|invoiced|charged|settled?|remit|zahlbar|zahlen|payer|pagar|pagare|pagabile)\s+(?i:in|en)\s+([A-Z]{3})\b`)
+
+// proseCurrency finds a currency a sentence names ("Please pay in GBP").
+func (d *doc) proseCurrency() (code, phrase string, sp Span, ok bool) {
+	text := d.text()
+	for _, m := range proseCode.FindAllStringSubmatchIndex(text, 8) {
+		c := text[m[2]:m[3]]
+		if _, known := currencyMarkers[c]; !known && !slices.Contains(extraCodes, c) {
+			continue
+		}
+		s := utf8.RuneCountInString(text[:m[0]])
+		return c, text[m[0]:m[1]], Span{Start: s, End: s + utf8.RuneCountInString(text[m[0]:m[1]])}, true
+	}
+	return "", "", Span{}, false
+}
+
 // headerCurrency finds a currency stated only in a column header.
 func (d *doc) headerCurrency() (code, header string, sp Span, ok bool) {
 	text := d.text()

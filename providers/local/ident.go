@@ -246,7 +246,10 @@ var isoCodes = map[string]bool{
 
 // currencyLabels introduce a currency code on their line.
 var currencyLabels = []string{"currency", "amounts in", "amount in", "prices in", "all amounts", "währung", "devise",
-	"moneda", "valuta", "通貨"}
+	"moneda", "valuta", "通貨",
+	// A sentence that names the currency to pay in ("Please pay in GBP").
+	"pay in", "paid in", "payable in", "payment in", "billed in", "invoiced in", "zahlbar in", "payer en", "payable en",
+	"pagar en", "pagare in", "pagabile in"}
 
 // currencyCodes lists the ISO codes the document prints in a currency
 // context: next to an amount ("MYR 12.00", "12,00 EUR"), in brackets as a

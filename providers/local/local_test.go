@@ -477,3 +477,17 @@ func TestIdentifierLabelForms(t *testing.T) {
 		t.Errorf("a transaction number read as the receipt's at %.2f", c)
 	}
 }
+
+// A currency named in a sentence is read: "Please pay in GBP", "payable in
+// USD", "amount in EUR", with no sign or code beside the amounts.
+func TestCurrencyNamedInProse(t *testing.T) {
+	for text, code := range map[string]string{
+		"Hi team, forwarding the bill from Globex Ltd below.\nThe amount due is 583.20. Please pay in GBP. Thanks!": "GBP",
+		"Initech LLC\nInvoice 77\nTotal 1,200.00\nThis invoice is payable in USD within 30 days.":                   "USD",
+		"Muster GmbH\nRechnung 12\nGesamtbetrag 99,00\nAll figures: amount in EUR":                                  "EUR",
+	} {
+		want(t, generate(t, text), "currency", code)
+	}
+	// "paid in full" names no currency.
+	want(t, generate(t, "ACME Corp\nTotal 5.00\nPaid in full. THE END"), "currency", nil)
+}
