@@ -276,12 +276,50 @@ func (d *doc) otherPartyAt(sp Span) string {
 	}
 	for _, a := range d.amounts {
 		if a.Line == li && a.End > sp.End && strings.ContainsAny(a.Raw, ".,") {
-			if before := strings.TrimSpace(d.str(ls, sp.Start)); before != "" {
+			if before := strings.TrimSpace(d.str(ls, sp.Start)); before != "" && !proseNamesIssuer(before) {
 				return strings.TrimRight(before, " (:")
 			}
 		}
 	}
 	return ""
+}
+
+// proseNamesIssuer reports text that ends by naming the party after it as
+// the issuer or the one paid: "vendor is", "supplier:", "paid",
+// "payable to" (not "paid by", not a bare "from"). A name after it on a line with an
+// amount is the vendor a sentence names, not an insurer's payment.
+func proseNamesIssuer(before string) bool {
+	low := strings.ToLower(strings.TrimRight(before, " :,-–("))
+	for _, cop := range []string{" is", " was", " ="} {
+		low = strings.TrimSuffix(low, cop)
+	}
+	words := strings.Fields(low)
+	if len(words) == 0 {
+		return false
+	}
+	last := strings.Trim(words[len(words)-1], ".,;:!?\"'")
+	switch last {
+	case "paid", "pay", "paying", "bezahlt", "payé", "pagato", "pagado":
+		return true
+	case "to":
+		if len(words) > 1 {
+			switch words[len(words)-2] {
+			case "payable", "paid", "pay", "payment", "remit":
+				return true
+			}
+		}
+	}
+	for _, l := range issuerLabels {
+		if weakIssuerLabels[l] {
+			continue // "payment from Aetna 50.00" is an insurer's payment
+		}
+		if rest, ok := strings.CutSuffix(low, l); ok {
+			if r, _ := utf8.DecodeLastRuneInString(rest); rest == "" || !isWordRune(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addressee reports a line that ends in a Japanese addressee suffix
