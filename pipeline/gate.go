@@ -161,8 +161,15 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	if k := len(res.FlaggedFields); k > 0 {
 		var b [96]byte
 		line := strconv.AppendInt(b[:0], int64(k), 10)
-		line = appendPct(append(line, " field(s) below the "...), cfg.FieldThreshold)
-		notes = append(notes, string(append(line, " confidence threshold require human review before use."...)))
+		if cfg.Profile != nil {
+			// The profile's own thresholds decided, which its note lists:
+			// the flat one did not apply.
+			line = append(line, " field(s) below the gate profile's confidence thresholds require human review before use."...)
+		} else {
+			line = appendPct(append(line, " field(s) below the "...), cfg.FieldThreshold)
+			line = append(line, " confidence threshold require human review before use."...)
+		}
+		notes = append(notes, string(line))
 	}
 	if n == 0 {
 		notes = append(notes, "No field could be extracted from the source.")
@@ -173,9 +180,13 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	if len(notes) > 0 {
 		res.Status = StatusNeedsReview
 	} else {
-		var b [64]byte
-		line := appendPct(append(b[:0], "All fields passed the "...), cfg.FieldThreshold)
-		notes = append(notes, string(append(line, " confidence threshold."...)))
+		if cfg.Profile != nil {
+			notes = append(notes, "All fields passed the gate profile's confidence thresholds.")
+		} else {
+			var b [64]byte
+			line := appendPct(append(b[:0], "All fields passed the "...), cfg.FieldThreshold)
+			notes = append(notes, string(append(line, " confidence threshold."...)))
+		}
 	}
 	if len(asides) > 0 {
 		notes = append(notes, "Passed with a note: "+strings.Join(asides, " | ")+".")

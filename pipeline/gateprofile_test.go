@@ -50,6 +50,19 @@ func TestGateAppliesProfile(t *testing.T) {
 	if want := "(by evidence: total:labelled 50%, otherwise 80%; silent-wrong budget 0.5%)"; !strings.Contains(res.Notes, want) {
 		t.Errorf("notes %q do not name the thresholds %q", res.Notes, want)
 	}
+	// The flagged note names the profile's bars, not the flat 70%.
+	if !strings.HasPrefix(res.Notes, "1 field(s) below the gate profile's confidence thresholds require human review") || strings.Contains(res.Notes, "70%") {
+		t.Errorf("notes %q name another threshold than the profile's", res.Notes)
+	}
+	ev["vendor_name"] = Evidence{Confidence: 0.9, Tier: "vendor:new-tier"}
+	passed := Gate(s, rec, nil, h, ev, g)
+	if passed.Status != StatusOK || !strings.HasPrefix(passed.Notes, "All fields passed the gate profile's confidence thresholds. Gate profile "+g.Profile.ID+" (by evidence: total:labelled 50%, otherwise 80%") ||
+		strings.Contains(passed.Notes, "70%") {
+		t.Errorf("passing notes %q do not name the profile's thresholds", passed.Notes)
+	}
+	if flat := Gate(s, rec, nil, h, ev, DefaultGate()); !strings.HasPrefix(flat.Notes, "1 field(s) below the 70% confidence threshold") {
+		t.Errorf("flat gate notes %q", flat.Notes)
+	}
 	if g.VersionSuffix() != "+gate:"+g.Profile.ID || DefaultGate().VersionSuffix() != "" {
 		t.Errorf("version suffix %q", g.VersionSuffix())
 	}
