@@ -214,7 +214,7 @@ func loadEvalRows(ef evalFlags, stdio Stdio) ([]golden.Row, error) {
 	if ef.labels != "" {
 		labels, lineErrs, err := golden.LoadLabels(ef.labels)
 		if err != nil {
-			return nil, usageErr(fmt.Errorf("--labels: %w", err))
+			return nil, usageErr(err) // it names the labels and their file
 		}
 		for _, le := range lineErrs {
 			fmt.Fprintf(stdio.Err, "reflect eval: --labels: skipping %v\n", le)

@@ -86,7 +86,7 @@ func TestEvalBarFlags(t *testing.T) {
 func TestEvalLabelsErrors(t *testing.T) {
 	dev := sharedData(t, "receipts-dev.jsonl")
 	r := run(t, "", "eval", "--provider", "local", "--dataset", dev, "--labels", filepath.Join(t.TempDir(), "none.jsonl"))
-	if r.code != ExitUsage || !strings.Contains(r.err, "--labels") {
+	if r.code != ExitUsage || !strings.Contains(r.err, "labels: open ") {
 		t.Errorf("missing overlay: exit %d %s", r.code, r.err)
 	}
 	// The check overlay on the dev receipts matches nothing: a usage error,

@@ -46,4 +46,8 @@ func TestHelpTextsSayWhatTheFlagsDo(t *testing.T) {
 	if r.code != ExitUsage || strings.Contains(r.err, "--dataset: dataset:") || !strings.Contains(r.err, "mine.jsonl") {
 		t.Errorf("missing dataset: exit %d %q", r.code, r.err)
 	}
+	r = run(t, "", "eval", "--labels", filepath.Join(t.TempDir(), "nope.jsonl"))
+	if r.code != ExitUsage || strings.Contains(r.err, "--labels: labels:") || !strings.Contains(r.err, "labels: open ") {
+		t.Errorf("missing labels: exit %d %q", r.code, r.err)
+	}
 }
