@@ -21,7 +21,6 @@ const (
 
 	ruleHoldValidation = "reeflex.core/hold_validation"
 	reasonNotApproved  = "reeflex_hold_not_approved"
-	resolveAdvice      = "Resolve via reeflex-holds (list_holds -> resolve_hold), then retry this exact call."
 )
 
 // _meta keys the gateway sets on calls to a built-in upstream.
@@ -313,12 +312,21 @@ func (c *callState) pinOverride(corr string, d Decision) *mcpsdk.CallToolResult 
 
 func heldText(d Decision) string {
 	return fmt.Sprintf("reeflex-mcp: held for approval -- %s [rule=%s] hold_id=%s expires_ts=%s decision_id=%s. %s",
-		d.Reason, d.Rule, d.HoldID, d.ExpiresTS, d.DecisionID, resolveAdvice)
+		d.Reason, d.Rule, d.HoldID, d.ExpiresTS, d.DecisionID, resolveAdvice(d.HoldID))
 }
 
 func stillHeldText(p PendingHold, d Decision) string {
 	return fmt.Sprintf("reeflex-mcp: still held for approval (not yet resolved) -- hold_id=%s expires_ts=%s decision_id=%s (original decision_id=%s). %s",
-		p.HoldID, p.ExpiresTS, d.DecisionID, p.DecisionID, resolveAdvice)
+		p.HoldID, p.ExpiresTS, d.DecisionID, p.DecisionID, resolveAdvice(p.HoldID))
+}
+
+// resolveAdvice tells the agent what is true: no tool of its own resolves
+// a hold (the reference named a reeflex-holds server reflect does not
+// have); a human does, with reflect holds, and the agent then retries the
+// identical call, which carries the approval.
+func resolveAdvice(holdID string) string {
+	return fmt.Sprintf("A human must approve it (reflect holds approve %s; reflect holds reject %s refuses it); "+
+		"then retry this exact call with the same arguments.", holdID, holdID)
 }
 
 // wait waits up to --hold-wait for a human, sending progress so clients

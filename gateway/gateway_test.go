@@ -157,7 +157,8 @@ func TestModesAndVerdicts(t *testing.T) {
 			t.Errorf("deny: %s", text(deny))
 		}
 		if !hold.IsError || !strings.HasPrefix(text(hold), "reeflex-mcp: held for approval -- test says require_approval [rule=test/require_approval] hold_id=") ||
-			!strings.HasSuffix(text(hold), "Resolve via reeflex-holds (list_holds -> resolve_hold), then retry this exact call.") {
+			!strings.Contains(text(hold), "A human must approve it (reflect holds approve ") ||
+			!strings.HasSuffix(text(hold), "then retry this exact call with the same arguments.") || strings.Contains(text(hold), "reeflex-holds") {
 			t.Errorf("hold: %s", text(hold))
 		}
 		if !odd.IsError || !strings.Contains(text(odd), "failing closed") {
