@@ -103,9 +103,9 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	for i, a := range found {
 		amounts[i] = labelledAmount{AmountMatch: a}
 	}
-	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st)
+	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st, lent)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
-	d.lineStarts = lineStartsIn(rs, ascii)
+	d.lineStarts = lineStartsIn(rs, ascii, lent)
 	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)
 	d.order = documentOrder(d.dates)
 	if err := st.err(); err != nil {
@@ -218,11 +218,12 @@ func lineStartsOf(rs []rune) []int {
 // lineStartsIn is lineStartsOf(rs), read from ascii when the text is all
 // ASCII (asciiText): its rune offsets are its byte offsets, and the
 // newlines are found by the vectorised byte search.
-func lineStartsIn(rs []rune, ascii string) []int {
+func lineStartsIn(rs []rune, ascii string, sc *scratch) []int {
 	if ascii == "" {
 		return lineStartsOf(rs)
 	}
-	starts := make([]int, 1, strings.Count(ascii, "\n")+1)
+	starts := sc.lineBuf(strings.Count(ascii, "\n") + 1)[:1]
+	starts[0] = 0 // a lent list is not zeroed
 	for at := 0; ; {
 		i := strings.IndexByte(ascii[at:], '\n')
 		if i < 0 {

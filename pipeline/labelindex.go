@@ -199,12 +199,13 @@ func findLabels(rs []rune, f folded, idx *labelIndex, st *stopper) []labelHit {
 	if idx == nil {
 		return nil
 	}
-	return findLabelSets(rs, "", f, idx, st)[0]
+	return findLabelSets(rs, "", f, idx, st, nil)[0]
 }
 
 // findLabelSets is findLabels for each of idx's two sets, in one pass;
-// ascii is the text when it is all ASCII (asciiText), else "".
-func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopper) (out [2][]labelHit) {
+// ascii is the text when it is all ASCII (asciiText), else "". The hits'
+// list is sc's when sc is not nil.
+func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopper, sc *scratch) (out [2][]labelHit) {
 	if idx == nil {
 		return out
 	}
@@ -288,7 +289,7 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 	for set := range raw {
 		keep[set] = markCovered(raw[set], idx.setMax[set])
 	}
-	all := make([]labelHit, 0, keep[0]+keep[1])
+	all := sc.hitBuf(keep[0] + keep[1])[:0]
 	for set := range raw {
 		if keep[set] > 0 {
 			n := len(all)

@@ -24,9 +24,9 @@ func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 	for i, text := range texts {
 		rs := narrowRunes(text)
 		f := foldRunes(rs, foldSpaces)
-		got := findLabelSets(rs, "", f, both, nil)
+		got := findLabelSets(rs, "", f, both, nil, nil)
 		if a := asciiText(text); a != "" {
-			if cut := findLabelSets(rs, a, f, both, nil); !reflect.DeepEqual(cut, got) {
+			if cut := findLabelSets(rs, a, f, both, nil, nil); !reflect.DeepEqual(cut, got) {
 				t.Errorf("labels of %.40q cut from the ASCII text:\n got %v\nwant %v", text, cut, got)
 			}
 		}

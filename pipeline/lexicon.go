@@ -664,7 +664,7 @@ func tokensEqual(a, b []string) bool {
 // roles on its own (providers/local) is tested against it.
 func AmountRoles(text string, s *Schema) []Role {
 	rs := []rune(text)
-	money := findLabelSets(rs, "", foldRunes(rs, foldSpaces), s.labelSets(), nil)[0]
+	money := findLabelSets(rs, "", foldRunes(rs, foldSpaces), s.labelSets(), nil, nil)[0]
 	got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), money, nil)
 	out := make([]Role, len(got))
 	for i, a := range got {

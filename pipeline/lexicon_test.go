@@ -27,7 +27,7 @@ func TestLexiconEveryLabelHasItsRole(t *testing.T) {
 		text := l.Text + " 12.34"
 		rs := []rune(text)
 		f := foldRunes(rs, foldSpaces)
-		got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabelSets(rs, "", f, index, nil)[0], nil)
+		got := labelAmounts(rs, lineStartsOf(rs), findAmounts(rs, "", scanDates(rs, "", nil), nil), findLabelSets(rs, "", f, index, nil, nil)[0], nil)
 		if len(got) != 1 || got[0].role != want {
 			var role Role
 			if len(got) == 1 {

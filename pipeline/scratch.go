@@ -14,10 +14,12 @@ type scratchPool struct{ pool sync.Pool }
 type scratch struct {
 	runes   []rune
 	amounts []labelledAmount
+	hits    []labelHit
+	lines   []int
 }
 
 // A megabyte document's arrays are not worth keeping: a receipt needs a few
-// thousand runes and a few dozen amounts.
+// thousand runes, lines and a few dozen amounts and labels.
 const (
 	maxPooledRunes   = 1 << 15
 	maxPooledAmounts = 1 << 10
@@ -44,22 +46,45 @@ func (p *scratchPool) put(s *scratch) {
 // runeBuf is a buffer of n runes, its contents undefined: s's when s is
 // not nil and n is small.
 func (s *scratch) runeBuf(n int) []rune {
-	if s == nil || n > maxPooledRunes {
+	if s == nil {
 		return make([]rune, n)
 	}
-	if cap(s.runes) < n {
-		s.runes = make([]rune, n)
-	}
-	return s.runes[:n:n]
+	return lend(&s.runes, n, maxPooledRunes)
 }
 
 // amountBuf is a list of n amounts, its contents undefined, like runeBuf.
 func (s *scratch) amountBuf(n int) []labelledAmount {
-	if s == nil || n > maxPooledAmounts {
+	if s == nil {
 		return make([]labelledAmount, n)
 	}
-	if cap(s.amounts) < n {
-		s.amounts = make([]labelledAmount, n)
+	return lend(&s.amounts, n, maxPooledAmounts)
+}
+
+// hitBuf is a list of n label hits, its contents undefined, like runeBuf.
+func (s *scratch) hitBuf(n int) []labelHit {
+	if s == nil {
+		return make([]labelHit, n)
 	}
-	return s.amounts[:n:n]
+	return lend(&s.hits, n, maxPooledAmounts)
+}
+
+// lineBuf is a list of n line starts, its contents undefined, like runeBuf.
+func (s *scratch) lineBuf(n int) []int {
+	if s == nil {
+		return make([]int, n)
+	}
+	return lend(&s.lines, n, maxPooledRunes)
+}
+
+// lend is (*buf)[:n], grown when short, or a new list when n is over
+// limit. Its cap is n, so an append to it copies rather than writing past
+// it into the pooled array.
+func lend[T any](buf *[]T, n, limit int) []T {
+	if n > limit {
+		return make([]T, n)
+	}
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	return (*buf)[:n:n]
 }
