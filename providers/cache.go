@@ -355,15 +355,17 @@ func (c *Cache) runBatch(batch []*cacheOp, lockWait time.Duration) error {
 // lookups then go back to an open each before the next lease. Opening the
 // file (flock, mmap, meta pages) cost more than the lookups of a batch; a
 // cached rerun is nothing but lookups. A lease holds a shared flock, so a
-// writer in another process can wait for it: leaseMax bounds that wait
-// (a quarter of the lock timeout its write-behind writer keeps trying for),
+// writer in another process can wait for it: leaseMax bounds that wait,
 // and leaseRest (longer than bbolt's 50 ms between tries for the flock)
-// gives a waiting writer its turn. Lookups in the rest open the file each,
-// so the rest is kept a small part of a period: at 100 ms a period, a
-// batch at concurrency 32 with nothing cached opened the file for 350 of
-// its 1,000 lookups.
+// gives a waiting writer its turn. A writer tries for its 1 s lock timeout,
+// so it needs several rests in that second: lookups in a rest open the file
+// each, holding the shared flock for a moment, and on a loaded machine the
+// writer's tries can miss a rest. At 250 ms a period (3 rests a second)
+// TestCacheLeaseLetsAWriterIn lost all 5 writes under make test at load 10;
+// at 100 ms a batch at concurrency 32 with nothing cached opens the file for
+// about 350 of its 1,000 lookups, which costs within the noise of a cold run.
 const (
-	leaseMax  = 250 * time.Millisecond
+	leaseMax  = 100 * time.Millisecond
 	leaseRest = 60 * time.Millisecond
 )
 
