@@ -50,7 +50,11 @@ func probeGateway(ctx context.Context, exe string) (string, error) {
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
 		return "", err
 	}
-	cmd := exec.Command(exe, "gateway", "--config", cfg, "--transport", "stdio", "--no-reflect-tools", "--log-level", "error")
+	// A throwaway store: the decoy's pin, its decision and its ledger entry
+	// must not land in the user's store (user report: doctor__delete_thing
+	// showed in reflect gateway pins after a check).
+	cmd := exec.Command(exe, "gateway", "--config", cfg, "--transport", "stdio", "--no-reflect-tools", "--log-level", "error",
+		"--store", filepath.Join(dir, "check.db"))
 	cmd.Env = append(os.Environ(), "REEFLEX_MODE=enforce", "REEFLEX_CORE_URL=http://127.0.0.1:1", "REEFLEX_MCP_CONFIG="+cfg)
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "reflect-gateway-check", Version: version}, nil)
 	cs, err := client.Connect(ctx, &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)

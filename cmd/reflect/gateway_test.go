@@ -48,12 +48,28 @@ func reflectBin(t *testing.T) string {
 	return gatewayBin
 }
 
-// The self-probe passes against the real binary: blocked, fail closed.
+// The self-probe passes against the real binary: blocked, fail closed. It
+// leaves nothing in the user's store: its decoy tool is not among the pins
+// there afterwards (user report: doctor__delete_thing stayed pinned).
 func TestGatewayCheck(t *testing.T) {
 	bin := reflectBin(t)
-	out, err := exec.Command(bin, "gateway", "check").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "PASS") || !strings.Contains(string(out), "failing closed") {
+	userStore := filepath.Join(t.TempDir(), "reflect.db")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "REFLECT_STORE="+userStore)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("gateway", "pins"); err != nil {
+		t.Fatalf("gateway pins before the check: %v\n%s", err, out)
+	}
+	out, err := run("gateway", "check")
+	if err != nil || !strings.Contains(out, "PASS") || !strings.Contains(out, "failing closed") {
 		t.Fatalf("gateway check: %v\n%s", err, out)
+	}
+	pins, err := run("gateway", "pins")
+	if err != nil || strings.Contains(pins, "doctor__") {
+		t.Fatalf("the check left its decoy in the user's store (%v):\n%s", err, pins)
 	}
 }
 
