@@ -96,9 +96,20 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	// Date-shaped identifiers are no amounts either.
 	// Gathered on the stack and kept at their size: sized from the text,
 	// the list was twice as long as a receipt's amounts.
-	var buf [48]AmountMatch
-	found := buf[:0]
-	scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
+	// A lent list keeps the size it grew to for the next document.
+	var found []AmountMatch
+	if lent != nil {
+		lent.found = lent.found[:0]
+		scanAmounts(rs, ascii, all, st, func(a AmountMatch) { lent.found = append(lent.found, a) })
+		found = lent.found
+		if cap(found) > maxPooledAmounts {
+			lent.found = nil
+		}
+	} else {
+		var buf [48]AmountMatch
+		found = buf[:0]
+		scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
+	}
 	amounts := lent.amountBuf(len(found))
 	for i, a := range found {
 		amounts[i] = labelledAmount{AmountMatch: a}

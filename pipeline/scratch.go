@@ -16,6 +16,8 @@ type scratch struct {
 	amounts []labelledAmount
 	hits    []labelHit
 	lines   []int
+	// found gathers the amounts before amounts holds them.
+	found []AmountMatch
 }
 
 // A megabyte document's arrays are not worth keeping: a receipt needs a few
