@@ -88,7 +88,8 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool) (*doc, error) {
 	lent := pool.get()
 	rs, fold, ascii := textRunes(text, lent)
-	d := &doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
+	d := lent.doc()
+	*d = doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
 	st := &d.stop
 	d.st = st
 	all := scanDates(rs, ascii, st)

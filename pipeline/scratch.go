@@ -18,6 +18,16 @@ type scratch struct {
 	lines   []int
 	// found gathers the amounts before amounts holds them.
 	found []AmountMatch
+	// d is the doc itself, emptied when s goes back.
+	d doc
+}
+
+// doc is s's doc, or a new one when s is nil; its fields are to be set.
+func (s *scratch) doc() *doc {
+	if s == nil {
+		return new(doc)
+	}
+	return &s.d
 }
 
 // A megabyte document's arrays are not worth keeping: a receipt needs a few
@@ -41,6 +51,7 @@ func (p *scratchPool) get() *scratch {
 // put takes s back; nothing may read its arrays after.
 func (p *scratchPool) put(s *scratch) {
 	if p != nil && s != nil {
+		s.d = doc{} // a pooled doc keeps no context, text or map alive
 		p.pool.Put(s)
 	}
 }
