@@ -295,6 +295,15 @@ func ErrorResult(id, traceID string, err error) Result {
 // reads like the record it describes. An error result is only the envelope:
 // id, status, error_message, and trace_id and usage when known.
 func (r Result) MarshalJSON() ([]byte, error) {
+	if b, ok := appendResult(make([]byte, 0, 2048), &r); ok {
+		return b, nil
+	}
+	return r.marshalReflective()
+}
+
+// marshalReflective is MarshalJSON by encoding/json: appendResult's
+// reference, and its fallback for what it does not write itself.
+func (r Result) marshalReflective() ([]byte, error) {
 	var o ordered
 	if r.ID != "" {
 		o.add("id", r.ID)
