@@ -27,9 +27,7 @@ func ExtractJSON(s string) (map[string]any, error) {
 				firstErr = fmt.Errorf("unterminated JSON object starting at byte %d (output truncated?)", start)
 			}
 		} else {
-			var m map[string]any
-			dec := json.NewDecoder(bytes.NewReader([]byte(s[start : end+1])))
-			err := checkedDecode(dec, s[start:end+1], &m)
+			m, err := decodeChecked(s[start : end+1])
 			if err == nil {
 				return m, nil
 			}
@@ -80,4 +78,19 @@ func matchBrace(s string, start int) int {
 		}
 	}
 	return -1
+}
+
+// decodeChecked is checkedDecode of one object, without reflection when
+// decodeObject can read it.
+func decodeChecked(raw string) (map[string]any, error) {
+	b := []byte(raw)
+	if err := CheckJSONText(b); err != nil {
+		return nil, err
+	}
+	if m, ok := decodeObject(b); ok {
+		return m, nil
+	}
+	var m map[string]any
+	err := json.NewDecoder(bytes.NewReader(b)).Decode(&m)
+	return m, err
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -118,14 +117,6 @@ func CheckJSONText(raw []byte) error {
 		}
 	}
 	return nil
-}
-
-// checkedDecode is dec.Decode for ExtractJSON with CheckJSONText first.
-func checkedDecode(dec *json.Decoder, raw string, v any) error {
-	if err := CheckJSONText([]byte(raw)); err != nil {
-		return err
-	}
-	return dec.Decode(v)
 }
 
 // checkedValue is normalizeValue with CheckTextValue on a string value.
