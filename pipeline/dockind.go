@@ -32,6 +32,9 @@ const maxTitleWords = 6
 func (d *doc) nonInvoiceKind() string {
 	kind, invoice, seen := "", false, 0
 	for l := range d.lineStarts {
+		if seen >= titleLines && !d.mayHoldSubject(l) {
+			continue // below the top, and no "subject" line: skip its key
+		}
 		key := " " + d.lineKey(l) + " "
 		if strings.TrimSpace(key) == "" {
 			continue
@@ -42,11 +45,11 @@ func (d *doc) nonInvoiceKind() string {
 			continue // below the top, or a sentence rather than a title
 		}
 		for _, t := range nonInvoiceTitles {
-			if kind == "" && strings.Contains(key, " "+t+" ") {
+			if kind == "" && hasKeyPhrase(key, t) {
 				kind = t
 			}
 		}
-		if slices.ContainsFunc(invoiceTitles, func(t string) bool { return strings.Contains(key, " "+t+" ") }) {
+		if slices.ContainsFunc(invoiceTitles, func(t string) bool { return hasKeyPhrase(key, t) }) {
 			invoice = true
 		}
 	}
@@ -54,6 +57,50 @@ func (d *doc) nonInvoiceKind() string {
 		return ""
 	}
 	return kind
+}
+
+// hasKeyPhrase reports whether key, a LabelKey padded with a space at each
+// end, holds phrase as whole words: strings.Contains(key, " "+phrase+" ")
+// without building that string for every line and phrase.
+func hasKeyPhrase(key, phrase string) bool {
+	for from := 0; ; {
+		i := strings.Index(key[from:], phrase)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if end := i + len(phrase); i > 0 && key[i-1] == ' ' && end < len(key) && key[end] == ' ' {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// mayHoldSubject reports whether line l's key can start with "subject":
+// an ASCII line's key keeps its letters in order, lower-cased, so the line
+// must hold the word in some case; any other line may.
+func (d *doc) mayHoldSubject(l int) bool {
+	ls, le := d.lineStarts[l], len(d.rs)
+	if l+1 < len(d.lineStarts) {
+		le = d.lineStarts[l+1] - 1
+	}
+	const word = "subject"
+	matched := 0
+	for _, r := range d.rs[ls:le] {
+		if r >= 0x80 {
+			return true
+		}
+		if c := byte(r) | 0x20; c == word[matched] {
+			if matched++; matched == len(word) {
+				return true
+			}
+		} else if c == word[0] {
+			matched = 1
+		} else {
+			matched = 0
+		}
+	}
+	return false
 }
 
 // lineKey is line l in LabelKey form.

@@ -1,6 +1,10 @@
 package pipeline
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 // A non-invoice document's own number is not an invoice number: a quote, a
 // pro-forma, a purchase order, a delivery note or a statement of account
@@ -25,4 +29,33 @@ func TestNonInvoiceDocumentNumber(t *testing.T) {
 		{"invoice and delivery order", both, id("DO-7781"), "", ""},
 		{"quote in a sentence", prose, id("A-17"), "", ""},
 	})
+}
+
+func TestHasKeyPhraseIsContainsOfThePaddedPhrase(t *testing.T) {
+	keys := []string{" ", "  ", " quote ", " quotation no 5 ", " re quote ", " misquote ", " quotes ", " quote quote ", " a quotequote quote ", " pro forma invoice ", " proforma "}
+	phrases := []string{"quote", "quotation", "pro forma", "proforma", "forma", "invoice", "a", "q"}
+	for _, k := range keys {
+		for _, p := range phrases {
+			if got, want := hasKeyPhrase(k, p), strings.Contains(k, " "+p+" "); got != want {
+				t.Errorf("hasKeyPhrase(%q, %q) = %v, want %v", k, p, got, want)
+			}
+		}
+	}
+}
+
+func TestMayHoldSubjectIsASupersetOfSubjectKeys(t *testing.T) {
+	text := "ACME\nSubject: Quote 5\nSUBJECT Quote\nre: sub-ject\nsubjec t\nSSubject x\n件名 Subject\nnothing here\n\n sUbJeCt"
+	d, err := analyze(context.Background(), text, Invoice())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range d.lineStarts {
+		key := " " + d.lineKey(l) + " "
+		if strings.HasPrefix(key, " subject ") && !d.mayHoldSubject(l) {
+			t.Errorf("line %d (key %q) starts with subject but mayHoldSubject says no", l, key)
+		}
+	}
+	if d.mayHoldSubject(7) {
+		t.Errorf("line 7 (%q) cannot hold subject", "nothing here")
+	}
 }
