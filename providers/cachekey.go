@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/reflect-mcp/reflect/internal/jsonstr"
 	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
 
@@ -138,64 +138,11 @@ func appendJSONString(dst []byte, s string) []byte {
 }
 
 // appendJSONChars appends s escaped as inside a JSON string, without the
-// quotes. Escaping goes rune by rune, so s split at a rune start encodes
-// as its two halves do.
+// quotes, as json.Marshal escapes it (HTML characters too): the keys are
+// those encoding/json made before (TestCacheKeyMatchesEncodingJSON).
 func appendJSONChars(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if jsonPlain[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(dst, s[start:]...)
+	return jsonstr.AppendChars(dst, s, true)
 }
-
-// jsonPlain marks the ASCII bytes a JSON string holds as they are (with
-// HTML escaping on). Read-only after init.
-var jsonPlain = func() (t [utf8.RuneSelf]bool) {
-	for c := byte(0x20); c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
 
 // schemaMemo remembers the compacted form of the few schemas a run sends
 // (one per record schema, plus the Critic's), so a call does not compact
