@@ -201,8 +201,14 @@ func (m *Model) onUndone(msg UndoneMsg) {
 	case !msg.Found && m.lastVerdict != "" && m.lastVerdict != msg.DocID:
 		// New user report #15: after X the next document opens, and u
 		// here said only "nothing to undo".
-		m.setStatus(fmt.Sprintf("nothing to undo on %s; %s was %s: open it in the reviewed tab (4) and press u there to take it back",
-			msg.DocID, m.lastVerdict, m.lastVerdictWord), false)
+		// A skipped document stays in needs review (marked »); a rejected
+		// one counts as reviewed (new-user report, session 6).
+		where := "the reviewed tab (4)"
+		if m.lastVerdictWord == actionWord(string(store.ActionSkip)) {
+			where = "needs review (1), marked »,"
+		}
+		m.setStatus(fmt.Sprintf("nothing to undo on %s; %s was %s: open it in %s and press u there to take it back",
+			msg.DocID, m.lastVerdict, m.lastVerdictWord, where), false)
 		return
 	case !msg.Found:
 		m.setStatus("nothing to undo", false)

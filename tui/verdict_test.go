@@ -329,3 +329,24 @@ func TestExportKeyNeverOverwritesAnotherCorpusExport(t *testing.T) {
 		t.Errorf("second E over its own export: %q", m.status)
 	}
 }
+
+// New-user report (session 6): after S the hint sent the reviewer to the
+// reviewed tab, where a skipped document is not; it stays in needs review,
+// marked ». A reject's hint still names the reviewed tab.
+func TestUndoAfterSkipSaysWhereTheSkipIs(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-001")
+	m = press(t, m, "S")
+	m = typeText(t, m, "two totals, ask finance")
+	m = press(t, m, "enter")
+	if m.doc.DocID() == "inv-001" {
+		t.Fatalf("after S enter the page still shows inv-001")
+	}
+	m = press(t, m, "u")
+	if !strings.Contains(m.status, "inv-001 was skipped") || !strings.Contains(m.status, "needs review (1), marked »") {
+		t.Errorf("u on the next document after a skip: status %q", m.status)
+	}
+	if strings.Contains(m.status, "reviewed tab") {
+		t.Errorf("the hint names the reviewed tab, where a skipped document is not: %q", m.status)
+	}
+}
