@@ -171,7 +171,7 @@ fields:
       credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码, rcpt, rcpt no, bill number,
       bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr, vat invoice, vat invoice no, tax invoice no,
       tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
-      gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota,
+      gutschrift, gutschrift nr, gutschriftsnummer, credit note, credit note number, fatura, fatura nº, número da nota, nota fiscal, nota fiscal nº, nota fiscal n,
       nf-e, nf-e nº, 승인번호, 영수증번호, 영수증 번호, "trans #", trans no, "doc #",
       sales no, cash sales no, cash sale no, "bill#", receipt, chk, quittung, quittung nr, quittungsnummer,
       fee note, fee note no, fee note number, "fee note #", honorarnote, honorarnote nr, honorarrechnung,

@@ -469,6 +469,9 @@ func TestIdentifierLabelForms(t *testing.T) {
 		"ST:8046 CTR2 ID:4986 TAXINV:68089\n":      "68089",
 		"TRANSACTION NO: 1-481374\n":               "1-481374",
 		"TRANSACTION NO: 1-481374\nCHECK # 1340\n": "1340",
+		// A Brazilian invoice's own name (new-user report, session 6: the
+		// number came back null and unflagged).
+		"Padaria Pão Quente Ltda\nNota Fiscal nº 004512\n": "004512",
 	} {
 		ext := generate(t, text)
 		want(t, ext, "invoice_number", id)
