@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 )
@@ -44,7 +46,7 @@ func recheck(text string, s *pipeline.Schema, res pipeline.Result, decs map[stri
 		if factor <= 0 {
 			continue // the checks zeroed it; the evidence under them is unknown
 		}
-		ev[f.Name] = pipeline.Evidence{Confidence: min(1, conf/factor), Method: "evidence before the checks"}
+		ev[f.Name] = pipeline.Evidence{Confidence: min(1, conf/factor), Method: extractorMethod(res, f.Name, before[f.Name].Reasons)}
 	}
 	g := pipeline.Gate(s, settled, nil, after, ev, pipeline.DefaultGate())
 	out := res
@@ -79,4 +81,25 @@ func recheck(text string, s *pipeline.Schema, res pipeline.Result, decs map[stri
 		}
 	}
 	return out, true
+}
+
+// extractorMethod is how the extractor found field, as the stored flag's
+// reason says it ("extractor: <method>" followed by the checks' reasons), so
+// a re-checked flag keeps saying why the evidence was weak; "evidence
+// before the checks" when the stored result says nothing of it.
+func extractorMethod(res pipeline.Result, field string, checkReasons []string) string {
+	const prefix = "extractor: "
+	for _, ff := range res.FlaggedFields {
+		if ff.Field != field || !strings.HasPrefix(ff.Reason, prefix) {
+			continue
+		}
+		m := strings.TrimPrefix(ff.Reason, prefix)
+		if len(checkReasons) > 0 {
+			m = strings.TrimSuffix(m, "; "+strings.Join(checkReasons, "; "))
+		}
+		if m != "" {
+			return m
+		}
+	}
+	return "evidence before the checks"
 }
