@@ -96,7 +96,9 @@ func queueNames(qs []queueInfo) string {
 
 func writeQueues(w io.Writer, qs []queueInfo) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "QUEUE\tDOCS\tNEEDS REVIEW\tREVIEWED\tPATH\tOPEN WITH")
+	// NAME, not QUEUE: corpus files are listed by their name, and only the
+	// MCP queues open with --queue (OPEN WITH says how each opens).
+	fmt.Fprintln(tw, "NAME\tDOCS\tNEEDS REVIEW\tREVIEWED\tPATH\tOPEN WITH")
 	for _, q := range qs {
 		name, path, open := q.Queue, "(MCP client queue)", "reflect review --queue "+q.Queue
 		if name == "" {

@@ -201,4 +201,20 @@ func TestQueuesNamesCorpusPaths(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.err, "give its path instead: reflect review FILE.jsonl") {
 		t.Fatalf("review --queue receipts: exit %d %q", r.code, r.err)
 	}
+	// New-user report (session 6): the name reflect queues lists for a
+	// corpus file, given to --queue, says it is a file and how to open it.
+	r = run(t, "", "review", "--queue", "my receipts", "--store", storePath)
+	if r.code != ExitUsage || !strings.Contains(r.err, `"my receipts" is a corpus file, not an MCP queue, and `+corpus+" is not there now") {
+		t.Fatalf("review --queue 'my receipts' after the move: exit %d %q", r.code, r.err)
+	}
+	if err := os.Rename(filepath.Join(dir, "moved.jsonl"), corpus); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, "", "review", "--queue", "my receipts", "--store", storePath)
+	if r.code != ExitUsage || !strings.Contains(r.err, `"my receipts" is a corpus file, not an MCP queue: reflect review '`+corpus+"'") {
+		t.Fatalf("review --queue 'my receipts': exit %d %q", r.code, r.err)
+	}
+	if r := run(t, "", "queues", "--store", storePath); !strings.HasPrefix(r.out, "NAME") {
+		t.Errorf("queues header: %q, want NAME first (corpus files are not queues)", strings.SplitN(r.out, "\n", 2)[0])
+	}
 }

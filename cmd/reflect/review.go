@@ -205,6 +205,16 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 			if lerr != nil {
 				return corpus, usageErr(fmt.Errorf("queue %q: %w", queue, err))
 			}
+			for _, q := range qs {
+				// reflect queues lists corpus files by name too: a user
+				// who copies that name gets the file's own command.
+				if q.Queue == "" && q.Name == queue && q.Path != "" {
+					if _, serr := os.Stat(q.Path); serr != nil {
+						return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue, and %s is not there now: reflect review NEW-PATH finds it by its content", queue, q.Path))
+					}
+					return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue: reflect review %s", queue, shellQuote(q.Path)))
+				}
+			}
 			return corpus, usageErr(fmt.Errorf("queue %q: %w; %s (reflect queues lists them); to review a corpus file, give its path instead: reflect review FILE.jsonl", queue, err, queueNames(qs)))
 		}
 		return corpus, err
