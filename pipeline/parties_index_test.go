@@ -60,23 +60,6 @@ func TestCustomerLabelOfReadsAsLabelTokens(t *testing.T) {
 			t.Errorf("honorific %q is longer than maxLabelWord", h)
 		}
 	}
-	byTokens := func(line string) (string, bool) {
-		toks := LabelTokens(line)
-		if len(toks) == 0 {
-			return "", true
-		}
-		for i, l := range customerLabelToks {
-			if slices.Equal(toks, l) {
-				return customerLabels[i], true
-			}
-		}
-		for i, l := range addressWordToks {
-			if slices.Equal(toks, l) {
-				return addressWords[i], true
-			}
-		}
-		return "", false
-	}
 	lines := []string{"", "  ", "Bill To: ACME", "BILL TO:", "bill-to", "Customer Copy   SHIP TO", "Sold To:   Ship To:",
 		"DEAR MR.", "Sehr geehrte Frau", "TO", "Welcome to Tesco", "ATTN: J. Smith", "Remit Payment Only To", "Dear Mrs Dr",
 		"Herr", "HERRN DR", "to mr", "Customers", "customer1", "x&y customer", strings.Repeat("A", 40) + " CUSTOMER",
@@ -113,7 +96,7 @@ func TestCustomerLabelOfReadsAsLabelTokens(t *testing.T) {
 		if want != "" {
 			found++
 		}
-		wl, wok := byTokens(l)
+		wl, wok := labelLineByTokens(l)
 		if gl, gok := labelLine(l); gl != wl || gok != wok {
 			t.Errorf("%q: labelLine %q %v, from its tokens %q %v", l, gl, gok, wl, wok)
 		}

@@ -63,21 +63,7 @@ func customerLabelOf(s string) string {
 // has no words, else false.
 func labelLine(line string) (string, bool) {
 	if !isASCII(line) {
-		toks := LabelTokens(line)
-		if len(toks) == 0 {
-			return "", true
-		}
-		for i, l := range customerLabelToks {
-			if slices.Equal(toks, l) {
-				return customerLabels[i], true
-			}
-		}
-		for i, l := range addressWordToks {
-			if slices.Equal(toks, l) {
-				return addressWords[i], true
-			}
-		}
-		return "", false
+		return labelLineByTokens(line)
 	}
 	var buf [24]Span
 	toks := asciiWords(line, buf[:0])
@@ -100,6 +86,27 @@ func labelLine(line string) (string, bool) {
 	}
 	for _, i := range addressWordsByFirst[string(low[:len(first)])] {
 		if wordsAre(line, toks, addressWordToks[i]) {
+			return addressWords[i], true
+		}
+	}
+	return "", false
+}
+
+// labelLineByTokens is labelLine through LabelTokens, for any text: the
+// ASCII path above reads the same words without building them
+// (TestCustomerLabelOfReadsAsLabelTokens holds the two together).
+func labelLineByTokens(line string) (string, bool) {
+	toks := LabelTokens(line)
+	if len(toks) == 0 {
+		return "", true
+	}
+	for i, l := range customerLabelToks {
+		if slices.Equal(toks, l) {
+			return customerLabels[i], true
+		}
+	}
+	for i, l := range addressWordToks {
+		if slices.Equal(toks, l) {
 			return addressWords[i], true
 		}
 	}
