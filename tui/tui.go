@@ -126,6 +126,7 @@ type Model struct {
 	width, height int
 	bodyH         int // lines left for the active component, set by layout
 	helpH         int // lines of the help bar when layout ran
+	statusH       int // lines of the status message when layout ran
 	resortPending bool
 	// summariesDone is set by the first SummariesMsg, loaded or failed.
 	summariesDone bool
@@ -284,7 +285,15 @@ func (m *Model) active() Component {
 	}
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+// setStatus shows a message under the body. A message is wrapped, not cut,
+// so its end (often the command or path it names) stays on screen; the body
+// gives up the lines it takes.
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = s, isErr
+	if len(m.statusLines()) != m.statusH {
+		m.layout()
+	}
+}
 
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	km := m.svc.keys
@@ -457,9 +466,10 @@ func (m *Model) scheduleResort() tea.Cmd {
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 	m.helpH = m.helpHeight()
+	m.statusH = len(m.statusLines())
 	// The body shrinks to one line before the chrome around it does, so a
 	// tiny window still shows the status and help lines.
-	body := max(1, m.height-3-m.helpH)
+	body := max(1, m.height-2-m.statusH-m.helpH)
 	m.bodyH = body
 	m.queue.SetSize(m.width, body)
 	for _, d := range m.details {

@@ -25,10 +25,15 @@ func (m Model) View() tea.View {
 	b.WriteByte('\n')
 	b.WriteString(m.progress.View(idleLine(m.queue.Counts(), m.svc.runner != nil)))
 	b.WriteByte('\n')
+	style := st.Info
 	if m.statusErr {
-		b.WriteString(st.Error.Render(ansi.Truncate("! "+oneLine(m.status), m.width, "…")))
-	} else {
-		b.WriteString(st.Info.Render(ansi.Truncate(oneLine(m.status), m.width, "…")))
+		style = st.Error
+	}
+	for i, l := range m.statusLines() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(style.Render(l))
 	}
 	b.WriteByte('\n')
 	b.WriteString(clipWidth(m.help.View(m.helpKeys()), m.width))
@@ -36,6 +41,34 @@ func (m Model) View() tea.View {
 	v.AltScreen = true
 	v.WindowTitle = "reflect review · " + m.svc.corpus.Name
 	return v
+}
+
+// maxStatusLines bounds how much of the screen a status message can take
+// from the body; every message the workstation writes fits in two lines at 80
+// columns.
+const maxStatusLines = 3
+
+// statusLines is the status message wrapped to the window: at spaces, else at
+// a path's slashes, else anywhere. A message longer than maxStatusLines, or
+// than a small window leaves beside a one-line body, ends in "…".
+func (m *Model) statusLines() []string {
+	text := oneLine(m.status)
+	if m.statusErr {
+		text = "! " + text
+	}
+	if m.width <= 0 || text == "" {
+		return []string{text}
+	}
+	lines := strings.Split(ansi.Wrap(text, m.width, "/"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	room := min(maxStatusLines, max(1, m.height-3-m.helpH))
+	if len(lines) > room {
+		lines = lines[:room]
+		lines[room-1] = ansi.Truncate(lines[room-1], m.width-1, "") + "…"
+	}
+	return lines
 }
 
 // clipWidth cuts every line of s to w cells. The help bar needs it: bubbles'
