@@ -1,0 +1,174 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Legal forms: the words that end a company's name ("SDN BHD", "GmbH",
+// "株式会社"), read on a line's own words without allocating for ASCII lines.
+
+// legalForms end a company's name: a line at a document's head that ends in
+// one names a company, and on most documents the company at the head that
+// no customer label introduces is the issuer.
+var legalForms = [][]string{{"sdn", "bhd"}, {"bhd"}, {"berhad"}, {"s", "b"}, {"ltd"}, {"limited"}, {"inc"},
+	{"llc"}, {"llp"}, {"plc"}, {"gmbh"}, {"ag"}, {"kg"}, {"mbh"}, {"pty", "ltd"}, {"pte", "ltd"}, {"corp"},
+	{"corporation"}, {"sarl"}, {"sas"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"}, {"oy"},
+	{"ab"}, {"ltda"}, {"s", "a"}, {"sa"}, {"s", "l"}, {"sl"}, {"sp", "z", "o", "o"}, {"s", "r", "o"},
+	{"kk"}, {"enterprise"}, {"enterprises"}, {"sb"}, {"s", "c"}, {"sp", "j"}, {"sp", "k"}, {"s", "n", "c"},
+	{"snc"}, {"s", "a", "s"}, {"me"}, {"eireli"}, {"s", "a", "de", "c", "v"}, {"e", "k"}}
+
+// hasLegalForm reports a name that carries a legal form anywhere
+// ("CHECKERS HYPERMARKET SDN BHD (JALAN KLANG LAMA)", "AMPANG 210 FIRST
+// CITY PARKING SDN BHD").
+func hasLegalForm(name string) bool {
+	if endsInLegalForm(name) || strings.Contains(name, "株式会社") || strings.Contains(name, "有限会社") {
+		return true
+	}
+	toks := LabelTokens(name)
+	for _, f := range legalForms {
+		if len(f) >= 2 || f[0] == "bhd" || f[0] == "gmbh" || f[0] == "ltd" || f[0] == "inc" || f[0] == "llc" || f[0] == "plc" || f[0] == "sb" {
+			if i := tokenRun(toks, f); i > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endsInLegalForm reports a line whose last words (a registration number
+// aside) are a legal form: "VIVOPAC MARKETING SDN BHD (1070687-M)",
+// "Müller Druck GmbH", "株式会社さくら商事".
+func endsInLegalForm(line string) bool {
+	if isASCII(line) {
+		if ends, ok := asciiEndsInLegalForm(line); ok {
+			return ends
+		}
+	} else if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
+		return true
+	}
+	return tokensEndInLegalForm(LabelTokens(line))
+}
+
+// legalFormsByLast lists, for the last word of each legal form, the indexes
+// of the forms that end in it in ascending order. Read-only after init.
+var legalFormsByLast = func() map[string][]int {
+	m := map[string][]int{}
+	for i, f := range legalForms {
+		m[f[len(f)-1]] = append(m[f[len(f)-1]], i)
+	}
+	return m
+}()
+
+// tokensEndInLegalForm is endsInLegalForm of a line's words.
+func tokensEndInLegalForm(toks []string) bool {
+	// The name ends where its registration number starts: "KING'S
+	// CONFECTIONERY S/B 273500-U (KSB)".
+	if i := slices.IndexFunc(toks, func(t string) bool { return strings.ContainsFunc(t, unicode.IsDigit) }); i >= 0 {
+		toks = toks[:i]
+	}
+	if len(toks) < 2 {
+		return false // a legal form alone names no one
+	}
+	for _, f := range legalForms {
+		if len(f) < len(toks) && slices.Equal(toks[len(toks)-len(f):], f) {
+			// The words before the form name someone: "Invoice AB/77/2026"
+			// is a title and a number.
+			return slices.ContainsFunc(toks[:len(toks)-len(f)], func(w string) bool { return !titleWords[w] })
+		}
+	}
+	return false
+}
+
+// asciiEndsInLegalForm is endsInLegalForm of an ASCII line, read from the
+// line's own words compared without case, so a head line costs no
+// allocation. ok is false for a line of more words than it holds.
+func asciiEndsInLegalForm(line string) (ends, ok bool) {
+	var buf [24]Span // word bounds
+	toks := buf[:0]
+	start, digit := -1, false
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && asciiWordByte(line[i]) {
+			if start < 0 {
+				start, digit = i, false
+			}
+			digit = digit || line[i] <= '9' // a word byte at or below '9' is a digit ('&' aside)
+			continue
+		}
+		if start < 0 {
+			continue
+		}
+		if digit && strings.ContainsFunc(line[start:i], unicode.IsDigit) {
+			break // the name ends where its registration number starts
+		}
+		if len(toks) == len(buf) {
+			return false, false
+		}
+		toks = append(toks, Span{Start: start, End: i})
+		start = -1
+	}
+	if len(toks) < 2 {
+		return false, true // a legal form alone names no one
+	}
+	word := func(sp Span) string { return line[sp.Start:sp.End] }
+	// Only the forms that end in the line's last word can match.
+	var low [maxLegalFormWord]byte
+	last := word(toks[len(toks)-1])
+	if len(last) > len(low) {
+		return false, true
+	}
+	for k := 0; k < len(last); k++ {
+		low[k] = asciiLower(last[k])
+	}
+	for _, i := range legalFormsByLast[string(low[:len(last)])] {
+		f := legalForms[i]
+		if len(f) >= len(toks) || !slices.EqualFunc(toks[len(toks)-len(f):], f, func(sp Span, w string) bool { return strings.EqualFold(word(sp), w) }) {
+			continue
+		}
+		for _, sp := range toks[:len(toks)-len(f)] {
+			if !isTitleWord(word(sp)) {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	return false, true
+}
+
+// isTitleWord reports an ASCII word that is in titleWords, in any case.
+func isTitleWord(w string) bool {
+	var low [maxASCIITitleWord]byte
+	if len(w) > len(low) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[k] = c
+	}
+	return titleWords[string(low[:len(w)])]
+}
+
+// maxLegalFormWord bounds the length of a legal form's words (a test keeps
+// it so).
+const maxLegalFormWord = 16
+
+// asciiLower is an ASCII byte lowercased.
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
+// maxASCIITitleWord bounds the length of the ASCII titleWords (a test
+// keeps it so).
+const maxASCIITitleWord = 16
+
+// asciiWordByte is an ASCII byte labelTokens keeps in a word, in any case.
+func asciiWordByte(b byte) bool {
+	return isASCIIWordByte(b) || 'A' <= b && b <= 'Z'
+}
