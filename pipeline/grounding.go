@@ -476,57 +476,7 @@ func dollarHint(rs []rune, f folded) (code, hint string) {
 // field takes: a due date is a date, but not the invoice date. They compete
 // with the fields' own labels, longest match first, as money roles do.
 var otherFieldLabels = map[Kind][]string{
-	KindDate: {"due", "due date", "due on", "payment due", "pay by", "payable by", "fällig", "fällig am", "fälligkeit",
-		"zahlbar bis", "échéance", "date d'échéance", "date limite", "vencimiento", "fecha de vencimiento", "scadenza",
-		"data di scadenza", "delivery", "delivery date", "delivered", "ship", "ship date", "shipped", "shipping date",
-		"dispatch date", "order date", "ordered", "valid until", "valid thru", "expiry", "expiry date", "expires", "exp",
-		"period", "billing period", "service period", "lieferdatum", "leistungsdatum", "支払期限", "お支払期限",
-		"order received", "dispatched", "despatched", "dispatch", "date of supply", "supply date",
-		"date of delivery", "leistungszeitraum", "bestelldatum", "date de livraison", "date de commande",
-		"fecha de entrega", "fecha de pedido", "original invoice", "注文日", "納品日", "出荷日",
-		// The date of the supply, the service, a stay, a payment or a linked
-		// document is not the date the invoice was issued.
-		"fecha de operación", "fecha operación", "data sprzedaży", "data dostawy", "termin płatności", "vencimento",
-		"data de vencimento", "data da saída", "data de saída", "data de entrega", "challan date", "dc date",
-		"delivery note date", "date of service", "service date", "dates of service", "arrival", "arrival date",
-		"departure", "departure date", "check-in", "check-out", "anreise", "abreise", "arrivée", "départ", "llegada",
-		"salida", "arrivo", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
-		"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum",
-		"delivery by", "deliver by", "delivered by", "fahrt am", "reisedatum", "reisetag", "travel date", "date of travel",
-		"date de voyage", "fecha de viaje", "data del viaggio",
-		"datum splatnosti", "splatnost", "datum zdanitelného plnění", "duzp", "fizetési határidő", "teljesítés dátuma",
-		"teljesítés", "hạn thanh toán",
-		// A deadline in prose: "bis zum 19. Oktober 2026 fällig".
-		"bis zum", "bis spätestens", "spätestens am", "no later than", "not later than", "au plus tard le", "avant le",
-		"a más tardar el", "entro il", "entro e non oltre il", "uiterlijk op", "senast", "do dnia",
-		// An order, a shipment or a due date in more languages.
-		"sipariş tarihi", "sevk tarihi", "sevkiyat tarihi", "teslim tarihi", "irsaliye tarihi", "vade tarihi",
-		"son ödeme tarihi", "versanddatum", "bestellt am", "geliefert am", "auftragsdatum", "date of order",
-		"order placed", "data ordine", "data dell'ordine", "data zamówienia", "besteldatum", "leverdatum",
-		"vervaldatum", "orderdatum", "beställningsdatum", "leveransdatum", "ordredato", "leveringsdato",
-		"forfaldsdato", "förfallodatum", "дата заказа", "дата доставки", "дата отгрузки", "срок оплаты",
-		"оплатить до", "ημερομηνία παραγγελίας", "ημερομηνία αποστολής", "ημερομηνία παράδοσης", "λήξη",
-		"วันที่สั่งซื้อ", "วันครบกำหนด", "วันที่ครบกำหนด", "วันที่ครบกำหนดชำระ", "تاريخ الطلب", "تاريخ التوريد",
-		"تاريخ الاستحقاق", "تاريخ التسليم", "受注日", "ご注文日", "発送日", "订单日期", "发货日期",
-		// The treatment, visit or service a bill is for.
-		"date of treatment", "treatment date", "treatment dates", "date of visit", "visit date", "behandlungsdatum",
-		"behandlungszeitraum", "behandlung am", "behandlungstag", "data prestazione", "data della prestazione",
-		"data visita", "fecha de atención", "fecha de servicio", "fecha de la consulta", "data do atendimento",
-		"data da consulta", "date des soins", "date de soins", "date de la consultation", "診療日", "施術日",
-		"受診日", "진료일",
-		// The sale an auction or a supply records.
-		"sale date", "date of sale", "auction date", "fecha de venta", "verkaufsdatum", "data vendita",
-		"date de vente", "дата продажи", "дата поставки",
-		// The instalments of a payment plan.
-		"instalment", "installment", "instalment due", "installment due", "plazo", "cuota", "rata", "ratenzahlung",
-		"teilzahlung", "mensualité", "taksit", "взнос", "งวดที่",
-		// The same events said in a phrase before the date.
-		"sale of", "sale on", "sold on", "auction held on", "auction of", "auction on", "vente du",
-		"vente aux enchères du", "versteigerung am", "versteigerung vom", "auktion am", "auktion vom", "subasta del",
-		"asta del", "dos", "d.o.s.", "service on", "services on", "services rendered on", "seen on", "treated on",
-		"treatment on", "visit on", "behandlung vom", "agreement dated", "agreement of",
-		"contract dated", "contract of", "lease dated", "vertrag vom", "contrat du", "contrato de fecha",
-		"contratto del", "shipped on", "delivered on", "geliefert am", "livré le", "entregado el"},
+	KindDate: otherDateLabels,
 	KindIdentifier: {"po", "p.o.", "po no", "po number", "po #", "purchase order", "purchase order no", "order",
 		"order no", "order number", "order #", "order id", "customer", "customer no", "customer id", "customer number",
 		"account", "account no", "account number", "acct", "acct no", "abn", "vat", "vat no", "vat reg", "vat number",
