@@ -55,4 +55,39 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"asta del", "dos", "d.o.s.", "service on", "services on", "services rendered on", "seen on", "treated on",
 	"treatment on", "visit on", "behandlung vom", "agreement dated", "agreement of",
 	"contract dated", "contract of", "lease dated", "vertrag vom", "contrat du", "contrato de fecha",
-	"contratto del", "shipped on", "delivered on", "geliefert am", "livré le", "entregado el"}
+	"contratto del", "shipped on", "delivered on", "geliefert am", "livré le", "entregado el",
+	// Due dates under Nordic, Central European and Turkish labels.
+	"forfallsdato", "forfall", "forfallsdag", "betalingsfrist", "betales innen", "förfallodag", "förfaller",
+	"sista betalningsdag", "betala senast", "eräpäivä", "eräpvm", "maksettava viimeistään", "forfald",
+	"forfaldsdag", "sidste rettidige betalingsdag", "sidste betalingsdag", "betales senest", "fälligkeitsdatum",
+	"fällig bis", "zahlungsziel", "zahlbar am", "lhůta splatnosti", "datum splatnosti faktury", "dátum splatnosti",
+	"termin zapłaty", "data płatności", "vade", "son ödeme", "срок платежа", "оплатить не позднее", "payment due date",
+	"date due", "due by", "pay before", "data scadenza", "scadenza pagamento", "fecha límite de pago", "vervaldag",
+	"uiterste betaaldatum", "lejárat", "fizetési határidő dátuma", "termen de plată", "data scadentă", "rok plačila",
+	"rok plaćanja", "datum dospijeća", "dospijeće", "maksetähtaeg", "tähtaeg", "apmokėti iki", "apmaksāt līdz",
+	// The Czech and Slovak tax point (DUZP) is the date of the supply, not of the document.
+	"datum uskutečnění zdanitelného plnění", "datum uskutečnění plnění", "datum zdan. plnění", "datum plnění",
+	"dátum dodania", "dátum zdaniteľného plnenia", "dátum dodania tovaru",
+	// A bank's value date.
+	"valutadato", "valutadatum", "valør", "valørdato", "arvopäivä", "valuta datum", "data de valor",
+	// A shipment, dispatch, departure or delivery.
+	"shipment date", "date of shipment", "shipped date", "date shipped", "date of dispatch", "despatch date",
+	"date of departure", "sailing date", "on board date", "loading date", "date of loading", "flight date",
+	"date of flight", "data spedizione", "data di spedizione", "data consegna", "fecha de envío", "fecha de embarque",
+	"fecha de salida", "date d'expédition", "date d'envoi", "date de départ", "versandtag", "versendet am",
+	"lieferung am", "liefertermin", "abfahrt", "abflug", "toimituspäivä", "toimituspvm", "lähetyspäivä",
+	"afsendelsesdato", "leveringsdag", "leveranstid", "datum dodání", "datum odeslání", "data wysyłki",
+	"дата отправки", "дата отправления", "дата вылета",
+	// The event, the period or the work a bill is for.
+	"event date", "date of event", "date of the event", "function date", "wedding date", "performance date",
+	"veranstaltungsdatum", "veranstaltung am", "datum der veranstaltung", "date de l'événement",
+	"date de l'évènement", "fecha del evento", "data dell'evento", "data evento", "evenementdatum",
+	"дата мероприятия", "etkinlik tarihi", "claim period", "period ending", "period end", "period ended",
+	"statement period", "abrechnungszeitraum", "abrechnungsperiode", "période de facturation",
+	"periodo de facturación", "periodo di fatturazione", "okres rozliczeniowy", "laskutuskausi",
+	"faktureringsperiode", "zúčtovací období", "расчетный период", "расчётный период", "fatura dönemi",
+	"work date", "date of work", "date of works", "date worked", "job date", "date of job", "arbeitsdatum",
+	"ausführungsdatum", "ausführungszeitraum", "einsatzdatum", "einsatztag", "montagedatum",
+	"date d'intervention", "date des travaux", "fecha del servicio", "fecha de trabajo", "data intervento",
+	"data lavori", "työpäivä", "arbetsdatum", "datum provedení", "data wykonania usługi", "data wykonania",
+	"дата выполнения работ", "дата оказания услуг", "hizmet tarihi"}

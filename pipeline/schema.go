@@ -191,7 +191,11 @@ fields:
       belegdatum, ausstellungsdatum, datum faktury, date of invoice, invoice issued, fatura tarihi, düzenleme tarihi,
       belge tarihi, tarih, ημερομηνία, ημερομηνία έκδοσης, ημ/νία, дата, дата счёта, дата счета, дата выставления,
       дата документа, от, date/tax point, date / tax point, invoice date/tax point, invoice date / tax point,
-      date & tax point, invoice date & tax point, tax point/invoice date, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار]
+      date & tax point, invoice date & tax point, tax point/invoice date, วันที่, วันที่ออกใบกำกับภาษี, التاريخ, تاريخ الفاتورة, تاريخ الإصدار,
+      fakturadato, dato, udstedelsesdato, utstedelsesdato, laskun päivämäärä, laskun pvm, laskupäivä, päiväys,
+      päivämäärä, pvm, datum vystavení, datum vystavenia, dátum vystavenia, dátum vyhotovenia, kiállítás dátuma,
+      számla kelte, kelt, data emiterii, data facturii, datum izdavanja, datum računa, datum izdaje, arve kuupäev,
+      sąskaitos data, izrakstīšanas datums, дата составления, дата рахунку, дата виставлення]
   - name: subtotal
     kind: money
     role: subtotal
