@@ -92,7 +92,7 @@ func TestUnreviewedValueInsideText(t *testing.T) {
 			t.Errorf("message %q carried the unreviewed total and was forwarded: %s", msg, text(res))
 		}
 	}
-	for _, msg := range []string{"pay 1683.20 now", "pay 683.201 now", "683.21", "ref 683", "v683.20.1 released", "pay 583.20"} {
+	for _, msg := range []string{"pay 1683.20 now", "pay 1 683,20 now", "pay 683.201 now", "683.21", "ref 683", "v683.20.1 released", "pay 583.20"} {
 		res := call(t, cs, "everything__echo", map[string]any{"message": msg})
 		if res.IsError || !strings.Contains(text(res), msg) {
 			t.Errorf("message %q does not carry 683.2 and was not echoed: %s", msg, text(res))
@@ -113,7 +113,31 @@ func TestFlaggedValueMatchesInText(t *testing.T) {
 		{num(1234.5), "pay 1,234.50 today", true},
 		{num(1234.5), "zahlen Sie 1.234,50 EUR", true},
 		{num(1234.5), "pay 1234.5", true},
-		{num(1234.5), "pay 1 234.50", false}, // a space does not join digits
+		// A space grouping thousands, as French, Swiss, Nordic and
+		// Polish invoices print it (plain, no-break, narrow no-break or
+		// thin), joins the groups into one number.
+		{num(1683.2), "pay 1 683.20 now", true},
+		{num(1683.2), "zahlen 1 683,20 EUR", true},
+		{num(1683.2), "payer 1\u00a0683,20 €", true},
+		{num(1683.2), "payer 1\u202f683,20 €", true},
+		{num(1683.2), "betala 1\u2009683,20 kr", true},
+		{num(1683.2), "1 683,20", true},
+		{num(12345678.9), "total 12 345 678,90", true},
+		{num(51800), "HUF 51 800 due", true},
+		// ... and the number it makes is one number: its last group is
+		// not another.
+		{num(683.2), "pay 1 683.20 now", false},
+		{num(683.2), "payer 1\u00a0683,20 €", false},
+		{num(1683.2), "pay 21 683.20", false},
+		{num(1683.2), "pay 1 1 683.20", false},
+		{num(1234.5), "pay 1 23.50", false},     // a group is three digits
+		{num(1234.5), "pay 1234 567.50", false}, // a lead is at most three
+		{num(567890), "call 1234 567 890", false},
+		// Between whole numbers a plain space may also part two numbers
+		// ("2 400 ml"): both readings are held.
+		{num(400), "ship 2 400 bottles", true},
+		{num(2400), "ship 2 400 bottles", true},
+		{num(400), "ship 2\u00a0400 bottles", false},
 		{num(1234.5), "pay 11,234.50", false},
 		{num(1234), "invoice 1,234 units", true},
 		{num(1234), "invoice 1.234 units", true}, // 1.234 is 1234 with a dot for thousands
@@ -128,6 +152,7 @@ func TestFlaggedValueMatchesInText(t *testing.T) {
 		{str("Globex Ltd"), "NotGlobex Ltd", false},
 		{str("GLX/2026/778"), "ref glx-2026-778 paid", true},
 		{str("683.20"), "pay 683.2 now", true}, // a number kept as text is matched as a number
+		{str("1 683,20"), "pay 1683.20 now", true},
 	} {
 		leaf := readLeaf(c.arg)
 		if got := c.f.matches(c.arg, func() leafText { return leaf }); got != c.want {

@@ -64,47 +64,138 @@ func (f flagged) matches(leaf any, lt func() leafText) bool {
 }
 
 // wholeNumber reads s when it is nothing but one number (signs and currency
-// aside: "683.20", "-683.2", "$1,234.50"); ok is false for text around it.
+// aside: "683.20", "-683.2", "$1,234.50", "1 683,20"); ok is false for text
+// around it.
 func wholeNumber(s string) ([]float64, bool) {
 	t := strings.TrimFunc(strings.TrimSpace(s), func(r rune) bool {
 		return r == '-' || r == '+' || unicode.Is(unicode.Sc, r)
 	})
-	if t == "" || len(numberTokens(t)) != 1 || numberTokens(t)[0] != t {
+	toks := scanNumbers(t)
+	if t == "" || len(toks) != 1 || toks[0].start != 0 || toks[0].end != len(t) {
 		return nil, false
 	}
-	return tokenReadings(t), true
+	return tokenReadings(toks[0].text), true
 }
 
-// numberTokens are the maximal runs of digits joined by single '.' or ','
+// numTok is one number in a text: text is its digits and '.'/',' separators
+// (a space grouping thousands taken out), parts the numbers it may also be
+// read as.
+type numTok struct {
+	start, end int // byte offsets in the text
+	text       string
+	parts      []string
+}
+
+// scanNumbers finds the maximal runs of digits joined by single '.' or ','
 // (a separator not followed by a digit ends the number: "683.20." is a
-// sentence's end).
-func numberTokens(s string) []string {
-	var out []string
+// sentence's end). Runs joined by one space that groups thousands are one
+// number: a lead of one to three digits, then groups of exactly three, the
+// last with its decimals ("1 683.20", "1 683,20", "12 345 678"). A no-break,
+// narrow or thin space is only ever such a grouping; a plain space between
+// whole numbers ("2 400") may also separate two, so those are read both
+// ways.
+func scanNumbers(s string) []numTok {
+	var out []numTok
 	for i := 0; i < len(s); {
 		if !isDigit(s[i]) {
 			i++
 			continue
 		}
-		j := i
-		for j < len(s) {
-			if isDigit(s[j]) {
-				j++
-			} else if (s[j] == '.' || s[j] == ',') && j+1 < len(s) && isDigit(s[j+1]) {
-				j += 2
-			} else {
-				break
-			}
+		j := digitRun(s, i)
+		tok := numTok{start: i, end: j, text: s[i:j]}
+		if allDigits(tok.text) && len(tok.text) <= 3 && !afterDigitSpace(s, i) {
+			tok = joinGroups(s, tok)
 		}
-		out = append(out, s[i:j])
-		i = j
+		out = append(out, tok)
+		i = tok.end
 	}
 	return out
 }
 
+// digitRun is the end of the run of digits and single separators at i.
+func digitRun(s string, i int) int {
+	j := i
+	for j < len(s) {
+		if isDigit(s[j]) {
+			j++
+		} else if (s[j] == '.' || s[j] == ',') && j+1 < len(s) && isDigit(s[j+1]) {
+			j += 2
+		} else {
+			break
+		}
+	}
+	return j
+}
+
+// groupSpaces are the spaces that group a number's thousands; only the
+// first is also a word separator.
+var groupSpaces = []string{" ", "\u00a0", "\u202f", "\u2009", "\u2007"}
+
+// joinGroups extends lead (one to three digits) over the space-joined
+// groups of three digits after it.
+func joinGroups(s string, lead numTok) numTok {
+	tok, parts, plain := lead, []string{lead.text}, false
+	for {
+		sep := ""
+		for _, g := range groupSpaces {
+			if strings.HasPrefix(s[tok.end:], g) {
+				sep = g
+				break
+			}
+		}
+		k := tok.end + len(sep)
+		if sep == "" || k >= len(s) || !isDigit(s[k]) {
+			break
+		}
+		e := digitRun(s, k)
+		next := s[k:e]
+		if len(next) < 3 || !allDigits(next[:3]) || (len(next) > 3 && (next[3] != '.' && next[3] != ',' || !allDigits(next[4:]))) {
+			break
+		}
+		tok.text += next
+		tok.end = e
+		parts = append(parts, next)
+		plain = plain || sep == " "
+		if len(next) > 3 {
+			break // the decimals end the number
+		}
+	}
+	if tok.end == lead.end {
+		return lead
+	}
+	if plain && allDigits(tok.text) {
+		tok.parts = parts
+	}
+	return tok
+}
+
+// afterDigitSpace says whether the digits at i follow a digit and a group
+// space: "1234 567 890" is no grouping, and its "567 890" is not one either.
+func afterDigitSpace(s string, i int) bool {
+	for _, g := range groupSpaces {
+		if k := i - len(g); k > 0 && s[k:i] == g && isDigit(s[k-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func numberReadings(s string) []float64 {
 	var out []float64
-	for _, t := range numberTokens(s) {
-		out = append(out, tokenReadings(t)...)
+	for _, t := range scanNumbers(s) {
+		out = append(out, tokenReadings(t.text)...)
+		for _, p := range t.parts {
+			out = append(out, tokenReadings(p)...)
+		}
 	}
 	return out
 }
