@@ -100,8 +100,33 @@ func TestDemoValidateHeuristicsOnly(t *testing.T) {
 	if !strings.Contains(r.out, "\"data\": {\n    \"vendor_name\"") {
 		t.Fatalf("data should list fields in schema order:\n%s", r.out)
 	}
-	if !strings.Contains(r.err, `"trace_id"`) || !strings.Contains(r.err, `"stage":"gate"`) {
-		t.Fatalf("stderr should carry JSON stage logs with the trace id:\n%s", r.err)
+	if r.err != "" {
+		t.Fatalf("stderr of a plain validate should be empty (its stage logs are --log-level info):\n%s", r.err)
+	}
+}
+
+// A command a user runs (and pipes) prints warnings and errors on stderr,
+// nothing else; --log-level info gives one JSON line per stage, all
+// carrying the trace id, as a server logs by default.
+func TestStageLogsAreOptInForCommands(t *testing.T) {
+	f := writeFile(t, "inv.txt", demoText)
+	for _, verb := range [][]string{
+		{"validate", "--heuristics-only", "--file", f, "--data", demoWrong},
+		{"extract", "--provider", "local", "--no-cache", "--file", f},
+	} {
+		if r := run(t, "", verb...); r.err != "" || r.out == "" {
+			t.Errorf("%s: stderr %q, stdout %d bytes; want no stderr and a result", verb[0], r.err, len(r.out))
+		}
+		r := run(t, "", append(verb, "--log-level", "info")...)
+		for _, stage := range []string{`"stage":"heuristics"`, `"stage":"gate"`} {
+			if !strings.Contains(r.err, stage) || !strings.Contains(r.err, `"trace_id"`) {
+				t.Errorf("%s --log-level info: stderr lacks %s with the trace id:\n%s", verb[0], stage, r.err)
+			}
+		}
+	}
+	r := run(t, "", "extract", "--help")
+	if !strings.Contains(r.out+r.err, `(default "warn")`) {
+		t.Errorf("extract --help does not state the default log level warn:\n%s%s", r.out, r.err)
 	}
 }
 

@@ -43,6 +43,11 @@ func runVerify(ctx context.Context, name string, args []string, stdio Stdio) err
 	}
 	fs := newFlagSet(name, usage, stdio)
 	o.pf.register(fs)
+	// A user's command, often piped: stderr carries warnings and errors
+	// only. The per-stage lines (--log-level info) are a server's log, the
+	// default of mcp and gateway.
+	fs.Lookup("log-level").DefValue = "warn"
+	o.pf.logLevel = "warn"
 	fs.StringVar(&o.file, "file", "", "read the document (or, with --batch, JSONL) from this file instead of stdin")
 	if name == "validate" {
 		fs.StringVar(&o.data, "data", "", "the record to verify, as JSON (or @FILE to read it from a file)")
