@@ -77,8 +77,11 @@ func hasKeyPhrase(key, phrase string) bool {
 }
 
 // mayHoldSubject reports whether line l's key can start with "subject":
-// an ASCII line's key keeps its letters in order, lower-cased, so the line
-// must hold the word in some case; any other line may.
+// a key's word is a run of letters lower-cased, so the line must hold the
+// word in some case. Of the runes beyond ASCII only U+0130 and the Kelvin
+// sign lower to ASCII letters (i and k), none of the word's: such a rune
+// breaks the word like punctuation does, and a line in another script is
+// not keyed only to learn that.
 func (d *doc) mayHoldSubject(l int) bool {
 	ls, le := d.lineStarts[l], len(d.rs)
 	if l+1 < len(d.lineStarts) {
@@ -88,7 +91,8 @@ func (d *doc) mayHoldSubject(l int) bool {
 	matched := 0
 	for _, r := range d.rs[ls:le] {
 		if r >= 0x80 {
-			return true
+			matched = 0
+			continue
 		}
 		if c := byte(r) | 0x20; c == word[matched] {
 			if matched++; matched == len(word) {

@@ -44,7 +44,8 @@ func TestHasKeyPhraseIsContainsOfThePaddedPhrase(t *testing.T) {
 }
 
 func TestMayHoldSubjectIsASupersetOfSubjectKeys(t *testing.T) {
-	text := "ACME\nSubject: Quote 5\nSUBJECT Quote\nre: sub-ject\nsubjec t\nSSubject x\n件名 Subject\nnothing here\n\n sUbJeCt"
+	text := "ACME\nSubject: Quote 5\nSUBJECT Quote\nre: sub-ject\nsubjec t\nSSubject x\n件名 Subject\nnothing here\n\n sUbJeCt" +
+		"\nBetreff – Subject: Angebot\nＳubject\nSubjéct\nSUBJECTÜ\nİ\u212A subject\nSub\u212Aject\nОбъект: предложение"
 	d, err := analyze(context.Background(), text, Invoice())
 	if err != nil {
 		t.Fatal(err)
@@ -57,5 +58,12 @@ func TestMayHoldSubjectIsASupersetOfSubjectKeys(t *testing.T) {
 	}
 	if d.mayHoldSubject(7) {
 		t.Errorf("line 7 (%q) cannot hold subject", "nothing here")
+	}
+	// A line beyond ASCII is keyed only when it spells the word.
+	if last := len(d.lineStarts) - 1; d.mayHoldSubject(last) {
+		t.Errorf("line %d (key %q) cannot hold subject", last, d.lineKey(last))
+	}
+	if !d.mayHoldSubject(10) {
+		t.Errorf("line 10 (key %q) holds subject", d.lineKey(10))
 	}
 }
