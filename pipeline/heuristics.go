@@ -128,12 +128,12 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 }
 
 // textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
-// asciiText(text): an all-ASCII text, most documents, is read once for the
-// three, into one allocation, sc's when sc is not nil.
+// asciiText(text): a text is read once for the three, into one allocation,
+// sc's when sc is not nil.
 func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 	if asciiText(text) == "" {
-		rs = narrowRunes(text)
-		return rs, foldRunes(rs, foldSpaces), ""
+		rs, f = wideTextRunes(text, sc)
+		return rs, f, ""
 	}
 	n := len(text)
 	buf := sc.runeBuf(2 * n)
@@ -176,6 +176,39 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 	}
 	f.r = fr[:m]
 	return rs, f, text
+}
+
+// wideTextRunes is textRunes of a text beyond ASCII: each rune narrowed
+// and folded as it is decoded, the runes and the fold in one array, sc's
+// when sc is not nil. Folding keeps at most a rune per rune, so the fold
+// never outgrows its half.
+func wideTextRunes(text string, sc *scratch) (rs []rune, f folded) {
+	n := utf8.RuneCountInString(text)
+	buf := sc.runeBuf(2 * n)
+	rs, f.r = buf[:n:n], buf[n:n:2*n]
+	i := 0
+	for _, r := range text {
+		if uint32(r) >= utf8.RuneSelf {
+			r = narrowRune(r)
+		}
+		rs[i] = r
+		if isSpace(r) {
+			if m := len(f.r); m > 0 && f.r[m-1] == ' ' {
+				f.dropped(n)
+				i++
+				continue
+			}
+			r = ' '
+		} else {
+			r = toLower(r)
+		}
+		f.r = append(f.r, r)
+		if f.start != nil {
+			f.start = append(f.start, int32(i))
+		}
+		i++
+	}
+	return rs, f
 }
 
 // asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it
@@ -227,12 +260,25 @@ func lineStartsOf(rs []rune) []int {
 	return starts
 }
 
-// lineStartsIn is lineStartsOf(rs), read from ascii when the text is all
-// ASCII (asciiText): its rune offsets are its byte offsets, and the
-// newlines are found by the vectorised byte search.
+// lineStartsIn is lineStartsOf(rs) in sc's list when sc is not nil, read
+// from ascii when the text is all ASCII (asciiText): its rune offsets are
+// its byte offsets, and the newlines are found by the vectorised byte search.
 func lineStartsIn(rs []rune, ascii string, sc *scratch) []int {
 	if ascii == "" {
-		return lineStartsOf(rs)
+		n := 1
+		for _, r := range rs {
+			if r == '\n' {
+				n++
+			}
+		}
+		starts := sc.lineBuf(n)[:1]
+		starts[0] = 0 // a lent list is not zeroed
+		for i, r := range rs {
+			if r == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		return starts
 	}
 	starts := sc.lineBuf(strings.Count(ascii, "\n") + 1)[:1]
 	starts[0] = 0 // a lent list is not zeroed

@@ -1,0 +1,34 @@
+package pipeline
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// textRunes reads a text once into its runes, their fold and its line
+// starts, into arrays a scratch lends after another document left them
+// dirty: the same as narrowing, folding and splitting it apart, fresh.
+func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
+	texts := []string{
+		"", "ACME\nTOTAL 5.00", "ACME  TRADING\n\n  TOTAL\t 5.00 \n",
+		"Café Müller\nSumme 7,50 €", "株式会社さくら　商事\n合計　　￥１，１００\r\n",
+		"ＩＮＶ－２０２６  Ｎｏ．\u00a0\u00a05\n\u2028x", "bad \xff\xfe utf-8\n\xc3",
+		"İSTANBUL \u212A  ǅ ß ΣΑΣ\n\n",
+	}
+	sc := new(scratch)
+	for _, dirty := range []string{"", "x", "ÿ" + string(make([]byte, 300))} {
+		for _, text := range texts {
+			textRunes(dirty, sc) // leave the lent arrays holding another text
+			lineStartsIn(sc.runes, "", sc)
+			rs, f, ascii := textRunes(text, sc)
+			want := narrowRunes(text)
+			if wantF := foldRunes(want, foldSpaces); !slices.Equal(rs, want) || !slices.Equal(f.r, wantF.r) || !reflect.DeepEqual(f.start, wantF.start) {
+				t.Errorf("textRunes(%q) = %q, %q %v; want %q, %q %v", text, string(rs), string(f.r), f.start, string(want), string(wantF.r), wantF.start)
+			}
+			if got, wantLines := lineStartsIn(rs, ascii, sc), lineStartsOf(want); !reflect.DeepEqual(got, wantLines) {
+				t.Errorf("lineStartsIn(%q) = %v, want %v", text, got, wantLines)
+			}
+		}
+	}
+}
