@@ -26,6 +26,51 @@ type labelIndex struct {
 	ends   []int32    // each node's labels, in list order
 	// maxLen is the longest label in runes.
 	maxLen int
+	// first screens the word starts: a word begins a label only when it is
+	// the leading word of one, and most words of a document are no label's
+	// (nil: no screen).
+	first *firstWords
+}
+
+// firstWords is a bit per hash of each label's leading word (its first
+// run of letters and digits, as folded). A walk down the trie from a word
+// start costs a few nodes scattered over a large trie; the hash is taken
+// while the word's end is found anyway, and its bit is one lookup in a
+// table small enough to stay in cache.
+type firstWords [1 << (firstWordBits - 6)]uint64
+
+const firstWordBits = 16
+
+// wordHashStep adds rune r to a word's hash h (FNV-1a); the hash of a word
+// starts at wordHashSeed.
+func wordHashStep(h uint32, r rune) uint32 { return (h ^ uint32(r)) * 16777619 }
+
+const wordHashSeed = 2166136261
+
+func (w *firstWords) add(h uint32) { h >>= 32 - firstWordBits; w[h>>6] |= 1 << (h & 63) }
+
+// has reports whether a word of hash h may be a label's leading word.
+func (w *firstWords) has(h uint32) bool { h >>= 32 - firstWordBits; return w[h>>6]&(1<<(h&63)) != 0 }
+
+// leadingWords is the screen of labels' leading words. A label that starts
+// with no letter or digit ("#", "№") has none: the word starts it can begin
+// at are no letters or digits, which the screen lets through.
+func leadingWords(labels []roleLabel) *firstWords {
+	w := new(firstWords)
+	for _, l := range labels {
+		if len(l.folded) == 0 || !isAlnum(l.folded[0]) {
+			continue
+		}
+		h := uint32(wordHashSeed)
+		for _, r := range l.folded {
+			if !isAlnum(r) {
+				break
+			}
+			h = wordHashStep(h, r)
+		}
+		w.add(h)
+	}
+	return w
 }
 
 // rawHit is a label occurrence before overlaps are settled; li indexes
@@ -182,6 +227,7 @@ func newLabelSets(first, second []roleLabel) *labelIndex {
 		n.nend++
 	}
 	idx.nodes = nodes
+	idx.first = leadingWords(labels)
 	return idx
 }
 
@@ -225,10 +271,20 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		// or digit, else the rune after the end of k's word.
 		next = k + 1
 		if isAlnum(f.r[k]) {
+			h := wordHashStep(wordHashSeed, f.r[k])
 			for next < len(f.r) && isAlnum(f.r[next]) {
+				h = wordHashStep(h, f.r[next])
 				next++
 			}
 			next++
+			// A label found here would start with this whole word: a
+			// label's leading word that goes on past it in the text ends
+			// inside a word, which a hit may not, and one whose leading
+			// word stops before a rune that is no letter or digit needs
+			// the text's word to stop there too.
+			if idx.first != nil && !idx.first.has(h) {
+				continue
+			}
 		}
 		// Likewise the table lookups; most word starts (spaces,
 		// punctuation, digits) begin no label.

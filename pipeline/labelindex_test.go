@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +40,48 @@ func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 		if want := findLabels(rs, f, fields, nil); !reflect.DeepEqual(got[1], want) {
 			t.Errorf("field labels of %.40q:\n got %v\nwant %v", text, got[1], want)
 		}
+	}
+}
+
+// The screen of labels' leading words only skips word starts that begin no
+// label: the trie walked from every word start finds the same labels, on
+// receipts and on texts made of the labels themselves, in any case and
+// glued to the words around them.
+func TestFirstWordScreenLosesNoLabel(t *testing.T) {
+	s := Invoice()
+	screened := s.labelSets()
+	unscreened := *screened
+	unscreened.first = nil
+	texts := []string{"", "x", "ＴＯＴＡＬ　１２．５０ Gesamtbetrag: 9,90 №5 n°7 #12"}
+	for _, r := range loadReceipts(t) {
+		texts = append(texts, r.Text)
+	}
+	var every strings.Builder
+	for i, l := range screened.labels {
+		every.WriteString(string(l.folded))
+		switch i % 4 {
+		case 0:
+			every.WriteString(": 12.50\n")
+		case 1:
+			every.WriteString(" ")
+		case 2:
+			every.WriteString("x ") // the label's last word goes on
+		}
+	}
+	texts = append(texts, every.String(), strings.ToUpper(every.String()))
+	found := 0
+	for _, text := range texts {
+		rs := narrowRunes(text)
+		f := foldRunes(rs, foldSpaces)
+		got := findLabelSets(rs, asciiText(text), f, screened, nil, nil)
+		want := findLabelSets(rs, asciiText(text), f, &unscreened, nil, nil)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("labels of %.60q with the screen:\n got %v\nwant %v", text, got, want)
+		}
+		found += len(got[0]) + len(got[1])
+	}
+	if found < len(screened.labels)/2 {
+		t.Errorf("%d labels found in texts made of %d labels", found, len(screened.labels))
 	}
 }
 
