@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -212,12 +213,22 @@ type coreClient struct {
 	http  *http.Client
 }
 
-func newCoreClient(url string) *coreClient {
+// coreURLHint names where a running core's address comes from, for every
+// error that a wrong or missing one explains.
+const coreURLHint = "--core-url URL (or REEFLEX_CORE_URL)"
+
+// newCoreClient refuses an address that is not an http(s) URL ("127.0.0.1:8080"
+// would be a path of the scheme "127.0.0.1").
+func newCoreClient(raw string) (*coreClient, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usageErr(fmt.Errorf("core URL %q: want the running core's http(s) URL, like http://127.0.0.1:8080 (%s)", raw, coreURLHint))
+	}
 	tok := os.Getenv("REEFLEX_CORE_TOKEN")
 	if tok == "" {
 		tok = os.Getenv("REEFLEX_AUTH_TOKEN")
 	}
-	return &coreClient{url: strings.TrimRight(url, "/"), token: tok, http: &http.Client{Timeout: 15 * time.Second}}
+	return &coreClient{url: strings.TrimRight(raw, "/"), token: tok, http: &http.Client{Timeout: 15 * time.Second}}, nil
 }
 
 func defaultCoreURL() string { return envOr("REEFLEX_CORE_URL", "http://127.0.0.1:8080") }
@@ -240,7 +251,7 @@ func (c *coreClient) do(ctx context.Context, method, path string, body []byte) (
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return 0, nil, fmt.Errorf("reach %s: %w", c.url, err)
+		return 0, nil, fmt.Errorf("no core answers at %s (is `reflect core serve` or reeflex-core running there? the address is %s): %w", c.url, coreURLHint, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
@@ -249,7 +260,7 @@ func (c *coreClient) do(ctx context.Context, method, path string, body []byte) (
 
 func runCoreFreeze(ctx context.Context, args []string, stdio Stdio) error {
 	fs := newFlagSet("core freeze", "on|off|status [--core-url URL]", stdio)
-	url := fs.String("core-url", defaultCoreURL(), "the running core (env REEFLEX_CORE_URL; bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")
+	coreURL := fs.String("core-url", defaultCoreURL(), "the running core (env REEFLEX_CORE_URL; bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
 		return helpOK(err)
@@ -257,7 +268,10 @@ func runCoreFreeze(ctx context.Context, args []string, stdio Stdio) error {
 	if len(pos) != 1 {
 		return usageErr(errors.New("core freeze needs on, off or status"))
 	}
-	c := newCoreClient(*url)
+	c, err := newCoreClient(*coreURL)
+	if err != nil {
+		return err
+	}
 	var status int
 	var body []byte
 	switch pos[0] {
@@ -272,7 +286,7 @@ func runCoreFreeze(ctx context.Context, args []string, stdio Stdio) error {
 		return err
 	}
 	if status != http.StatusOK {
-		return fmt.Errorf("core answered %d: %s", status, bytes.TrimSpace(body))
+		return apiError(status, body)
 	}
 	fmt.Fprintf(stdio.Out, "%s\n", bytes.TrimSpace(body))
 	return nil

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -49,7 +51,7 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	fs := newFlagSet("holds "+sub, holdsSubUsage[sub], stdio)
 	ef.register(fs, false)
 	fs.StringVar(&ef.store.reviewer, "reviewer", "", "approver recorded as human:NAME (default: the OS user)")
-	coreURL := fs.String("core-url", "", "work against a running core instead of the store (bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")
+	coreURL := fs.String("core-url", os.Getenv("REEFLEX_CORE_URL"), "work against a running core instead of the store: the engine a gateway with REEFLEX_CORE_URL decides with (env REEFLEX_CORE_URL; a --store given wins over the env; bearer from REEFLEX_CORE_TOKEN or REEFLEX_AUTH_TOKEN)")
 	status := fs.String("status", "", "list: only holds with this status (pending, approved, rejected, expired, consumed)")
 	asJSON := fs.Bool("json", false, "list: print the API's JSON ({items, count}) for scripts")
 	reason := fs.String("reason", "", "approve/reject: the reason recorded with the decision")
@@ -70,17 +72,23 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	default:
 		return usageErr(fmt.Errorf("--status %q: want pending, approved, rejected, expired or consumed", *status))
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var b holdsBackend
 	var st *store.Store
-	if *coreURL != "" {
-		b = &remoteHolds{c: newCoreClient(*coreURL)}
+	if *coreURL != "" && (set["core-url"] || !set["store"]) {
+		c, err := newCoreClient(*coreURL)
+		if err != nil {
+			return err
+		}
+		b = &remoteHolds{c: c}
 	} else {
 		e, s, err := ef.engine(nil, nil)
 		if err != nil {
 			return err
 		}
 		defer e.Close()
-		b, st = &localHolds{e: e}, s
+		b, st = &localHolds{e: e, path: s.Path()}, s
 	}
 	return holdsDo(ctx, stdio, holdDecider{b: b, st: st}, sub, pos, *status, *limit, *asJSON, ef.store.reviewerName(), *reason)
 }
@@ -250,7 +258,10 @@ type holdsBackend interface {
 
 // localHolds works on the store file: an approval made here is the
 // workstation's, recorded as principal source local.
-type localHolds struct{ e *policy.Engine }
+type localHolds struct {
+	e    *policy.Engine
+	path string // the store file, for the error a missing hold gets
+}
 
 func (l *localHolds) list(ctx context.Context, status string, limit int) ([]policy.Hold, error) {
 	items, _, err := l.e.Holds(ctx, status, limit, "")
@@ -260,7 +271,10 @@ func (l *localHolds) list(ctx context.Context, status string, limit int) ([]poli
 func (l *localHolds) show(ctx context.Context, id string) (policy.Hold, error) {
 	h, err := l.e.Hold(ctx, id)
 	if errors.Is(err, policy.ErrHoldNotFound) {
-		return h, usageErr(fmt.Errorf("no hold %s", id))
+		// A gateway deciding with a remote engine files its held calls in
+		// this store's queues, but the holds are the engine's.
+		return h, usageErr(fmt.Errorf("no hold %s in the store %s; a gateway that decides with a remote engine keeps its holds in that engine: reflect holds approve|reject %s %s",
+			id, l.path, id, coreURLHint))
 	}
 	return h, err
 }
@@ -321,7 +335,10 @@ func decodeWire(body []byte, into any) error {
 }
 
 func apiError(status int, body []byte) error {
-	var e struct{ Error, Reason string }
+	var e struct {
+		Error, Reason string
+		HoldID        string `json:"hold_id"`
+	}
 	_ = json.Unmarshal(body, &e)
 	msg := e.Error
 	if e.Reason != "" {
@@ -330,11 +347,36 @@ func apiError(status int, body []byte) error {
 	if msg == "" {
 		msg = strings.TrimSpace(string(body))
 	}
+	switch status {
+	case http.StatusUnauthorized:
+		msg += " (the core wants its bearer token: set REEFLEX_CORE_TOKEN, or REEFLEX_AUTH_TOKEN)"
+	case http.StatusNotFound:
+		if e.HoldID == "" { // no such route: this is not a core's address
+			msg += " (is " + coreURLHint + " the core's address, with no path?)"
+		} else {
+			msg += ": this core has no hold " + e.HoldID
+		}
+	}
+	if r := remedyOf(body); r != "" {
+		msg += "; " + r
+	}
 	err := fmt.Errorf("core answered %d %s", status, msg)
 	if status >= 400 && status < 500 {
 		return usageErr(err)
 	}
 	return err
+}
+
+// remedyOf is what a refused approval's remedy says to do ("bind a
+// resolver token to human:ana …"), joined; "" when there is none.
+func remedyOf(body []byte) string {
+	var e struct {
+		Remedy *struct{ Actions []string } `json:"remedy"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Remedy == nil {
+		return ""
+	}
+	return strings.Join(e.Remedy.Actions, "; ")
 }
 
 func (r *remoteHolds) list(ctx context.Context, status string, limit int) ([]policy.Hold, error) {
