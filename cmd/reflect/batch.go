@@ -33,6 +33,7 @@ type batchOut struct {
 // result per line in input order. A bad line becomes an error line; the batch
 // goes on. The exit code is the worst line's.
 func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio Stdio) error {
+	defer keepHeapHeadroom(batchHeapHeadroom)()
 	in := stdio.In
 	if o.file != "" && o.file != "-" {
 		f, err := os.Open(o.file)

@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/reflect-mcp/reflect/cmd/reflect/internal/fakemodel"
 	"github.com/reflect-mcp/reflect/internal/benchfig"
+	"github.com/reflect-mcp/reflect/internal/testclock"
 )
 
 // BenchmarkBatchThroughput runs `reflect extract --batch` over 500 documents
@@ -40,16 +42,19 @@ func BenchmarkBatchThroughput(b *testing.B) {
 			b.Setenv("OPENAI_API_KEY", "sk-bench")
 			b.Setenv("REFLECT_PROVIDER", "")
 			dir := b.TempDir()
-			var cold, warm time.Duration
+			var cold, warm, coldCPU time.Duration
+			var coldAllocs uint64
 			var coldStats, warmStats fakemodel.Stats
 			for i := 0; b.Loop(); i++ {
 				// A cache of its own each time: a first run is cold.
 				cache := filepath.Join(dir, fmt.Sprintf("calls-%d.db", i))
 				args := []string{"extract", "--batch", "--batch-concurrency", fmt.Sprint(conc), "--cache", cache, "--log-level", "error"}
 				srv.reset(b)
-				start := time.Now()
+				allocs0 := mallocs()
+				start, cpu0 := time.Now(), testclock.CPUTime()
 				runBatchBench(b, corpus, args)
-				cold = time.Since(start)
+				cold, coldCPU = time.Since(start), testclock.CPUTime()-cpu0
+				coldAllocs = mallocs() - allocs0
 				coldStats = srv.stats(b)
 				if coldStats.Requests != docs*calls {
 					b.Fatalf("cold run made %d requests, want %d", coldStats.Requests, docs*calls)
@@ -70,6 +75,11 @@ func BenchmarkBatchThroughput(b *testing.B) {
 			b.ReportMetric(best, "best-ratio")
 			b.ReportMetric(cold.Seconds(), "cold-s")
 			b.ReportMetric(float64(coldStats.Conns), "tcp-conns")
+			// The process's CPU and heap allocations in the cold run, per
+			// document and per model call: what queues on the cores when a
+			// round of replies arrives (the fake model is another process).
+			b.ReportMetric(float64(coldCPU.Microseconds())/docs, "cold-cpu-µs/doc")
+			b.ReportMetric(float64(coldAllocs)/(docs*calls), "cold-allocs/call")
 			b.ReportMetric(warm.Seconds(), "cached-s")
 			b.ReportMetric(speedup, "cache-speedup")
 			c := fmt.Sprintf("c=%d", conc)
@@ -79,6 +89,13 @@ func BenchmarkBatchThroughput(b *testing.B) {
 			benchFigure("cached rerun speed-up over first run, "+c, fmt.Sprintf("%.0f×", speedup), "≥ 50×", speedup >= 50)
 		})
 	}
+}
+
+// mallocs is the number of heap allocations the process made so far.
+func mallocs() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.Mallocs
 }
 
 // benchFigure prints one figure of make bench: name, value, goal, verdict.
