@@ -118,6 +118,47 @@ func (s *Store) AcceptPin(ctx context.Context, tool, hash, by string) (PinRecord
 	return rec, nil
 }
 
+// RemovePins forgets, in one transaction, every pin remove picks; an error
+// from remove aborts it and nothing is forgotten. It returns the pins it
+// removed, by tool name. A tool the gateway lists again afterwards is pinned
+// afresh, at first sight.
+func (s *Store) RemovePins(ctx context.Context, remove func(PinRecord) (bool, error)) ([]PinRecord, error) {
+	var out []PinRecord
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		out = out[:0]
+		b := tx.Bucket(bktGatewayPins)
+		if b == nil {
+			return nil
+		}
+		var keys [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			var r PinRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("pin %s: %w", k, err)
+			}
+			ok, err := remove(r)
+			if ok {
+				keys = append(keys, append([]byte(nil), k...))
+				out = append(out, r)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: remove pins: %w", err)
+	}
+	return out, nil
+}
+
 // Pins lists every pin, by tool name.
 func (s *Store) Pins(ctx context.Context) ([]PinRecord, error) {
 	var out []PinRecord

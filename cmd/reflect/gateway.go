@@ -25,7 +25,7 @@ import (
 
 const gatewayUsage = "[--config FILE] [--transport stdio|streamable-http] [--host H] [--port P] [flags]\n" +
 	"       reflect gateway check     fail-closed self-probe (exit 0 pass, 1 fail)\n" +
-	"       reflect gateway pins [accept <upstream>__<tool>]   pinned tool definitions; accept a changed one\n" +
+	"       reflect gateway pins [accept|remove NAME]   pinned tool definitions; accept a changed one, forget a tool's or upstream's\n" +
 	"       reflect gateway setup|restore|add|import|doctor   client configs and the registry (see --help of each)"
 
 // gatewayFlags are reflect gateway's own flags; the REEFLEX_* variables

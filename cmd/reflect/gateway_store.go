@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,14 +81,21 @@ func queueHold(st *store.Store, log *slog.Logger) func(context.Context, gateway.
 	}
 }
 
-// runGatewayPins lists pinned tool definitions, or accepts a changed one.
+const pinsUsage = "[accept <upstream>__<tool> | remove <upstream>__<tool>|<upstream> [--force]] [--store FILE] [--reviewer NAME]"
+
+// runGatewayPins lists pinned tool definitions, accepts a changed one, or
+// forgets pins.
 func runGatewayPins(ctx context.Context, args []string, stdio Stdio) error {
 	var sf storeFlags
-	fs := newFlagSet("gateway pins", "[accept <upstream>__<tool>] [--store FILE] [--reviewer NAME]", stdio)
+	fs := newFlagSet("gateway pins", pinsUsage, stdio)
 	sf.register(fs)
+	force := fs.Bool("force", false, "remove: forget a pin whose tool's definition changed too (the gateway then pins whatever it lists next, unread)")
 	pos, err := parseFlags(fs, args, stdio)
 	if err != nil {
 		return helpOK(err)
+	}
+	if *force && (len(pos) == 0 || pos[0] != "remove") {
+		return usageErr(errors.New("--force goes with remove"))
 	}
 	st, err := sf.open()
 	if err != nil {
@@ -115,11 +123,58 @@ func runGatewayPins(ctx context.Context, args []string, stdio Stdio) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdio.Out, "%s: definition %s accepted by %s; a running gateway uses it once the upstream lists its tools again (or on restart)\n",
+		fmt.Fprintf(stdio.Out, "%s: definition %s accepted by %s; a running gateway uses it from the tool's next call\n",
 			rec.Tool, rec.Hash[:min(12, len(rec.Hash))], sf.reviewerName())
 		return nil
+	case len(pos) == 2 && pos[0] == "remove":
+		return removePins(ctx, stdio, st, pos[1], *force)
 	}
-	return usageErr(errors.New("usage: reflect gateway pins [accept <upstream>__<tool>]"))
+	return usageErr(errors.New("usage: reflect gateway pins " + pinsUsage))
+}
+
+// changedPinError refuses to forget a pin whose tool changed: forgetting it
+// would let the gateway pin the changed definition at its next sight,
+// which is an accept nobody read.
+type changedPinError struct{ tool string }
+
+func (e changedPinError) Error() string {
+	return fmt.Sprintf("%s changed since it was pinned, and forgetting its pin would let the gateway pin the new definition unread: "+
+		"read it and run reflect gateway pins accept %s, or remove it with --force (nothing was removed)", e.tool, e.tool)
+}
+
+// removePins forgets the pin of one tool (<upstream>__<tool>) or of every
+// tool of an upstream (its name alone), for tools or upstreams the gateway
+// no longer serves.
+func removePins(ctx context.Context, stdio Stdio, st *store.Store, name string, force bool) error {
+	upstream := !strings.Contains(name, gateway.Separator)
+	removed, err := st.RemovePins(ctx, func(p store.PinRecord) (bool, error) {
+		if p.Tool != name && (!upstream || !strings.HasPrefix(p.Tool, name+gateway.Separator)) {
+			return false, nil
+		}
+		if p.Seen != "" && !force {
+			return false, changedPinError{p.Tool}
+		}
+		return true, nil
+	})
+	var changed changedPinError
+	if errors.As(err, &changed) {
+		return usageErr(changed)
+	}
+	if err != nil {
+		return err
+	}
+	if len(removed) == 0 {
+		what := fmt.Sprintf("no tool %q", name)
+		if upstream {
+			what = fmt.Sprintf("no tool of an upstream %q", name)
+		}
+		return usageErr(fmt.Errorf("%s has been pinned (reflect gateway pins lists them)", what))
+	}
+	for _, p := range removed {
+		fmt.Fprintf(stdio.Out, "%s: pin %s removed\n", p.Tool, p.Hash[:min(12, len(p.Hash))])
+	}
+	fmt.Fprintln(stdio.Out, "a gateway that lists these tools again pins their definitions then, at first sight")
+	return nil
 }
 
 // storeUnsettled is the guard's gateway.UnsettledSource on the review
