@@ -87,20 +87,39 @@ func corpusIDs(ctx context.Context, st *store.Store, ref string) ([]string, erro
 	}
 	abs, _ := filepath.Abs(ref)
 	for _, c := range all {
-		if c.ID == ref || c.Name == ref || (c.Path != "" && c.Path == abs) || c.ID == store.QueueCorpusID(ref) {
+		if c.ID == ref || (c.Path != "" && c.Path == abs) || c.ID == store.QueueCorpusID(ref) {
 			return []string{c.ID}, nil
 		}
 	}
-	if len(all) == 0 {
-		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
-	}
-	// Paths, not opaque file: ids (new user report #6): what --corpus takes.
-	names := make([]string, len(all))
-	for i, c := range all {
-		names[i] = c.ID
-		if c.Path != "" {
-			names[i] = c.Path
+	// A name is what reflect queues shows, and two files in different
+	// directories share one ("invoices"): a name that is not one corpus's
+	// is refused rather than read as the first.
+	var named []store.Corpus
+	for _, c := range all {
+		if c.Name == ref {
+			named = append(named, c)
 		}
 	}
-	return nil, usageErr(fmt.Errorf("no corpus %q in the store (have: %s)", ref, strings.Join(names, ", ")))
+	switch {
+	case len(named) == 1:
+		return []string{named[0].ID}, nil
+	case len(named) > 1:
+		return nil, usageErr(fmt.Errorf("%q names %d corpora: %s; give --corpus the path of the one you mean", ref, len(named), strings.Join(corpusRefs(named), ", ")))
+	case len(all) == 0:
+		return nil, usageErr(fmt.Errorf("no corpus %q: the store %s holds none yet", ref, st.Path()))
+	}
+	return nil, usageErr(fmt.Errorf("no corpus %q in the store (have: %s)", ref, strings.Join(corpusRefs(all), ", ")))
+}
+
+// corpusRefs are what --corpus takes for each corpus: its path, not an
+// opaque file: id (new user report #6), else its id.
+func corpusRefs(cs []store.Corpus) []string {
+	refs := make([]string, len(cs))
+	for i, c := range cs {
+		refs[i] = c.ID
+		if c.Path != "" {
+			refs[i] = c.Path
+		}
+	}
+	return refs
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -205,15 +206,28 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 			if lerr != nil {
 				return corpus, usageErr(fmt.Errorf("queue %q: %w", queue, err))
 			}
+			// reflect queues lists corpus files by name too: a user who
+			// copies that name gets the file's own command, or each
+			// file's when two in different directories share it.
+			var files []queueInfo
 			for _, q := range qs {
-				// reflect queues lists corpus files by name too: a user
-				// who copies that name gets the file's own command.
 				if q.Queue == "" && q.Name == queue && q.Path != "" {
-					if _, serr := os.Stat(q.Path); serr != nil {
-						return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue, and %s is not there now: reflect review NEW-PATH finds it by its content", queue, q.Path))
-					}
-					return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue: reflect review %s", queue, shellQuote(q.Path)))
+					files = append(files, q)
 				}
+			}
+			if len(files) > 1 {
+				cmds := make([]string, len(files))
+				for i, q := range files {
+					cmds[i] = "reflect review " + shellQuote(q.Path)
+				}
+				return corpus, usageErr(fmt.Errorf("%q is not an MCP queue but %d corpus files' name: %s", queue, len(files), strings.Join(cmds, "; ")))
+			}
+			if len(files) == 1 {
+				q := files[0]
+				if _, serr := os.Stat(q.Path); serr != nil {
+					return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue, and %s is not there now: reflect review NEW-PATH finds it by its content", queue, q.Path))
+				}
+				return corpus, usageErr(fmt.Errorf("%q is a corpus file, not an MCP queue: reflect review %s", queue, shellQuote(q.Path)))
 			}
 			return corpus, usageErr(fmt.Errorf("queue %q: %w; %s (reflect queues lists them); to review a corpus file, give its path instead: reflect review FILE.jsonl", queue, err, queueNames(qs)))
 		}
