@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -89,7 +90,10 @@ func (d *doc) checkDatePlace(c *FieldCheck, iso string) {
 	}
 	first := d.dates[own[0]]
 	order := d.order
-	if order == OrderUnknown {
+	if order == OrderUnknown && slices.ContainsFunc(d.dates, func(m DateMatch) bool { return len(m.ISO) == 2 }) {
+		// Only a date of two readings needs the order, and the document's
+		// locale is costly to settle (currency, addresses, issuer numbers):
+		// most receipts print their dates so that one reading is possible.
 		order, _ = d.localeOrder()
 	}
 	if allBounds {
