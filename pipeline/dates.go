@@ -78,6 +78,10 @@ var monthNames = map[string]int{
 // month's and need no lookup.
 var monthShapes = shapesOf(monthNames)
 
+// monthHashes screens scanDates' words before monthNamed lowers and looks
+// them up.
+var monthHashes = hashesOf(monthNames)
+
 // numberWords label an identifier: a date-shaped token right after one
 // ("Fattura n. 2026/05/12", "Invoice No. 2026-03-14") is a number, not a date.
 var numberWords = map[string]bool{
@@ -207,17 +211,25 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 				}
 			}
 		case isLetter(r) && !isLetter(at(i-1)) && !isThai(at(i-1)):
-			k := i
+			// The word's hash, lowered, is taken on the way to its end:
+			// nearly every word is no month's and needs no lookup.
+			k, h := i, uint32(wordHashSeed)
 			if isThai(r) {
 				// Thai writes vowels and tone marks as combining marks, and
 				// abbreviates months with dots ("พ.ย."): its word is the
 				// run of Thai runes and dots.
 				for k < n && (isThai(rs[k]) || rs[k] == '.') {
+					h = wordHashStep(h, toLower(rs[k]))
 					k++
 				}
 			}
 			for k < n && isLetter(rs[k]) {
+				h = wordHashStep(h, toLower(rs[k]))
 				k++
+			}
+			if !monthHashes.has(h) {
+				i = k - 1
+				continue
 			}
 			if mo, ok := monthNamed(rs[i:k]); ok {
 				if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {

@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestParseDate(t *testing.T) {
@@ -122,5 +125,25 @@ func TestFindDatesSkipsNumberedIdentifiers(t *testing.T) {
 	// Nor is the identifier read as amounts.
 	if as := FindAmounts("Invoice No. 2026-03-14"); len(as) != 0 {
 		t.Errorf("identifier read as amounts: %+v", as)
+	}
+}
+
+// Every month name is read in a date, lower case, capitalised or in
+// capitals as a receipt prints it: the screen of scanDates' words lets no
+// month through unread.
+func TestEveryMonthNameIsRead(t *testing.T) {
+	for name, month := range monthNames {
+		rs := []rune(name)
+		capital := string(unicode.ToUpper(rs[0])) + string(rs[1:])
+		for _, written := range []string{name, capital, strings.ToUpper(name)} {
+			if strings.ToLower(written) != name {
+				continue // a case that does not lower back (σ/ς)
+			}
+			text := "Date: 5 " + written + " 2026"
+			ds := findDates([]rune(text))
+			if len(ds) != 1 || len(ds[0].ISO) == 0 || ds[0].ISO[0][5:7] != fmt.Sprintf("%02d", month) {
+				t.Errorf("%q: dates %+v, want one in month %d", text, ds, month)
+			}
+		}
 	}
 }

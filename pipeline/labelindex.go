@@ -28,35 +28,17 @@ type labelIndex struct {
 	maxLen int
 	// first screens the word starts: a word begins a label only when it is
 	// the leading word of one, and most words of a document are no label's
-	// (nil: no screen).
-	first *firstWords
+	// (nil: no screen). A walk down the trie from a word start costs a few
+	// nodes scattered over a large trie; the word's hash is taken while its
+	// end is found anyway.
+	first *wordHashes
 }
-
-// firstWords is a bit per hash of each label's leading word (its first
-// run of letters and digits, as folded). A walk down the trie from a word
-// start costs a few nodes scattered over a large trie; the hash is taken
-// while the word's end is found anyway, and its bit is one lookup in a
-// table small enough to stay in cache.
-type firstWords [1 << (firstWordBits - 6)]uint64
-
-const firstWordBits = 16
-
-// wordHashStep adds rune r to a word's hash h (FNV-1a); the hash of a word
-// starts at wordHashSeed.
-func wordHashStep(h uint32, r rune) uint32 { return (h ^ uint32(r)) * 16777619 }
-
-const wordHashSeed = 2166136261
-
-func (w *firstWords) add(h uint32) { h >>= 32 - firstWordBits; w[h>>6] |= 1 << (h & 63) }
-
-// has reports whether a word of hash h may be a label's leading word.
-func (w *firstWords) has(h uint32) bool { h >>= 32 - firstWordBits; return w[h>>6]&(1<<(h&63)) != 0 }
 
 // leadingWords is the screen of labels' leading words. A label that starts
 // with no letter or digit ("#", "№") has none: the word starts it can begin
 // at are no letters or digits, which the screen lets through.
-func leadingWords(labels []roleLabel) *firstWords {
-	w := new(firstWords)
+func leadingWords(labels []roleLabel) *wordHashes {
+	hs := make([]uint32, 0, len(labels))
 	for _, l := range labels {
 		if len(l.folded) == 0 || !isAlnum(l.folded[0]) {
 			continue
@@ -68,9 +50,9 @@ func leadingWords(labels []roleLabel) *firstWords {
 			}
 			h = wordHashStep(h, r)
 		}
-		w.add(h)
+		hs = append(hs, h)
 	}
-	return w
+	return newWordHashes(hs)
 }
 
 // rawHit is a label occurrence before overlaps are settled; li indexes
