@@ -1,0 +1,70 @@
+package pipeline
+
+// The words that name a party of a document other than its issuer: the
+// labels before a customer's name, the words an address opens with, the
+// honorifics between them and the name, the Japanese addressee suffixes.
+
+// customerLabels introduce the other party of a document: the buyer, the
+// addressee, the guest. Matched as whole words anywhere before the name on
+// its line, or as the line above it.
+var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "bill to", "billed to", "sold to",
+	"ship to", "shipped to", "deliver to", "delivered to", "invoice to", "invoiced to", "customer", "client", "attn",
+	"buyer", "consignee", "kunde", "kund", "kunden", "rechnungsempfänger", "lieferadresse", "destinataire",
+	"facturé à", "livré à", "cliente", "facturar a", "請求先", "お客様", "bill-to", "guest", "gast", "prepared for",
+	"购买方", "购方", "买方", "kepada", "penerima", "remit payment only to", "pay only to", "factuur aan", "klant",
+	// The buyer, recipient or service taker in more languages: Polish,
+	// Portuguese, Spanish/Brazilian NFS-e, Korean tax invoices, German,
+	// French, Japanese; a patient on a clinic's bill.
+	"nabywca", "odbiorca", "destinatário", "destinatario", "tomador", "tomador de serviços", "tomador do serviço",
+	"receptor", "공급받는자", "공급받는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
+	"comprador", "adquirente", "cessionario", "committente", "pelanggan", "datos del cliente",
+	// Czech, Slovak, Hungarian, Arabic and Latin American Spanish buyers.
+	"passenger", "passenger name", "passagier", "passager", "pasajero", "passeggero",
+	"odběratel", "odberateľ", "kupující", "vevő", "vásárló", "العميل", "المشتري", "الزبون", "señor es", "señores", "sres",
+	// Other parties a document names that are never its issuer: the
+	// buyer's accounts-payable department signing an e-mail, the card
+	// scheme on a card slip.
+	"accounts payable", "purchasing department", "einkauf", "카드종류", "card type", "kartenart",
+	// The buyer, payer and consignee of a Russian invoice or waybill; a
+	// Hebrew and a Thai addressee; the buyer of a Vietnamese e-invoice.
+	"покупатель", "плательщик", "грузополучатель", "לכבוד", "ชื่อลูกค้า", "người mua hàng", "người mua",
+	// Roles that are never the issuer: the tenant or lessee of a lease (the
+	// landlord issues it), the insured of a policy (the insurer does), the
+	// hirer of plant, the student of a school. Not "driver": a taxi
+	// driver may issue the receipt.
+	"tenant", "lessee", "mieter", "locataire", "inquilino", "arrendatario", "policyholder", "policy holder",
+	"versicherungsnehmer", "assuré", "assurée", "insured", "hirer", "student", "schüler", "étudiant",
+	// Who collects or processes the payment for the seller (a direct-debit
+	// bureau, a card processor, a payment service provider), and who pays:
+	// the debtor of a Swiss QR-bill ("Zahlbar durch"), a payer named after
+	// "Paid by". Neither issued the document.
+	"collected by", "processed by", "powered by", "payment service provider", "eingezogen von", "eingezogen durch",
+	"abgewickelt durch", "abgewickelt von", "zahlungsdienstleister", "traité par", "encaissé par", "procesado por",
+	"cobrado por", "gestito da", "elaborato da", "incassato da", "zahlbar durch", "payable by", "payable par",
+	"pagabile da", "pagadero por", "paid by", "bezahlt von", "bezahlt durch", "payé par", "pagado por", "pagato da",
+	"payer", "payor", "zahler", "zahlungspflichtiger",
+	// The insurer a medical bill names beside its patient: a heading over
+	// its fields ("Insurance Information / Carrier: …") or its own label.
+	"insurance information", "insurance details", "insurance info", "primary insurance", "secondary insurance",
+	"insurance carrier", "insurance company", "insurer", "health plan", "krankenkasse", "kostenträger",
+	"organisme complémentaire", "aseguradora",
+	// The Turkish buyer: "Alıcı" and the addressee's "Sayın" (typed with or
+	// without the dotless ı).
+	"alıcı", "alici", "sayın", "sayin", "müşteri", "musteri"}
+
+// addressWords name the addressee only when they stand right before the name
+// with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
+// Frau Becker", "Hey Sam"): elsewhere they are ordinary words.
+var addressWords = []string{"to", "an", "dear", "hey", "hi", "hello", "sehr geehrte", "sehr geehrter",
+	"liebe", "lieber", "bonjour", "estimado", "estimada", "cher", "chère", "gentile", "caro", "cara", "aan",
+	"spett.le", "spettabile", "egregio", "para", "geachte", "beste",
+	// A window-envelope address opens with the addressee's form of address.
+	"herrn", "herr", "frau", "firma", "monsieur", "madame"}
+
+// honorifics may stand between a label and the name it introduces.
+var honorifics = map[string]bool{"mr": true, "mrs": true, "ms": true, "miss": true, "dr": true, "herr": true,
+	"frau": true, "m": true, "mme": true, "mlle": true, "sr": true, "sra": true, "don": true, "doña": true}
+
+// customerSuffixes follow the addressee's name in Japanese ("株式会社ABC 御中",
+// "山田 様"): the name before them is the customer.
+var customerSuffixes = []string{"御中", "様", "殿"}

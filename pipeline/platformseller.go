@@ -1,0 +1,112 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sellerPhrases name the seller on a marketplace or platform receipt, on
+// any line of it ("1 x Kettle … Sold by Kettle & Hearth Ltd", "Verkauf
+// und Versand durch Elektro Brandl"): the platform hosts the sale, the
+// seller is the vendor. The phrases end in "by" or its kin, so a colon
+// after them is optional; "Seller" alone needs one ("Best seller!").
+var sellerPhrases = []string{"sold by", "sold and shipped by", "sold & shipped by", "ships from and sold by",
+	"sold and dispatched by", "dispatched and sold by", "verkauft von", "verkauft durch", "verkauf durch",
+	"verkauf und versand durch", "vendu par", "vendu et expédié par", "vendido por", "vendido y enviado por",
+	"venduto da", "venduto e spedito da", "verkocht door", "verkocht en verzonden door", "販売元", "出品者", "卖家"}
+
+// sellerNeedles are what the folded text must hold for a seller phrase to
+// be printed at all, by their first rune; most documents hold none, and
+// their lines are only read when one is there.
+var sellerNeedles = map[rune][][]rune{
+	's': {[]rune("sold by"), []rune("sold and"), []rune("sold & "), []rune("seller:"), []rune("seller :")},
+	'v': {[]rune("verkauf"), []rune("vendu "), []rune("vendido "), []rune("venduto "), []rune("verkocht ")},
+	'販': {[]rune("販売元")}, '出': {[]rune("出品者")}, '卖': {[]rune("卖家")},
+}
+
+// mayNameSeller reports whether the folded text holds a seller needle: one
+// pass that looks further only at the needles' first runes.
+func (d *doc) mayNameSeller() bool {
+	r := d.fold.r
+	for k, c := range r {
+		if c != 's' && c != 'v' && c < utf8.RuneSelf || k > 0 && isASCIIWordByte(byte(min(r[k-1], 0x7f))) && c < utf8.RuneSelf {
+			continue
+		}
+		for _, n := range sellerNeedles[c] {
+			if k+len(n) <= len(r) && runesEqual(r[k:k+len(n)], n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sellerStems are parts of every seller phrase, for a line to hold one.
+var sellerStems = newStemSet("sold", "seller", "verk", "vend", "販売元", "出品者", "卖家")
+
+// seller is a seller a platform receipt names, and the line it is on.
+type seller struct {
+	name string
+	line int
+}
+
+// platformSellers are the distinct sellers the document names after a
+// seller phrase (at most four), in order.
+func (d *doc) platformSellers() []seller {
+	if !d.mayNameSeller() {
+		return nil
+	}
+	var out []seller
+	for li := 0; li < len(d.lineStarts) && len(out) < 4; li++ {
+		ls, le := d.lineBounds(li)
+		line := d.str(ls, le)
+		if !sellerStems.in(line) {
+			continue // lowered only where a phrase may stand
+		}
+		name := sellerOnLine(line)
+		if name != "" && !slices.ContainsFunc(out, func(s seller) bool { return sameName(s.name, name) }) {
+			out = append(out, seller{name, li})
+		}
+	}
+	return out
+}
+
+// sellerLabelsOnLine are the seller phrases and "Seller", which needs a
+// colon after it.
+var sellerLabelsOnLine = append(slices.Clone(sellerPhrases), "seller")
+
+// sellerOnLine is the name after a seller phrase on line, or "".
+func sellerOnLine(line string) string {
+	low := strings.ToLower(line)
+	if len(low) != len(line) {
+		return "" // lowering changed the widths: offsets would not carry over
+	}
+	for _, p := range sellerLabelsOnLine {
+		i := strings.Index(low, p)
+		if i < 0 || i > 0 && isASCIIWordByte(low[i-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(line[i+len(p):], " \t")
+		colon := strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")
+		if p == "seller" && !colon {
+			continue
+		}
+		name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(rest, ":"), "：")))
+		if name != "" && strings.ContainsFunc(name, unicode.IsLetter) && !strings.ContainsAny(name, "@:：") && sellerName(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// sellerName reports a seller phrase's object that names someone: a
+// company (a legal form) or a name of two or more words, not a kind of
+// seller ("Dritthändler", "third-party sellers", "Marketplace").
+func sellerName(name string) bool {
+	if hasLegalForm(name) || endsInLegalForm(name) || strings.ContainsFunc(name, isCJK) && utf8.RuneCountInString(name) >= 2 {
+		return true // a CJK name has no spaces between its words
+	}
+	return len(strings.Fields(name)) >= 2 && headName(name)
+}
