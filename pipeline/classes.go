@@ -552,6 +552,10 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		}
 		customer = lab
 	}
+	if customer == amountLineParty {
+		c.penalize(factorNotIssuer, fmt.Sprintf("%q opens a line that holds only an amount (a payer's share or a payment), not the issuer", val))
+		return
+	}
 	if customer != "" {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer", val, strings.ToUpper(customer)))
 		return

@@ -148,7 +148,7 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 			continue
 		}
 		seen++
-		if name, label, ok := afterIssuerLabel(line); ok {
+		if name, label, ok := afterIssuerLabel(line); ok && !d.cardIssuerLine(li, label) {
 			start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
 			return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, li, true, weakIssuerLabels[label]}, true
 		}

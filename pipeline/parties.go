@@ -180,16 +180,23 @@ func customerHeading(line string) string {
 }
 
 // otherPartyAt is the label naming the party printed at sp when it is not
-// the issuer: a customer label before it, a Japanese addressee suffix, a
-// label line or heading above it (in its column when the line above holds
-// two labels), the block a customer label opens, or a payment or item line
-// it shares with an amount.
+// the issuer: a customer label before it, a Japanese addressee suffix, an
+// issuer label on a card slip (the card's issuer), a label line or heading
+// above it (in its column when the line above holds two labels), the block
+// a customer label opens, or a payment or item line it shares with an
+// amount (amountLineParty when it opens a line that holds only an amount).
 func (d *doc) otherPartyAt(sp Span) string {
 	if l := d.customerLabelFor(sp); l != "" {
 		return l
 	}
 	li := d.lineOf(sp.Start)
 	ls, _ := d.lineBounds(li)
+	if l := d.cardIssuerLabel(li, d.str(max(ls, sp.Start-40), sp.Start)); l != "" {
+		return l
+	}
+	if d.amountLineName(li, ls, sp) {
+		return amountLineParty
+	}
 	if li > 0 {
 		// "Sprzedawca:              Nabywca:" above two columns.
 		if seg := d.columnAbove(li, sp.Start); strings.HasSuffix(seg, ":") {
@@ -472,7 +479,10 @@ func taxOfficeStem(line string) bool { return taxOfficeStems.in(line) }
 var insurerFieldLabels = tokenizeLabels([]string{"insurance", "insurance co", "insurance name", "insurance plan",
 	"plan", "insurer name", "versicherung", "krankenversicherung", "kasse", "krankenkasse name", "mutuelle",
 	"caisse", "assurance", "assurance maladie", "complémentaire", "complémentaire santé", "seguro", "seguro médico",
-	"compañía aseguradora", "assicurazione", "verzekeraar", "zorgverzekeraar", "保険者", "保険者名"})
+	"compañía aseguradora", "assicurazione", "verzekeraar", "zorgverzekeraar", "保険者", "保険者名",
+	// The fund that pays a share of a prescription: the Greek ταμείο or
+	// φορέας (ΕΟΠΥΥ), an Argentinian obra social or prepaga, a fund.
+	"ταμείο", "φορέας", "ασφαλιστικός φορέας", "obra social", "prepaga", "fund", "health fund", "fondo"})
 
 // insurerFieldLabel is the insurer label that before ends in, followed by a
 // colon, or "".

@@ -50,7 +50,45 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"organisme complémentaire", "aseguradora",
 	// The Turkish buyer: "Alıcı" and the addressee's "Sayın" (typed with or
 	// without the dotless ı).
-	"alıcı", "alici", "sayın", "sayin", "müşteri", "musteri"}
+	"alıcı", "alici", "sayın", "sayin", "müşteri", "musteri",
+	// The buyer or orderer of a Russian or Ukrainian invoice (Заказчик,
+	// Покупець, Замовник, the payer Платник), of a Finnish (Tilaaja,
+	// Ostaja, Asiakas), Swedish (Beställare, Köpare), Norwegian or Danish
+	// one (Kjøper, Køber, Bestiller), their billing and delivery addresses
+	// and recipients; the Greek customer, buyer and recipient.
+	"заказчик", "покупець", "замовник", "платник", "вантажоодержувач", "клиент", "клієнт", "tilaaja", "ostaja",
+	"asiakas", "laskutusosoite", "toimitusosoite", "vastaanottaja", "maksaja", "beställare", "köpare",
+	"fakturaadress", "leveransadress", "mottagare", "kjøper", "køber", "bestiller", "fakturaadresse",
+	"leveringsadresse", "mottaker", "modtager", "faktureres til", "πελάτης", "αγοραστής", "παραλήπτης",
+	"ασφαλισμένος", "ασθενής",
+	// A hotel's guest in more languages; a club's member.
+	"hóspede", "huésped", "ospite", "gäst", "gjest", "gæst", "vieras", "guest name", "member", "member name",
+	"mitglied", "membre", "socio", "medlem", "jäsen",
+	// Who gave to a charity: the donor of a donation receipt, the one a
+	// receipt says the money came from.
+	"donor", "donor name", "donated by", "received from", "received with thanks from", "spender", "spenderin",
+	"zuwendender", "donateur", "donatrice", "donante", "doador", "doadora", "darczyńca", "lahjoittaja", "givare",
+	// The parties of a case a legal bill names: the firm that bills is none
+	// of them. Not "claimant": under a construction payment claim the
+	// claimant is the contractor that issues it.
+	"respondent", "applicant", "defendant", "plaintiff", "petitioner", "appellant",
+	"in the matter of", "antragsteller", "antragsgegner", "beklagte", "beklagter", "kläger", "klägerin",
+	"défendeur", "demandeur", "demandado", "demandante",
+	// The importer and the party to notify on shipping papers; the
+	// Argentinian buyer's "Apellido y Nombre" field.
+	"notify party", "notify", "importer", "importador", "importateur", "importeur", "receiver",
+	"apellido y nombre", "nombre del cliente",
+	// The agency or platform a stay was booked through: it sells the
+	// booking, the hotel issues the bill.
+	"booked via", "booked through", "booked with", "booking via", "booking through", "reserved via",
+	"reserved through", "booking source", "booking channel", "reserva via", "reserva vía", "reservado via",
+	"reservado a través de", "reserva a través de", "gebucht über", "gebucht via", "buchung über", "réservé via",
+	"réservation via", "prenotato tramite", "prenotazione tramite", "geboekt via", "bokad via", "booket via",
+	// A bank the document names: where the seller banks, or the bank that
+	// issued the card paid with. Neither issued the document.
+	"bank", "bank name", "banco", "banque", "bankverbindung", "kreditinstitut", "card issuer", "issuing bank",
+	"issuer bank", "banco emisor", "entidad emisora", "kartenherausgeber", "banque émettrice", "acquirer",
+	"acquiring bank"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte

@@ -1,0 +1,232 @@
+package pipeline
+
+import "testing"
+
+// Documents written for the class "the vendor is another party the document
+// names under a label of its own language": a hotel guest's company, a
+// donor, a buyer under Russian, Ukrainian, Finnish, Swedish, Norwegian,
+// Danish or Argentinian labels, the respondent of a legal bill, the card
+// issuer on a card slip, a public insurer on a pharmacy receipt (its fund
+// label, its own amount line), the travel agency a guesthouse booking came
+// through. Each names its issuer where a reader finds it; that name passes,
+// the other party is flagged.
+
+const folioPT = `Hotel Miradouro, Lda
+Rua das Flores 12, 1200-195 Lisboa
+NIF 509 123 456
+
+FATURA-RECIBO FR 2026/1182          Data: 05/11/2026
+Hóspede: Daniel Okafor
+Empresa: Brightline Consulting Ltd
+NIF cliente: GB 123456789
+Quarto 312    Chegada 02/11/2026    Partida 05/11/2026
+
+Alojamento 3 noites                 360,00
+IVA 6%                               21,60
+Total EUR                           381,60`
+
+const folioEN = `THE HARBOUR HOTEL LTD
+1 Quay Street, Bristol BS1 4QA
+VAT Reg No GB 284 5521 09
+
+GUEST FOLIO                         Folio No: 55821
+Guest Name: Mr Daniel Okafor
+Company: Northgate Analytics Plc
+Room: 412      Arrival: 09/11/2026   Departure: 11/11/2026
+
+Accommodation 2 nights             £240.00
+VAT 20%                             £48.00
+Balance due                        £288.00`
+
+const folioES = `HOTEL LA ALAMEDA S.L.
+C/ Mayor 4, 41001 Sevilla
+CIF B41234567
+
+FACTURA 2026-00871                 Fecha: 14/10/2026
+Huésped: Laura Benítez
+Empresa: Distribuciones Tajo S.A.
+Habitación 208
+
+Alojamiento                        200,00
+IVA 10%                             20,00
+Total                              220,00 €`
+
+const invoiceRU = `ООО «Вектор-Сервис»
+ИНН 7701234567
+Счёт № 318 от 10.11.2026
+Исполнитель: ООО «Вектор-Сервис»
+Заказчик: ООО «Северная звезда»
+Услуги по обслуживанию              10 000,00
+НДС 20%                              2 000,00
+Итого к оплате                      12 000,00 руб.`
+
+const invoiceUA = `Рахунок на оплату № 57 від 04.11.2026
+Постачальник: ТОВ «Світанок»
+Покупець: ТОВ «Обрій-Трейд»
+Платник: ТОВ «Обрій-Трейд»
+Разом без ПДВ                       5 000,00
+ПДВ 20%                             1 000,00
+Всього до сплати                    6 000,00 грн`
+
+const invoiceFIlabels = `Sähköasennus Mäkinen Oy
+Y-tunnus 2345678-9
+LASKU 7713                          12.11.2026
+Tilaaja: Virtasen Kiinteistöt Oy
+Ostaja: Virtasen Kiinteistöt Oy
+Asennustyö                               500,00
+ALV 25,5 %                               127,50
+Yhteensä                                 627,50 €`
+
+const invoiceSElabels = `Måleri Sjöberg AB
+Org.nr 556987-6543
+FAKTURA 2231                        2026-11-05
+Beställare: Lindqvist Bygg AB
+Köpare: Lindqvist Bygg AB
+Målning                                 4 000,00
+Moms 25%                                1 000,00
+Summa att betala                        5 000,00 kr`
+
+const invoiceDK = `Tømrerfirma Jensen ApS
+CVR 34567812
+FAKTURA 1192                        Dato 06.11.2026
+Køber: Hansens Ejendomme A/S
+Tømrerarbejde                           6 000,00
+Moms 25%                                1 500,00
+I alt DKK                               7 500,00`
+
+const invoiceNOkunde = `Elektro Nord AS
+Org.nr 912 345 678 MVA
+FAKTURA 5521                        Dato 07.11.2026
+Kjøper: Tromsø Boligbyggelag
+Elektrikerarbeid                        2 000,00
+MVA 25%                                   500,00
+Sum å betale                            2 500,00 kr`
+
+const donation = `Riverside Food Bank
+Registered Charity No. 1123456
+OFFICIAL DONATION RECEIPT           Receipt No: DR-2026-0917
+Date: 21/11/2026
+Received with thanks from: Margaret Ellis
+Donation amount                           £50.00
+Total                                     £50.00`
+
+const donationDE = `Tierhilfe Sonnenhof e.V.
+Zuwendungsbestätigung Nr. 2026-144           Datum: 20.11.2026
+Spender: Klaus Reinhardt
+Betrag der Zuwendung                            100,00 €
+Gesamt                                          100,00 €`
+
+const legalBill = `Marlow & Pike LLP
+Solicitors
+12 Chancery Lane, London WC2A 1LS
+VAT Reg No GB 331 2244 55
+
+FEE NOTE                          Invoice No: MP/2026/0442
+Date: 03/11/2026
+Respondent: Harlow Developments Ltd
+Applicant: Ms Joanna Reeve
+Professional fees                          £2,000.00
+VAT 20%                                      £400.00
+Total                                      £2,400.00`
+
+const facturaAR = `FACTURA B                              Nº 0004-00012345
+Razón Social: FERRETERÍA LOS ANDES S.R.L.
+CUIT: 30-71234567-8
+Fecha de Emisión: 12/11/2026
+Razón social del receptor: CONSTRUCTORA DEL PLATA S.A.
+CUIT receptor: 30-70987654-3
+Subtotal                                 $ 10.000,00
+Importe Total                            $ 10.000,00`
+
+const facturaARsenores = `DISTRIBUIDORA PAMPA S.A.
+CUIT 30-70111222-3
+FACTURA A 0002-00004567                  Fecha 13/11/2026
+Señor(es): AGRO SERVICIOS DEL SUR S.R.L.
+Domicilio: Ruta 5 km 12, Pergamino
+Neto gravado                             $ 20.000,00
+IVA 21%                                   $ 4.200,00
+Total                                    $ 24.200,00`
+
+const cardSlip = `LA PIAZZETTA RISTORANTE
+Via Roma 14, Firenze
+P.IVA 01234567890
+Scontrino 0042                      15/11/2026
+VISA CONTACTLESS
+Issuer: Banca Intesa Sanpaolo
+AID A0000000031010
+Auth code 123456
+Totale EUR 48,50`
+
+const pharmacyGR = `ΦΑΡΜΑΚΕΙΟ ΠΑΠΑΔΟΠΟΥΛΟΥ ΜΑΡΙΑ
+ΑΦΜ 123456789 ΔΟΥ ΚΑΛΑΜΑΡΙΑΣ
+ΑΠΟΔΕΙΞΗ ΛΙΑΝΙΚΗΣ ΠΩΛΗΣΗΣ 5521       18/11/2026
+Ταμείο: ΕΟΠΥΥ
+Αξία φαρμάκων                           40,00
+ΕΟΠΥΥ                                   30,00
+Συμμετοχή ασφαλισμένου                  10,00
+ΣΥΝΟΛΟ                                  10,00 €`
+
+const guesthouse = `Pousada Mar Azul
+Rua do Porto 8, Paraty
+CNPJ 12.345.678/0001-90
+Conta 2026-118                      Data 20/11/2026
+Hóspede: Anna Schmidt
+Reserva via: Agoda Company Pte. Ltd.
+Diárias 2 x R$ 250,00                   R$ 500,00
+Total                                   R$ 500,00`
+
+const guesthouseEN = `Seaview Guesthouse
+12 Harbour Road, Galle
+BILL No. 318                        Date 20/11/2026
+Guest: Anna Schmidt
+Booked via Booking.com
+Room 2 nights                           LKR 30,000.00
+Total                                   LKR 30,000.00`
+
+func TestOtherPartiesWithUnknownLabels(t *testing.T) {
+	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	const why = "not the issuer"
+	runClassCases(t, []classCase{
+		{"folio company under the guest", folioPT, v("Brightline Consulting Ltd"), "vendor_name", why},
+		{"folio hotel passes", folioPT, v("Hotel Miradouro, Lda"), "", ""},
+		{"english folio company", folioEN, v("Northgate Analytics Plc"), "vendor_name", why},
+		{"english folio hotel passes", folioEN, v("THE HARBOUR HOTEL LTD"), "", ""},
+		{"spanish folio empresa", folioES, v("Distribuciones Tajo S.A."), "vendor_name", why},
+		{"spanish folio hotel passes", folioES, v("HOTEL LA ALAMEDA S.L."), "", ""},
+		{"russian zakazchik", invoiceRU, v("ООО «Северная звезда»"), "vendor_name", why},
+		{"russian ispolnitel passes", invoiceRU, v("ООО «Вектор-Сервис»"), "", ""},
+		{"ukrainian pokupets", invoiceUA, v("ТОВ «Обрій-Трейд»"), "vendor_name", why},
+		{"ukrainian postachalnyk passes", invoiceUA, v("ТОВ «Світанок»"), "", ""},
+		{"finnish tilaaja", invoiceFIlabels, v("Virtasen Kiinteistöt Oy"), "vendor_name", why},
+		{"finnish seller passes", invoiceFIlabels, v("Sähköasennus Mäkinen Oy"), "", ""},
+		{"swedish beställare", invoiceSElabels, v("Lindqvist Bygg AB"), "vendor_name", why},
+		{"swedish seller passes", invoiceSElabels, v("Måleri Sjöberg AB"), "", ""},
+		{"danish køber", invoiceDK, v("Hansens Ejendomme A/S"), "vendor_name", why},
+		{"danish seller passes", invoiceDK, v("Tømrerfirma Jensen ApS"), "", ""},
+		{"norwegian kjøper", invoiceNOkunde, v("Tromsø Boligbyggelag"), "vendor_name", why},
+		{"norwegian seller passes", invoiceNOkunde, v("Elektro Nord AS"), "", ""},
+		{"donor", donation, v("Margaret Ellis"), "vendor_name", why},
+		{"charity passes", donation, v("Riverside Food Bank"), "", ""},
+		{"german spender", donationDE, v("Klaus Reinhardt"), "vendor_name", why},
+		{"german charity passes", donationDE, v("Tierhilfe Sonnenhof e.V."), "", ""},
+		{"respondent", legalBill, v("Harlow Developments Ltd"), "vendor_name", why},
+		{"applicant", legalBill, v("Ms Joanna Reeve"), "vendor_name", why},
+		{"law firm passes", legalBill, v("Marlow & Pike LLP"), "", ""},
+		{"argentinian receptor", facturaAR, v("CONSTRUCTORA DEL PLATA S.A."), "vendor_name", why},
+		{"argentinian seller passes", facturaAR, v("FERRETERÍA LOS ANDES S.R.L."), "", ""},
+		{"argentinian señores", facturaARsenores, v("AGRO SERVICIOS DEL SUR S.R.L."), "vendor_name", why},
+		{"argentinian seller head passes", facturaARsenores, v("DISTRIBUIDORA PAMPA S.A."), "", ""},
+		{"card issuer", cardSlip, v("Banca Intesa Sanpaolo"), "vendor_name", ""},
+		{"restaurant passes", cardSlip, v("LA PIAZZETTA RISTORANTE"), "", ""},
+		{"public insurer", pharmacyGR, v("ΕΟΠΥΥ"), "vendor_name", ""},
+		{"pharmacy passes", pharmacyGR, v("ΦΑΡΜΑΚΕΙΟ ΠΑΠΑΔΟΠΟΥΛΟΥ ΜΑΡΙΑ"), "", ""},
+		{"travel agency", guesthouse, v("Agoda Company Pte. Ltd."), "vendor_name", ""},
+		{"guesthouse passes", guesthouse, v("Pousada Mar Azul"), "", ""},
+		{"booked via", guesthouseEN, v("Booking.com"), "vendor_name", ""},
+		{"english guesthouse passes", guesthouseEN, v("Seaview Guesthouse"), "", ""},
+		// Away from a card slip an issuer label names the issuer.
+		{"cfdi emisor passes", "Emisor: FERRETERÍA EL MARTILLO SA DE CV\nReceptor: Constructora del Norte SA de CV\nCFDI 4.0\nTotal $9.00", v("FERRETERÍA EL MARTILLO SA DE CV"), "", ""},
+		{"card slip emisor", "CAFETERÍA SOL\nTARJETA VISA ****4471\nEMISOR: BANCO NACIONAL\nTOTAL 9,00 €", v("BANCO NACIONAL"), "vendor_name", "CARD ISSUER"},
+		{"card slip cafeteria passes", "CAFETERÍA SOL\nTARJETA VISA ****4471\nEMISOR: BANCO NACIONAL\nTOTAL 9,00 €", v("CAFETERÍA SOL"), "", ""},
+	})
+}

@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Third parties a document names with no customer label: the bank that
+// issued the card a slip was paid with ("Issuer: …" beside VISA and the
+// approval code), and a payer whose share is an amount line of its own
+// (the public insurer's line on a pharmacy receipt).
+
+// cardWords mark the lines of a card payment: the schemes, the word card
+// in several languages, the terminal's own fields.
+var cardWords = map[string]bool{"visa": true, "mastercard": true, "maestro": true, "amex": true, "card": true,
+	"carte": true, "karte": true, "tarjeta": true, "cartão": true, "cartao": true, "carta": true, "kort": true,
+	"kortti": true, "contactless": true, "aid": true, "auth": true, "approval": true, "pan": true, "girocard": true,
+	"cb": true, "emv": true, "debit": true}
+
+// cardIssuerLabels are the issuer labels that, on a card slip, name the
+// bank that issued the card: the merchant is not its "issuer".
+var cardIssuerLabels = tokenizeLabels([]string{"issuer", "emisor", "émetteur", "emetteur", "emittente", "emissor",
+	"herausgeber"})
+
+// nearCardLine reports whether line li or one of the three lines around it
+// holds a card word: the line belongs to a card slip.
+func (d *doc) nearCardLine(li int) bool {
+	for k := max(li-3, 0); k < len(d.lineStarts) && k <= li+3; k++ {
+		ls, le := d.lineBounds(k)
+		if slices.ContainsFunc(LabelTokens(d.str(ls, le)), func(w string) bool { return cardWords[w] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// cardIssuerLabel is "card issuer" when the words before a name on line li
+// end in an issuer label ("Issuer:", "EMISOR") on a card slip, else "".
+func (d *doc) cardIssuerLabel(li int, before string) string {
+	toks := LabelTokens(before)
+	for _, l := range cardIssuerLabels {
+		if len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) && d.nearCardLine(li) {
+			return "card issuer"
+		}
+	}
+	return ""
+}
+
+// cardIssuerLine reports an issuer label on a card slip's line: label is
+// the issuer label afterIssuerLabel read at the start of line li.
+func (d *doc) cardIssuerLine(li int, label string) bool {
+	return slices.ContainsFunc(cardIssuerLabels, func(l []string) bool { return strings.Join(l, " ") == label }) &&
+		d.nearCardLine(li)
+}
+
+// amountLineParty is what otherPartyAt returns for a name that opens a line
+// holding nothing else but an amount.
+const amountLineParty = "\x00amount line"
+
+// amountLineName reports a name at the start of line li (from ls) that the
+// line gives nothing after but one amount with cents ("ΕΟΠΥΥ   30,00",
+// "Visa 48.50"): a payer's share or a payment, not a letterhead.
+func (d *doc) amountLineName(li, ls int, sp Span) bool {
+	if strings.TrimSpace(d.str(ls, sp.Start)) != "" {
+		return false
+	}
+	_, le := d.lineBounds(li)
+	for _, a := range d.amounts {
+		if a.Line != li || a.Start < sp.End {
+			continue
+		}
+		gap := strings.TrimFunc(d.str(sp.End, a.Start), func(r rune) bool { return unicode.IsSpace(r) || r == ':' })
+		rest := strings.TrimSpace(d.str(a.End, le))
+		return centsForm(a.Raw) && (gap == "" || isAmountMarker(gap)) && (rest == "" || isAmountMarker(rest))
+	}
+	return false
+}
