@@ -113,10 +113,38 @@ func LoadGateProfile(path string) (*GateProfile, error) {
 	if err := yaml.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("%w: gate profile %s: %w", ErrInput, path, err)
 	}
+	if err := checkProfileKeys(b); err != nil {
+		return nil, fmt.Errorf("%w: gate profile %s: %w", ErrInput, path, err)
+	}
 	if err := p.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &p, nil
+}
+
+// profileKeys are a profile's keys, as its JSON and YAML spell them.
+var profileKeys = []string{"id", "schema", "by", "max_silent_wrong", "thresholds", "default_threshold", "fit"}
+
+// checkProfileKeys refuses a key the profile does not have: read past, a
+// misspelt max_silent_wrong would leave the budget at 0 and the file be
+// refused as "edited by hand". fit is what calibrate measured, free-form.
+func checkProfileKeys(b []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil // the struct decode above already said what is wrong, or there is nothing
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		known := false
+		for _, name := range profileKeys {
+			known = known || k.Value == name
+		}
+		if !known {
+			return fmt.Errorf("line %d: unknown key %q (a gate profile has %s)", k.Line, k.Value, strings.Join(profileKeys, ", "))
+		}
+	}
+	return nil
 }
 
 // Marshal writes the profile as YAML for a .yaml/.yml path, else JSON.

@@ -116,3 +116,34 @@ func TestGateProfileRefusesEdits(t *testing.T) {
 		t.Error("missing file accepted")
 	}
 }
+
+// A key a profile does not have is refused with its line and the keys a
+// profile has; fit, what calibrate measured, is free-form.
+func TestGateProfileRefusesUnknownKeys(t *testing.T) {
+	p := testProfile(t)
+	p.Fit = map[string]any{"estimate": map[string]any{"values": map[string]any{"silentwrong": 1, "silent_wrong": 1}}}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gate.yaml")
+	b, err := p.Marshal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadGateProfile(path); err != nil {
+		t.Fatalf("a profile with free-form fit keys: %v", err)
+	}
+	for _, extra := range []string{"budget: 0.01\n", "default: 0.5\n", "owner: ana\n"} {
+		bad := filepath.Join(dir, "bad.yaml")
+		if err := os.WriteFile(bad, append(append([]byte(nil), b...), extra...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		key, _, _ := strings.Cut(extra, ":")
+		_, err := LoadGateProfile(bad)
+		if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `unknown key "`+key+`"`) ||
+			!strings.Contains(err.Error(), "max_silent_wrong, thresholds, default_threshold, fit") || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%q added: %v", strings.TrimSpace(extra), err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -185,7 +186,11 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	fitOn["pipeline"] = p.Version()
 	fitOn["group_by"] = cf.groupBy
-	fitOn["estimate"] = map[string]any{"folds": rep.Folds, "seed": rep.Seed, "values": rep.Values,
+	values, err := jsonKeyed(rep.Values)
+	if err != nil {
+		return err
+	}
+	fitOn["estimate"] = map[string]any{"folds": rep.Folds, "seed": rep.Seed, "values": values,
 		"docs_auto_accept": round4(rep.DocsAccepted), "bound": "one-sided Clopper-Pearson 95%"}
 	prof.Fit = fitOn
 	// A refusal still says what the data can do: the tightest budget it
@@ -231,6 +236,18 @@ func runCalibrate(ctx context.Context, args []string, stdio Stdio) error {
 // tightestLimit is the loosest budget a refusal searches for support at: a
 // gate letting more than one value in twenty through wrong is no gate.
 const tightestLimit = 0.05
+
+// jsonKeyed is v as a map under its JSON names: a YAML profile spells the
+// estimate as the JSON one and calibrate --json do (silent_wrong, not the
+// field name silentwrong).
+func jsonKeyed(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
 
 // calJSON is calibrate's --json report.
 type calJSON struct {
