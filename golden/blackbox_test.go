@@ -46,8 +46,9 @@ var blackboxSets = []struct {
 	// rounding, injected totals, bill-to before vendor (session 2).
 	// 12 correct fields flagged with session 6's amount shapes; 87, 70 in
 	// ok once a store number the transaction number begins with is not the
-	// number.
-	{"documents.jsonl", 87, 12, 70, 0},
+	// number; 86 once a document's own number under its title in its own
+	// language outranks the other identifiers it prints (session 7).
+	{"documents.jsonl", 86, 12, 70, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 4, 9, 4, 0},
@@ -104,8 +105,12 @@ var blackboxSets = []struct {
 	// line ("Sale of", "DOS:", "Instalment 2: £200.00 on") is that event's,
 	// and X-masked card digits are a card's). The same rule as r3: measure,
 	// never tune on its documents. 38 once a due date under a Nordic label,
-	// a tax point, an event or a work date is another date.
-	{"heldout-r4.jsonl", 38, 38, 23, 12},
+	// a tax point, an event or a work date is another date; 32, 19 in ok
+	// once own-number titles in more languages (FACTURA ELECTRÓNICA,
+	// חשבונית מס, فاتورة رقم, 發票號碼...) and more other identifiers (bank
+	// accounts, fiscal device numbers, dispatch and customs documents, card
+	// approvals) are known (session 7).
+	{"heldout-r4.jsonl", 32, 38, 19, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -114,8 +119,9 @@ var blackboxSets = []struct {
 	// 2 in ok once more references are never the number; 9, 0 with
 	// session 6's party classes; 8 once an order date is another date;
 	// 13 correct fields flagged with session 6's amount shapes; 11 once a
-	// patient's share and a Turkish payable are totals).
-	{"heldout-r5.jsonl", 8, 11, 0, 0},
+	// patient's share and a Turkish payable are totals; 7 with session 7's
+	// own-number titles and other identifiers).
+	{"heldout-r5.jsonl", 7, 11, 0, 0},
 	// Held out: 50 documents in 43 countries and 27 languages (hotel folios,
 	// car rental deposits, freight and customs brokers, school fees, tolls,
 	// pharmacies, vets, SaaS proration, progress claims with retention,
@@ -132,8 +138,12 @@ var blackboxSets = []struct {
 	// 32, 13 once the other party's labels of session 7's class list
 	// are known (buyers in RU/UA/Nordic languages, guests' companies,
 	// donors, respondents, booking agencies, banks and card issuers, a
-	// fund's share), written from our own documents.
-	{"heldout-r6.jsonl", 32, 51, 13, 0},
+	// fund's share), written from our own documents; 20, 9 in ok once
+	// its first class (another identifier as the number) was written with
+	// our own documents: own-number titles in more languages, other
+	// identifiers' labels, and shapes (IBAN, T+13 digits, access keys,
+	// UUIDs, hashes).
+	{"heldout-r6.jsonl", 20, 51, 9, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -521,7 +521,7 @@ func fieldLabelSet(s *Schema) []roleLabel {
 	if out == nil {
 		return nil
 	}
-	for _, ls := range [][]string{otherFieldLabels[KindDate], otherFieldLabels[KindIdentifier], notTheNumberLabels, referenceLabels} {
+	for _, ls := range [][]string{otherFieldLabels[KindDate], otherFieldLabels[KindIdentifier], notTheNumberLabels, otherNumberLabels, referenceLabels} {
 		for _, l := range ls {
 			out = append(out, roleLabel{folded: foldLabel(l), key: LabelKey(l), role: builtinLabelOwner})
 		}
@@ -670,19 +670,18 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	} else {
 		// The number the surest own label names; a loose one ("Ref",
 		// "Folio") is no proof of which number is the document's.
-		want := string(foldNeedle(val, foldCompact))
 		rank := 0
 		for _, h := range d.fieldHits {
 			if h.role != own {
 				continue
 			}
 			if r := d.ownRank(h); r > rank {
-				sp, ok := tokenAfter(d.rs, h.end)
+				sp, ok := numberAfter(d.rs, h.end)
 				if !ok {
 					sp, ok = d.tokenBelow(h)
 				}
 				if ok {
-					if tok := string(d.rs[sp.Start:sp.End]); string(foldNeedle(tok, foldCompact)) != want &&
+					if tok := string(d.rs[sp.Start:sp.End]); !sameNumber(tok, val) &&
 						(!hasComponent(tok, val) || d.storeNumber(tok, val)) {
 						labelled, by, rank = tok, h, r
 					}

@@ -388,6 +388,7 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 			for _, sp := range c.Spans {
 				own = own || d.ownLabelled(f, sp)
 			}
+			checkNumberShape(&c, f, val, own)
 			d.checkIdentifier(&c, f, val, own)
 		}
 		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {

@@ -174,8 +174,10 @@ var referenceLabels = []string{
 
 var notTheNumberSet = func() map[string]bool {
 	m := map[string]bool{}
-	for _, l := range append(append([]string(nil), notTheNumberLabels...), referenceLabels...) {
-		m[LabelKey(l)] = true
+	for _, ls := range [][]string{notTheNumberLabels, otherNumberLabels, referenceLabels} {
+		for _, l := range ls {
+			m[LabelKey(l)] = true
+		}
 	}
 	return m
 }()
@@ -194,7 +196,8 @@ var otherDateSet = func() map[string]bool {
 // ("Receipt #", "Bill No", "Bon-Nr."): on a document that also labels its
 // invoice number, the invoice number is the field's value, not the receipt's.
 var paymentNumberWords = map[string]bool{"receipt": true, "rcpt": true, "bill": true, "check": true, "bon": true,
-	"beleg": true}
+	"beleg": true, "ticket": true, "recibo": true, "reçu": true, "ricevuta": true, "kassenbeleg": true, "kassenbon": true,
+	"kvittering": true, "kvitto": true, "kuitti": true, "paragon": true, "чек": true, "קבלה": true}
 
 // looseNumberWords start own labels that name a number without saying of
 // what ("Ref", "Document No", a hotel's "Folio"): the document's number when
@@ -259,7 +262,6 @@ func (d *doc) outranked(f Field, spans []Span, val string) (labelHit, string, in
 	if best == 0 || best == rankDocument {
 		return labelHit{}, "", 0, false
 	}
-	want := string(foldNeedle(val, foldCompact))
 	var tok string
 	top := best
 	for _, h := range d.fieldHits {
@@ -270,8 +272,8 @@ func (d *doc) outranked(f Field, spans []Span, val string) (labelHit, string, in
 		if r <= top {
 			continue
 		}
-		if sp, ok := tokenAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-			if t := string(d.rs[sp.Start:sp.End]); string(foldNeedle(t, foldCompact)) != want && !hasComponent(t, val) {
+		if sp, ok := numberAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
+			if t := string(d.rs[sp.Start:sp.End]); !sameNumber(t, val) && !hasComponent(t, val) {
 				tok, top = t, r
 			}
 		}

@@ -167,7 +167,7 @@ fields:
       receipt no, "receipt #", receipt number, ref, reference, document no, doc no, rechnungsnummer, rechnung nr,
       rechnungs-nr, rechnung, re-nr, facture n°, facture no, facture, numéro de facture, n° de facture, factura,
       factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号,
-      rechnungsnr, rechnungsnr., rechnungs nr, factura simplificada, folio, no. invois, no invois, "check #", check no,
+      rechnungsnr, rechnungsnr., rechnungs nr, inv-no, inv-no., factura simplificada, folio, no. invois, no invois, "check #", check no,
       credit note no, "credit memo #", fakturanummer, fakturanr, 发票号码, rcpt, rcpt no, bill number,
       bon-nr, bon nr, beleg-nr, belegnummer, gastrechnung nr, vat invoice, vat invoice no, tax invoice no,
       tax invoice number, faktura, faktura nr, faktura vat, faktura vat nr, faktura korygująca, faktura korygująca nr,
@@ -179,7 +179,18 @@ fields:
       factuur, factuurnr, factuur nr, lasku, lasku nro, laskun numero, laskunumero, číslo faktury, faktura č,
       számla, számlaszám, számla sorszáma, factura nr, số hóa đơn, αρ. τιμολογίου, αριθμός τιμολογίου,
       fatura no, 세금계산서 번호, счёт, счет, счёт-фактура, счет-фактура, счёт на оплату, счет на оплату,
-      товарный чек, кассовый чек]
+      товарный чек, кассовый чек,
+      fatura-recibo, fatura recibo, fatura-recibo nº, fatura simplificada, fatura/recibo, recibo, recibo nº, recibo n,
+      factura electrónica, factura electronica, factura de venta, boleta electrónica, boleta electronica, boleta de venta,
+      boleta, nota de crédito, nota de credito, ticket, ticket n°, ticket no, reçu, reçu n°, ricevuta, ricevuta n,
+      kassenbeleg, kassenbon, kvittering, kvitto, kvittonummer, kuitti, kuittinumero, rachunek, rachunek nr, paragon,
+      paragon fiskalny, daňový doklad, faktura - daňový doklad, číslo dokladu, účtenka, fiş no, belge no,
+      τιμολόγιο, τιμολογιο, τιμολόγιο πώλησης, απόδειξη, αρ. απόδειξης, рахунок, рахунок-фактура, рахунок №, чек,
+      фіскальний чек, касовий чек, "חשבונית מס / קבלה", "חשבונית מס/קבלה", חשבונית מס קבלה, חשבונית מס, חשבונית,
+      מספר חשבונית, קבלה, מספר קבלה, فاتورة رقم, رقم الفاتورة, فاتورة ضريبية رقم, رقم الإيصال, बीजक संख्या, बिल संख्या,
+      बिल नंबर, เลขที่ใบกำกับภาษี, ใบกำกับภาษี เลขที่, ใบเสร็จรับเงิน เลขที่, nomor faktur, no. faktur, no faktur,
+      nomor invoice, nomor nota, no. nota, no. kwitansi, 發票號碼, 發票號, 请求书番号, 請求no, 請求書no, 伝票番号, 伝票no,
+      領収書番号, 領収書no, 세금계산서, 계산서 번호, số, hóa đơn số]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.

@@ -1,0 +1,76 @@
+package pipeline
+
+// otherNumberLabels name more identifiers a document prints beside its own
+// number, in the languages documents are written in: a stay's folio, room
+// or booking, a bank account, an electronic document's access key,
+// signature or authorisation, a card payment's approval, a fiscal device's
+// and its receipt's fiscal numbers, a dispatch or customs document, an
+// order. Like notTheNumberLabels, a value one of them names directly is
+// never the document's number, and a document whose own number is labelled
+// too has that number named in the flag.
+var otherNumberLabels = []string{
+	// A stay: the room, the booking or confirmation, the guest.
+	"quarto", "quarto nº", "quarto n.º", "habitación", "habitacion", "hab", "chambre", "camera", "stanza", "kamer",
+	"pokój", "oda no", "δωμάτιο", "חדר", "غرفة", "ห้อง", "phòng", "kamar", "客室", "房号", "房間", "객실",
+	"confirmation", "confirmation code", "reservation code", "reservation id", "booking confirmation", "reserva",
+	"nº reserva", "n.º reserva", "réservation", "prenotazione", "n. prenotazione", "buchung", "rezerwacja",
+	"rezervace", "rezervasyon", "rezervasyon no", "бронирование", "номер бронирования", "бронювання", "הזמנה",
+	"מספר הזמנה", "رقم الحجز", "การจอง", "mã đặt phòng", "kode booking", "訂房代號", "预订号", "예약번호",
+	// An Israeli invoice's allocation number from the tax authority.
+	"מספר הקצאה", "מס' הקצאה", "הקצאה",
+	// A bank account and its routing.
+	"iban", "bic", "swift", "swift code", "bic/swift", "swift/bic", "sort code", "routing number", "routing no", "aba",
+	"bsb", "bank account", "bank account no", "bank account number", "bankverbindung", "kontonummer", "kontonr",
+	"konto", "konto nr", "numer konta", "nr konta", "nr rachunku", "numer rachunku", "rachunek bankowy", "rib", "nib",
+	"conta", "nº conta", "nº da conta", "cuenta", "nº de cuenta", "número de cuenta", "clabe", "cbu", "conto",
+	"conto corrente", "c/c", "rekening", "rekeningnummer", "no. rekening", "nomor rekening", "číslo účtu", "účet",
+	"hesap no", "tilinumero", "tili", "رقم الحساب", "الآيبان", "آيبان", "מספר חשבון", "חשבון בנק", "расчётный счёт",
+	"расчетный счет", "р/сч", "р/р", "рахунок iban", "เลขที่บัญชี", "số tài khoản", "銀行口座", "口座番号", "账号",
+	"帳號", "계좌번호",
+	// A payment reference the bank reads, not the document's number.
+	"kid", "kid-nr", "kid nr", "kid-nummer", "ocr", "ocr-nummer", "ocr nummer", "ocr-nr", "bankgiro", "plusgiro",
+	"viitenumero", "viite", "viitenro", "fik", "fi-kort", "betalingsid", "konstantní symbol", "specifický symbol",
+	"referencia de pago", "linha digitável", "código de barras",
+	// Registration and tax numbers not listed with the parties.
+	"適格請求書発行事業者", "適格請求書発行事業者登録番号", "事業者登録番号", "npwp", "nitku", "tax registration number",
+	"رقم تسجيل ضريبة القيمة المضافة", "统一编号", "統一編號", "統編", "賣方", "買方", "卖方", "买方", "税号", "营业执照",
+	"єдрпоу", "код єдрпоу", "іпн", "пн", "ідентифікаційний код", "strn", "cr no", "c.r.", "c.r. no",
+	// An electronic document's access key, signature, authorisation or
+	// registration with the tax authority.
+	"chave de acesso", "chave", "protocolo de autorização de uso", "autorização", "clave de acceso",
+	"número de autorización", "numero de autorizacion", "autorización", "autorizacion", "cufe", "cude", "cdc",
+	"código de control", "código de generación", "sello digital", "sello de recepción", "no. de serie del csd",
+	"no. de serie del certificado", "serie del csd", "certificado", "ettn", "mark", "μαρκ", "μ.αρ.κ.", "irn",
+	"ack no", "ack. no", "acknowledgement no", "ack number", "e-way bill", "e-way bill no", "eway bill no",
+	"ewb no", "mã tra cứu", "mã cqt", "mã của cqt", "mã nhận hóa đơn", "국세청 승인번호", "발급번호", "发票代码", "發票代碼",
+	"校验码", "校驗碼", "检查码", "隨機碼", "随机码", "機器編號", "机器编号", "check code", "security code",
+	// A card payment's approval, retrieval reference, batch and trace.
+	"approval", "approval no", "approval number", "appr code", "appr no", "auth no", "authorisation code",
+	"authorization code", "rrn", "ref. no. rrn", "stan", "trace", "trace no", "trace-nr", "batch", "batch no",
+	"aid", "tvr", "tsi", "arqc", "atc", "ta-nr", "vu-nr", "vu nr", "genehmigungs-nr", "genehmigungsnummer",
+	"autorisierungsnummer", "autorisierungs-nr", "n° autorisation", "numéro d'autorisation", "autorisation", "aut",
+	"cod. aut", "código de autorización", "no. autorización", "cod. autorizzazione", "codice autorizzazione",
+	"kod autoryzacji", "код авторизації", "код авторизации", "код авт", "承認番号", "승인 번호", "카드승인번호",
+	// A fiscal device and the fiscal numbers of its receipt.
+	"фн", "фн прро", "фн рро", "фн чека", "фд", "фп", "фпд", "рн ккт", "зн ккт", "зн", "зн рро", "ккт", "рро", "прро",
+	"фискальный признак", "фискальный номер", "фіскальний номер", "номер фн", "смена", "смена №", "зміна",
+	"зміна №", "касса", "каса", "касир", "кассир", "nr unikatowy", "numer unikatowy", "nr kasy", "kasa nr",
+	"bkp", "pkp", "matricola", "rt", "matricola rt", "αρ. μηχανής", "tse", "tse-transaktion", "tse transaktion",
+	"tse-transaktionsnummer", "tse-signaturzähler", "signaturzähler", "tse-seriennummer", "tse-start", "tse-ende",
+	"kassen-seriennummer", "z-report", "z report", "z no", "z-nr", "z-bon", "raport dobowy", "seri no", "ecr no",
+	"ecr", "pos id", "pos", "số máy",
+	// A dispatch, delivery or customs document.
+	"guía de despacho", "guia de despacho", "guía", "guía de remisión", "guia de remision", "guia de remessa",
+	"remito", "remisión", "albarán", "albaran", "nº albarán", "ddt", "n. ddt", "documento di trasporto", "bolla",
+	"bon de livraison", "leveringsbon", "følgeseddel", "följesedel", "lähete", "wz", "dokument wz", "dodací list",
+	"irsaliye", "irsaliye no", "sevk irsaliyesi", "накладная", "накладна", "ттн", "送货单", "出货单", "納品書番号",
+	"delivery order", "delivery order no", "d/o no", "dua", "dam", "declaración aduanera", "pedimento",
+	"customs declaration", "customs entry", "entry no", "mrn", "zollanmeldung", "déclaration en douane",
+	"beyanname no", "gümrük beyannamesi", "гтд", "报关单号", "報關單號", "申告番号", "수입신고번호",
+	// An order the document fulfils. A bare "order" word is left out, as in
+	// notTheNumberLabels: a restaurant or a delivery platform numbers its
+	// receipt so (주문번호, 订单号).
+	"orden de compra", "oc", "o.c.", "ordem de compra", "nº pedido", "bon de commande", "ordine d'acquisto",
+	"nr zamówienia", "č. objednávky", "tilausnumero", "ordrenr", "ordernummer", "no. pesanan", "nomor pesanan",
+	"номер замовлення", "أمر شراء", "رقم أمر الشراء", "ใบสั่งซื้อ", "số đơn hàng",
+}

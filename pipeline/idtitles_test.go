@@ -1,0 +1,160 @@
+package pipeline
+
+import "testing"
+
+// Class "another identifier of the document taken as its number, while the
+// document's own number stands under a title or label in its own language":
+// a hotel's folio beside a Portuguese FATURA-RECIBO, a booking or
+// confirmation reference, an Israeli allocation number, an IBAN, a Japanese
+// registration number, a Brazilian access key or authorisation protocol, a
+// card slip's approval code, RRN, terminal and batch, a fiscal receipt's
+// device and document numbers, a dispatch guide or purchase order, a customs
+// declaration, a Taiwanese e-invoice's random code. Each is flagged as the
+// invoice number, the document's own number passes, and no reason names
+// another of these numbers as the document's.
+func TestOwnNumberUnderItsTitleBesideOtherIdentifiers(t *testing.T) {
+	checkRefDocs(t, []refDoc{
+		{"portuguese hotel fatura-recibo with a folio", "HOTEL MIRADOURO DO TEJO, LDA\nNIF 509 123 456\n" +
+			"FATURA-RECIBO FR 2026A/1184\nData: 14-11-2026\nFolio n.º 88213   Quarto 412\n" +
+			"Alojamento 2 noites   180,00\nIVA 6%   10,80\nTotal  190,80 EUR\nATCUD: JJ4K7M2P-1184",
+			"FR 2026A/1184", []string{"88213", "412", "JJ4K7M2P-1184"}},
+		{"hotel invoice with booking and confirmation numbers", "GRAND HARBOUR HOTEL PTE LTD\nINVOICE GH-26-55021\n" +
+			"Confirmation No. 7734219   Booking.com Reservation 3021774590\nGuest: A. Smith   Room 1207\n" +
+			"Arrival 10/11/2026   Departure 12/11/2026\nTotal SGD 612.40",
+			"GH-26-55021", []string{"7734219", "3021774590", "1207"}},
+		{"israeli tax invoice with an allocation number", "מלון ים התכלת בע\"מ\nע.מ. 514123456\n" +
+			"חשבונית מס / קבלה 40217\nמספר הקצאה: 123456789\nתאריך: 14/11/2026\nסה\"כ לתשלום ₪ 1,170.00",
+			"40217", []string{"123456789", "514123456"}},
+		{"israeli invoice labelled מספר חשבונית", "אופק מחשבים בע\"מ\nמספר חשבונית: 30112\n" +
+			"מספר הקצאה 987654321\nסה\"כ לתשלום ₪ 4,956.00",
+			"30112", []string{"987654321"}},
+		{"polish rachunek with the seller's IBAN", "Kowalski Usługi Sp. z o.o.\nNIP 525-000-12-34\n" +
+			"Rachunek nr 12/11/2026\nData wystawienia: 2026-11-14\nDo zapłaty: 1 230,00 PLN\n" +
+			"Numer konta: PL61 1090 1014 0000 0712 1981 2874",
+			"12/11/2026", []string{"PL61 1090 1014 0000 0712 1981 2874", "525-000-12-34"}},
+		{"japanese invoice with the registration number", "請求書\n株式会社みどり商会 御中\n" +
+			"株式会社サクラ精機\n適格請求書発行事業者 T8010001234567\n請求No. S-2611-042\n" +
+			"小計 ¥50,000\n消費税(10%) ¥5,000\n合計 ¥55,000",
+			"S-2611-042", []string{"T8010001234567"}},
+		{"brazilian DANFE with access key and protocol", "DANFE\nDOCUMENTO AUXILIAR DA NOTA FISCAL ELETRÔNICA\n" +
+			"COMERCIAL PAULISTA LTDA\nCNPJ 12.345.678/0001-90\nNº 000.012.345   SÉRIE 001\nCHAVE DE ACESSO\n" +
+			"3526 1112 3456 7800 0190 5500 1000 0123 4510 0012 3458\nPROTOCOLO DE AUTORIZAÇÃO DE USO\n" +
+			"135261234567890 - 14/11/2026 10:22:31\nVALOR TOTAL DA NOTA 1.250,00",
+			"000.012.345", []string{"3526 1112 3456 7800 0190 5500 1000 0123 4510 0012 3458", "135261234567890"}},
+		{"card slip with approval code, RRN, terminal and batch", "CAFE LUMIERE\n12 Rue des Lilas, Lyon\n" +
+			"Ticket n° 0412\nCARTE VISA\nTerminal ID: 28841977\nBatch 000118   Trace 000987\n" +
+			"RRN 631812345678\nApproval code 0A12B4\nMontant 23,50 EUR",
+			"0412", []string{"28841977", "000118", "000987", "631812345678", "0A12B4"}},
+		{"ukrainian fiscal receipt", "ТОВ \"ЗЕЛЕНИЙ КОШИК\"\nм. Київ, вул. Хрещатик 1\nПН 123456789012\n" +
+			"ФІСКАЛЬНИЙ ЧЕК № 0412-17\nХліб   32,50\nМолоко   45,00\nСУМА 77,50 ГРН\nПДВ А 20% 12,92\n" +
+			"ФН ПРРО 4000654321\nФН чека 998877665\nФД 30571\nФП 7086421935",
+			"0412-17", []string{"4000654321", "998877665", "30571", "7086421935", "123456789012"}},
+		{"chilean factura with a dispatch guide and a purchase order", "COMERCIAL ANDES SpA\nR.U.T.: 76.123.456-7\n" +
+			"FACTURA ELECTRÓNICA N° 18433\nFecha Emisión: 14/11/2026\nGuía de despacho N° 5521\n" +
+			"Orden de compra: OC-2026-0912\nTotal $ 1.785.000",
+			"18433", []string{"5521", "OC-2026-0912", "76.123.456-7"}},
+		{"peruvian customs broker with a declaration", "AGENCIA DE ADUANAS PACÍFICO S.A.C.\nRUC 20123456789\n" +
+			"FACTURA ELECTRÓNICA F001-00012345\nDUA: 118-2026-10-012345\nDAM N° 118-2026-10-054321\n" +
+			"Comisión de agencia   S/ 850.00\nIGV 18%   S/ 153.00\nImporte total S/ 1,003.00",
+			"F001-00012345", []string{"118-2026-10-012345", "118-2026-10-054321", "20123456789"}},
+		{"taiwanese e-invoice with a random code", "電子發票證明聯\n2026-11-14\n發票號碼: AB-12345678\n" +
+			"隨機碼: 4821   總計: 560\n賣方 24681357   買方 86420975",
+			"AB-12345678", []string{"4821", "24681357", "86420975"}},
+		{"mexican cfdi with its fiscal folio", "FERRETERÍA DEL BAJÍO SA DE CV\nRFC: FBA850101AB1\n" +
+			"Serie A   Folio 8821\nFolio fiscal: 5FB2822E-396D-4725-8521-CDC4BDD20CCF\n" +
+			"No. de serie del CSD: 00001000000504465028\nTotal $ 1,160.00",
+			"8821", []string{"5FB2822E-396D-4725-8521-CDC4BDD20CCF", "00001000000504465028"}},
+		{"indian e-invoice with IRN and ack number", "SHREE GANESH TRADERS\nGSTIN: 27ABCDE1234F1Z5\n" +
+			"IRN: 3b5f2a9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a\nAck No.: 112610012345678\n" +
+			"E-Way Bill No: 391012345678\nInvoice No.: SGT/26-27/0412\nTaxable value 10,000.00\nIGST 18% 1,800.00\nTotal 11,800.00",
+			"SGT/26-27/0412", []string{"112610012345678", "391012345678"}},
+		{"italian fattura with IBAN and transport document", "Rossi Forniture S.r.l.\nP.IVA 01234560987\n" +
+			"Fattura n. 412/2026 del 14/11/2026\nDDT n. 0912 del 10/11/2026\nCIG: Z1A2B3C4D5\n" +
+			"IBAN: IT60 X054 2811 1010 0000 0123 456\nTotale documento € 1.220,00",
+			"412/2026", []string{"0912", "Z1A2B3C4D5", "IT60 X054 2811 1010 0000 0123 456"}},
+		{"german receipt with TSE counters", "Bäckerei Hoffmann\nKassenbeleg 2026-118-0412\n" +
+			"TSE-Transaktion: 88213\nTSE-Signaturzähler: 177120\nTSE-Seriennummer: 5a1b2c3d4e\nSumme 9,40 EUR",
+			"2026-118-0412", []string{"88213", "177120"}},
+		{"norwegian faktura with a KID", "Fjordservice AS\nOrg.nr 987 654 321 MVA\nFaktura 26041\n" +
+			"KID: 0002604112345\nKontonummer: 1503.12.34567\nÅ betale kr 2 500,00",
+			"26041", []string{"0002604112345", "1503.12.34567"}},
+		{"swedish faktura with OCR and bankgiro", "Norrland Bygg AB\nFakturanummer 7712\nOCR-nummer 771220268\n" +
+			"Bankgiro 5050-1055\nAtt betala 12 500,00 kr",
+			"7712", []string{"771220268", "5050-1055"}},
+		{"finnish lasku with a reference number", "Savon Sähkö Oy\nLasku nro 44120\nViitenumero 44120 00015\n" +
+			"IBAN FI21 1234 5600 0007 85\nYhteensä 310,00 EUR",
+			"44120", []string{"44120 00015", "FI21 1234 5600 0007 85"}},
+		{"turkish e-archive fatura with ETTN", "ANADOLU GIDA A.Ş.\nVKN 1234567890\ne-Arşiv Fatura\n" +
+			"Fatura No: ANA2026000000412\nETTN: 7d9c2a1b-3e4f-4a5b-8c6d-9e0f1a2b3c4d\nÖdenecek Tutar 1.180,00 TL",
+			"ANA2026000000412", []string{"7d9c2a1b-3e4f-4a5b-8c6d-9e0f1a2b3c4d", "1234567890"}},
+		{"greek invoice with the myDATA mark", "ΑΦΟΙ ΠΑΠΑΔΟΠΟΥΛΟΙ Ο.Ε.\nΑΦΜ 098765432\nΤΙΜΟΛΟΓΙΟ ΠΩΛΗΣΗΣ Α-1207\n" +
+			"ΜΑΡΚ 400001234567890\nUID 8F2C1A9B0D3E4F5A6B7C8D9E0F1A2B3C4D5E6F70\nΣύνολο 1.240,00 €",
+			"Α-1207", []string{"400001234567890", "098765432"}},
+		{"russian cash receipt with fiscal numbers", "ООО «Север»\nИНН 7701234567\nКАССОВЫЙ ЧЕК № 412\n" +
+			"Смена № 118\nРН ККТ 0004417729035561\nЗН ККТ 00106798765432\nФН 9960440300887766\nФД 52718  ФП 3091847265\n" +
+			"ИТОГ =1 250,00",
+			"412", []string{"118", "0004417729035561", "00106798765432", "9960440300887766", "52718", "3091847265"}},
+		{"arabic invoice titled فاتورة رقم", "مؤسسة الريادة للتجارة\nفاتورة رقم 2026/412\n" +
+			"رقم الحساب: 0108061198800015\nالآيبان: SA03 8000 0000 6080 1016 7519\nالإجمالي 1,150.00 ر.س",
+			"2026/412", []string{"0108061198800015", "SA03 8000 0000 6080 1016 7519"}},
+		{"vietnamese VAT invoice with a lookup code", "CÔNG TY TNHH AN PHÁT\nMã số thuế: 0312345678\n" +
+			"HÓA ĐƠN GIÁ TRỊ GIA TĂNG\nKý hiệu: 1C26TAP   Số hóa đơn: 00000871\nMã tra cứu: X7K2P9Q4R1\n" +
+			"Mã của CQT: 00A1B2C3D4E5F60718293A4B5C6D7E8F90\nTổng cộng: 16.200.000 VND",
+			"00000871", []string{"X7K2P9Q4R1", "0312345678"}},
+		{"indonesian faktur with NPWP and order", "PT SINAR JAYA ABADI\nNPWP: 01.234.567.8-901.000\n" +
+			"Nomor Faktur: INV/2026/11/0412\nNo. Pesanan: PO-88213\nTotal Rp 1.110.000",
+			"INV/2026/11/0412", []string{"01.234.567.8-901.000", "PO-88213"}},
+		{"thai tax invoice with a POS number", "บริษัท สยามเทรดดิ้ง จำกัด\nเลขประจำตัวผู้เสียภาษี 0105551234567\n" +
+			"เลขที่ใบกำกับภาษี IV6911-0042\nPOS ID: E051234567\nรวมเงิน 1,070.00 บาท",
+			"IV6911-0042", []string{"E051234567", "0105551234567"}},
+		{"korean tax invoice with an approval number of the NTS", "(주)한빛상사\n사업자등록번호 123-45-67890\n" +
+			"세금계산서 번호 2026-1114-0412\n국세청 승인번호 20261114-41000012-abcd1234\n합계 1,100,000원",
+			"2026-1114-0412", []string{"20261114-41000012-abcd1234", "123-45-67890"}},
+		{"czech faktura with constant symbol and EET codes", "Novák stavby s.r.o.\nIČ 12345678\n" +
+			"Faktura - daňový doklad č. 2026010045\nKonstantní symbol 0308\nFIK: 1b3e5f7a-2c4d-4e6f-8a0b-1c2d3e4f5a6b\n" +
+			"Celkem k úhradě 58 685,00 Kč",
+			"2026010045", []string{"0308", "1b3e5f7a-2c4d-4e6f-8a0b-1c2d3e4f5a6b"}},
+	})
+}
+
+// Some identifiers say what they are by their shape, whatever label (or
+// none) stands before them: an IBAN whose check digits hold, a Japanese
+// registration number (T and 13 digits), an electronic document's 44-digit
+// access key, a UUID, a 64-character hash. None is the document's number;
+// the number its own label names passes, and so does a shape one of the
+// field's own labels names.
+func TestIdentifierShapesThatAreNeverTheNumber(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	cz := "Elektro Dvořák s.r.o.\nFaktura 2026-0412\nBankovní spojení: CZ65 0800 0000 1920 0014 5399\nCelkem 12 100,00 Kč"
+	jp := "領収書\n喫茶 こもれび\nT3012345678901\n2026年11月14日\nNo. 0045\n合計 ¥1,320"
+	br := "NFC-e nº 4471 Série 1\nConsulte pela chave:\n35261112345678000190650010000044711000044719\nTotal R$ 38,90"
+	in := "SHREE GANESH TRADERS\nInvoice No.: SGT/0412\n3b5f2a9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a\nTotal 11,800.00"
+	mx := "FERRETERÍA DEL BAJÍO\nFactura A-8821\n5FB2822E-396D-4725-8521-CDC4BDD20CCF\nTotal $ 1,160.00"
+	runClassCases(t, []classCase{
+		{"IBAN under an unread label", cz, n("CZ65 0800 0000 1920 0014 5399"), "invoice_number", "IBAN"},
+		{"IBAN's own faktura right", cz, n("2026-0412"), "", ""},
+		{"registration number alone on its line", jp, n("T3012345678901"), "invoice_number", "registration number"},
+		{"registration number's own receipt right", jp, n("0045"), "", ""},
+		{"NFC-e access key", br, n("35261112345678000190650010000044711000044719"), "invoice_number", "44-digit access key"},
+		{"NFC-e number right", br, n("4471"), "", ""},
+		{"IRN hash", in, n("3b5f2a9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a"), "invoice_number", "64-character hash"},
+		{"UUID without a label", mx, n("5FB2822E-396D-4725-8521-CDC4BDD20CCF"), "invoice_number", "UUID"},
+		{"factura number right", mx, n("A-8821"), "", ""},
+		{"a UUID its own label names", "Cloudly Inc\nInvoice ID: 6f1c2a3b-4d5e-6789-abcd-0123456789ef\nTotal $9.00",
+			n("6f1c2a3b-4d5e-6789-abcd-0123456789ef"), "", ""},
+		{"portuguese number without its type code", "HOTEL MIRADOURO DO TEJO, LDA\nFATURA-RECIBO FR 2026A/1184\n" +
+			"Folio n.º 88213\nTotal  190,80 EUR", n("2026A/1184"), "", ""},
+	})
+}
+
+// A schema that asks for an IBAN under its own label gets it unflagged.
+func TestAnIBANFieldOfItsOwnIsNotFlagged(t *testing.T) {
+	s, err := ParseSchema([]byte("name: payment\nfields:\n  - name: iban\n    kind: identifier\n    labels: [iban]\n"), "payment.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := RunHeuristics("Pay to IBAN: DE89 3704 0044 0532 0130 00", s, Record{"iban": "DE89 3704 0044 0532 0130 00"})
+	if c := rep["iban"]; c.Factor != 1 {
+		t.Errorf("the IBAN field's own value is flagged: %v", c.Reasons)
+	}
+}
