@@ -106,6 +106,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		option.WithMaxRetries(retries(cfg.MaxRetries)),
 		option.WithMaxRetryDelay(orDefault(cfg.MaxRetryDelay, DefaultMaxRetryDelay)),
 		option.WithHTTPClient(httpClient(cfg.HTTPClient)),
+		option.WithMiddleware(inMemoryBody),
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
@@ -115,6 +116,23 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		prices = DefaultPrices()
 	}
 	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, scrub: newScrubber(cfg.APIKey), schemas: &encodedSchemas{}}, nil
+}
+
+// inMemoryBody gives net/http each attempt's body as the in-memory reader
+// it is (the SDK's GetBody: the same bytes, from the start). The SDK wraps
+// the body in a closer of its own, which net/http cannot see through, so it
+// flushed the request's headers in a write (a TCP segment, for a real
+// vendor a TLS record) of their own before the body: two writes a call
+// instead of one (net/http's isKnownInMemoryReader, golang/go#22088).
+// Retries, timeouts and closing are the SDK's as before; the bytes on the
+// wire are the same.
+func inMemoryBody(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
+		if body, err := req.GetBody(); err == nil {
+			req.Body = body
+		}
+	}
+	return next(req)
 }
 
 // Complete sends one chat completion and returns the first choice's content.

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -71,5 +72,51 @@ func TestNewTransportPoolFitsConcurrency(t *testing.T) {
 		if tr.Proxy == nil {
 			t.Errorf("concurrency %d: the proxy from the environment is lost", conc)
 		}
+	}
+}
+
+// countingConn counts the writes a client connection makes.
+type countingConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countingConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// A call is one write on its connection: headers and a prompt of several KB
+// together, not the headers in a segment of their own before the body.
+func TestOpenAIRequestIsOneWrite(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, openAIOK)
+	}))
+	t.Cleanup(srv.Close)
+	var writes atomic.Int64
+	tr := NewTransport(1)
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countingConn{Conn: c, writes: &writes}, nil
+	}
+	c, err := NewOpenAI(OpenAIConfig{APIKey: testKey, BaseURL: srv.URL + "/v1", HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := testRequest()
+	req.Messages[0].Content = strings.Repeat("Invoice line 12.50 EUR\n", 400) // 9 KB of prompt
+	const calls = 3
+	for range calls {
+		if _, err := c.Complete(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := writes.Load(); n != calls {
+		t.Fatalf("%d calls made %d writes, want one each", calls, n)
 	}
 }
