@@ -273,6 +273,9 @@ var proseCode = regexp.MustCompile(`\b(?i:pay|paid|payable|payment|amounts?|pric
 // proseCurrency finds a currency a sentence names ("Please pay in GBP").
 func (d *doc) proseCurrency() (code, phrase string, sp Span, ok bool) {
 	text := d.text()
+	if !mayPayIn(text) {
+		return "", "", Span{}, false
+	}
 	for _, m := range proseCode.FindAllStringSubmatchIndex(text, 8) {
 		c := text[m[2]:m[3]]
 		if _, known := currencyMarkers[c]; !known && !slices.Contains(extraCodes, c) {
@@ -287,6 +290,9 @@ func (d *doc) proseCurrency() (code, phrase string, sp Span, ok bool) {
 // headerCurrency finds a currency stated only in a column header.
 func (d *doc) headerCurrency() (code, header string, sp Span, ok bool) {
 	text := d.text()
+	if !mayHeadCode(text) {
+		return "", "", Span{}, false
+	}
 	for _, m := range headerCode.FindAllStringSubmatchIndex(text, 8) {
 		c := text[m[4]:m[5]]
 		if _, known := currencyMarkers[c]; !known && !slices.Contains(extraCodes, c) {
@@ -296,6 +302,64 @@ func (d *doc) headerCurrency() (code, header string, sp Span, ok bool) {
 		return c, text[m[0]:m[1]], Span{Start: s, End: s + utf8.RuneCountInString(text[m[0]:m[1]])}, true
 	}
 	return "", "", Span{}, false
+}
+
+// mayHeadCode reports whether text can match headerCode: whether a ")"
+// follows three runes that (?i)[A-Z] matches (ASCII letters, and "ſ" and
+// the Kelvin sign, which fold to s and k). Most documents print none, and
+// the backtracking scan for the labels costs more than the whole of some
+// checks.
+func mayHeadCode(text string) bool {
+	for at := 0; ; {
+		i := strings.IndexByte(text[at:], ')')
+		if i < 0 {
+			return false
+		}
+		at += i + 1
+		head, n := text[:at-1], 0
+		for ; n < 3; n++ {
+			r, size := utf8.DecodeLastRuneInString(head)
+			if !('a' <= r|0x20 && r|0x20 <= 'z' || r == 'ſ' || r == '\u212A') {
+				break
+			}
+			head = head[:len(head)-size]
+		}
+		if n == 3 {
+			return true
+		}
+	}
+}
+
+// mayPayIn reports whether text can match proseCode, whose tail is
+// case-sensitive: "in" or "en" in any case, ASCII spaces, then three
+// capitals that end a word. A document that names no currency so is
+// not scanned for the verbs before it.
+func mayPayIn(text string) bool {
+	for p := 1; p+3 <= len(text); p++ {
+		if !isCap(text[p]) || !isCap(text[p+1]) || !isCap(text[p+2]) || !isRE2Space(text[p-1]) ||
+			p+3 < len(text) && isRE2Word(text[p+3]) {
+			continue
+		}
+		q := p - 1
+		for q > 0 && isRE2Space(text[q-1]) {
+			q--
+		}
+		if q >= 2 && text[q-1]|0x20 == 'n' && (text[q-2]|0x20 == 'i' || text[q-2]|0x20 == 'e') {
+			return true
+		}
+	}
+	return false
+}
+
+func isCap(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// isRE2Space is a byte regexp's \s matches: \t \n \f \r and space.
+func isRE2Space(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isRE2Word is a byte regexp's \b counts as a word's: an ASCII letter or
+// digit, or "_".
+func isRE2Word(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // extraCodes are currencies the marker table has no sign for.
