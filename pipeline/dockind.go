@@ -35,8 +35,8 @@ func (d *doc) nonInvoiceKind() string {
 		if seen >= titleLines && !d.mayHoldSubject(l) {
 			continue // below the top, and no "subject" line: skip its key
 		}
-		key := " " + d.lineKey(l) + " "
-		if strings.TrimSpace(key) == "" {
+		key := d.paddedLineKey(l)
+		if key == "  " {
 			continue
 		}
 		seen++
@@ -109,11 +109,22 @@ func (d *doc) mayHoldSubject(l int) bool {
 
 // lineKey is line l in LabelKey form.
 func (d *doc) lineKey(l int) string {
-	ls, le := d.lineStarts[l], len(d.rs)
-	if l+1 < len(d.lineStarts) {
-		le = d.lineStarts[l+1] - 1
+	k := d.paddedLineKey(l)
+	return k[1 : len(k)-1]
+}
+
+// paddedLineKey is " " + d.lineKey(l) + " ", the form hasKeyPhrase reads,
+// written from the line's runes into one string.
+func (d *doc) paddedLineKey(l int) string {
+	ls, le := d.lineBounds(l)
+	var k keyBuilder
+	k.b.Grow(le - ls + 2)
+	k.b.WriteByte(' ')
+	for _, r := range d.rs[ls:le] {
+		k.add(r)
 	}
-	return LabelKey(string(d.rs[ls:le]))
+	k.b.WriteByte(' ')
+	return k.b.String()
 }
 
 // checkNonInvoiceNumber flags an invoice number taken from a document whose

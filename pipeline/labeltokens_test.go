@@ -207,3 +207,38 @@ func TestSegmentEndAppliesTheSeparatorsInTurn(t *testing.T) {
 		}
 	}
 }
+
+// LabelKey is LabelTokens joined by spaces, and a line's padded key is
+// the LabelKey of its text padded, on texts in any script: CJK runes are
+// words of their own, full-width forms narrowed, marks and invalid bytes
+// dropped.
+func TestLabelKeyIsTheTokensJoined(t *testing.T) {
+	texts := []string{"", "株式会社さくら商事 (Sakura Shoji Co., Ltd.)", "FACTURE N° F-2026-031", "  Émetteur : Boulangerie",
+		"ＩＮＶ－２０２６ No．5", "İSTANBUL \u212Aelvin ǅ ß ΣΑΣ", "請求書 / INVOICE", "bad \xff utf-8 \xc3", "Re\u0301sume\u0301 & Co",
+		"١٢٣ فاتورة", "x", "—", "Subject: 見積書"}
+	pieces := []string{"a", "Z", " ", "&", "-", "é", "Ü", "株", "さ", "ｶ", "１", "٣", "\u0301", "\u00a0", "\u3000", ".", "\xff", "\n", "İ"}
+	rng := rand.New(rand.NewPCG(5, 8))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(14) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	schema := Invoice()
+	for _, s := range texts {
+		if got, want := LabelKey(s), strings.Join(LabelTokens(s), " "); got != want {
+			t.Fatalf("LabelKey(%q) = %q, the tokens joined %q", s, got, want)
+		}
+		d, err := analyze(context.Background(), s, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for l := range d.lineStarts {
+			ls, le := d.lineBounds(l)
+			if got, want := d.paddedLineKey(l), " "+LabelKey(string(d.rs[ls:le]))+" "; got != want {
+				t.Fatalf("line %d of %q: padded key %q, want %q", l, s, got, want)
+			}
+		}
+	}
+}

@@ -383,7 +383,54 @@ func LabelKey(s string) string {
 	if isASCII(s) {
 		return asciiLabelKey(s)
 	}
-	return strings.Join(LabelTokens(s), " ")
+	var k keyBuilder
+	k.b.Grow(len(s))
+	for _, r := range s {
+		k.add(r)
+	}
+	return k.b.String()
+}
+
+// keyBuilder writes a LabelKey rune by rune, as LabelTokens splits and
+// lowers the runes and a space joins the words: one string, where joining
+// the tokens built one per word and one for the list first.
+type keyBuilder struct {
+	b      strings.Builder
+	inWord bool // the last rune written continues a word
+	any    bool // a word is written: the next one follows a space
+}
+
+func (k *keyBuilder) add(r rune) {
+	switch {
+	case r < utf8.RuneSelf:
+		c := byte(r)
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if !isASCIIWordByte(c) {
+			k.inWord = false
+			return
+		}
+		if !k.inWord && k.any {
+			k.b.WriteByte(' ')
+		}
+		k.b.WriteByte(c)
+		k.inWord, k.any = true, true
+	case isCJK(r): // a word of its own
+		if k.any {
+			k.b.WriteByte(' ')
+		}
+		k.b.WriteRune(unicode.ToLower(r))
+		k.inWord, k.any = false, true
+	case unicode.IsLetter(r) || unicode.IsDigit(r):
+		if !k.inWord && k.any {
+			k.b.WriteByte(' ')
+		}
+		k.b.WriteRune(unicode.ToLower(r))
+		k.inWord, k.any = true, true
+	default:
+		k.inWord = false
+	}
 }
 
 // asciiLabelKey is LabelKey of an ASCII s, built in one allocation, or none

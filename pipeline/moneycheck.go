@@ -523,12 +523,12 @@ func (d *doc) statementTitled() bool {
 		if seen >= titleLines {
 			break
 		}
-		key := d.lineKey(l)
-		if key == "" {
+		key := d.paddedLineKey(l)
+		if key == "  " {
 			continue
 		}
 		seen++
-		if slices.ContainsFunc(statementTitles, func(t string) bool { return strings.Contains(" "+key+" ", " "+t+" ") }) {
+		if slices.ContainsFunc(statementTitles, func(t string) bool { return hasKeyPhrase(key, t) }) {
 			return true
 		}
 	}
