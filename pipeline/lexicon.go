@@ -487,10 +487,13 @@ func LabelTokens(s string) []string {
 		eachASCIIToken(low, func(start, end int) { out = append(out, low[start:end]) })
 		return out
 	}
-	toks := labelTokens(s)
-	out := make([]string, len(toks))
-	for i, t := range toks {
-		out[i] = t.text
+	// The words are the key's: two allocations, not one per word.
+	key := LabelKey(s)
+	out := make([]string, 0, strings.Count(key, " ")+1)
+	for w := range strings.SplitSeq(key, " ") {
+		if w != "" {
+			out = append(out, w)
+		}
 	}
 	return out
 }
@@ -502,32 +505,33 @@ func labelTokens(s string) []token {
 	return runeLabelTokens(s)
 }
 
+// runeLabelTokens is labelTokens of any s: the words of its LabelKey,
+// built rune by rune, placed where their runes are. Their texts are cut
+// from the key, one string for all of them.
 func runeLabelTokens(s string) []token {
 	var out []token
-	var cur []rune
-	start, pos := 0, 0
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, token{text: string(cur), start: start, end: pos})
-			cur = cur[:0]
-		}
-	}
+	var k keyBuilder
+	k.b.Grow(len(s))
+	pos := 0
 	for _, r := range s {
+		continues, n := k.inWord, k.b.Len()
+		k.add(r)
 		switch {
-		case isCJK(r):
-			flush()
-			out = append(out, token{text: string(unicode.ToLower(r)), start: pos, end: pos + 1})
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&':
-			if len(cur) == 0 {
-				start = pos
-			}
-			cur = append(cur, unicode.ToLower(r))
-		default:
-			flush()
+		case k.b.Len() == n: // no word's rune
+		case continues && k.inWord:
+			out[len(out)-1].end = pos + 1
+		default: // a word starts, or a CJK rune is one
+			out = append(out, token{start: pos, end: pos + 1})
 		}
 		pos++
 	}
-	flush()
+	key, i := k.b.String(), 0
+	for w := range strings.SplitSeq(key, " ") {
+		if w != "" {
+			out[i].text = w
+			i++
+		}
+	}
 	return out
 }
 
