@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/reflect-mcp/reflect/store"
+	"github.com/reflect-mcp/reflect/tui"
 )
 
 // A gateway deciding with a remote engine (REEFLEX_CORE_URL) files its held
@@ -91,5 +98,64 @@ func TestWorkstationApprovalOfARemoteHoldNamesCoreURL(t *testing.T) {
 	_, err = res.Resolve(ctx, "h-remote", true, "")
 	if err == nil || !strings.Contains(err.Error(), "reflect holds approve|reject h-remote --core-url URL (or REEFLEX_CORE_URL)") {
 		t.Errorf("y on a hold the store's engine lacks: %v", err)
+	}
+}
+
+// review --queue NAME --core-url URL: the workstation's y resolves a held
+// call on the remote engine the gateway decides with, as the approver its
+// resolver token is bound to, and marks the call's queue item in the store.
+func TestWorkstationApprovesOnARemoteEngine(t *testing.T) {
+	env := map[string]string{"REEFLEX_AUTH_TOKEN": "gate", "REEFLEX_RESOLVER_TOKENS": `{"tok-ana":{"type":"human","id":"ana"}}`}
+	url, _ := startCore(t, env, "--memory")
+	_, d := post(t, url+"/v1/decide", "gate", heldEnvelope)
+	holdID := d["hold_id"].(string)
+	ctx := context.Background()
+	storePath := filepath.Join(t.TempDir(), "reflect.db")
+	st, err := store.Open(storePath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.EnqueueToolCall(ctx, "claude-code", store.ToolCall{HoldID: holdID, Client: "claude-code",
+		Upstream: "notes", Tool: "delete_notes", Arguments: json.RawMessage(`{"names":["a","b"]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := st.Corpus(ctx, store.QueueCorpusID("claude-code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("REEFLEX_CORE_TOKEN", "tok-ana")
+	c, err := newCoreClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: "ana", NoColor: true,
+		Holds: holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st, remote: true}, reviewer: "ana"}}
+	tm := teatest.NewTestModel(t, tui.New(cfg), teatest.WithInitialTermSize(100, 30))
+	wait := func(s string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	wait("need review")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	wait("y approves")
+	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	wait("approved by ana")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+
+	r := runWith(t, map[string]string{"REEFLEX_CORE_TOKEN": "gate", "REEFLEX_CORE_URL": url}, "", "holds", "show", holdID)
+	if r.code != 0 || !strings.Contains(r.out, `"status":"approved"`) || !strings.Contains(r.out, `"decided_by":"human:ana"`) {
+		t.Errorf("the remote engine's hold after y: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	doc, err := st.Document(ctx, corpus.ID, holdID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, _ := store.ParseToolCall(doc); tc.Resolution == nil || !tc.Resolution.Approved || tc.Resolution.Reviewer != "ana" {
+		t.Errorf("the queue item after y: %+v", tc.Resolution)
+	}
+	if r := run(t, "", "review", "some.jsonl", "--core-url", url); r.code != ExitUsage || !strings.Contains(r.err, "--core-url is for a client's queue") {
+		t.Errorf("review FILE --core-url: exit %d %q", r.code, r.err)
 	}
 }

@@ -100,6 +100,9 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 type holdDecider struct {
 	b  holdsBackend
 	st *store.Store // nil: a remote core's holds, no queue here to mark
+	// remote: b is a running core, which refuses a decided hold itself
+	// (and a resolver token may not read holds): nothing is read first.
+	remote bool
 }
 
 // decide reads the hold first: one decided since the asker looked
@@ -108,7 +111,7 @@ type holdDecider struct {
 func (d holdDecider) decide(ctx context.Context, id string, approve bool, reviewer, note string) (policy.Hold, store.Summary, error) {
 	var h policy.Hold
 	var err error
-	if d.st != nil {
+	if d.st != nil && !d.remote {
 		// A remote core refuses a decided hold itself, and a resolver
 		// token may not read holds: only the store's are read first.
 		if h, err = d.b.show(ctx, id); err != nil {

@@ -88,6 +88,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	conc := fs.Int("concurrency", 4, "documents run through the pipeline at once")
 	noRun := fs.Bool("no-run", false, "only review stored results; run nothing")
 	holdPack := fs.String("policy", "", "with --queue: the operator policy pack the gateway decides with, so the queue's held calls resolve under its rules")
+	coreURL := fs.String("core-url", os.Getenv("REEFLEX_CORE_URL"), "with --queue: resolve the queue's held calls on this running core, the remote engine the gateway decides with (env REEFLEX_CORE_URL; bearer, a resolver token, from REEFLEX_CORE_TOKEN)")
 	exportPath := fs.String("export", "", "where the export key writes golden JSONL (default <corpus>.<corpus id>.golden.jsonl next to the store, never in the working directory)")
 	pf.logLevel = "error"
 	fs.Lookup("log-level").DefValue = "error"
@@ -100,6 +101,12 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	if *holdPack != "" && *queue == "" {
 		return usageErr(errors.New("--policy is for a client's queue (--queue NAME): only queues hold tool calls"))
+	}
+	if flagWasSet(fs, "core-url") && *queue == "" {
+		return usageErr(errors.New("--core-url is for a client's queue (--queue NAME): only queues hold tool calls"))
+	}
+	if *holdPack != "" && *coreURL != "" && *queue != "" {
+		return usageErr(errors.New("--policy and --core-url do not go together: a remote engine decides with its own pack"))
 	}
 	if *conc < 1 {
 		return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", *conc))
@@ -144,7 +151,16 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 			return usageErr(fmt.Errorf("--gate: %w", err))
 		}
 	}
-	if *queue != "" {
+	switch {
+	case *queue != "" && *coreURL != "":
+		// The gateway decides with a remote engine: its holds are there,
+		// and only their queue items are in this store.
+		c, err := newCoreClient(*coreURL)
+		if err != nil {
+			return err
+		}
+		cfg.Holds = holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st, remote: true}, reviewer: cfg.Reviewer}
+	case *queue != "":
 		// A client's queue holds its gateway's held calls too: they
 		// resolve on this store's engine, as `reflect holds` does.
 		ef := engineFlags{store: storeFlags{path: st.Path(), reviewer: sf.reviewer}, pack: *holdPack}
@@ -153,7 +169,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 			return err
 		}
 		defer e.Close()
-		cfg.Holds = holdResolver{d: holdDecider{b: &localHolds{e: e}, st: st}, reviewer: cfg.Reviewer}
+		cfg.Holds = holdResolver{d: holdDecider{b: &localHolds{e: e, path: st.Path()}, st: st}, reviewer: cfg.Reviewer}
 	}
 	if *noRun {
 		// Nothing runs, but corrections are still checked against the
