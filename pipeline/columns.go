@@ -110,9 +110,28 @@ func namesANumber(h labelHit) bool {
 		return false
 	}
 	last := toks[len(toks)-1]
-	return numberHeadingWords[last] || strings.HasSuffix(last, "nummer") || strings.HasSuffix(last, "number") ||
-		strings.HasSuffix(last, "番号")
+	if numberHeadingWords[last] || strings.HasSuffix(last, "nummer") || strings.HasSuffix(last, "number") ||
+		strings.HasSuffix(last, "番号") || numberFirstWords[toks[0]] && len(toks) > 1 {
+		return true
+	}
+	// A CJK label's key is one token a character: "請 求 書 番 号".
+	joined := strings.Join(toks, "")
+	for _, w := range cjkNumberWords {
+		if strings.HasSuffix(joined, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// numberFirstWords start a label that names a number in languages that put
+// the number word first ("מספר חשבונית", "رقم الفاتورة", "Số hóa đơn",
+// "Nomor Faktur", "Номер счёта").
+var numberFirstWords = map[string]bool{"מספר": true, "رقم": true, "số": true, "nomor": true, "номер": true,
+	"numer": true, "číslo": true, "αριθμός": true, "เลขที่": true}
+
+// cjkNumberWords end a CJK label that names a number.
+var cjkNumberWords = []string{"番号", "号码", "號碼", "编号", "編號", "번호"}
 
 // storeNumber reports a value that is the first part of the number the
 // document labels ("0231" of "TRANS 0231-04-558812") and is printed after

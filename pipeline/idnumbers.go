@@ -10,7 +10,9 @@ import (
 // numberAfter is the number an own label names on its line: tokenAfter's
 // token, or a document-type code and the number after it ("FATURA-RECIBO
 // FR 2026A/1184", "FACTURA FT A/123"): a Portuguese or Spanish series
-// prints its type's code, in capitals, before the series and number.
+// prints its type's code, in capitals, before the series and number. After
+// a number sign ("FACTURA B Nº 0003-00001234") the code is the document's
+// class, and the number is what follows the sign.
 func numberAfter(rs []rune, end int) (Span, bool) {
 	if sp, ok := tokenAfter(rs, end); ok {
 		return sp, true
@@ -28,8 +30,13 @@ func numberAfter(rs []rune, end int) (Span, bool) {
 		return Span{}, false
 	}
 	sp, ok := tokenAfter(rs, q)
-	if !ok || sp.Start != q+1 {
+	switch {
+	case !ok:
 		return Span{}, false
+	case sp.Start != q+1:
+		// "FACTURA B Nº 0003-00001234": a class letter, then the number
+		// after its sign.
+		return sp, skipNumberSign(rs, q+1) > q+1
 	}
 	return Span{Start: p, End: sp.End}, true
 }

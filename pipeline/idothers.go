@@ -50,7 +50,7 @@ var otherNumberLabels = []string{
 	"aid", "tvr", "tsi", "arqc", "atc", "ta-nr", "vu-nr", "vu nr", "genehmigungs-nr", "genehmigungsnummer",
 	"autorisierungsnummer", "autorisierungs-nr", "n° autorisation", "numéro d'autorisation", "autorisation", "aut",
 	"cod. aut", "código de autorización", "no. autorización", "cod. autorizzazione", "codice autorizzazione",
-	"kod autoryzacji", "код авторизації", "код авторизации", "код авт", "承認番号", "승인 번호", "카드승인번호",
+	"kod autoryzacji", "код авторизації", "код авторизации", "код авт", "承認番号",
 	// A fiscal device and the fiscal numbers of its receipt.
 	"фн", "фн прро", "фн рро", "фн чека", "фд", "фп", "фпд", "рн ккт", "зн ккт", "зн", "зн рро", "ккт", "рро", "прро",
 	"фискальный признак", "фискальный номер", "фіскальний номер", "номер фн", "смена", "смена №", "зміна",
@@ -58,7 +58,7 @@ var otherNumberLabels = []string{
 	"bkp", "pkp", "matricola", "rt", "matricola rt", "αρ. μηχανής", "tse", "tse-transaktion", "tse transaktion",
 	"tse-transaktionsnummer", "tse-signaturzähler", "signaturzähler", "tse-seriennummer", "tse-start", "tse-ende",
 	"kassen-seriennummer", "z-report", "z report", "z no", "z-nr", "z-bon", "raport dobowy", "seri no", "ecr no",
-	"ecr", "pos id", "pos", "số máy",
+	"ecr", "pos id", "pos", "số máy", "id unic", "cod fiscal",
 	// A dispatch, delivery or customs document.
 	"guía de despacho", "guia de despacho", "guía", "guía de remisión", "guia de remision", "guia de remessa",
 	"remito", "remisión", "albarán", "albaran", "nº albarán", "ddt", "n. ddt", "documento di trasporto", "bolla",

@@ -158,3 +158,73 @@ func TestAnIBANFieldOfItsOwnIsNotFlagged(t *testing.T) {
 		t.Errorf("the IBAN field's own value is flagged: %v", c.Reasons)
 	}
 }
+
+// The same class in the other layouts documents print: headings over a row
+// of values, a label alone on the line above, a sentence that asks the payer
+// to quote a payment reference, a card slip stapled under a bill.
+func TestOtherIdentifiersInOtherLayouts(t *testing.T) {
+	checkRefDocs(t, []refDoc{
+		{"spanish factura with headings over the values", "DISTRIBUCIONES LEVANTE S.L.\nCIF B46123456\n" +
+			"Nº Factura      Fecha        Nº Pedido     Albarán\nFV26-00412      14/11/2026   PD-77120      AL-5521\n" +
+			"Base imponible 250,00\nIVA 21% 52,50\nTotal 302,50 €",
+			"FV26-00412", []string{"PD-77120", "AL-5521", "B46123456"}},
+		{"japanese 請求書 with labels above their values", "請求書\n株式会社みどり商会 御中\n請求書番号\nINV-2611-0412\n" +
+			"登録番号\nT8010001234567\n振込先口座番号\n0987123\n合計 ¥55,000",
+			"INV-2611-0412", []string{"T8010001234567", "0987123"}},
+		{"norwegian faktura asking to quote the KID", "Fjordservice AS\nFaktura nr 26041\n" +
+			"Vennligst bruk KID 000260411234 ved betaling til konto 1503.12.34567.\nÅ betale kr 2 500,00",
+			"26041", []string{"000260411234", "1503.12.34567"}},
+		{"german rechnung asking for a transfer to an IBAN", "Schreinerei Vogt\nRechnung 2026-118\n" +
+			"Bitte überweisen Sie den Betrag auf DE89 3704 0044 0532 0130 00.\nGesamtbetrag 1.190,00 EUR",
+			"2026-118", []string{"DE89 3704 0044 0532 0130 00"}},
+		{"restaurant bill with a card slip under it", "TRATTORIA DA MARIO\nRicevuta n. 0412\nCoperti 2\n" +
+			"Totale € 64,00\n--- PAGAMENTO CARTA ---\nTERM. 28841977  STAN 004512\nAUT. 0A12B4  ACQ. 631812345678\nIMPORTO EUR 64,00",
+			"0412", []string{"28841977", "004512", "0A12B4"}},
+		{"mexican cfdi with its fiscal folio in a heading", "FERRETERÍA DEL BAJÍO SA DE CV\nSerie   Folio   Folio Fiscal\n" +
+			"A       8821    5FB2822E-396D-4725-8521-CDC4BDD20CCF\nTotal $ 1,160.00",
+			"8821", []string{"5FB2822E-396D-4725-8521-CDC4BDD20CCF"}},
+		{"hotel folio from a booking engine", "Hotel Sol de Mayo\nFactura Nº A-0001-00004471\nReserva: BK7734219\n" +
+			"Huésped: J. Pérez  Habitación 214\nTotal $ 98.400,00",
+			"A-0001-00004471", []string{"BK7734219", "214"}},
+		{"korean card receipt keeps its approval number as its own", "스타벅스 역삼점\n사업자번호 123-45-67890\n" +
+			"카드 승인번호 30012345\n합계 5,600원",
+			"30012345", []string{"123-45-67890"}},
+	})
+}
+
+// A title's number sign in its own language ("מס'", "Nº", "Αρ.", "รหัส")
+// or a document class letter ("FACTURA B") between the title and the
+// number: the number after them is the document's.
+func TestTitleNumberSignsInTheirLanguage(t *testing.T) {
+	checkRefDocs(t, []refDoc{
+		{"hebrew tax invoice number", "אופק מחשבים בע\"מ\nחשבונית מס מס' 30112\nמספר הקצאה 987654321\nסה\"כ לתשלום ₪ 4,956.00",
+			"30112", []string{"987654321"}},
+		{"argentine factura B", "DISTRIBUIDORA DEL PLATA S.R.L.\nFACTURA B Nº 0003-00001234\nRemito: 0001-00008812\n" +
+			"CAE N°: 76123456789012\nTotal $ 12.100,00",
+			"0003-00001234", []string{"0001-00008812", "76123456789012"}},
+		{"greek retail receipt", "ΚΑΦΕΝΕΙΟ Η ΠΛΑΤΕΙΑ\nΑΦΜ 098765432\nΑΠΟΔΕΙΞΗ ΛΙΑΝΙΚΗΣ ΠΩΛΗΣΗΣ Αρ. 2093\n" +
+			"ΜΑΡΚ 400001234567890\nΣΥΝΟΛΟ 7,50 €",
+			"2093", []string{"400001234567890", "098765432"}},
+		{"saudi simplified tax invoice", "مقهى الواحة\nالرقم الضريبي: 300123456700003\nفاتورة ضريبية مبسطة رقم 4471\n" +
+			"رقم الطلب 88213\nالإجمالي 23.00 ر.س",
+			"4471", []string{"300123456700003", "88213"}},
+		{"russian receipt under its document number", "ИП Смирнов А.В.\nИНН 771234567890\nКвитанция № 0412\n" +
+			"Заказ-наряд № ЗН-7712\nИтого: 3 500,00 руб.",
+			"0412", []string{"771234567890"}},
+		{"romanian bon fiscal", "SC ALFA COM SRL\nCIF RO12345678\nBON FISCAL NR. 0412\nID UNIC 8871234567\nTOTAL 45,50 LEI",
+			"0412", []string{"RO12345678", "8871234567"}},
+		{"chinese receipt number", "上海明远餐饮有限公司\n收据号: 20261114-0412\n订单号: 771203\n税号 91310000MA1FL0XXXX\n合计 ¥128.00",
+			"20261114-0412", []string{"91310000MA1FL0XXXX"}},
+	})
+}
+
+// A number beside the title's document-class letter is compared with the
+// number after the sign, not with the letter.
+func TestClassLetterBeforeTheNumberSign(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	ar := "DISTRIBUIDORA DEL PLATA S.R.L.\nFACTURA B Nº 0003-00001234\nCliente 4471-22\nTotal $ 12.100,00"
+	runClassCases(t, []classCase{
+		{"the number after the sign", ar, n("0003-00001234"), "", ""},
+		{"another number, unlabelled", ar, n("4471-22"), "invoice_number", "0003-00001234"},
+	})
+}
