@@ -49,6 +49,9 @@ func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 			}
 			m := d.str(w.Start, w.End)
 			if c, shared := markerCode(m); c != "" && !shared {
+				if d.asideCue(w.Start) != "" {
+					continue // "USD equivalent (for information only)": not what is billed
+				}
 				return c, m, w, true
 			}
 			// "N29,240.00" is naira; a lone "R" before a price is as often a
@@ -317,12 +320,17 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		}
 	}
 	if len(ctx) > 0 {
-		c.Spans, c.Grounded = ctx, true
+		if ctx = d.checkAsideCurrency(c, code, ctx); len(ctx) > 0 {
+			c.Spans, c.Grounded = ctx, true
+		}
 		return
 	}
 	spans, factor, note := currencyEvidence(d.rs, d.fold, code, true)
 	if len(spans) > 0 {
 		c.Spans, c.Grounded = spans, true
+		if d.placedSharedSign(c, code, spans) {
+			return
+		}
 		if factor < 1 && factor > 0.5 {
 			// Only a shared sign ("kr", "$"): the issuer's country decides
 			// between the currencies that share it.

@@ -119,8 +119,15 @@ func (d *doc) issuerNumberMatch(i int) []int {
 		d.facts.placeDone = make([]bool, len(issuerNumbers))
 	}
 	if !d.facts.placeDone[i] {
-		if n := issuerNumbers[i]; n.need.met(d) {
+		if n := issuerNumbers[i]; n.need.met(d) && n.valid == nil {
 			d.facts.placeMatch[i] = n.re.FindStringSubmatchIndex(d.text())
+		} else if n.need.met(d) {
+			for _, m := range n.re.FindAllStringSubmatchIndex(d.text(), 8) {
+				if n.valid(d.text(), m) {
+					d.facts.placeMatch[i] = m
+					break
+				}
+			}
 		}
 		d.facts.placeDone[i] = true
 	}

@@ -24,6 +24,10 @@ type issuerNumber struct {
 	// need is what every match has, checked before the regexp runs: most
 	// texts lack it, and a regexp reads the whole text.
 	need textNeed
+	// valid, when set, reads the text around a match (m as
+	// FindStringSubmatchIndex gives it) for what the regexp cannot say:
+	// the first valid match counts.
+	valid func(text string, m []int) bool
 }
 
 // textNeed is what a text must hold for a regexp to match in it: one of
@@ -159,34 +163,74 @@ func asciiContainsFold(t, w string) bool {
 var issuerNumbers = []issuerNumber{
 	// Malaysia's GST registration numbers are twelve digits (Singapore's
 	// mix letters, India's GSTIN is fifteen characters, Canada's ends RT0001).
-	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{fold: []string{"gst"}, digits: 4}},
+	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{fold: []string{"gst"}, digits: 4}, nil},
 	// Germany's VAT ID after its label; Japan's qualified-invoice number.
-	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{fold: []string{"ust"}, digits: 9}},
-	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number", textNeed{any: []string{"登録番号"}, digits: 13}},
+	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{fold: []string{"ust"}, digits: 9}, nil},
+	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number", textNeed{any: []string{"登録番号"}, digits: 13}, nil},
 	// VAT IDs that carry their country: Sweden's ends in 01, the UK's,
 	// Denmark's, Norway's with MVA, Poland's. A US address; a South African
 	// "(Pty) Ltd" or company registration number.
-	{regexp.MustCompile(`\b(SE ?\d{10}01)\b`), "SEK", true, "a Swedish VAT number", textNeed{any: []string{"SE"}, digits: 12}},
-	{regexp.MustCompile(`\b(GB ?\d{3} ?\d{4} ?\d{2})\b`), "GBP", true, "a UK VAT number", textNeed{any: []string{"GB"}, digits: 3}},
-	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number", textNeed{any: []string{"DK"}, digits: 8}},
-	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number", textNeed{any: []string{"MVA"}, digits: 9}},
-	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number", textNeed{any: []string{"PL"}, digits: 10}},
-	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5, shape: stateZipShape}},
-	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}, shape: southAfricanShape}},
+	{regexp.MustCompile(`\b(SE ?\d{10}01)\b`), "SEK", true, "a Swedish VAT number", textNeed{any: []string{"SE"}, digits: 12}, nil},
+	{regexp.MustCompile(`\b(GB ?\d{3} ?\d{4} ?\d{2})\b`), "GBP", true, "a UK VAT number", textNeed{any: []string{"GB"}, digits: 3}, nil},
+	{regexp.MustCompile(`\b(DK ?\d{8})\b`), "DKK", true, "a Danish VAT number", textNeed{any: []string{"DK"}, digits: 8}, nil},
+	{regexp.MustCompile(`\b(NO ?\d{9} ?MVA)\b`), "NOK", true, "a Norwegian VAT number", textNeed{any: []string{"MVA"}, digits: 9}, nil},
+	{regexp.MustCompile(`\b(PL ?\d{10})\b`), "PLN", true, "a Polish VAT number", textNeed{any: []string{"PL"}, digits: 10}, nil},
+	// New Zealand's GST and IRD numbers (eight or nine digits, written
+	// 123-456-789), its business number and telephone code, an Australian
+	// Business Number; web and e-mail addresses under .nz and .au. Before
+	// the US address: a tax number says where its issuer is more surely
+	// than a state code and five digits, which a label and an ID can
+	// print ("Patient ID 40235").
+	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{2,3}-\d{3}-\d{3})\b`), "NZD", true, "a New Zealand GST number", textNeed{fold: []string{"gst"}, digits: 3}, nil},
+	{regexp.MustCompile(`\bIRD\b[^\n\d]{0,16}?(\d{2,3}-?\d{3}-?\d{3})\b`), "NZD", true, "a New Zealand IRD number", textNeed{any: []string{"IRD"}, digits: 3}, nil},
+	{regexp.MustCompile(`\bNZBN\b[^\n\d]{0,8}(94\d{11})\b`), "NZD", true, "a New Zealand business number", textNeed{any: []string{"NZBN"}, digits: 13}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?64)[ \-()]*\d[\d \-()]{5,}`), "NZD", true, "the New Zealand telephone code", textNeed{any: []string{"+64", "+ 64"}}, nil},
+	{regexp.MustCompile(`(?i)[a-z0-9-]\.((?:co|org|net|govt|ac|school)\.nz)\b`), "NZD", true, "a New Zealand web address", textNeed{fold: []string{".nz"}}, nil},
+	{regexp.MustCompile(`\bABN\b[^\n\d]{0,8}(\d{2} ?\d{3} ?\d{3} ?\d{3})\b`), "AUD", true, "an Australian Business Number", textNeed{any: []string{"ABN"}, digits: 2}, nil},
+	{regexp.MustCompile(`(?i)[a-z0-9-]\.((?:com|net|org|gov|edu|asn)\.au)\b`), "AUD", true, "an Australian web address", textNeed{fold: []string{".au"}}, nil},
+	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5, shape: stateZipShape}, usAddress},
+	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}, shape: southAfricanShape}, nil},
 	// A telephone number written with its country code.
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code", textNeed{any: []string{"+60", "+ 60"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code", textNeed{any: []string{"+65", "+ 65"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?49)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the German telephone code", textNeed{any: []string{"+49", "+ 49"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?43)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the Austrian telephone code", textNeed{any: []string{"+43", "+ 43"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?33)[ \-()]*\d[\d \-().]{5,}`), "EUR", true, "the French telephone code", textNeed{any: []string{"+33", "+ 33"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code", textNeed{any: []string{"+44", "+ 44"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code", textNeed{any: []string{"+61", "+ 61"}}},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code", textNeed{any: []string{"+81", "+ 81"}}},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code", textNeed{any: []string{"+60", "+ 60"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?65)[ \-()]*[689]\d[\d \-()]{5,}`), "SGD", true, "the Singapore telephone code", textNeed{any: []string{"+65", "+ 65"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?49)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the German telephone code", textNeed{any: []string{"+49", "+ 49"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?43)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the Austrian telephone code", textNeed{any: []string{"+43", "+ 43"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?33)[ \-()]*\d[\d \-().]{5,}`), "EUR", true, "the French telephone code", textNeed{any: []string{"+33", "+ 33"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code", textNeed{any: []string{"+44", "+ 44"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code", textNeed{any: []string{"+61", "+ 61"}}, nil},
+	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code", textNeed{any: []string{"+81", "+ 81"}}, nil},
 	// Malaysia's company and business register numbers: digits and a check
 	// letter ("(872981-V)", "JM0828301-X"), in brackets or alone on a line.
 	// Spain's NIF shares the shape; both write dates day first.
-	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6, shape: registerShape}},
+	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6, shape: registerShape}, nil},
 }
+
+// usAddress reports a state code and ZIP code that end a town's address
+// ("Boise, ID 83702", "SPRINGFIELD IL 62704"), not a label and a number: a
+// code after a comma, or after a word that is no identifier's label
+// ("Patient ID 40235", "Member NO 12345"); "ID" itself, with no comma
+// before it, is a label.
+func usAddress(text string, m []int) bool {
+	before := strings.TrimRight(text[max(0, m[2]-40):m[2]], " ")
+	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:]
+	}
+	if strings.HasSuffix(before, ",") {
+		return true
+	}
+	if text[m[2]:m[2]+2] == "ID" {
+		return false
+	}
+	words := strings.Fields(before)
+	return len(words) > 0 && !idLabelWords[strings.ToLower(strings.Trim(words[len(words)-1], ".:#"))]
+}
+
+// idLabelWords are the words before a code and a number that make them a
+// label and an identifier, not a state and a ZIP code.
+var idLabelWords = map[string]bool{"patient": true, "customer": true, "client": true, "member": true, "account": true,
+	"acct": true, "order": true, "invoice": true, "ref": true, "reference": true, "user": true, "employee": true,
+	"staff": true, "student": true, "policy": true, "claim": true, "case": true, "file": true, "booking": true,
+	"transaction": true, "store": true, "terminal": true, "tax": true, "no": true, "nr": true, "number": true}
 
 // issuerPlace reads the issuer's place from its printed numbers: the
 // currency that place implies ("" when the form does not fix one), whether

@@ -31,11 +31,20 @@ func TestIssuerNumberNeedHoldsForEveryMatch(t *testing.T) {
 		"the Australian telephone code":          "Ph +61 2 9876 5432\n",
 		"the Japanese telephone code":            "TEL +81 3-1234-5678\n",
 		"a company register number":              "ACME SDN BHD (872981-V)\n",
+		"a New Zealand GST number":               "GST No: 123-456-789\n",
+		"a New Zealand IRD number":               "IRD 98-765-432\n",
+		"a New Zealand business number":          "NZBN 9429041234567\n",
+		"the New Zealand telephone code":         "Ph +64 9 555 0142\n",
+		"a New Zealand web address":              "www.kowhai.co.nz\n",
+		"an Australian Business Number":          "ABN 51 824 753 556\n",
+		"an Australian web address":              "accounts@bondiphysio.com.au\n",
 	}
 	// (?i) reads a long s as an s, which lowercasing keeps.
 	more := map[string]string{
 		"a Malaysian GST registration number": "gſt no. 0001 2345 6789\n",
 		"a German VAT ID":                     "uſt-id DE123456789\n",
+		"a New Zealand GST number":            "gſt no 123-456-789\n",
+		"an Australian web address":           "www.example.aſn.au\n",
 	}
 	for _, n := range issuerNumbers {
 		text, ok := examples[n.what]

@@ -1,0 +1,163 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// What a document's currency is not: an amount it prints for information
+// only, converted into another currency ("USD equivalent (for information
+// only)", "Approx. USD 2,859.08 at 3.6725", "Gegenwert zur Information"),
+// and a shared sign ("$") whose currency the issuer's place settles.
+
+// asideCues mark a line whose amount is an aside: given for information,
+// converted or approximate, not what the document bills.
+var asideCues = []string{"for information only", "for information", "information only", "for info only",
+	"for reference only", "for reference", "equivalent", "equiv.", "approx", "≈", "converted", "conversion rate",
+	"exchange rate", "indicative", "zur information", "zur info", "gegenwert", "umgerechnet", "à titre indicatif",
+	"à titre d'information", "pour information", "contre-valeur", "contrevaleur", "equivalente", "a título informativo",
+	"aproximadamente", "aprox.", "a titolo informativo", "controvalore", "ter informatie", "tegenwaarde",
+	"للعلم فقط", "ما يعادل", "справочно", "эквивалент"}
+
+// asideCue is the aside cue that covers offset p on its line, or "": a
+// cue covers its clause, from the bracket it opens in (or the end of the
+// amount before it, or the line's start) to that bracket's close (or the
+// line's end). "Total AED 10,500.00 (≈ USD 2,859.08)" covers the USD only;
+// "USD equivalent (for information only): USD 2,859.08" covers the line.
+func (d *doc) asideCue(p int) string {
+	li := d.lineOf(p)
+	ls, le := d.lineBounds(li)
+	line := d.str(ls, le)
+	if !isASCII(line) {
+		line = strings.ToLower(line) // rune by rune: rune offsets hold
+	}
+	at, cue := -1, ""
+	for _, c := range asideCues {
+		for from := 0; from < len(line); {
+			i := indexFold(line[from:], c)
+			if i < 0 {
+				break
+			}
+			i += from
+			if r, _ := utf8.DecodeLastRuneInString(line[:i]); (i == 0 || !unicode.IsLetter(r)) && (at < 0 || i < at) {
+				at, cue = i, c
+			}
+			from = i + 1
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	cs := ls + utf8.RuneCountInString(line[:at])
+	start, end := ls, le
+	for _, a := range d.amounts {
+		if a.Line == li && a.End <= cs {
+			start = max(a.End, markerAfter(d.rs, a.End, le).End) // past "1.190,00 EUR"
+		}
+	}
+	for k := cs - 1; k >= ls; k-- {
+		if d.rs[k] == ')' {
+			break
+		}
+		if d.rs[k] == '(' {
+			start, end = k, le
+			if j := slices.Index(d.rs[cs:le], ')'); j >= 0 {
+				end = cs + j + 1
+			}
+			break
+		}
+	}
+	if p < start || p >= end {
+		return ""
+	}
+	return cue
+}
+
+// indexFold is the index of the lowercase cue c in s, the ASCII letters of
+// s compared in any case.
+func indexFold(s, c string) int {
+	for i := 0; i+len(c) <= len(s); i++ {
+		if foldPrefix(s[i:], c) {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkAsideCurrency flags a code whose every printing in a currency
+// context (spans) stands on an aside line while the document prints
+// another currency beside its own amounts, or none: the code is what an
+// amount was converted into, not the currency billed. It returns the
+// spans on the document's own lines.
+func (d *doc) checkAsideCurrency(c *FieldCheck, code string, spans []Span) []Span {
+	var own []Span
+	aside, cue := -1, ""
+	for _, sp := range spans {
+		if q := d.asideCue(sp.Start); q != "" {
+			if aside < 0 {
+				aside, cue = d.lineOf(sp.Start), q
+			}
+			continue
+		}
+		own = append(own, sp)
+	}
+	if len(own) > 0 || aside < 0 {
+		return own
+	}
+	c.Spans, c.Grounded = spans, true
+	why := fmt.Sprintf("%s is printed only on line %d, marked %q: an amount converted for reference, not the currency the document bills in", code, aside+1, cue)
+	if own := d.ownAmountCode(); own != "" && own != code {
+		why += " (" + own + ")"
+	}
+	c.penalize(factorContradiction, why)
+	return nil
+}
+
+// ownAmountCode is the ISO code printed right beside an amount on a line
+// that is no aside ("AED 10,500.00", "Total (AED)"), or "".
+func (d *doc) ownAmountCode() string {
+	if code, _, _, ok := d.amountCurrency(); ok {
+		return code
+	}
+	for _, a := range d.amounts {
+		ls, le := d.lineBounds(a.Line)
+		for _, w := range []Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le)} {
+			m := d.str(w.Start, w.End)
+			if _, known := currencyMarkers[m]; (known || slices.Contains(extraCodes, m)) && d.asideCue(w.Start) == "" {
+				return m
+			}
+		}
+	}
+	if code, _, _, ok := d.headerCurrency(); ok {
+		return code
+	}
+	return ""
+}
+
+// placedSharedSign flags a code grounded only by a sign other currencies
+// share ("$") when the issuer's place (its tax number, telephone code,
+// web address, legal form) means another of them, and no stronger word
+// than "GST" names a dollar: "$" on a New Zealand invoice is NZD, not the
+// AUD that "GST" alone would suggest. It reports whether it flagged.
+func (d *doc) placedSharedSign(c *FieldCheck, code string, spans []Span) bool {
+	sign := ""
+	for _, sp := range spans {
+		t := d.str(sp.Start, sp.End)
+		if !slices.ContainsFunc(currencyMarkers[code], func(m currencyMarker) bool { return m.shared && strings.EqualFold(m.text, t) }) {
+			return false
+		}
+		sign = t
+	}
+	implied, hint, _ := d.countryCurrency()
+	if implied == "" || implied == code || !sharesMarker(implied, code) {
+		return false
+	}
+	if dh, why := dollarHint(d.rs, d.fold); dh != "" && why != "GST" {
+		return false // the document names its dollar in words ("ABN", "HST"): their check speaks
+	}
+	c.penalize(factorContradiction, fmt.Sprintf("%q is shared by several currencies, and %s places the issuer where it means %s, not %s", sign, hint, implied, code))
+	return true
+}
