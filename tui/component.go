@@ -39,6 +39,7 @@ type services struct {
 	version  string
 	reviewer string
 	export   string
+	title    string // the corpus as the screen names it
 	styles   *Styles
 	keys     *KeyMap
 	poll     time.Duration

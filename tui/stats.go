@@ -83,7 +83,7 @@ func (p *statsPanel) View() string {
 		}
 		body = b.String()
 	}
-	title := st.Title.Render("statistics · " + p.svc.corpus.Name)
+	title := st.Title.Render("statistics · " + p.svc.title)
 	panel := st.Panel.Render(title + "\n\n" + body)
 	// Place centres but never shrinks: a panel wider than the window would
 	// wrap in the terminal, so it is cut instead.

@@ -55,6 +55,9 @@ type Config struct {
 	// Gate is the gate profile the corpus is gated under (nil: hand-set
 	// thresholds); its budget sizes the audit sample.
 	Gate *pipeline.GateProfile
+	// Title names the corpus on screen; default its name. Two files with
+	// one base name need more of their path to be told apart.
+	Title string
 }
 
 func (c Config) withDefaults() Config {
@@ -72,6 +75,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PipelineVersion == "" {
 		c.PipelineVersion = "dev"
+	}
+	if c.Title == "" {
+		c.Title = c.Corpus.Name
 	}
 	if c.ExportPath == "" {
 		name := c.Corpus.Name
@@ -159,7 +165,7 @@ func newModel(ctx context.Context, cfg Config) Model {
 	km := DefaultKeyMap()
 	svc := &services{
 		ctx: ctx, store: cfg.Store, corpus: cfg.Corpus, schema: cfg.Schema, runner: cfg.Runner,
-		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, styles: &st, keys: &km,
+		version: cfg.PipelineVersion, reviewer: cfg.Reviewer, export: cfg.ExportPath, title: cfg.Title, styles: &st, keys: &km,
 		poll: cfg.Poll, presence: &presenceState{}, audit: golden.AuditSpecFor(cfg.Schema, cfg.Gate, cfg.Reviewer),
 	}
 	h := help.New()

@@ -19,7 +19,7 @@ func (m Model) View() tea.View {
 	}
 	// Who I am is on every screen: with two reviewers on one store, the
 	// decisions a reviewer sees arrive under names.
-	b.WriteString(st.Title.Render(ansi.Truncate("reflect review · "+m.svc.corpus.Name+" · "+crumb+" · you: "+m.svc.reviewer, m.width, "…")))
+	b.WriteString(st.Title.Render(ansi.Truncate("reflect review · "+m.svc.title+" · "+crumb+" · you: "+m.svc.reviewer, m.width, "…")))
 	b.WriteByte('\n')
 	b.WriteString(fitHeight(m.active().View(), m.bodyH))
 	b.WriteByte('\n')
@@ -39,7 +39,7 @@ func (m Model) View() tea.View {
 	b.WriteString(clipWidth(m.help.View(m.helpKeys()), m.width))
 	v := tea.NewView(b.String())
 	v.AltScreen = true
-	v.WindowTitle = "reflect review · " + m.svc.corpus.Name
+	v.WindowTitle = "reflect review · " + m.svc.title
 	return v
 }
 

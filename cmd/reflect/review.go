@@ -144,7 +144,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		*exportPath = filepath.Join(filepath.Dir(st.Path()), golden.DefaultExportName(corpus))
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: sf.reviewerName(), Concurrency: *conc, ExportPath: *exportPath,
-		NoColor: os.Getenv("NO_COLOR") != ""}
+		NoColor: os.Getenv("NO_COLOR") != "", Title: corpusTitle(ctx, st, corpus)}
 	if pf.gateFile != "" {
 		// The profile's budget sizes the audit tab's sample.
 		if cfg.Gate, err = pipeline.LoadGateProfile(pf.gateFile); err != nil {
@@ -206,6 +206,31 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		err = ferr
 	}
 	return err
+}
+
+// corpusTitle is how the workstation names a corpus: its name, unless
+// another stored corpus has that name too (march/invoices.jsonl and
+// april/invoices.jsonl), then as much of its path as tells them apart.
+func corpusTitle(ctx context.Context, st *store.Store, c store.Corpus) string {
+	if c.Path == "" {
+		return c.Name
+	}
+	all, err := st.Corpora(ctx)
+	if err != nil {
+		return c.Name
+	}
+	short := func(p string) string { return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p)) }
+	title := c.Name
+	for _, o := range all {
+		switch {
+		case o.ID == c.ID || o.Name != c.Name:
+		case o.Path != "" && short(o.Path) == short(c.Path):
+			return c.Path
+		default:
+			title = short(c.Path)
+		}
+	}
+	return title
 }
 
 // openReviewCorpus is the corpus a review opens: an MCP client's queue, or

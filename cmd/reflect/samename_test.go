@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reflect-mcp/reflect/store"
 )
 
 // Two corpus files with one base name in different directories are two
@@ -64,5 +67,38 @@ func TestTwoCorporaWithOneName(t *testing.T) {
 		if !strings.Contains(r.err, "reflect review "+p) {
 			t.Errorf("review --queue invoices: stderr %q lacks the command for %s", r.err, p)
 		}
+	}
+}
+
+// The workstation's title names such a corpus by as much of its path as
+// tells it from the other; a name no other corpus has stays the name.
+func TestWorkstationTitleTellsSameNamedCorporaApart(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "reflect.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(id, name, path string) store.Corpus {
+		c := store.Corpus{ID: id, Name: name, Kind: "file", Path: path, Schema: "invoice"}
+		if err := st.PutCorpus(ctx, c, []store.Document{{CorpusID: id, ID: "a", Text: "Total 1.00"}}); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	march := put("file:1", "invoices", "/data/2026/march/invoices.jsonl")
+	receipts := put("file:2", "receipts", "/data/receipts.jsonl")
+	if got := corpusTitle(ctx, st, march); got != "invoices" {
+		t.Errorf("a name of its own: title %q, want invoices", got)
+	}
+	put("file:3", "invoices", "/data/2026/april/invoices.jsonl")
+	if got := corpusTitle(ctx, st, march); got != filepath.Join("march", "invoices.jsonl") {
+		t.Errorf("two invoices corpora: title %q, want march/invoices.jsonl", got)
+	}
+	put("file:4", "invoices", "/backup/march/invoices.jsonl")
+	if got := corpusTitle(ctx, st, march); got != march.Path {
+		t.Errorf("two march/invoices.jsonl: title %q, want the whole path", got)
+	}
+	if got := corpusTitle(ctx, st, receipts); got != "receipts" {
+		t.Errorf("receipts: title %q", got)
 	}
 }
