@@ -314,6 +314,25 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	}) < 0
 }
 
+// saysOf reports whether label h names the identifier at sp directly or in
+// a sentence: "your confirmation number is 7734219".
+func (d *doc) saysOf(h labelHit, sp Span) bool {
+	if d.namesDirectly(h, sp) {
+		return true
+	}
+	if h.end > sp.Start || sp.Start-h.end > 8 {
+		return false
+	}
+	gap := string(d.rs[h.end:sp.Start])
+	w := strings.Fields(gap)
+	return len(w) == 1 && copulaWords[strings.ToLower(w[0])] && !strings.Contains(gap, "\n")
+}
+
+// copulaWords stand between a label and its value in a sentence ("your
+// confirmation number is 7734219", "Ihre Buchungsnummer ist 88213").
+var copulaWords = map[string]bool{"is": true, "was": true, "ist": true, "est": true, "es": true, "é": true, "è": true,
+	"er": true, "är": true, "on": true, "jest": true}
+
 // otherNamed is the label that names every occurrence of a value as
 // something the field never is: a registration number, a table or odometer
 // for an identifier; a due, service or arrival date for a date. Empty when
@@ -350,7 +369,7 @@ func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 				named = h
 			}
 			continue
-		case !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp):
+		case !ok || h.role != builtinLabelOwner || !d.namesDirectly(h, sp) && (f.Kind != KindIdentifier || !d.saysOf(h, sp)):
 		case f.Kind == KindIdentifier && notTheNumberSet[h.key], f.Kind == KindDate && otherDateSet[h.key]:
 			if named.text == "" {
 				named = h

@@ -228,3 +228,37 @@ func TestClassLetterBeforeTheNumberSign(t *testing.T) {
 		{"another number, unlabelled", ar, n("4471-22"), "invoice_number", "0003-00001234"},
 	})
 }
+
+// A booking's confirmation or a card's approval in more of the ways they
+// are printed: in a sentence, as a card slip's APPROVED line, under the
+// labels of Turkish, Brazilian, Thai and Spanish card terminals.
+func TestConfirmationsAndCardApprovals(t *testing.T) {
+	checkRefDocs(t, []refDoc{
+		{"hotel invoice whose e-mail gives the confirmation", "Seaview Lodge Ltd\nThank you for staying with us. " +
+			"Your confirmation number is 7734219.\nTax Invoice SL-26-0412\nTotal NZD 412.30",
+			"SL-26-0412", []string{"7734219"}},
+		{"us card slip under a check", "BLUE DOOR DINER\nCheck #2041   Server: Ann\nTotal 48.60\nVISA  APPROVED 083112\n" +
+			"AUTH ID: 083112\nRETRIEVAL REF 631812345678",
+			"2041", []string{"083112", "631812345678"}},
+		{"turkish card slip", "KAHVE DURAĞI\nFİŞ NO: 0412\nTOPLAM 145,00 TL\nONAY KODU: 771203\nPROVİZYON NO 552019",
+			"0412", []string{"771203", "552019"}},
+		{"brazilian card slip", "PADARIA BOM DIA LTDA\nCupom nº 4471\nTotal R$ 38,90\nCARTÃO DÉBITO\nNSU 000912 AUT 0A12B4",
+			"4471", []string{"000912", "0A12B4"}},
+		{"thai card slip", "ร้านกาแฟ บ้านสวน\nใบเสร็จรับเงิน เลขที่ R6911-0042\nรวม 120.00 บาท\nรหัสอนุมัติ 083112",
+			"R6911-0042", []string{"083112"}},
+		{"chilean card slip", "CAFÉ LOS ANDES\nBoleta Electrónica N° 88213\nTotal $ 4.500\nCód. Autorización: 771203\nNº Operación 552019",
+			"88213", []string{"771203"}},
+	})
+}
+
+// A sentence that names a booking's confirmation number names it as a label
+// would, with no number of the document's own to compare it with.
+func TestConfirmationNumberInASentence(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"confirmation in a sentence", "Seaview Lodge Ltd\nYour confirmation number is 7734219.\nTotal NZD 412.30",
+			n("7734219"), "invoice_number", "confirmation number"},
+		{"booking number in a German sentence", "Pension Seeblick\nIhre Buchungsnummer ist 88213.\nGesamt 240,00 EUR",
+			n("88213"), "invoice_number", "Buchungsnummer"},
+	})
+}

@@ -189,7 +189,7 @@ fields:
       фіскальний чек, касовий чек, "חשבונית מס / קבלה", "חשבונית מס/קבלה", חשבונית מס קבלה, חשבונית מס, חשבונית,
       מספר חשבונית, קבלה, מספר קבלה, فاتورة رقم, رقم الفاتورة, فاتورة ضريبية رقم, رقم الإيصال, बीजक संख्या, बिल संख्या,
       बिल नंबर, เลขที่ใบกำกับภาษี, ใบกำกับภาษี เลขที่, ใบเสร็จรับเงิน เลขที่, nomor faktur, no. faktur, no faktur,
-      nomor invoice, nomor nota, no. nota, no. kwitansi, 發票號碼, 發票號, 请求书番号, 請求no, 請求書no, 伝票番号, 伝票no,
+      nomor invoice, nomor nota, no. nota, no. kwitansi, cupom, cupom fiscal, cupom nº, nfc-e, nfc-e nº, 發票號碼, 發票號, 请求书番号, 請求no, 請求書no, 伝票番号, 伝票no,
       領収書番号, 領収書no, 세금계산서, 계산서 번호, số, hóa đơn số, bon fiscal, bon fiscal nr, chitanță, chitanta,
       nyugta, nyugtaszám, kassabon, bonnummer, kvitteringsnummer, kvittonr, nr paragonu, nr faktury, numer faktury,
       doklad, doklad č, απόδειξη λιανικής πώλησης, αρ. παραστατικού, αριθμός παραστατικού, квитанция, квитанція,
