@@ -242,6 +242,17 @@ func TestPrettyArgsFolds(t *testing.T) {
 	}
 }
 
+// The page offers the decision without claiming the agent still waits: past
+// the gateway's --hold-wait the agent has its held result, and what an
+// approval does is run the call once, at once or on the identical retry.
+func TestHoldPageSaysWhenTheApprovedCallRuns(t *testing.T) {
+	f := newHoldFixture(t, heldCall("hold-1", "reeflex.policy/write_outside_sandbox"))
+	v := stripView(openDoc(t, holdModel(t, f, 80, 24), "hold-1").View().Content)
+	if strings.Contains(v, "is waiting") || !strings.Contains(v, "it runs once, now or on the agent's retry") {
+		t.Errorf("hold page's action line:\n%s", v)
+	}
+}
+
 func TestGoldenHoldView(t *testing.T) {
 	f := newHoldFixture(t, heldCall("hold-1", "reeflex.policy/write_outside_sandbox"))
 	m := openDoc(t, holdModel(t, f, 80, 24), "hold-1")

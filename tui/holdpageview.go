@@ -110,7 +110,9 @@ func (p *holdPage) actionLine() string {
 	case !p.resolvable():
 		return st.Flag.Render(p.why())
 	}
-	return st.Flag.Render("the agent is waiting: y approves the call as it is, n rejects it")
+	// Not "the agent is waiting": after --hold-wait the agent got its held
+	// result and may be gone; an approval runs on its identical retry.
+	return st.Flag.Render("y approves as it is (it runs once, now or on the agent's retry); n rejects it")
 }
 
 // left is the time the hold has before it expires.
