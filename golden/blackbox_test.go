@@ -56,8 +56,9 @@ var blackboxSets = []struct {
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise; 9, 4 in ok once a bracketed converted amount
 	// no longer hides a line's label; 8, 3, 31 flagged once "P 398.00"
-	// reads as the Philippine peso).
-	{"documents-r2.jsonl", 8, 31, 3, 5},
+	// reads as the Philippine peso; 28 flagged once Arabic-Indic digits
+	// are read as digits).
+	{"documents-r2.jsonl", 8, 28, 3, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -147,7 +148,10 @@ var blackboxSets = []struct {
 	// dollar of the issuer's place (NZ GST/IRD, +64, .co.nz; an ID is no
 	// US address) and a code printed only for information is no currency
 	// billed.
-	{"heldout-r6.jsonl", 18, 50, 8, 0},
+	// 17, 8 in ok, 46 flagged once Arabic-Indic digits are read as digits
+	// (a wrong value no longer flagged only as "not found" is now judged:
+	// the total before a discount, in any of ten languages, is flagged).
+	{"heldout-r6.jsonl", 17, 46, 8, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

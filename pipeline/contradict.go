@@ -131,9 +131,6 @@ func (d *doc) printedBounds(x float64) (first, lastEnd int, ok bool) {
 	return first, lastEnd, ok
 }
 
-// discountWords in the folded text mean a discount is printed somewhere.
-var discountWords = [][]rune{[]rune("disc"), []rune("saving"), []rune("rabatt")}
-
 // has reports whether needle occurs in f: find's first match, without
 // collecting the rest.
 func (f folded) has(needle []rune) bool {
@@ -158,7 +155,7 @@ func (d *doc) hasDiscount() bool {
 		}
 	}
 	for _, a := range d.amounts {
-		if strings.Contains(labelKeyOf(a), "disc") || strings.Contains(labelKeyOf(a), "saving") || a.Value < 0 || insurerShareKeys[a.key] {
+		if isDiscountKey(a.key) || strings.Contains(a.key, "saving") || a.Value < 0 || insurerShareKeys[a.key] {
 			return true // an insurer's share lowers the patient's total below the charges
 		}
 	}

@@ -53,6 +53,11 @@ func (d *doc) documentLocale() (DateOrder, string) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
 	}
+	if strings.ContainsFunc(d.facts.src, isArabicIndicDigit) {
+		// Egypt, the Gulf and the Levant write day first; Iran writes its
+		// dates year first, which no order needs to settle.
+		return OrderDMY, "its numbers are written in Arabic-Indic digits, as where dates are day-first"
+	}
 	if order, why, ok := d.addressOrder(); ok {
 		return order, why
 	}
@@ -173,3 +178,7 @@ func (d *doc) datedForOther(h labelHit) (labelHit, bool) {
 	}
 	return prev, found && prev.role == builtinLabelOwner
 }
+
+// isArabicIndicDigit reports an Arabic-Indic or Persian digit, which the
+// analysis reads as 0-9 (narrowRune).
+func isArabicIndicDigit(r rune) bool { return r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹' }

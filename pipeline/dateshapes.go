@@ -58,8 +58,9 @@ var hungarianMonths = []string{"január", "február", "március", "április", "m
 
 // nationalDateSpans finds iso in national shapes FindDates does not read:
 // Czech and Slovak "5. 3. 2026", Hungarian "2026. március 4.", Vietnamese
-// "Ngày 12 tháng 03 năm 2026", Spanish "25 de febrero del 2026", and any of
-// the shapes written in Arabic-Indic digits. Grounding only, like the rest.
+// "Ngày 12 tháng 03 năm 2026", Spanish "25 de febrero del 2026" (in any
+// digits: Arabic-Indic ones read as 0-9, narrowRune). Grounding only, like
+// the rest.
 func (d *doc) nationalDateSpans(iso string) []Span {
 	y, m, day := iso[:4], strings.TrimLeft(iso[5:7], "0"), strings.TrimLeft(iso[8:], "0")
 	mi, _ := strconv.Atoi(m)
@@ -68,19 +69,12 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 		y + ". " + hungarianMonths[mi-1] + " " + day + ".",
 		"ngày " + day + " tháng " + m + " năm " + y, "ngày " + iso[8:] + " tháng " + iso[5:7] + " năm " + y,
 	}
-	if strings.ContainsFunc(d.text(), func(r rune) bool { return r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹' }) {
-		// Numeric dates in Arabic-Indic digits are read day first, as the
-		// countries writing them do; ASCII ones FindDates already reads.
-		for _, sep := range []string{"/", "-", "."} {
-			forms = append(forms, iso[8:]+sep+iso[5:7]+sep+y, y+sep+iso[5:7]+sep+iso[8:])
-		}
-	}
 	for name, n := range monthNames {
 		if n == mi && len(name) > 3 {
 			forms = append(forms, day+" de "+name+" del "+y)
 		}
 	}
-	text := strings.ToLower(westernDigits(d.text()))
+	text := strings.ToLower(d.text())
 	var spans []Span
 	for _, form := range forms {
 		for _, at := range indexAll(text, form) {
@@ -90,20 +84,6 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 		}
 	}
 	return spans
-}
-
-// westernDigits writes Arabic-Indic and Persian digits as 0-9, one rune for
-// one, so rune offsets stay those of the text.
-func westernDigits(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= '٠' && r <= '٩':
-			return '0' + r - '٠'
-		case r >= '۰' && r <= '۹':
-			return '0' + r - '۰'
-		}
-		return r
-	}, s)
 }
 
 func indexAll(s, sub string) []int {

@@ -104,6 +104,10 @@ var notTheNumberLabels = []string{
 	"senha de autorização",
 	// Tax and registration numbers under national labels in their own script.
 	"الرقم الضريبي", "رقم التسجيل الضريبي", "الرقم الضريبي للمورد", "رقم السجل التجاري", "السجل التجاري",
+	"السجل التجاري رقم", "سجل تجاري", "سجل تجاري رقم", "س.ت", "س ت", "الرقم الضريبى", "البطاقة الضريبية",
+	"رقم البطاقة الضريبية", "رقم الملف الضريبي", "ملف ضريبي", "رقم التسجيل", "کد اقتصادی", "شناسه ملی", "شماره ثبت",
+	"c.r.", "c.r. no", "c.r. no.", "cr no", "cr no.", "cr number", "commercial registration", "commercial registration no",
+	"commercial register", "commercial register no", "commercial reg", "commercial reg. no",
 	"инн", "кпп", "инн/кпп", "огрн", "огрнип", "окпо", "бик", "р/с", "к/с", "унп", "бин", "иин",
 	"เลขประจำตัวผู้เสียภาษี", "เลขประจำตัวผู้เสียภาษีอากร", "เลขที่ผู้เสียภาษี", "เลขทะเบียนนิติบุคคล",
 	"mst", "vkn", "c.u.i.t.", "cuit n°", "cuil", "c.u.i.l.",
@@ -565,10 +569,19 @@ func (d *doc) headerLabel(l, col int, f Field) (labelHit, bool) {
 // ideographic space) to its ASCII or common form, one rune for one, so
 // offsets into the text stay those of the text as given. Japanese, Chinese
 // and Korean documents print numbers, codes and dates in either width.
+// Arabic-Indic and Persian digits (Egypt, Saudi Arabia, Iran: ١٬١٤٠٫٥٠,
+// ۱۲۵۰) read as 0-9 too, with the Arabic decimal and thousands separators
+// (٫ ٬) as '.' and ',' and the Arabic percent sign as '%': amounts, dates
+// and numbers are then read as in any other script, and every span still
+// points at the digits as printed.
 func narrowRune(r rune) rune {
 	switch {
 	case r >= 0xFF01 && r <= 0xFF5E:
 		return r - 0xFEE0
+	case r >= 0x0660 && r <= 0x066C:
+		return arabicForms[r-0x0660]
+	case r >= 0x06F0 && r <= 0x06F9:
+		return '0' + r - 0x06F0
 	case r == 0x3000:
 		return ' '
 	case r == 0xFFE5:
@@ -582,6 +595,10 @@ func narrowRune(r rune) rune {
 	}
 	return r
 }
+
+// arabicForms are U+0660-U+066C: the Arabic-Indic digits, the Arabic
+// percent sign and the decimal and thousands separators.
+var arabicForms = [...]rune{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '%', '.', ','}
 
 // narrowRunes is text with every full-width form narrowed (narrowRune).
 func narrowRunes(text string) []rune {

@@ -53,7 +53,7 @@ var otherLabels = slices.Concat([]string{
 	"端数調整",
 	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
 	"お預り", "お預かり", "お釣り", "おつり", "釣銭",
-}, insurerShareLabels, previousBalanceLabels)
+}, insurerShareLabels, previousBalanceLabels, discountLabels)
 
 // previousBalanceLabels name the balance a bill or statement carries over
 // from before: no invoice's total.
@@ -128,7 +128,10 @@ var extraRoleLabels = map[Role][]string{
 		"base de cálc icms", "base de cálc. icms", "base de calc icms", "base de cálculo do icms", "base de cálculo",
 		"base imponible", "base imposable", "bemessungsgrundlage", "tax base", "taxable base",
 		"subtotaal", "totaal excl", "subtotale", "imponibile", "jumlah kecil", "소계", "小计", "netto bedrag", "summa exkl",
-		"ara toplam", "kdv matrahı", "kdv matrahi"},
+		"ara toplam", "kdv matrahı", "kdv matrahi",
+		// Arabic and Persian: the total before tax, the taxable amount
+		"الإجمالي قبل الضريبة", "المجموع الفرعي", "الإجمالي الفرعي", "الإجمالي غير شامل الضريبة",
+		"المبلغ قبل الضريبة", "المبلغ الخاضع للضريبة", "جمع کالاها", "جمع قبل از مالیات"},
 	RoleTax: append([]string{"tax total", "gst total", "total tax", "total gst", "total vat", "gst payable", "tax amount",
 		"vat amount", "taxes", "tax & fees", "taxes & fees", "taxes and fees"}, taxRegimeWords...),
 	RoleTotal: {"final total", "total after rounding", "total atter rounding", "total sales",
@@ -157,7 +160,10 @@ var extraRoleLabels = map[Role][]string{
 		// after a withholding. A bare "toplam" sums anything (Toplam İskonto,
 		// Toplam KDV), so it is no label.
 		"vergiler dahil toplam tutar", "vergiler dahil toplam", "ödenecek tutar", "odenecek tutar",
-		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser"},
+		"total credit", "credit total", "total refund", "att återfå", "zu erstatten", "gutschriftsbetrag", "à rembourser",
+		// Arabic and Persian totals: with tax, due, payable
+		"الإجمالي", "المجموع", "الإجمالي شامل الضريبة", "المبلغ الإجمالي", "الإجمالي المستحق", "المبلغ المستحق",
+		"إجمالي المبلغ المستحق", "جمع کل", "مبلغ کل", "قابل پرداخت", "مبلغ قابل پرداخت"},
 }
 
 // taxRegimeWords are the names common tax regimes print for their tax: a

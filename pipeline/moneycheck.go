@@ -100,6 +100,9 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if f.Role == RoleNone {
 		return c.Grounded
 	}
+	if f.Role == RoleTotal && d.penalizeBeforeDiscount(c, x, matches) {
+		return false
+	}
 	return d.checkMoneyRole(c, f, x, matches)
 }
 
@@ -396,20 +399,6 @@ func (d *doc) printsRole(r Role) bool {
 // isRoundingKey reports a rounding label in the languages the lexicon knows.
 func isRoundingKey(k string) bool {
 	for _, w := range []string{"round", "adjust", "rund", "arrondi", "redondeo", "arrotond", "afronding", "pembundaran", "端数", "avrundning", "öresavrundning"} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// isDiscountKey reports a discount or coupon label: a reduction of the price
-// ("쿠폰 할인 -5,000원", "Promo -£5.00"), so the figure after it is still what
-// the document asks to be paid, unlike the balance after a payment.
-func isDiscountKey(k string) bool {
-	k = strings.ReplaceAll(k, " ", "") // a CJK key spaces its characters: "优 惠 券"
-	for _, w := range []string{"disc", "coupon", "promo", "rabatt", "remise", "descuento", "sconto", "korting",
-		"쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"} {
 		if strings.Contains(k, w) {
 			return true
 		}

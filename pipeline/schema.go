@@ -193,7 +193,8 @@ fields:
       領収書番号, 領収書no, 세금계산서, 계산서 번호, số, hóa đơn số, bon fiscal, bon fiscal nr, chitanță, chitanta,
       nyugta, nyugtaszám, kassabon, bonnummer, kvitteringsnummer, kvittonr, nr paragonu, nr faktury, numer faktury,
       doklad, doklad č, απόδειξη λιανικής πώλησης, αρ. παραστατικού, αριθμός παραστατικού, квитанция, квитанція,
-      номер документа, فاتورة ضريبية, فاتورة ضريبية مبسطة, إيصال رقم, سند قبض رقم, 收据号, 收據號碼, 小票号]
+      номер документа, فاتورة ضريبية, فاتورة ضريبية مبسطة, إيصال رقم, سند قبض رقم, 收据号, 收據號碼, 小票号,
+      رقم الفاتوره, شماره فاکتور, شماره فاکتور فروش]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.

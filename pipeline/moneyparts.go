@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// discountLabels name a reduction of the price in the languages invoices
+// print it in; they take the amount after them away from every role, as
+// "discount" does.
+var discountLabels = []string{"rabatt", "rabat", "remise", "descuento", "desconto", "sconto", "korting", "alennus",
+	"iskonto", "indirim", "sleva", "zniżka", "upust", "kedvezmény", "знижка", "скидка", "الخصم", "خصم", "تخفيض",
+	"تخفیف", "ส่วนลด", "giảm giá"}
+
+// discountStems are the stems of discountLabels and of the English and
+// East Asian discount and coupon words, as a label key holds them without
+// its spaces ("优 惠 券", "giảm giá").
+var discountStems = []string{"disc", "coupon", "promo", "rabat", "remise", "descuento", "desconto", "sconto",
+	"korting", "alennus", "iskonto", "indirim", "sleva", "zniżk", "upust", "kedvezmény", "знижк", "скидк", "خصم",
+	"تخفيض", "تخفیف", "ส่วนลด", "giảmgiá", "쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"}
+
+// discountWords in the folded text mean a discount is printed somewhere:
+// the stems of a discount a text prints in words, not a coupon or a promo
+// it may only advertise.
+var discountWords = func() [][]rune {
+	out := [][]rune{[]rune("saving")}
+	for _, w := range discountStems {
+		if w != "coupon" && w != "promo" && w != "giảmgiá" {
+			out = append(out, []rune(w))
+		}
+	}
+	return append(out, []rune("giảm giá"))
+}()
+
+// earlyPaymentWords mark a discount the payer earns only by paying early
+// ("2% Skonto bei Zahlung innerhalb 10 Tagen", "less 2% if paid within 10
+// days"): the invoice's total stands above it.
+var earlyPaymentWords = []string{"skonto", "early", "prompt", "if paid", "within", "innerhalb", "settlement",
+	"escompte", "pronto pago", "sconto cassa", "kontant"}
+
+// isDiscountKey reports a discount or coupon label: a reduction of the price
+// ("쿠폰 할인 -5,000원", "Promo -£5.00"), so the figure after it is still what
+// the document asks to be paid, unlike the balance after a payment.
+func isDiscountKey(k string) bool {
+	k = strings.ReplaceAll(k, " ", "") // a CJK key spaces its characters: "优 惠 券"
+	for _, w := range discountStems {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDiscountLines bounds how far below an amount its discount and the
+// amount after the discount are looked for.
+const maxDiscountLines = 4
+
+// beforeDiscount finds x printed above a discount and, below that, the
+// amount x less the discount ("Сума 1 200,00 / Знижка 100,00 / До сплати
+// 1 100,00"; "Gross Amount / Discount / Net Amount"): x is what the goods
+// cost before the discount, not what the document asks to be paid. A
+// discount for paying early leaves the total standing.
+func (d *doc) beforeDiscount(x float64, matches []labelledAmount) (at, disc, after labelledAmount, ok bool) {
+	for _, m := range matches {
+		if m.Value <= 0 || d.st.stop() {
+			continue
+		}
+		// Only the amounts a few lines below m: a megabyte of repeated
+		// lines prints x thousands of times.
+		first := sort.Search(len(d.amounts), func(i int) bool { return d.amounts[i].Start > m.Start })
+		for i := first; i < len(d.amounts) && d.amounts[i].Line-m.Line <= maxDiscountLines; i++ {
+			b := &d.amounts[i]
+			if !isDiscountKey(b.key) || b.Value == 0 || d.earlyPayment(b.Line) {
+				continue
+			}
+			net := x - math.Abs(b.Value)
+			for k := i + 1; k < len(d.amounts) && d.amounts[k].Line-b.Line <= maxDiscountLines; k++ {
+				t := d.amounts[k]
+				if t.role != roleOther && t.role != RoleTax && near(t.Value, net, amountEpsilon) && !printedBelow(matches, b.Start) {
+					return m, *b, t, true
+				}
+			}
+		}
+	}
+	return labelledAmount{}, labelledAmount{}, labelledAmount{}, false
+}
+
+// printedBelow reports a printing of the value below position p: the
+// amount after a discount, when the discount came off it before.
+func printedBelow(matches []labelledAmount, p int) bool {
+	for _, m := range matches {
+		if m.Start > p {
+			return true
+		}
+	}
+	return false
+}
+
+// earlyPayment reports a line that offers a discount for paying early.
+func (d *doc) earlyPayment(line int) bool {
+	ls, le := d.lineBounds(line)
+	text := strings.ToLower(string(d.rs[ls:le]))
+	for _, w := range earlyPaymentWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// penalizeBeforeDiscount flags a total printed only above a discount that
+// the document then takes off it.
+func (d *doc) penalizeBeforeDiscount(c *FieldCheck, x float64, matches []labelledAmount) bool {
+	at, disc, after, ok := d.beforeDiscount(x, matches)
+	if !ok {
+		return false
+	}
+	c.setPrimary(at.Start)
+	c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the amount before the discount (%q %.2f, line %d); the amount after it is %.2f (line %d)",
+		x, strings.Join(strings.Fields(disc.label), " "), math.Abs(disc.Value), disc.Line+1, after.Value, after.Line+1))
+	return true
+}
