@@ -41,23 +41,57 @@ func (d *doc) nonInvoiceKind() string {
 		}
 		seen++
 		subject := strings.HasPrefix(key, " subject ")
-		if !subject && (seen > titleLines || len(strings.Fields(key)) > maxTitleWords) {
+		// A padded key's words are between single spaces.
+		if !subject && (seen > titleLines || strings.Count(key, " ")-1 > maxTitleWords) {
 			continue // below the top, or a sentence rather than a title
 		}
-		for _, t := range nonInvoiceTitles {
-			if kind == "" && hasKeyPhrase(key, t) {
-				kind = t
-			}
+		k, inv := titlesIn(key)
+		if kind == "" && k >= 0 {
+			kind = nonInvoiceTitles[k]
 		}
-		if slices.ContainsFunc(invoiceTitles, func(t string) bool { return hasKeyPhrase(key, t) }) {
-			invoice = true
-		}
+		invoice = invoice || inv
 	}
 	if kind == "" || invoice && kind != "proforma" && kind != "pro forma" {
 		return ""
 	}
 	return kind
 }
+
+// titlesIn reads a padded key's words once: the first of nonInvoiceTitles
+// in list order that it holds as whole words (-1 for none), and whether it
+// holds one of invoiceTitles. A title starts at a word that is its first
+// word, so only the titles that word starts are compared, where comparing
+// each title with the whole key was most of the title check.
+func titlesIn(key string) (kind int, invoice bool) {
+	kind = -1
+	for i := 1; i < len(key); {
+		j := i + strings.IndexByte(key[i:], ' ')
+		w := key[i:j]
+		invoice = invoice || invoiceTitleSet[w]
+		for _, t := range titlesByFirstWord[w] {
+			if p := nonInvoiceTitles[t]; (kind < 0 || t < kind) && strings.HasPrefix(key[i:], p) && key[i+len(p)] == ' ' {
+				kind = t
+			}
+		}
+		i = j + 1
+	}
+	return kind, invoice
+}
+
+// titlesByFirstWord lists the indexes in nonInvoiceTitles of the titles
+// each word starts, and invoiceTitleSet holds invoiceTitles (one word each).
+var titlesByFirstWord, invoiceTitleSet = func() (map[string][]int, map[string]bool) {
+	first := map[string][]int{}
+	for i, t := range nonInvoiceTitles {
+		w, _, _ := strings.Cut(t, " ")
+		first[w] = append(first[w], i)
+	}
+	set := map[string]bool{}
+	for _, t := range invoiceTitles {
+		set[t] = true
+	}
+	return first, set
+}()
 
 // hasKeyPhrase reports whether key, a LabelKey padded with a space at each
 // end, holds phrase as whole words: strings.Contains(key, " "+phrase+" ")

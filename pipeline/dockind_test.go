@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,48 @@ func TestMayHoldSubjectIsASupersetOfSubjectKeys(t *testing.T) {
 	}
 	if !d.mayHoldSubject(10) {
 		t.Errorf("line 10 (key %q) holds subject", d.lineKey(10))
+	}
+}
+
+// titlesIn finds, from each word, what comparing every title with the
+// whole key finds: the first non-invoice title in list order, and whether
+// an invoice title is there. The titles are keys, the invoice titles one
+// word each, as its lookups need.
+func TestTitlesInIsEachTitleSearched(t *testing.T) {
+	for _, title := range append(slices.Clone(nonInvoiceTitles), invoiceTitles...) {
+		if LabelKey(title) != title {
+			t.Errorf("title %q is not in LabelKey form", title)
+		}
+	}
+	for _, title := range invoiceTitles {
+		if strings.Contains(title, " ") {
+			t.Errorf("invoice title %q is more than one word", title)
+		}
+	}
+	words := []string{"pro", "forma", "proforma", "invoice", "quote", "quotation", "purchase", "order", "de", "compte",
+		"relevé", "bon", "commande", "statement", "of", "account", "bill", "x", "estado", "cuenta", "delivery", "note"}
+	rng := rand.New(rand.NewPCG(9, 4))
+	keys := []string{" pro forma invoice ", " purchase order ", " relevé de compte ", " bon de bon de commande "}
+	for range 5000 {
+		var b strings.Builder
+		b.WriteByte(' ')
+		for range 1 + rng.IntN(7) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		keys = append(keys, b.String())
+	}
+	for _, key := range keys {
+		want := -1
+		for i, title := range nonInvoiceTitles {
+			if hasKeyPhrase(key, title) {
+				want = i
+				break
+			}
+		}
+		wantInvoice := slices.ContainsFunc(invoiceTitles, func(t string) bool { return hasKeyPhrase(key, t) })
+		if got, invoice := titlesIn(key); got != want || invoice != wantInvoice {
+			t.Fatalf("titlesIn(%q) = %d, %v; each title searched: %d, %v", key, got, invoice, want, wantInvoice)
+		}
 	}
 }
