@@ -70,7 +70,7 @@ type postcodeFact struct {
 // text is the document as a string.
 func (d *doc) text() string {
 	return d.facts.text.get(func() string {
-		if src := d.facts.src; sameASCII(src, d.rs) {
+		if src := d.facts.src; sameASCII(src, d.rs) || spells(src, d.rs) {
 			return src
 		}
 		return string(d.rs)
@@ -88,6 +88,24 @@ func sameASCII(s string, rs []rune) bool {
 		}
 	}
 	return true
+}
+
+// spells reports a valid UTF-8 s whose runes are rs, so that s is
+// string(rs): a text beyond ASCII that narrowing left as it was is not
+// written out again. A U+FFFD may stand for an invalid byte, so a text
+// holding one is written out.
+func spells(s string, rs []rune) bool {
+	if len(s) < len(rs) {
+		return false
+	}
+	i := 0
+	for _, r := range s {
+		if i == len(rs) || rs[i] != r || r == utf8.RuneError {
+			return false
+		}
+		i++
+	}
+	return i == len(rs)
 }
 
 // lowerText is the document lowercased.

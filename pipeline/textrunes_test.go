@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"testing"
@@ -29,6 +30,23 @@ func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
 			if got, wantLines := lineStartsIn(rs, ascii, sc), lineStartsOf(want); !reflect.DeepEqual(got, wantLines) {
 				t.Errorf("lineStartsIn(%q) = %v, want %v", text, got, wantLines)
 			}
+		}
+	}
+}
+
+// A doc's text is its runes written out, whether it is the source itself
+// (nothing narrowed) or written anew: full-width forms, invalid bytes and a
+// printed U+FFFD among them.
+func TestDocTextIsItsRunes(t *testing.T) {
+	for _, src := range []string{"", "ACME\nTOTAL 5.00", "Café Müller\nSumme 7,50 €", "株式会社さくら　商事",
+		"ＩＮＶ－２０２６", "bad \xff utf-8\xc3", "printed \uFFFD here", "İSTANBUL \u212A", "é\xe9"} {
+		d, err := analyze(context.Background(), src, Invoice())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.facts.src = src
+		if got, want := d.text(), string(d.rs); got != want {
+			t.Errorf("text of %q = %q, want %q", src, got, want)
 		}
 	}
 }
