@@ -185,7 +185,7 @@ func (d *doc) str(a, b int) string {
 		return t[a:b] // every rune is one byte
 	}
 	if d.facts.offsets == nil {
-		offs := make([]int32, 0, len(d.rs)+1)
+		offs := d.lent.offsetBuf(len(d.rs) + 1)[:0]
 		for i := range t {
 			offs = append(offs, int32(i))
 		}

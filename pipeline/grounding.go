@@ -91,11 +91,16 @@ func foldRunes(rs []rune, mode foldMode) folded {
 
 // dropped notes that folding dropped a rune of a text of n runes: from here
 // on the folded runes are not where they were, so their offsets are kept.
-func (f *folded) dropped(n int) {
+func (f *folded) dropped(n int) { f.droppedIn(n, nil) }
+
+// droppedIn is dropped with the offsets in sc's list when sc is not nil:
+// a document that prints a run of spaces (a column gap) needs a list as
+// long as its text, most of what folding it allocated.
+func (f *folded) droppedIn(n int, sc *scratch) {
 	if f.start != nil {
 		return
 	}
-	f.start = make([]int32, len(f.r), n)
+	f.start = sc.startBuf(n)[:len(f.r)]
 	for k := range f.start {
 		f.start[k] = int32(k)
 	}

@@ -161,7 +161,7 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 		case c == ' ' || c-'\t' < 5: // isSpace
 			if m > 0 && fr[m-1] == ' ' {
 				f.r = fr[:m]
-				f.dropped(n)
+				f.droppedIn(n, sc)
 				continue
 			}
 			r = ' '
@@ -194,7 +194,7 @@ func wideTextRunes(text string, sc *scratch) (rs []rune, f folded) {
 		rs[i] = r
 		if isSpace(r) {
 			if m := len(f.r); m > 0 && f.r[m-1] == ' ' {
-				f.dropped(n)
+				f.droppedIn(n, sc)
 				i++
 				continue
 			}

@@ -16,6 +16,9 @@ type scratch struct {
 	amounts []labelledAmount
 	hits    []labelHit
 	lines   []int
+	// starts and offsets are the fold's origins (folded.start) and the
+	// text's byte offsets (doc.str), when the document needs them.
+	starts, offsets []int32
 	// found gathers the amounts before amounts holds them.
 	found []AmountMatch
 	// d is the doc itself, emptied when s goes back.
@@ -87,6 +90,24 @@ func (s *scratch) lineBuf(n int) []int {
 		return make([]int, n)
 	}
 	return lend(&s.lines, n, maxPooledRunes)
+}
+
+// startBuf is a list of n fold origins, its contents undefined, like
+// runeBuf.
+func (s *scratch) startBuf(n int) []int32 {
+	if s == nil {
+		return make([]int32, n)
+	}
+	return lend(&s.starts, n, maxPooledRunes)
+}
+
+// offsetBuf is a list of n byte offsets, its contents undefined, like
+// runeBuf.
+func (s *scratch) offsetBuf(n int) []int32 {
+	if s == nil {
+		return make([]int32, n)
+	}
+	return lend(&s.offsets, n, maxPooledRunes)
 }
 
 // lend is (*buf)[:n], grown when short, or a new list when n is over
