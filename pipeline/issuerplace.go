@@ -17,7 +17,7 @@ import (
 // currency the place implies, "" when the form is shared by countries with
 // different currencies (it still settles the date order when dayFirst).
 type issuerNumber struct {
-	re       *regexp.Regexp
+	re       issuerRegexp
 	code     string
 	dayFirst bool
 	what     string
@@ -163,7 +163,7 @@ func asciiContainsFold(t, w string) bool {
 var issuerNumbers = []issuerNumber{
 	// Malaysia's GST registration numbers are twelve digits (Singapore's
 	// mix letters, India's GSTIN is fifteen characters, Canada's ends RT0001).
-	{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), "MYR", true, "a Malaysian GST registration number", textNeed{fold: []string{"gst"}, digits: 4}, nil},
+	{handRegexp{regexp.MustCompile(`(?i)\bGST\b[^\n\d]{0,24}?(\d{4} ?\d{4} ?\d{4})(?:[^\d]|$)`), gstNumberIndex}, "MYR", true, "a Malaysian GST registration number", textNeed{fold: []string{"gst"}, digits: 4}, nil},
 	// Germany's VAT ID after its label; Japan's qualified-invoice number.
 	{regexp.MustCompile(`(?i)\bUSt[-. ]?Id(?:Nr)?\.?[^\n\w]{0,6}(DE ?\d{9})\b`), "EUR", true, "a German VAT ID", textNeed{fold: []string{"ust"}, digits: 9}, nil},
 	{regexp.MustCompile(`登録番号[^\n\d]{0,6}(T\d{13})`), "JPY", false, "a Japanese invoice registration number", textNeed{any: []string{"登録番号"}, digits: 13}, nil},
