@@ -213,9 +213,17 @@ func (d *docPage) SetDecisions(docID string, decs map[string]store.Decision) {
 		decs = map[string]store.Decision{} // Decided writes into it
 	}
 	d.decisions = decs
-	for f := range d.regrounds {
-		if dec, ok := decs[f]; !ok || dec.Action != store.ActionCorrect {
-			delete(d.regrounds, f)
+	// An undo can bring back a correction whose span was dropped when a
+	// later decision replaced it, and another reviewer's correction arrives
+	// without one: each correction standing is grounded again, as the load
+	// does.
+	d.regrounds = map[string][]pipeline.Span{}
+	for f, dec := range decs {
+		if dec.Action != store.ActionCorrect {
+			continue
+		}
+		if sp, ok := d.svc.reground(d.doc.Text, f, dec.Value); ok {
+			d.regrounds[f] = sp
 		}
 	}
 	d.recheck()
