@@ -576,6 +576,9 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer: the document's head names %q", val, strings.ToUpper(label), head))
 		return
 	}
+	if d.checkAddresseeBlock(c, val) {
+		return
+	}
 	if place, ok := d.datelinePlace(c.Spans); ok {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the place of the dateline %q, not a name", val, place))
 		return

@@ -17,7 +17,10 @@ var legalForms = [][]string{{"sdn", "bhd"}, {"bhd"}, {"berhad"}, {"s", "b"}, {"l
 	{"corporation"}, {"sarl"}, {"sas"}, {"srl"}, {"spa"}, {"s", "p", "a"}, {"bv"}, {"b", "v"}, {"nv"}, {"oy"},
 	{"ab"}, {"ltda"}, {"s", "a"}, {"sa"}, {"s", "l"}, {"sl"}, {"sp", "z", "o", "o"}, {"s", "r", "o"},
 	{"kk"}, {"enterprise"}, {"enterprises"}, {"sb"}, {"s", "c"}, {"sp", "j"}, {"sp", "k"}, {"s", "n", "c"},
-	{"snc"}, {"s", "a", "s"}, {"me"}, {"eireli"}, {"s", "a", "de", "c", "v"}, {"e", "k"}}
+	{"snc"}, {"s", "a", "s"}, {"me"}, {"eireli"}, {"s", "a", "de", "c", "v"}, {"e", "k"},
+	// Danish and Norwegian companies (A/S, ApS), a Finnish public one
+	// (Oyj), a Portuguese one (Lda).
+	{"a", "s"}, {"aps"}, {"oyj"}, {"lda"}}
 
 // hasLegalForm reports a name that carries a legal form anywhere
 // ("CHECKERS HYPERMARKET SDN BHD (JALAN KLANG LAMA)", "AMPANG 210 FIRST

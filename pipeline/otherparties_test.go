@@ -183,6 +183,91 @@ Booked via Booking.com
 Room 2 nights                           LKR 30,000.00
 Total                                   LKR 30,000.00`
 
+const bankDK = `Nordhavn Bank A/S
+Strandvejen 40, 2900 Hellerup
+CVR-nr. 12345678
+
+Mikkelsen Byg ApS
+Industrivej 7
+8000 Aarhus C
+
+GEBYROVERSIGT
+Opgørelse nr. 2026-0411                Dato 30.11.2026
+Kontoførelse                               150,00
+Overførselsgebyrer                          45,00
+Gebyrer i alt DKK                          195,00`
+
+const bankEN = `Westbury Savings Bank plc
+Registered office: 20 King Street, Leeds LS1 2HL
+Registered in England No. 01234567
+
+Mr Arjun Mehta
+Flat 3, 18 Elm Grove
+Leeds LS6 2AX
+
+STATEMENT OF FEES                      Date: 30/11/2026
+Reference: FS-2026-33817
+Monthly account fee                        £5.00
+Unarranged overdraft fee                  £12.00
+Total fees                                £17.00`
+
+const invoiceFI = `Asunto Oy Koivukuja 3
+Koivukuja 3 A
+00150 Helsinki
+                                    LASKU
+                                    Laskun numero 40211
+                                    Päiväys 12.11.2026
+                                    Eräpäivä 26.11.2026
+
+Kattoremontti, työ                       1 600,00
+ALV 25,5 %                                 408,00
+Yhteensä EUR                             2 008,00
+
+Rakennus Lahtinen Oy | Y-tunnus 1234567-8 | IBAN FI21 1234 5600 0007 85`
+
+const invoiceSE = `Bergström Fastigheter AB
+Box 512
+114 11 Stockholm
+                                    FAKTURA
+                                    Fakturanr 88102
+                                    Fakturadatum 2026-11-03
+
+Snickeriarbete                          12 000,00
+Moms 25%                                 3 000,00
+Att betala SEK                          15 000,00
+
+Snickeri Holm AB · Org.nr 556123-4567 · Bankgiro 123-4567 · Innehar F-skattsedel`
+
+const invoiceNO = `Fjordvik Eiendom AS
+Postboks 88
+5003 Bergen
+                                    FAKTURA
+                                    Fakturanummer 2026-318
+                                    Fakturadato 18.11.2026
+
+Rørleggerarbeid                          8 000,00
+MVA 25%                                  2 000,00
+Å betale NOK                            10 000,00
+
+Bergen Rør AS  Org.nr 987 654 321 MVA  Kontonr 1234.56.78901`
+
+const freight = `Meridian Freight Forwarding Ltd
+Unit 4, Cargo Park, Felixstowe IP11 3QE
+VAT No GB 449 1120 37
+FREIGHT INVOICE                    Invoice No: MFF-26-5521
+Date: 17/11/2026
+
+SHIPPER                            CONSIGNEE
+Delta Hardware Co                  Orbit Supplies Ltd
+14 Mill Road, Leicester            22 Dock Street, Rotterdam
+
+NOTIFY PARTY
+Havenkade Logistics B.V.
+
+Ocean freight                              £1,200.00
+VAT 0%                                         £0.00
+Total                                      £1,200.00`
+
 func TestOtherPartiesWithUnknownLabels(t *testing.T) {
 	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
 	const why = "not the issuer"
@@ -228,5 +313,31 @@ func TestOtherPartiesWithUnknownLabels(t *testing.T) {
 		{"cfdi emisor passes", "Emisor: FERRETERÍA EL MARTILLO SA DE CV\nReceptor: Constructora del Norte SA de CV\nCFDI 4.0\nTotal $9.00", v("FERRETERÍA EL MARTILLO SA DE CV"), "", ""},
 		{"card slip emisor", "CAFETERÍA SOL\nTARJETA VISA ****4471\nEMISOR: BANCO NACIONAL\nTOTAL 9,00 €", v("BANCO NACIONAL"), "vendor_name", "CARD ISSUER"},
 		{"card slip cafeteria passes", "CAFETERÍA SOL\nTARJETA VISA ****4471\nEMISOR: BANCO NACIONAL\nTOTAL 9,00 €", v("CAFETERÍA SOL"), "", ""},
+	})
+}
+
+// An addressee's block needs no label: the issuer is the party whose
+// registration and bank account the document prints (a bank's letterhead
+// above its client's address, a Nordic seller's footer below the buyer's
+// block printed first), and the parties a freight bill's column headings
+// name are the shipper's and consignee's, not the forwarder that bills.
+func TestAddresseeBlocksAndColumnHeadings(t *testing.T) {
+	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	const why = "not the issuer"
+	runClassCases(t, []classCase{
+		{"bank client's address block", bankDK, v("Mikkelsen Byg ApS"), "vendor_name", ""},
+		{"bank passes", bankDK, v("Nordhavn Bank A/S"), "", ""},
+		{"english bank client's address block", bankEN, v("Mr Arjun Mehta"), "vendor_name", ""},
+		{"english bank passes", bankEN, v("Westbury Savings Bank plc"), "", ""},
+		{"finnish buyer block first", invoiceFI, v("Asunto Oy Koivukuja 3"), "vendor_name", ""},
+		{"finnish seller in the footer passes", invoiceFI, v("Rakennus Lahtinen Oy"), "", ""},
+		{"swedish buyer block first", invoiceSE, v("Bergström Fastigheter AB"), "vendor_name", ""},
+		{"swedish seller in the footer passes", invoiceSE, v("Snickeri Holm AB"), "", ""},
+		{"norwegian buyer block first", invoiceNO, v("Fjordvik Eiendom AS"), "vendor_name", ""},
+		{"norwegian seller in the footer passes", invoiceNO, v("Bergen Rør AS"), "", ""},
+		{"shipper under a heading", freight, v("Delta Hardware Co"), "vendor_name", why},
+		{"consignee column", freight, v("Orbit Supplies Ltd"), "vendor_name", why},
+		{"notify party", freight, v("Havenkade Logistics B.V."), "vendor_name", why},
+		{"forwarder passes", freight, v("Meridian Freight Forwarding Ltd"), "", ""},
 	})
 }

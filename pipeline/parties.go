@@ -197,6 +197,12 @@ func (d *doc) otherPartyAt(sp Span) string {
 	if d.amountLineName(li, ls, sp) {
 		return amountLineParty
 	}
+	if seg := d.columnHeadingAbove(li, sp.Start); seg != "" {
+		// "SHIPPER            CONSIGNEE" over two names.
+		if l, ok := labelLine(seg); ok && l != "" {
+			return l
+		}
+	}
 	if li > 0 {
 		// "Sprzedawca:              Nabywca:" above two columns.
 		if seg := d.columnAbove(li, sp.Start); strings.HasSuffix(seg, ":") {
@@ -389,8 +395,12 @@ var senderLabels = [][]string{{"shipper"}, {"consignor"}, {"absender"}, {"versen
 func (d *doc) senderNotIssuer(spans []Span, val string) (string, string, bool) {
 	label := ""
 	for _, sp := range capped(spans) {
-		ls, _ := d.lineBounds(d.lineOf(sp.Start))
+		li := d.lineOf(sp.Start)
+		ls, _ := d.lineBounds(li)
 		toks := LabelTokens(d.str(ls, sp.Start))
+		if len(toks) == 0 {
+			toks = LabelTokens(d.columnHeadingAbove(li, sp.Start)) // "SHIPPER" over its column
+		}
 		i := slices.IndexFunc(senderLabels, func(l []string) bool {
 			return len(toks) >= len(l) && slices.Equal(toks[len(toks)-len(l):], l)
 		})
@@ -472,17 +482,21 @@ var taxOfficeStems = newStemSet("δου", "δ.ο.υ", "doy", "d.o.y", "vergi", "
 
 func taxOfficeStem(line string) bool { return taxOfficeStems.in(line) }
 
-// insurerFieldLabels name the insurer on a medical bill when a colon
-// follows them ("Insurance: Delta Shield Dental Inc", "Versicherung:",
-// "Mutuelle :"). Without the colon they are words of the insurer's own
-// name ("Evergreen Mutual Insurance"), so they are no customer labels.
+// insurerFieldLabels name the insurer on a medical bill, and other parties
+// that never issue it, when a colon follows them ("Insurance: Delta Shield
+// Dental Inc", "Versicherung:", "Mutuelle :"). Without the colon they are
+// words of a name ("Evergreen Mutual Insurance"), so they are no customer
+// labels.
 var insurerFieldLabels = tokenizeLabels([]string{"insurance", "insurance co", "insurance name", "insurance plan",
 	"plan", "insurer name", "versicherung", "krankenversicherung", "kasse", "krankenkasse name", "mutuelle",
 	"caisse", "assurance", "assurance maladie", "complémentaire", "complémentaire santé", "seguro", "seguro médico",
 	"compañía aseguradora", "assicurazione", "verzekeraar", "zorgverzekeraar", "保険者", "保険者名",
 	// The fund that pays a share of a prescription: the Greek ταμείο or
 	// φορέας (ΕΟΠΥΥ), an Argentinian obra social or prepaga, a fund.
-	"ταμείο", "φορέας", "ασφαλιστικός φορέας", "obra social", "prepaga", "fund", "health fund", "fondo"})
+	"ταμείο", "φορέας", "ασφαλιστικός φορέας", "obra social", "prepaga", "fund", "health fund", "fondo",
+	// A club's member ("Member: Jane Doe"): a word of names too ("Member
+	// FDIC", "Members Equity"), so only with its colon.
+	"member", "mitglied", "membre", "socio", "medlem", "jäsen"})
 
 // insurerFieldLabel is the insurer label that before ends in, followed by a
 // colon, or "".

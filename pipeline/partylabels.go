@@ -61,9 +61,8 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"fakturaadress", "leveransadress", "mottagare", "kjøper", "køber", "bestiller", "fakturaadresse",
 	"leveringsadresse", "mottaker", "modtager", "faktureres til", "πελάτης", "αγοραστής", "παραλήπτης",
 	"ασφαλισμένος", "ασθενής",
-	// A hotel's guest in more languages; a club's member.
-	"hóspede", "huésped", "ospite", "gäst", "gjest", "gæst", "vieras", "guest name", "member", "member name",
-	"mitglied", "membre", "socio", "medlem", "jäsen",
+	// A hotel's guest in more languages; a club's member by name.
+	"hóspede", "huésped", "ospite", "gäst", "gjest", "gæst", "vieras", "guest name", "member name",
 	// Who gave to a charity: the donor of a donation receipt, the one a
 	// receipt says the money came from.
 	"donor", "donor name", "donated by", "received from", "received with thanks from", "spender", "spenderin",
@@ -86,9 +85,8 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"réservation via", "prenotato tramite", "prenotazione tramite", "geboekt via", "bokad via", "booket via",
 	// A bank the document names: where the seller banks, or the bank that
 	// issued the card paid with. Neither issued the document.
-	"bank", "bank name", "banco", "banque", "bankverbindung", "kreditinstitut", "card issuer", "issuing bank",
-	"issuer bank", "banco emisor", "entidad emisora", "kartenherausgeber", "banque émettrice", "acquirer",
-	"acquiring bank"}
+	"bank", "bank name", "banco", "banque", "bankverbindung", "kreditinstitut", "card issuer", "issuing bank", "issuer bank", "banco emisor", "entidad emisora", "kartenherausgeber",
+	"banque émettrice", "acquirer", "acquiring bank"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte

@@ -21,7 +21,8 @@ var cardWords = map[string]bool{"visa": true, "mastercard": true, "maestro": tru
 // cardIssuerLabels are the issuer labels that, on a card slip, name the
 // bank that issued the card: the merchant is not its "issuer".
 var cardIssuerLabels = tokenizeLabels([]string{"issuer", "emisor", "émetteur", "emetteur", "emittente", "emissor",
-	"herausgeber"})
+	"herausgeber", "issued by", "card issued by", "emitido por", "emitida por", "émis par", "émise par",
+	"ausgegeben von", "emessa da"})
 
 // nearCardLine reports whether line li or one of the three lines around it
 // holds a card word: the line belongs to a card slip.

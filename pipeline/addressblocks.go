@@ -1,0 +1,247 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The issuer is the party whose registration and bank account a document
+// prints: a name heading a block of address lines with neither, while
+// another block prints them with its name, is the addressee (the client
+// block under a bank's letterhead, a Nordic buyer's block printed first
+// above the seller's footer), even with no label before it.
+
+// registrationLabels state who a document is from: tax and company
+// registrations in many countries, a charity's number, a bank account to
+// pay into.
+var registrationLabels = tokenizeLabels([]string{"vat no", "vat reg", "vat reg no", "vat number", "vat registration",
+	"tva", "btw", "ust idnr", "ust id", "steuernummer", "steuer nr", "cvr", "cvr nr", "org nr", "orgnr",
+	"organisationsnummer", "organisasjonsnummer", "y tunnus", "ytunnus", "abn", "acn", "gst no", "gst reg",
+	"gst reg no", "gstin", "ird", "nzbn", "nif", "cif", "p iva", "partita iva", "siret", "siren", "rcs", "kvk",
+	"rfc", "cuit", "rut", "cnpj", "инн", "огрн", "єдрпоу", "trn", "company no", "company number",
+	"company reg no", "registered in", "registered office", "registered charity", "charity no", "charity number",
+	"reg no", "registration no", "co reg", "roc", "f skatt", "f skattsedel", "mva", "foretaksregisteret",
+	"handelsregister", "hrb", "αφμ", "afm"})
+
+// bankLabels name the account a document is paid into.
+var bankLabels = tokenizeLabels([]string{"iban", "bic", "swift", "bankgiro", "plusgiro", "kontonr", "kontonummer",
+	"account no", "account number", "sort code", "bsb", "bank account"})
+
+// registrationCues counts the registration and bank labels line toks
+// holds, whether one is a bank's, and where the first starts.
+func registrationCues(toks []string) (n int, bank bool, first int) {
+	first = -1
+	note := func(i int) {
+		n++
+		if first < 0 || i < first {
+			first = i
+		}
+	}
+	for _, l := range registrationLabels {
+		if i := tokenRun(toks, l); i >= 0 {
+			note(i)
+		}
+	}
+	for _, l := range bankLabels {
+		if i := tokenRun(toks, l); i >= 0 {
+			note(i)
+			bank = true
+		}
+	}
+	return n, bank, first
+}
+
+// textBlock is a run of non-blank lines, first to last.
+type textBlock struct{ first, last int }
+
+// textBlocks cuts the document at its blank lines.
+func (d *doc) textBlocks() []textBlock {
+	var out []textBlock
+	open := -1
+	for li := 0; li < len(d.lineStarts); li++ {
+		ls, le := d.lineBounds(li)
+		if a, b := trimmedRunes(d.rs, ls, le); a == b {
+			if open >= 0 {
+				out = append(out, textBlock{open, li - 1})
+				open = -1
+			}
+			continue
+		}
+		if open < 0 {
+			open = li
+		}
+	}
+	if open >= 0 {
+		out = append(out, textBlock{open, len(d.lineStarts) - 1})
+	}
+	return out
+}
+
+// registeredParty is a block's party that prints its registration: the
+// name heading the block, or the name before the registration on a footer
+// line ("Rakennus Lahtinen Oy | Y-tunnus 1234567-8 | IBAN …"), with the
+// line the registration is on and whether it also gives a bank account or
+// several registrations (a seller's footer).
+type registeredParty struct {
+	name        string
+	line        int
+	strongCues  bool
+	customerish bool
+}
+
+// blockRegistration is the registered party of block b, if it prints a
+// registration that no customer label qualifies ("NIF cliente").
+func (d *doc) blockRegistration(b textBlock) (registeredParty, bool) {
+	for li := b.first; li <= b.last; li++ {
+		ls, le := d.lineBounds(li)
+		line := strings.TrimSpace(d.str(ls, le))
+		toks := LabelTokens(line)
+		n, bank, first := registrationCues(toks)
+		if n == 0 || d.lineHasCents(li) {
+			continue
+		}
+		p := registeredParty{line: li, strongCues: bank || n >= 2, customerish: customerLabelOf(line) != ""}
+		hs, he := d.lineBounds(b.first)
+		head := firstSegment(strings.TrimSpace(d.str(hs, he)))
+		switch {
+		case li != b.first && partyName(head):
+			p.name = head
+		case first > 0:
+			p.name = nameBefore(line, toks[first])
+		}
+		if l := customerLabelOf(head); l != "" && l != "bank" && l != "banco" && l != "banque" {
+			return registeredParty{}, false // a customer's block; a bank's own name says "bank"
+		}
+		if p.name == "" || !partyName(p.name) || d.underCustomerLabel(b.first) {
+			return registeredParty{}, false
+		}
+		return p, true
+	}
+	return registeredParty{}, false
+}
+
+// nameBefore is line up to the word w (lowercased in toks), cut at its
+// first segment and trimmed of separators: the name a footer line prints
+// before its registration.
+func nameBefore(line, w string) string {
+	low := strings.ToLower(line)
+	i := strings.Index(low, w)
+	if i <= 0 || len(low) != len(line) {
+		return ""
+	}
+	return strings.TrimRightFunc(firstSegment(line[:i]), func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("|·,-–—:", r) })
+}
+
+// partyName reports a line that reads as a party's name.
+func partyName(s string) bool { return s != "" && (endsInLegalForm(s) || headName(s)) }
+
+// lineHasCents reports an amount with cents on line li: a tax line ("VAT
+// 20% £48.00"), not a registration.
+func (d *doc) lineHasCents(li int) bool {
+	for _, a := range d.amounts {
+		if a.Line == li && centsForm(a.Raw) {
+			return true
+		}
+	}
+	return false
+}
+
+// addresseeBlock reports a name that opens every block it is printed in
+// (from the line's start), over address lines (one of the next three holds
+// a digit), while another block prints a registered party of another name:
+// a block before it (the letterhead over a window-envelope address) or the
+// document's last block (a seller's footer with its bank account or
+// several registrations). It returns that party.
+func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
+	blocks := d.textBlocks()
+	if len(blocks) < 2 || len(spans) == 0 {
+		return registeredParty{}, false
+	}
+	at := -1 // the block of the value's first printing
+	for _, sp := range capped(spans) {
+		li := d.lineOf(sp.Start)
+		k := slices.IndexFunc(blocks, func(b textBlock) bool { return b.first <= li && li <= b.last })
+		ls, _ := d.lineBounds(li)
+		if k < 0 || li != blocks[k].first || strings.TrimSpace(d.str(ls, sp.Start)) != "" || !d.addressBelow(blocks[k]) {
+			return registeredParty{}, false
+		}
+		if _, own := d.blockRegistration(blocks[k]); own {
+			return registeredParty{}, false
+		}
+		if at < 0 {
+			at = k
+		}
+	}
+	for k, b := range blocks {
+		p, ok := d.blockRegistration(b)
+		if !ok || p.customerish || sameName(p.name, val) {
+			continue
+		}
+		if k < at && at <= 3 && at < len(blocks)-1 || k == len(blocks)-1 && k > at && p.strongCues {
+			return p, true
+		}
+	}
+	return registeredParty{}, false
+}
+
+// addressBelow reports a block whose lines after its first hold a digit
+// within three lines: a street, a postcode, a box.
+func (d *doc) addressBelow(b textBlock) bool {
+	for li := b.first + 1; li <= b.last && li <= b.first+3; li++ {
+		ls, le := d.lineBounds(li)
+		if strings.ContainsFunc(d.str(ls, le), unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAddresseeBlock flags a vendor name that is an addressee's block
+// (addresseeBlock).
+func (d *doc) checkAddresseeBlock(c *FieldCheck, val string) bool {
+	p, ok := d.addresseeBlock(c.Spans, val)
+	if !ok {
+		return false
+	}
+	c.penalize(factorNotIssuer, fmt.Sprintf("%q heads an address block with no registration or bank account of its own: the addressee's; the document prints %q with its registration (line %d)", val, p.name, p.line+1))
+	return true
+}
+
+// columnHeadingAbove is the heading over offset p's column when the line
+// above line li is a row of party headings and nothing else ("SHIPPER
+// CONSIGNEE", "Bill to      Ship to"): each of its column segments is a
+// customer, sender or issuer label.
+func (d *doc) columnHeadingAbove(li, p int) string {
+	if li == 0 {
+		return ""
+	}
+	ps, pe := d.lineBounds(li - 1)
+	row := strings.TrimSpace(d.str(ps, pe))
+	if !strings.Contains(row, "   ") || strings.ContainsFunc(row, unicode.IsDigit) {
+		return ""
+	}
+	for _, seg := range strings.Split(row, "   ") {
+		seg = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(seg), ":："))
+		if seg != "" && !partyHeading(seg) {
+			return ""
+		}
+	}
+	return strings.TrimRight(d.columnAbove(li, p), ":：")
+}
+
+// partyHeading reports a heading that names a party: a customer label
+// alone, a sender label, an issuer label.
+func partyHeading(seg string) bool {
+	if l, ok := labelLine(seg); ok && l != "" {
+		return true
+	}
+	toks := LabelTokens(seg)
+	if slices.ContainsFunc(senderLabels, func(l []string) bool { return slices.Equal(toks, l) }) {
+		return true
+	}
+	_, _, issuer := afterIssuerLabel(seg + ": x")
+	return issuer && utf8.RuneCountInString(seg) < 40
+}
