@@ -351,7 +351,7 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 	fs := newFlagSet("gateway add", "NAME [--system S] [--environment E] [--optional] [--replace] [--env K=V]... (--command [--] ARGV... | --url U)", stdio)
 	url := fs.String("url", "", "a streamable-HTTP upstream")
 	tokenEnv := fs.String("token-env", "", "with --url: the variable holding its bearer token (written as auth.token_env; the token itself never is)")
-	system := fs.String("system", "", "target.system, which picks mappings/<system>.yaml (default NAME)")
+	system := fs.String("system", "", "target.system, which picks mappings/<system>.yaml (default: filesystem, github or postgres for the servers the bundled mappings describe, else NAME)")
 	env := fs.String("environment", "production", "target.environment: production, staging or dev")
 	optional := fs.Bool("optional", false, "required: false (the gateway starts without it when it fails)")
 	config := fs.String("config", "", "the gateway registry (default as for setup)")
@@ -396,6 +396,11 @@ func runGatewayAdd(ctx context.Context, args []string, stdio Stdio) error {
 	}
 	if *system == "" {
 		*system = name
+		// The bundled mappings classify the servers they were written
+		// for, whatever the upstream is called.
+		if sys, _ := clientconfig.StarterSystem(argv); sys != "" {
+			*system = sys
+		}
 	}
 	path, err := registryPath(*config)
 	if err != nil {

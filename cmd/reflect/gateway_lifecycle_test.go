@@ -675,6 +675,10 @@ func TestGatewayLifecycleVerbsDispatch(t *testing.T) {
 		{[]string{"gateway", "setup", "--path", path, "--non-interactive"}, 0, "now behind the gateway: memory"},
 		{[]string{"gateway", "doctor", "--path", path}, 0, "clean"},
 		{[]string{"gateway", "add", "fetch", "--no-reload", "--command", "uvx", "mcp-server-fetch"}, 0, "added upstream fetch"},
+		// The official filesystem server under another name gets the
+		// bundled filesystem mapping's system; --system still decides.
+		{[]string{"gateway", "add", "files", "--no-reload", "--command", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/data"}, 0, "added upstream files (system filesystem, production)"},
+		{[]string{"gateway", "add", "files2", "--no-reload", "--system", "files", "--command", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/data"}, 0, "added upstream files2 (system files, production)"},
 		{[]string{"gateway", "import", "nosuch", "--path", path}, 1, ""},
 		{[]string{"gateway", "restore", "--path", path}, 0, "restored"},
 	} {

@@ -480,3 +480,36 @@ func TestImportFoldsReflectsOwnServerIntoTheGatewayEntry(t *testing.T) {
 		t.Fatalf("second import: %v", err)
 	}
 }
+
+// A client's server that runs one of the servers the bundled mappings
+// describe is imported under that mapping's system, whatever the client
+// calls it ("files" running the official filesystem server), and the
+// warning says so; any other server's system is its name.
+func TestConvertNamesTheStarterSystem(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		e    Entry
+		want string
+	}{
+		{"files", Entry{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/data"}}, "filesystem"},
+		{"files", Entry{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem@2026.8.31", "/data"}}, "filesystem"},
+		{"fs", Entry{Command: "/usr/local/bin/mcp-server-filesystem", Args: []string{"/data"}}, "filesystem"},
+		{"gh", Entry{Command: "npx", Args: []string{"@modelcontextprotocol/server-github"}}, "github"},
+		{"db", Entry{Command: "uvx", Args: []string{"postgres-mcp", "--access-mode=restricted"}}, "postgres"},
+		{"db", Entry{Command: "docker", Args: []string{"run", "-i", "--rm", "crystaldba/postgres-mcp:latest"}}, "postgres"},
+		{"memory", Entry{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-memory"}}, "memory"},
+		{"notes", Entry{Command: "node", Args: []string{"/srv/my-filesystem-notes/index.js"}}, "notes"},
+	} {
+		u, warns, err := Convert(c.key, c.e, "dev")
+		if err != nil {
+			t.Fatalf("%s: %v", c.key, err)
+		}
+		if u.System != c.want {
+			t.Errorf("%s %v: system %q, want %q", c.key, c.e.Args, u.System, c.want)
+		}
+		said := strings.Contains(strings.Join(warns, "\n"), "mappings/"+c.want+".yaml classifies")
+		if renamed := c.want != c.key; said != renamed {
+			t.Errorf("%s as %s: warnings %q", c.key, c.want, warns)
+		}
+	}
+}

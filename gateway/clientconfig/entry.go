@@ -269,6 +269,10 @@ func Convert(key string, e Entry, environment string) (Upstream, []string, error
 		return Upstream{}, nil, fmt.Errorf("it has both a command and a url")
 	case e.Command != "":
 		u.Command = append([]string{e.Command}, e.Args...)
+		if sys, pkg := StarterSystem(u.Command); sys != "" && sys != u.System {
+			u.System = sys
+			warns = append(warns, fmt.Sprintf("target.system %s, not %s: it runs %s, whose tools the bundled mappings/%s.yaml classifies", sys, name, pkg, sys))
+		}
 		u.Env, warns = convertEnv(e.Env, warns)
 		if slices.ContainsFunc(u.Command, func(a string) bool { return strings.Contains(a, "${") }) {
 			warns = append(warns, "its command line uses ${...}, which the client expanded and the gateway does not: check it in the registry")
@@ -285,6 +289,36 @@ func Convert(key string, e Entry, environment string) (Upstream, []string, error
 		return Upstream{}, nil, fmt.Errorf("it has neither a command nor a url")
 	}
 	return u, warns, nil
+}
+
+// starters are the servers the gateway's bundled mappings describe, by the
+// package or program a command line runs them with.
+var starters = []struct{ system, pkg string }{
+	{"filesystem", "@modelcontextprotocol/server-filesystem"},
+	{"filesystem", "mcp-server-filesystem"},
+	{"github", "@modelcontextprotocol/server-github"},
+	{"github", "mcp-server-github"},
+	{"postgres", "postgres-mcp"},
+	{"postgres", "crystaldba/postgres-mcp"},
+}
+
+// StarterSystem is the target.system whose bundled mapping classifies the
+// server argv runs ("" when none does), and the package that says so: a
+// client's "files" entry running the official filesystem server is system
+// filesystem, or mappings/filesystem.yaml would never apply to it.
+func StarterSystem(argv []string) (system, pkg string) {
+	for _, a := range argv {
+		base := a
+		if i := strings.LastIndexAny(a, `/\`); i >= 0 && !strings.HasPrefix(a, "@") && !strings.Contains(a, "crystaldba/") {
+			base = a[i+1:] // a program's path: /usr/local/bin/mcp-server-filesystem
+		}
+		for _, s := range starters {
+			if base == s.pkg || strings.HasPrefix(base, s.pkg+"@") || strings.HasPrefix(base, s.pkg+":") {
+				return s.system, s.pkg
+			}
+		}
+	}
+	return "", ""
 }
 
 // envRef matches a whole value that only names a variable, the way Claude
