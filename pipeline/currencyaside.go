@@ -34,20 +34,7 @@ func (d *doc) asideCue(p int) string {
 	if !isASCII(line) {
 		line = strings.ToLower(line) // rune by rune: rune offsets hold
 	}
-	at, cue := -1, ""
-	for _, c := range asideCues {
-		for from := 0; from < len(line); {
-			i := indexFold(line[from:], c)
-			if i < 0 {
-				break
-			}
-			i += from
-			if r, _ := utf8.DecodeLastRuneInString(line[:i]); (i == 0 || !unicode.IsLetter(r)) && (at < 0 || i < at) {
-				at, cue = i, c
-			}
-			from = i + 1
-		}
-	}
+	at, cue := firstAsideCue(line)
 	if at < 0 {
 		return ""
 	}
@@ -76,16 +63,36 @@ func (d *doc) asideCue(p int) string {
 	return cue
 }
 
-// indexFold is the index of the lowercase cue c in s, the ASCII letters of
-// s compared in any case.
-func indexFold(s, c string) int {
-	for i := 0; i+len(c) <= len(s); i++ {
-		if foldPrefix(s[i:], c) {
-			return i
+// firstAsideCue is the first place in line where an aside cue starts
+// after no letter, and that cue (the first in list order there), or -1.
+// One pass over the line compares only the cues its byte starts, where
+// searching the line for each cue in turn was a tenth of verify.
+func firstAsideCue(line string) (int, string) {
+	for i := 0; i < len(line); i++ {
+		cues := asideCuesByFirst[asciiLower(line[i])]
+		if len(cues) == 0 {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(line[:i]); i > 0 && unicode.IsLetter(r) {
+			continue
+		}
+		for _, k := range cues {
+			if c := asideCues[k]; len(line)-i >= len(c) && foldPrefix(line[i:], c) {
+				return i, c
+			}
 		}
 	}
-	return -1
+	return -1, ""
 }
+
+// asideCuesByFirst lists, for each byte, the indexes of the aside cues
+// that start with it, in list order.
+var asideCuesByFirst = func() (by [256][]uint8) {
+	for k, c := range asideCues {
+		by[c[0]] = append(by[c[0]], uint8(k))
+	}
+	return by
+}()
 
 // checkAsideCurrency flags a code whose every printing in a currency
 // context (spans) stands on an aside line while the document prints
