@@ -67,6 +67,11 @@ var otherNumberLabels = []string{
 	"číslo autorizace", "autorizační kód", "onay kodu", "onay no", "provizyon no", "provizyon kodu",
 	"κωδικός έγκρισης", "αρ. έγκρισης", "код подтверждения", "授权码", "授權碼", "รหัสอนุมัติ", "mã chuẩn chi",
 	"kode otorisasi", "kode approval", "رمز الموافقة", "رقم الموافقة", "رقم التفويض", "קוד אישור",
+	"app code", "apprv code", "approval cd", "auth cd", "auth num", "no auto", "n° auto", "numero auto", "numéro auto",
+	"autorizzazione", "cod autorizz", "cod. autorizz", "cod.autorizz", "cod.aut", "n aut", "n. aut", "nº aut", "aut. nº", "cód. aut", "código de aut",
+	"autorisatiecode", "autorisatie", "godkendelseskode", "aut.kode", "aut kode", "autorisasjonskode",
+	"godkännandekod", "hyväksymiskoodi", "承認no", "授权号", "授權號碼", "参考号", "检索参考号", "檢索參考號",
+	"số chuẩn chi", "κωδ. έγκρισης", "prov no", "prov. no", "prov. kodu", "номер операции", "номер транзакции",
 	// A fiscal device and the fiscal numbers of its receipt.
 	"фн", "фн прро", "фн рро", "фн чека", "фд", "фп", "фпд", "рн ккт", "зн ккт", "зн", "зн рро", "ккт", "рро", "прро",
 	"фискальный признак", "фискальный номер", "фіскальний номер", "номер фн", "смена", "смена №", "зміна",

@@ -262,3 +262,19 @@ func TestConfirmationNumberInASentence(t *testing.T) {
 			n("88213"), "invoice_number", "Buchungsnummer"},
 	})
 }
+
+// Card slips in more countries print the approval and the retrieval
+// reference under their own abbreviations.
+func TestCardSlipAbbreviations(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	fr := "BOULANGERIE DU PORT\nCARTE BANCAIRE SANS CONTACT\nNo AUTO : 083112\nMONTANT 12,40 EUR"
+	it := "BAR CENTRALE\nPAGAMENTO POS\nCOD.AUTORIZZ. 771203\nIMPORTO EUR 6,50"
+	dk := "Café Nørrebro\nDankort\nAut.kode 552019\nBeløb DKK 84,00"
+	cn := "北京味道餐厅\n银联签购单\n检索参考号: 631812345678\n金额 RMB 128.00"
+	runClassCases(t, []classCase{
+		{"french No AUTO", fr, n("083112"), "invoice_number", "No AUTO"},
+		{"italian COD.AUTORIZZ.", it, n("771203"), "invoice_number", "AUTORIZZ"},
+		{"danish Aut.kode", dk, n("552019"), "invoice_number", "Aut.kode"},
+		{"chinese retrieval reference", cn, n("631812345678"), "invoice_number", "检索参考号"},
+	})
+}
