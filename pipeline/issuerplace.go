@@ -188,7 +188,7 @@ var issuerNumbers = []issuerNumber{
 	{regexp.MustCompile(`(?i)[a-z0-9-]\.((?:co|org|net|govt|ac|school)\.nz)\b`), "NZD", true, "a New Zealand web address", textNeed{fold: []string{".nz"}}, nil},
 	{regexp.MustCompile(`\bABN\b[^\n\d]{0,8}(\d{2} ?\d{3} ?\d{3} ?\d{3})\b`), "AUD", true, "an Australian Business Number", textNeed{any: []string{"ABN"}, digits: 2}, nil},
 	{regexp.MustCompile(`(?i)[a-z0-9-]\.((?:com|net|org|gov|edu|asn)\.au)\b`), "AUD", true, "an Australian web address", textNeed{fold: []string{".au"}}, nil},
-	{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), "USD", false, "a US address", textNeed{digits: 5, shape: stateZipShape}, usAddress},
+	{handRegexp{regexp.MustCompile(`\b((?:AL|AK|AZ|AR|CA|CO|CT|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5})(?:-\d{4})?\b`), usAddressIndex}, "USD", false, "a US address", textNeed{digits: 5, shape: stateZipShape}, usAddress},
 	{regexp.MustCompile(`(\(Pty\) Ltd|\b\d{4}/\d{6}/\d{2}\b)`), "ZAR", true, "a South African company", textNeed{any: []string{"(Pty) Ltd", "/"}, shape: southAfricanShape}, nil},
 	// A telephone number written with its country code.
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?60)[ \-(]*1?\d[\d \-()]{6,}`), "MYR", true, "the Malaysian telephone code", textNeed{any: []string{"+60", "+ 60"}}, nil},
