@@ -23,7 +23,16 @@ var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by
 	// the seller a marketplace or platform receipt names below its own brand
 	"verkauf durch", "verkauf und versand durch", "verkauft von", "verkauft durch", "vendu par",
 	"vendu et expédié par", "vendido por", "vendido y enviado por", "venduto da", "venduto e spedito da",
-	"verkocht door", "販売元", "出品者", "卖家", "商家"}
+	"verkocht door", "販売元", "出品者", "卖家", "商家",
+	// The seller, supplier or contractor in more languages: Russian and
+	// Ukrainian, Nordic, Czech and Slovak, Hungarian, Turkish, Polish,
+	// Romanian, Croatian, Greek, Chinese, Indonesian, Vietnamese, Thai,
+	// Arabic, Hebrew.
+	"продавец", "поставщик", "исполнитель", "продавець", "постачальник", "виконавець", "myyjä", "toimittaja",
+	"laskuttaja", "säljare", "leverantör", "selger", "sælger", "leverandør", "dodavatel", "dodávateľ", "eladó",
+	"satıcı", "satici", "sprzedający", "wystawca", "furnizor", "vânzător", "dobavljač", "prodavatelj",
+	"πωλητής", "εκδότης", "προμηθευτής", "销售方", "销方", "卖方", "penjual", "người bán", "ผู้ขาย", "المورد",
+	"البائع", "ספק"}
 
 // issuerLabelFirst holds the first rune of each issuer label; read-only.
 var issuerLabelFirst = func() map[rune]bool {
@@ -138,6 +147,8 @@ type headIssuerName struct {
 // line, none of them introduced by a customer label or an addressee suffix.
 func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 	seen := 0
+	var first headIssuerName // with anyName, the first name read from its place
+	found := false
 	for li := 0; li < len(d.lineStarts) && seen < headLines; li++ {
 		ls, le := d.lineBounds(li)
 		for ls < le && unicode.IsSpace(d.rs[ls]) {
@@ -163,9 +174,17 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 		if d.customerLabelFor(sp) != "" || customerLabelOf(line) != "" || d.underCustomerLabel(li) || addressee(line) {
 			continue
 		}
-		return headIssuerName{name: head, sp: sp, line: li}, true
+		if !anyName {
+			return headIssuerName{name: head, sp: sp, line: li}, true
+		}
+		if !found {
+			// A name-like line ("LASKU 7713", a title in a language the
+			// title words miss) yields to an issuer label further down
+			// the head ("Myyjä: …").
+			first, found = headIssuerName{name: head, sp: sp, line: li}, true
+		}
 	}
-	return headIssuerName{}, false
+	return first, found
 }
 
 // addressTokens in a name with a digit make it an address line.

@@ -341,3 +341,29 @@ func TestAddresseeBlocksAndColumnHeadings(t *testing.T) {
 		{"forwarder passes", freight, v("Meridian Freight Forwarding Ltd"), "", ""},
 	})
 }
+
+// The buyer and the seller under their labels in more languages: the
+// buyer is flagged as the vendor, the seller passes, and a seller label
+// names the issuer a null or another name is checked against.
+func TestPartyLabelsInMoreLanguages(t *testing.T) {
+	v := func(name any) map[string]any { return map[string]any{"vendor_name": name} }
+	const why = "not the issuer"
+	const ro = "FACTURA FISCALĂ nr. 2026/318\nFurnizor: Tipografia Mureș SRL\nCumpărător: Casa de Cultură Târgu Mureș\nTotal de plată 1.190,00 lei"
+	const id = "NOTA PENJUALAN 0917\nPenjual: CV Sumber Rejeki\nPembeli: PT Maju Bersama\nTotal Rp 1.250.000"
+	runClassCases(t, []classCase{
+		{"german auftraggeber", "Malerbetrieb Kraus GmbH\nRechnung 2026-771\nAuftraggeber: Stadtwerke Lindau GmbH\nGesamtbetrag 1.190,00 €", v("Stadtwerke Lindau GmbH"), "vendor_name", why},
+		{"polish zamawiający", "Usługi Remontowe Kowal Sp. z o.o.\nFaktura VAT 88/2026\nZamawiający: Gmina Zielonka\nRazem do zapłaty 1 230,00 zł", v("Gmina Zielonka"), "vendor_name", why},
+		{"czech objednatel", "Stavby Horák s.r.o.\nFaktura 2026-0045\nObjednatel: Město Kolín\nCelkem k úhradě 12 100,00 Kč", v("Město Kolín"), "vendor_name", why},
+		{"romanian cumpărător", ro, v("Casa de Cultură Târgu Mureș"), "vendor_name", why},
+		{"romanian furnizor passes", ro, v("Tipografia Mureș SRL"), "", ""},
+		{"indonesian pembeli", id, v("PT Maju Bersama"), "vendor_name", why},
+		{"indonesian penjual passes", id, v("CV Sumber Rejeki"), "", ""},
+		{"hebrew customer", "גל מערכות מיזוג בע\"מ\nחשבונית מס 5521\nלקוח: מלון הים התיכון\nסה\"כ לתשלום 1,170.00 ₪", v("מלון הים התיכון"), "vendor_name", why},
+		{"chinese customer", "深圳明辉电子有限公司\n送货单 2026-1102\n客户：广州华南贸易有限公司\n合计 ¥1,200.00", v("广州华南贸易有限公司"), "vendor_name", why},
+		// A seller label names the issuer: another name is contradicted and
+		// a null is an omission.
+		{"czech dodavatel contradicts", "FAKTURA 2026-0045\nDodavatel: Stavby Horák s.r.o.\nOdběratel: Město Kolín\nCelkem 12 100,00 Kč", v("Město Kolín"), "vendor_name", ""},
+		{"finnish myyjä names the null issuer", "LASKU 7713\nMyyjä: Sähköasennus Mäkinen Oy\nOstaja: Virtasen Kiinteistöt Oy\nYhteensä 627,50 €", v(nil), "vendor_name", "Sähköasennus Mäkinen Oy"},
+		{"ukrainian постачальник names the null issuer", "Рахунок № 57\nПостачальник: ТОВ «Світанок»\nПокупець: ТОВ «Обрій-Трейд»\nВсього 6 000,00 грн", v(nil), "vendor_name", "ТОВ «Світанок»"},
+	})
+}

@@ -61,6 +61,18 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"fakturaadress", "leveransadress", "mottagare", "kjøper", "køber", "bestiller", "fakturaadresse",
 	"leveringsadresse", "mottaker", "modtager", "faktureres til", "πελάτης", "αγοραστής", "παραλήπτης",
 	"ασφαλισμένος", "ασθενής",
+	// The orderer, buyer or customer in more languages: German Auftraggeber,
+	// Besteller and Leistungsempfänger, French donneur d'ordre, Polish
+	// Zamawiający and Płatnik, Czech Objednatel, Slovak Objednávateľ,
+	// Romanian Cumpărător and Beneficiar, Croatian and Serbian Kupac,
+	// Slovene Kupec, Bulgarian Купувач and Получател, Baltic buyers,
+	// Indonesian Pembeli, Thai ผู้ซื้อ and ลูกค้า, Hebrew לקוח, Chinese
+	// customer, consignee and payer, Korean customer and buyer, Hindi
+	// customer and buyer; a bill-to party.
+	"auftraggeber", "besteller", "leistungsempfänger", "donneur d ordre", "zamawiający", "zamawiajacy",
+	"płatnik", "objednatel", "objednávateľ", "cumpărător", "cumparator", "beneficiar", "kupac", "kupec",
+	"купувач", "получател", "pirkėjas", "pircējs", "pembeli", "ผู้ซื้อ", "ลูกค้า", "לקוח", "客户", "收货人",
+	"付款人", "顾客", "고객", "구매자", "ग्राहक", "क्रेता",
 	// A hotel's guest in more languages; a club's member by name.
 	"hóspede", "huésped", "ospite", "gäst", "gjest", "gæst", "vieras", "guest name", "member name",
 	// Who gave to a charity: the donor of a donation receipt, the one a
