@@ -159,3 +159,21 @@ func TestWorkstationApprovesOnARemoteEngine(t *testing.T) {
 		t.Errorf("review FILE --core-url: exit %d %q", r.code, r.err)
 	}
 }
+
+// review --queue reads REEFLEX_CORE_URL as holds does; a --policy on the
+// command line means this store's engine, and with an explicit --core-url
+// it is refused (a remote engine decides with its own pack).
+func TestReviewQueueCoreURLFromTheEnvironment(t *testing.T) {
+	storePath := queuesStore(t)
+	pack := writeFile(t, "p.yaml", "rules: []\n")
+	bad := map[string]string{"REEFLEX_CORE_URL": "core.internal:8080"}
+	if r := runWith(t, bad, "", "review", "--queue", "claude-ai", "--store", storePath); r.code != ExitUsage || !strings.Contains(r.err, `core URL "core.internal:8080"`) {
+		t.Errorf("REEFLEX_CORE_URL without a scheme: exit %d %q", r.code, r.err)
+	}
+	if r := runWith(t, bad, "", "review", "--queue", "claude-ai", "--store", storePath, "--policy", pack); strings.Contains(r.err, "core") || !strings.Contains(r.err, "needs a terminal") {
+		t.Errorf("--policy with REEFLEX_CORE_URL set: exit %d %q; want the store's engine, not the variable's", r.code, r.err)
+	}
+	if r := runWith(t, bad, "", "review", "--queue", "claude-ai", "--store", storePath, "--policy", pack, "--core-url", "http://127.0.0.1:1"); r.code != ExitUsage || !strings.Contains(r.err, "--policy and --core-url do not go together") {
+		t.Errorf("--policy --core-url: exit %d %q", r.code, r.err)
+	}
+}

@@ -105,8 +105,11 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 	if flagWasSet(fs, "core-url") && *queue == "" {
 		return usageErr(errors.New("--core-url is for a client's queue (--queue NAME): only queues hold tool calls"))
 	}
-	if *holdPack != "" && *coreURL != "" && *queue != "" {
+	if *holdPack != "" && flagWasSet(fs, "core-url") {
 		return usageErr(errors.New("--policy and --core-url do not go together: a remote engine decides with its own pack"))
+	}
+	if *holdPack != "" {
+		*coreURL = "" // the pack named on the command line is this store's engine's, whatever REEFLEX_CORE_URL says
 	}
 	if *conc < 1 {
 		return usageErr(fmt.Errorf("--concurrency must be at least 1, got %d", *conc))
