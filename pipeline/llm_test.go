@@ -1,8 +1,12 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +117,35 @@ func TestBilledFailureCountsInUsage(t *testing.T) {
 	res, err := p.Extract(context.Background(), pipeline.Document{Text: "Total 5.00"})
 	if err == nil || res.Usage == nil || res.Usage.OutputTokens != 4096 || res.Usage.CostUSD != 0.01 {
 		t.Fatalf("usage of a billed failure: %+v (err %v)", res.Usage, err)
+	}
+}
+
+// With a handler that takes Info lines, every stage of a document logs one
+// line, each carrying the document's trace id and then its id.
+func TestStageLinesCarryTheTraceAndDocumentID(t *testing.T) {
+	var buf bytes.Buffer
+	gen, _ := paidClient(mustJSON(demoData(583.2)))
+	crit, _ := paidClient(verdicts(0.95))
+	p, err := pipeline.New(pipeline.Config{Gate: pipeline.DefaultGate(),
+		Logger:    slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Generator: pipeline.NewLLMGenerator(gen, pipeline.LLMOptions{}), Critic: pipeline.NewLLMCritic(crit, pipeline.LLMOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Extract(context.Background(), pipeline.Document{ID: "inv-7", Text: demoText}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var stages []string
+	for _, l := range lines {
+		var rec struct{ Stage string }
+		_ = json.Unmarshal([]byte(l), &rec)
+		stages = append(stages, rec.Stage)
+		if !regexp.MustCompile(`"trace_id":"trace-[0-9a-f]+","doc_id":"inv-7",`).MatchString(l) {
+			t.Errorf("line without the trace id and then the document id: %s", l)
+		}
+	}
+	if got := strings.Join(stages, " "); got != "generate heuristics critique gate" {
+		t.Errorf("stages logged: %q, want generate heuristics critique gate", got)
 	}
 }

@@ -130,8 +130,10 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 		log.Error("generate failed", "stage", "generate", "error", err.Error(), "duration_ms", ms(start))
 		return p.fail(log, doc, err, &ext.Usage)
 	}
-	log.Info("generated", "stage", "generate", "fields", countNonNull(ext.Record), "calls", ext.Usage.Calls,
-		"cached_calls", ext.Usage.CachedCalls, "duration_ms", ms(start))
+	if log.Enabled(ctx, slog.LevelInfo) { // its arguments are boxed even for a logger that drops it
+		log.Info("generated", "stage", "generate", "fields", countNonNull(ext.Record), "calls", ext.Usage.Calls,
+			"cached_calls", ext.Usage.CachedCalls, "duration_ms", ms(start))
+	}
 	return p.verify(ctx, log, doc, ext, nil)
 }
 
@@ -185,11 +187,11 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 	if p.log.Handler() == slog.DiscardHandler {
 		return doc, p.log // its lines go nowhere: no attributes to copy
 	}
-	log := p.log.With("trace_id", doc.TraceID)
-	if doc.ID != "" {
-		log = log.With("doc_id", doc.ID)
+	// One With, not two: each copies and formats the handler's attributes.
+	if doc.ID == "" {
+		return doc, p.log.With("trace_id", doc.TraceID)
 	}
-	return doc, log
+	return doc, p.log.With("trace_id", doc.TraceID, "doc_id", doc.ID)
 }
 
 // unstated names fields the record does not state at all (validate's data
@@ -227,8 +229,10 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 			return p.fail(log, doc, err, &u)
 		}
 		crit = &c
-		log.Info("critiqued", "stage", "critique", "overall_confidence", c.OverallConfidence, "verdicts", len(c.FieldVerdicts),
-			"duration_ms", ms(start))
+		if logInfo {
+			log.Info("critiqued", "stage", "critique", "overall_confidence", c.OverallConfidence, "verdicts", len(c.FieldVerdicts),
+				"duration_ms", ms(start))
+		}
 	}
 
 	res := Gate(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate)
