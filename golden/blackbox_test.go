@@ -48,7 +48,9 @@ var blackboxSets = []struct {
 	// ok once a store number the transaction number begins with is not the
 	// number; 86 once a document's own number under its title in its own
 	// language outranks the other identifiers it prints (session 7).
-	{"documents.jsonl", 86, 12, 70, 0},
+	// 85 once one item line of several that add up to a printed sum is
+	// neither the total nor the subtotal.
+	{"documents.jsonl", 85, 12, 70, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 4, 9, 4, 0},
@@ -58,7 +60,8 @@ var blackboxSets = []struct {
 	// no longer hides a line's label; 8, 3, 31 flagged once "P 398.00"
 	// reads as the Philippine peso; 28 flagged once Arabic-Indic digits
 	// are read as digits).
-	{"documents-r2.jsonl", 8, 28, 3, 5},
+	// 7 once one item line of several is not the total.
+	{"documents-r2.jsonl", 7, 28, 3, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -72,7 +75,8 @@ var blackboxSets = []struct {
 	// longer measures those three classes cleanly); 26 with session 7's
 	// other-party labels; 33 flagged once the days of a payment term (Net
 	// 30, 14 pv netto) are no amounts.
-	{"heldout-r3.jsonl", 26, 33, 13, 0},
+	// 25, 12 in ok once one item line of several is not the total.
+	{"heldout-r3.jsonl", 25, 33, 12, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -156,7 +160,9 @@ var blackboxSets = []struct {
 	// Arabic-Indic digits are read as digits (a wrong value no longer
 	// flagged only as "not found" is now judged: the total before a
 	// discount, in any of ten languages, is flagged).
-	{"heldout-r6.jsonl", 16, 46, 7, 0},
+	// 14, 5 in ok once one item line of several (one donation of three)
+	// is not the total, and a bill's own charges beside its arrears pass.
+	{"heldout-r6.jsonl", 14, 46, 5, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -452,6 +452,10 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 				return true
 			}
 		}
+		// A bill's own charges and its payable that adds arrears.
+		if _, charges, ok := d.carriedBalance(RoleTotal, o); ok && near(charges.Value, x, amountEpsilon) {
+			return true
+		}
 	case RoleTax:
 		if d.summary != nil {
 			return true // per-rate tax lines and their sum

@@ -103,7 +103,13 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if f.Role == RoleTotal && d.penalizeBeforeDiscount(c, x, matches) {
 		return false
 	}
-	return d.checkMoneyRole(c, f, x, matches)
+	said := len(c.Reasons)
+	anchored := d.checkMoneyRole(c, f, x, matches)
+	// Where the role check names the labelled amount, that says it.
+	if len(c.Reasons) == said && (f.Role == RoleTotal || f.Role == RoleSubtotal) && d.penalizeOneItem(c, f, x, matches) {
+		return false
+	}
+	return anchored
 }
 
 // printsAmount reports whether a prints x (its magnitude), and whether a
@@ -285,6 +291,10 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 			return labelledAmount{}, false
 		}
 		if b.role == RoleTotal && b.Value > 0 && !near(b.Value, a.Value, amountEpsilon) && centsForm(b.Raw) == centsForm(a.Raw) {
+			if _, charges, ok := d.carriedBalance(r, b); ok && near(charges.Value, a.Value, amountEpsilon) {
+				// The payable adds arrears to a: a is the bill's own total.
+				return labelledAmount{}, false
+			}
 			return b, true
 		}
 	}

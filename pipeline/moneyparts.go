@@ -122,3 +122,76 @@ func (d *doc) penalizeBeforeDiscount(c *FieldCheck, x float64, matches []labelle
 		x, strings.Join(strings.Fields(disc.label), " "), math.Abs(disc.Value), disc.Line+1, after.Value, after.Line+1))
 	return true
 }
+
+// maxItemGap bounds the lines between two item lines of one list, and
+// between the list and the sum printed below it.
+const maxItemGap = 3
+
+// oneItemOf finds x printed only as the amount of one item line among
+// others whose amounts add up to a figure printed below them (three
+// donations and "Total received", a shop's lines and a sum under an
+// unknown label): x is a part, not the whole, even when it adds up as the
+// subtotal and the total of one record.
+func (d *doc) oneItemOf(x float64, matches []labelledAmount) (items int, sum labelledAmount, ok bool) {
+	if len(matches) == 0 || len(matches) > maxRelated {
+		return 0, sum, false
+	}
+	for _, m := range matches {
+		if m.role != "" || m.summary {
+			return 0, sum, false
+		}
+	}
+	m := matches[0]
+	i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+	if i == len(d.amounts) || !d.itemAmount(i) {
+		return 0, sum, false
+	}
+	lo, hi := i, i
+	total := d.amounts[i].Value
+	items = 1
+	for k := i - 1; k >= 0 && d.amounts[lo].Line-d.amounts[k].Line <= maxItemGap; k-- {
+		if d.amounts[k].Line == d.amounts[lo].Line {
+			continue // a quantity or unit price before the line's amount
+		}
+		if !d.itemAmount(k) {
+			break
+		}
+		lo, total, items = k, total+d.amounts[k].Value, items+1
+	}
+	for k := i + 1; k < len(d.amounts) && d.amounts[k].Line-d.amounts[hi].Line <= maxItemGap; k++ {
+		a := d.amounts[k]
+		if items > 1 && near(a.Value, total, amountEpsilon) && a.Line > d.amounts[hi].Line {
+			return items, a, true
+		}
+		if a.Line == d.amounts[hi].Line || !d.itemAmount(k) {
+			if a.role != "" {
+				break
+			}
+			continue
+		}
+		hi, total, items = k, total+a.Value, items+1
+	}
+	return 0, sum, false
+}
+
+// itemAmount reports an unlabelled amount with cents that ends its line's
+// amounts: an item line's amount.
+func (d *doc) itemAmount(k int) bool {
+	a := d.amounts[k]
+	if a.role != "" || a.summary || a.Value <= 0 || !centsForm(a.Raw) {
+		return false
+	}
+	return k+1 == len(d.amounts) || d.amounts[k+1].Line != a.Line
+}
+
+// penalizeOneItem flags a total or subtotal that is one item line's amount
+// of several that add up to a printed sum.
+func (d *doc) penalizeOneItem(c *FieldCheck, f Field, x float64, matches []labelledAmount) bool {
+	n, sum, ok := d.oneItemOf(x, matches)
+	if !ok {
+		return false
+	}
+	c.penalize(factorWrongRole, fmt.Sprintf("%.2f is one of %d item lines whose amounts add up to %.2f (line %d), not the %s",
+		x, n, sum.Value, sum.Line+1, f.Role))
+	return true
+}
