@@ -103,6 +103,18 @@ Moving services                        $800.00
 HST 13%                                $104.00
 Total                                  $904.00`
 
+const noKr = `Fjordvik Snekkeri
+post@fjordvik.no
+Faktura 2026-44                      12.11.2026
+Snekkerarbeid                        4 000,00 kr
+Å betale                             4 000,00 kr`
+
+const hkDollar = `Harbour Tea House
+Tel: +852 2123 4567
+RECEIPT 0091                         12/11/2026
+Milk tea x2                              $48.00
+Total                                    $48.00`
+
 func TestCurrencyFromTheRightEvidence(t *testing.T) {
 	c := func(code string) map[string]any { return map[string]any{"currency": code} }
 	runClassCases(t, []classCase{
@@ -132,5 +144,10 @@ func TestCurrencyFromTheRightEvidence(t *testing.T) {
 		{"us address without a comma aud", usNoComma, c("AUD"), "currency", "USD"},
 		{"canadian hst cad", caHST, c("CAD"), "", ""},
 		{"canadian hst usd", caHST, c("USD"), "currency", "CAD"},
+		// A web address and a telephone code place "kr" and "$" too.
+		{"norwegian kr nok", noKr, c("NOK"), "", ""},
+		{"norwegian kr sek", noKr, c("SEK"), "currency", "NOK"},
+		{"hong kong dollar hkd", hkDollar, c("HKD"), "", ""},
+		{"hong kong dollar usd", hkDollar, c("USD"), "currency", "HKD"},
 	})
 }

@@ -199,10 +199,45 @@ var issuerNumbers = []issuerNumber{
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code", textNeed{any: []string{"+44", "+ 44"}}, nil},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code", textNeed{any: []string{"+61", "+ 61"}}, nil},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code", textNeed{any: []string{"+81", "+ 81"}}, nil},
+	// The countries that share "$" or "kr" with others, by telephone code
+	// and by web or e-mail address: a "$" in Hong Kong is HKD, a "kr" in
+	// Norway NOK.
+	phoneCode("852", "HKD", true, "the Hong Kong telephone code"),
+	phoneCode("52", "MXN", true, "the Mexican telephone code"),
+	phoneCode("54", "ARS", true, "the Argentine telephone code"),
+	phoneCode("56", "CLP", true, "the Chilean telephone code"),
+	phoneCode("57", "COP", true, "the Colombian telephone code"),
+	phoneCode("46", "SEK", true, "the Swedish telephone code"),
+	phoneCode("47", "NOK", true, "the Norwegian telephone code"),
+	phoneCode("45", "DKK", true, "the Danish telephone code"),
+	webAddress("ca", "CAD", false, "a Canadian web address"),
+	webAddress("com.sg", "SGD", true, "a Singapore web address"),
+	webAddress("com.hk", "HKD", true, "a Hong Kong web address"),
+	webAddress("com.mx", "MXN", true, "a Mexican web address"),
+	webAddress("com.ar", "ARS", true, "an Argentine web address"),
+	webAddress("cl", "CLP", true, "a Chilean web address"),
+	webAddress("com.co", "COP", true, "a Colombian web address"),
+	webAddress("se", "SEK", true, "a Swedish web address"),
+	webAddress("no", "NOK", true, "a Norwegian web address"),
+	webAddress("dk", "DKK", true, "a Danish web address"),
 	// Malaysia's company and business register numbers: digits and a check
 	// letter ("(872981-V)", "JM0828301-X"), in brackets or alone on a line.
 	// Spain's NIF shares the shape; both write dates day first.
 	{regexp.MustCompile(`(?m)(?:^|[(<]|\bCO\.? ?NO\.? ?)\s*((?:[A-Z]{2})?\d{6,12} ?- ?[A-Z])\s*(?:$|[)>])`), "", true, "a company register number", textNeed{any: []string{"-"}, digits: 6, shape: registerShape}, nil},
+}
+
+// phoneCode is a telephone number written with the country code cc.
+func phoneCode(cc, code string, dayFirst bool, what string) issuerNumber {
+	re := regexp.MustCompile(`(?:^|[^\d+])(\+ ?` + cc + `)[ \-()]*\d[\d \-()]{5,}`)
+	return issuerNumber{re, code, dayFirst, what, textNeed{any: []string{"+" + cc, "+ " + cc}}, nil}
+}
+
+// webAddress is a web or e-mail address under the top-level domain tld
+// ("www.kowhai.co.nz", "post@fjordvik.no"): after "www." or "@", so that
+// "Ref.No 12" is no Norwegian domain.
+func webAddress(tld, code string, dayFirst bool, what string) issuerNumber {
+	re := regexp.MustCompile(`(?i)(?:www\.|@)[a-z0-9-]+(?:\.[a-z0-9-]+)*?\.(` + regexp.QuoteMeta(tld) + `)\b`)
+	return issuerNumber{re, code, dayFirst, what, textNeed{fold: []string{"." + tld}}, nil}
 }
 
 // usAddress reports a state code and ZIP code that end a town's address
