@@ -278,3 +278,34 @@ func TestCardSlipAbbreviations(t *testing.T) {
 		{"chinese retrieval reference", cn, n("631812345678"), "invoice_number", "检索参考号"},
 	})
 }
+
+// A title tied to another thing ("Invoice for order #4471") names that
+// thing's number, not the document's.
+func TestTitleForAnotherThingNamesNoNumber(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	en := "Brightline Supplies Ltd\nInvoice for order #4471\nInvoice No: BL-2026-0412\nTotal £120.00"
+	de := "Schreinerei Vogt\nRechnung zu Auftrag Nr. 55190\nRechnungsnummer 2026-118\nGesamtbetrag 1.190,00 EUR"
+	runClassCases(t, []classCase{
+		{"own number beside an order title", en, n("BL-2026-0412"), "", ""},
+		{"the order's number", en, n("4471"), "invoice_number", "BL-2026-0412"},
+		{"own number beside an Auftrag title", de, n("2026-118"), "", ""},
+	})
+}
+
+// Titles that number the document in Central and Eastern European
+// languages: a number printed under a label the gate does not know is
+// compared with the title's.
+func TestMoreTitlesNameTheOwnNumber(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	bg := "Балкан Трейд ЕООД\nЕИК 123456789\nФАКТУРА № 0000004471\nПоръчка 77120\nОбщо 1 200,00 лв."
+	lt := "UAB Vilniaus prekyba\nPVM sąskaita faktūra Nr. VP-0412\nUžsakymas 55190\nIš viso 121,00 EUR"
+	hr := "Obrt Marić\nOIB 12345678901\nRačun br. 412-1-1\nNarudžba 88213\nUkupno 62,50 EUR"
+	runClassCases(t, []classCase{
+		{"bulgarian фактура right", bg, n("0000004471"), "", ""},
+		{"bulgarian order number", bg, n("77120"), "invoice_number", "0000004471"},
+		{"lithuanian sąskaita right", lt, n("VP-0412"), "", ""},
+		{"lithuanian order number", lt, n("55190"), "invoice_number", "VP-0412"},
+		{"croatian račun right", hr, n("412-1-1"), "", ""},
+		{"croatian order number", hr, n("88213"), "invoice_number", "412-1-1"},
+	})
+}

@@ -194,7 +194,9 @@ fields:
       nyugta, nyugtaszám, kassabon, bonnummer, kvitteringsnummer, kvittonr, nr paragonu, nr faktury, numer faktury,
       doklad, doklad č, απόδειξη λιανικής πώλησης, αρ. παραστατικού, αριθμός παραστατικού, квитанция, квитанція,
       номер документа, فاتورة ضريبية, فاتورة ضريبية مبسطة, إيصال رقم, سند قبض رقم, 收据号, 收據號碼, 小票号,
-      رقم الفاتوره, شماره فاکتور, شماره فاکتور فروش]
+      رقم الفاتوره, شماره فاکتور, شماره فاکتور فروش,
+      factură, factura fiscală, arve, arve nr, rēķins, rēķina nr, sąskaita faktūra, pvm sąskaita faktūra, sąskaitos nr,
+      račun, račun br, рачун, рачун бр, фактура, фактура №, faktúra, faktúra č, faktúra číslo]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
