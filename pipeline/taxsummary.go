@@ -30,6 +30,9 @@ type taxRow struct {
 type taxSummary struct {
 	rows     []taxRow
 	net, tax float64
+	// own holds the rows of most summaries (one or two rates), so that a
+	// summary is one allocation.
+	own [2]taxRow
 }
 
 func (t *taxSummary) describe() string {
@@ -149,6 +152,10 @@ const headerReach = 6
 // tax roles, whatever label the row carries.
 func (d *doc) findTaxSummary() {
 	var sum taxSummary // kept (on the heap) only when it has rows
+	// The rows are gathered on the stack and copied into the summary kept:
+	// appending to a list the summary kept cost an allocation a receipt.
+	var rowsBuf [4]taxRow
+	sum.rows = rowsBuf[:0]
 	var hw [8]wordSpan
 	// A header reaches the six lines below it, so only a line of amounts
 	// asks whether one stands above it: the lines with none among its six
@@ -231,7 +238,9 @@ func (d *doc) findTaxSummary() {
 			d.amounts[r.base].role, d.amounts[r.base].label, d.amounts[r.base].key, d.amounts[r.base].summary = RoleSubtotal, "tax summary", "tax summary", true
 		}
 	}
-	d.summary = &taxSummary{rows: sum.rows, net: sum.net, tax: sum.tax}
+	kept := &taxSummary{net: sum.net, tax: sum.tax}
+	kept.rows = append(kept.own[:0:len(kept.own)], sum.rows...)
+	d.summary = kept
 }
 
 // rowOf reads a tax row from the amounts idx of one line: the first pair of
