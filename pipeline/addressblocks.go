@@ -55,6 +55,38 @@ func registrationCues(toks []string) (n int, bank bool, first int) {
 	return n, bank, first
 }
 
+// mayHoldRegistration reports whether a line can hold a registration or
+// bank label: a word of an ASCII line, lowercased on the stack, must start
+// one. Most lines of a block hold none, and splitting each into words was
+// most of what reading the blocks allocated.
+func mayHoldRegistration(line string) bool {
+	if !isASCII(line) {
+		return true
+	}
+	var buf [maxRegistrationWord]byte
+	for i := 0; i < len(line); {
+		for i < len(line) && !isASCIIWordByte(asciiLower(line[i])) {
+			i++
+		}
+		n := 0
+		for ; i < len(line) && isASCIIWordByte(asciiLower(line[i])); i++ {
+			if n < len(buf) {
+				buf[n] = asciiLower(line[i])
+			}
+			n++
+		}
+		if n > 0 && n <= len(buf) {
+			if _, ok := registrationsByFirst[string(buf[:n])]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxRegistrationWord is longer than any label's first word.
+const maxRegistrationWord = 32
+
 // registrationLabel is label k of registrationLabels followed by
 // bankLabels, and whether it is a bank's.
 func registrationLabel(k int) ([]string, bool) {
@@ -120,6 +152,9 @@ func (d *doc) blockRegistration(b textBlock) (registeredParty, bool) {
 	for li := b.first; li <= b.last; li++ {
 		ls, le := d.lineBounds(li)
 		line := strings.TrimSpace(d.str(ls, le))
+		if !mayHoldRegistration(line) {
+			continue // no label on it: registrationCues would count none
+		}
 		toks := LabelTokens(line)
 		n, bank, first := registrationCues(toks)
 		if n == 0 || d.lineHasCents(li) {

@@ -74,3 +74,51 @@ func TestRegistrationCuesIsEachLabelSearched(t *testing.T) {
 		t.Errorf("only %d of %d lines hold a label: the comparison says little", found, len(lines))
 	}
 }
+
+// A line mayHoldRegistration turns away holds no label registrationCues
+// counts, and the labels' first words fit its buffer.
+func TestMayHoldRegistrationTurnsAwayOnlyLinesWithoutLabels(t *testing.T) {
+	for w := range registrationsByFirst {
+		if len(w) > maxRegistrationWord {
+			t.Errorf("label word %q is longer than maxRegistrationWord", w)
+		}
+	}
+	lines := []string{"ACME Oy | Y-tunnus 1234567-8", "VAT No: GB123", "IBAN: FI21", "Hauptstraße 5", "Company Number 0123",
+		"x" + strings.Repeat("a", 40) + " vat", strings.Repeat("b", 40), "", "   ", "TVA: FR12", "P.IVA 0123", "ABN: 12 345"}
+	for _, r := range loadReceipts(t) {
+		lines = append(lines, strings.Split(r.Text, "\n")...)
+	}
+	var words []string
+	for w := range registrationsByFirst {
+		words = append(words, w, strings.ToUpper(w))
+	}
+	words = append(words, "no", "NR", "iva", "Reg", "Acme", "12", "ß", "x")
+	seps := []string{" ", "-", ".", ": ", "/", ""}
+	rng := rand.New(rand.NewPCG(6, 1))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		lines = append(lines, b.String())
+	}
+	turned := 0
+	for _, l := range lines {
+		if mayHoldRegistration(l) {
+			continue
+		}
+		turned++
+		if n, _, _ := registrationCues(LabelTokens(l)); n > 0 {
+			t.Errorf("%q: turned away, but it holds %d labels", l, n)
+		}
+	}
+	if turned < len(lines)/2 {
+		t.Errorf("only %d of %d lines turned away: the screen does little", turned, len(lines))
+	}
+	for _, l := range lines[:5] {
+		if !mayHoldRegistration(l) {
+			t.Errorf("%q holds a label but is turned away", l)
+		}
+	}
+}
