@@ -211,13 +211,16 @@ func (d *doc) lineHasCents(li int) bool {
 // a digit), while another block prints a registered party of another name:
 // a block before it (the letterhead over a window-envelope address) or the
 // document's last block (a seller's footer with its bank account or
-// several registrations). It returns that party.
+// several registrations). A block that prints its own registration is the
+// addressee's only when that footer's party also heads the document. It
+// returns that party.
 func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 	blocks := d.textBlocks()
 	if len(blocks) < 2 || len(spans) == 0 {
 		return registeredParty{}, false
 	}
-	at := -1 // the block of the value's first printing
+	at := -1            // the block of the value's first printing
+	registered := false // a block of the value prints a registration
 	for _, sp := range capped(spans) {
 		li := d.lineOf(sp.Start)
 		k := slices.IndexFunc(blocks, func(b textBlock) bool { return b.first <= li && li <= b.last })
@@ -226,7 +229,7 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 			return registeredParty{}, false
 		}
 		if _, own := d.blockRegistration(blocks[k]); own {
-			return registeredParty{}, false
+			registered = true
 		}
 		if at < 0 {
 			at = k
@@ -237,11 +240,24 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 		if !ok || p.customerish || sameName(p.name, val) {
 			continue
 		}
-		if k < at && at <= 3 && at < len(blocks)-1 || k == len(blocks)-1 && k > at && p.strongCues {
+		footer := k == len(blocks)-1 && k > at && p.strongCues
+		if !registered && (k < at && at <= 3 && at < len(blocks)-1 || footer) {
+			return p, true
+		}
+		// A buyer's block may print the buyer's VAT number (a reverse
+		// charge): it is still the addressee's when the seller heads the
+		// document and signs its footer with its bank.
+		if registered && footer && at > 0 && sameName(d.blockHead(blocks[0]), p.name) {
 			return p, true
 		}
 	}
 	return registeredParty{}, false
+}
+
+// blockHead is the first segment of block b's first line.
+func (d *doc) blockHead(b textBlock) string {
+	ls, le := d.lineBounds(b.first)
+	return firstSegment(strings.TrimSpace(d.str(ls, le)))
 }
 
 // addressBelow reports a block whose lines after its first hold a digit

@@ -367,3 +367,40 @@ func TestPartyLabelsInMoreLanguages(t *testing.T) {
 		{"ukrainian постачальник names the null issuer", "Рахунок № 57\nПостачальник: ТОВ «Світанок»\nПокупець: ТОВ «Обрій-Трейд»\nВсього 6 000,00 грн", v(nil), "vendor_name", "ТОВ «Світанок»"},
 	})
 }
+
+// The issuer keeps its name where the rules above read another party: a
+// letterhead with no registration above a buyer's block that prints the
+// buyer's VAT number (a reverse-charge invoice), a seller's footer with its
+// bank, a bank's own letter, a card slip's merchant, a guest folio's hotel.
+func TestIssuerPassesBesideOtherParties(t *testing.T) {
+	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	const reverseCharge = `Kessler Maschinenbau GmbH
+Industriestraße 12
+70565 Stuttgart
+
+Van Dijk Techniek B.V.
+Havenweg 4
+3011 AB Rotterdam
+USt-IdNr. NL123456789B01
+
+RECHNUNG 2026-0917                   Datum: 12.11.2026
+Ersatzteile                          1.000,00 €
+Steuerschuldnerschaft des Leistungsempfängers
+Gesamtbetrag                         1.000,00 €
+
+Kessler Maschinenbau GmbH · USt-IdNr. DE812345678 · IBAN DE12 3456 7890 1234 5678 90`
+	const bankLetter = `Westbury Savings Bank plc
+20 King Street
+Leeds LS1 2HL
+
+STATEMENT OF FEES                    Date: 30/11/2026
+Monthly account fee                       £5.00
+Total fees                                £5.00
+
+Westbury Savings Bank plc. Registered in England No. 01234567. Registered office: 20 King Street, Leeds.`
+	runClassCases(t, []classCase{
+		{"reverse-charge seller passes", reverseCharge, v("Kessler Maschinenbau GmbH"), "", ""},
+		{"reverse-charge buyer", reverseCharge, v("Van Dijk Techniek B.V."), "vendor_name", ""},
+		{"bank letter passes", bankLetter, v("Westbury Savings Bank plc"), "", ""},
+	})
+}
