@@ -162,7 +162,9 @@ var blackboxSets = []struct {
 	// discount, in any of ten languages, is flagged).
 	// 14, 5 in ok once one item line of several (one donation of three)
 	// is not the total, and a bill's own charges beside its arrears pass.
-	{"heldout-r6.jsonl", 14, 46, 5, 0},
+	// 43 flagged once amounts whose thousands a space groups ("95 890.00")
+	// are read whole where three of them add up.
+	{"heldout-r6.jsonl", 14, 43, 5, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -111,6 +111,7 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 		found = buf[:0]
 		scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
 	}
+	found = joinSpaceGroups(rs, ascii, found)
 	amounts := lent.amountBuf(len(found))
 	for i, a := range found {
 		amounts[i] = labelledAmount{AmountMatch: a}

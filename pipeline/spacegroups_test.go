@@ -1,0 +1,24 @@
+package pipeline
+
+import "testing"
+
+// Class "a space groups the thousands" where no currency stands beside the
+// amount (South Africa, France: "83 382.61"): where three such amounts add
+// up (subtotal, tax, total), each is one amount, and the true record
+// passes while a piece of one ("890.00", "95") is flagged against the
+// whole. A receipt's quantity before a price ("TOTAL QTY: 20 599.43") stays
+// two numbers: nothing adds up with it.
+func TestSpaceGroupedThousands(t *testing.T) {
+	za := "Protea Building Supplies (Pty) Ltd\nVAT No: 4123456789\nTax Invoice INV-20931\nDate: 12/11/2026\n" +
+		"Cement 50kg x 200   83 382.61\nSubtotal   83 382.61\nVAT 15%   12 507.39\nTotal Due   95 890.00"
+	rec := map[string]any{"subtotal": 83382.61, "tax": 12507.39, "total": 95890.00}
+	big := "Karoo Mining Equipment (Pty) Ltd\nTax Invoice 7731\nExcavator hire 1 043 478.26\nVAT 15% 156 521.74\nTotal 1 200 000.00"
+	qty := "HARDWARE SDN BHD\nTAX INVOICE 1030765\nPIPE WRENCH 3 12.00 36.00\nTOTAL QTY: 20 599.43\nTOTAL SALES (EXCLUDING GST) : 565.50\nGST 6% : 33.93\nTOTAL : 599.43"
+	runClassCases(t, []classCase{
+		{"ZA true record", za, rec, "", ""},
+		{"ZA a piece as the total", za, with(rec, "total", 890.0), "total", "95890.00"},
+		{"ZA the thousands as the total", za, with(rec, "total", 95.0), "total", "95890.00"},
+		{"ZA two groups", big, map[string]any{"subtotal": 1043478.26, "tax": 156521.74, "total": 1200000.0}, "", ""},
+		{"quantity and total stay apart", qty, map[string]any{"subtotal": 565.50, "tax": 33.93, "total": 599.43}, "", ""},
+	})
+}
