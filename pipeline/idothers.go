@@ -31,9 +31,11 @@ var otherNumberLabels = []string{
 	"iban", "bic", "swift", "swift code", "bic/swift", "swift/bic", "sort code", "routing number", "routing no", "aba",
 	"bsb", "bank account", "bank account no", "bank account number", "bankverbindung", "kontonummer", "kontonr",
 	"konto", "konto nr", "numer konta", "nr konta", "nr rachunku", "numer rachunku", "rachunek bankowy", "rib", "nib",
-	"conta", "nº conta", "nº da conta", "cuenta", "nº de cuenta", "número de cuenta", "clabe", "cbu", "conto",
-	"conto corrente", "c/c", "rekening", "rekeningnummer", "no. rekening", "nomor rekening", "číslo účtu", "účet",
-	"hesap no", "tilinumero", "tili", "رقم الحساب", "الآيبان", "آيبان", "מספר חשבון", "חשבון בנק", "расчётный счёт",
+	// A bare "conta", "cuenta", "conto", "účet" or "hesap" is left out: a
+	// restaurant's bill is so called ("Conta nº 412", "Hesap No: 88").
+	"conta bancária", "nº de conta bancária", "nº de cuenta", "número de cuenta", "cuenta bancaria", "clabe", "cbu",
+	"conto corrente", "c/c", "rekening", "rekeningnummer", "no. rekening", "nomor rekening", "číslo účtu",
+	"bankovní účet", "hesap numarası", "banka hesabı", "tilinumero", "tili", "رقم الحساب", "الآيبان", "آيبان", "מספר חשבון", "חשבון בנק", "расчётный счёт",
 	"расчетный счет", "р/сч", "р/р", "рахунок iban", "เลขที่บัญชี", "số tài khoản", "銀行口座", "口座番号", "账号",
 	"帳號", "계좌번호",
 	// A payment reference the bank reads, not the document's number.

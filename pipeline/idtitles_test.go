@@ -309,3 +309,19 @@ func TestMoreTitlesNameTheOwnNumber(t *testing.T) {
 		{"croatian order number", hr, n("88213"), "invoice_number", "412-1-1"},
 	})
 }
+
+// A restaurant's bill is called by a word that also means a bank account
+// (Conta, Cuenta, Conto, Účet, Hesap): the number after it is the bill's,
+// and a true record passes.
+func TestBillWordsThatAlsoMeanAnAccount(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	runClassCases(t, []classCase{
+		{"portuguese conta", "Tasca do Chico\nConta nº 412\nMesa 7\nTotal 38,50 €", n("412"), "", ""},
+		{"spanish cuenta", "Bar El Faro\nCuenta Nº 88213\nMesa 4\nTotal 22,00 €", n("88213"), "", ""},
+		{"italian conto", "Osteria Bella\nConto n. 1207\nTavolo 5\nTotale € 64,00", n("1207"), "", ""},
+		{"czech účet", "Hospoda U Lípy\nÚčet č. 4471\nStůl 3\nCelkem 412 Kč", n("4471"), "", ""},
+		{"turkish hesap", "Kebapçı Ali\nHesap No: 5521\nMasa 9\nToplam 640,00 TL", n("5521"), "", ""},
+		{"a bank account still flagged", "Tasca do Chico\nConta nº 412\nConta bancária: 0035 0123 0001 2345 6789 1\nTotal 38,50 €",
+			n("0035 0123 0001 2345 6789 1"), "invoice_number", "Conta bancária"},
+	})
+}
