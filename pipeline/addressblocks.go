@@ -318,3 +318,34 @@ func partyHeading(seg string) bool {
 	_, _, issuer := afterIssuerLabel(seg + ": x")
 	return issuer && utf8.RuneCountInString(seg) < 40
 }
+
+// customerFieldAbove is the customer label of a field line ("Guest: Daniel
+// Okafor", "Bill to: Harlow Ltd") at most three lines above line li, in one
+// block with it and no column gap in either: the lines under a customer's
+// field continue the customer's record (the guest's company, the buyer's
+// address), so a name there is the customer's too. An issuer label or a
+// registration between ends the search.
+func (d *doc) customerFieldAbove(li int) string {
+	ls, le := d.lineBounds(li)
+	if strings.Contains(strings.TrimSpace(d.str(ls, le)), "   ") {
+		return ""
+	}
+	for k := li - 1; k >= 0 && k >= li-3; k-- {
+		ks, ke := d.lineBounds(k)
+		line := strings.TrimSpace(d.str(ks, ke))
+		if line == "" || strings.Contains(line, "   ") {
+			return ""
+		}
+		if _, _, ok := afterIssuerLabel(line); ok {
+			return ""
+		}
+		i := indexColon(line)
+		if i <= 0 || strings.TrimSpace(line[i:]) == ":" {
+			continue
+		}
+		if l, ok := labelLine(strings.TrimSpace(line[:i])); ok && l != "" {
+			return l
+		}
+	}
+	return ""
+}

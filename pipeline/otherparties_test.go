@@ -400,6 +400,9 @@ Total fees                                £5.00
 Westbury Savings Bank plc. Registered in England No. 01234567. Registered office: 20 King Street, Leeds.`
 	runClassCases(t, []classCase{
 		{"reverse-charge seller passes", reverseCharge, v("Kessler Maschinenbau GmbH"), "", ""},
+		{"guest's company under the guest", "HOTEL BELLEVUE AG\nGuest: Daniel Okafor\nBrightline Consulting Ltd\n14 Mill Road, Leicester\nTotal CHF 480.00", v("Brightline Consulting Ltd"), "vendor_name", "GUEST"},
+		{"hotel above the guest passes", "HOTEL BELLEVUE AG\nGuest: Daniel Okafor\nBrightline Consulting Ltd\n14 Mill Road, Leicester\nTotal CHF 480.00", v("HOTEL BELLEVUE AG"), "", ""},
+		{"a seller's field ends the customer's", "Invoice 55\nBill to: Harlow Ltd\nSeller: Orbit Supplies Ltd\nOrbit Supplies Ltd\nTotal 9.00", v("Orbit Supplies Ltd"), "", ""},
 		{"reverse-charge buyer", reverseCharge, v("Van Dijk Techniek B.V."), "vendor_name", ""},
 		{"bank letter passes", bankLetter, v("Westbury Savings Bank plc"), "", ""},
 	})

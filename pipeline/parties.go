@@ -217,6 +217,9 @@ func (d *doc) otherPartyAt(sp Span) string {
 			if l := d.customerBlockLabel(li); l != "" {
 				return l
 			}
+			if l := d.customerFieldAbove(li); l != "" {
+				return l
+			}
 		}
 	}
 	if l := d.fieldBlockLabel(li, ls, sp.Start); l != "" {
