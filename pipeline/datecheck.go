@@ -110,7 +110,7 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
 	}
 	m := ambiguous[0]
-	order, proof := d.order, ""
+	order, proof := d.order, localeWhy{}
 	if order == OrderUnknown {
 		// No printed date settles it; the document's locale may.
 		order, proof = d.localeOrder()
@@ -130,7 +130,7 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		if order == OrderMDY {
 			reads, conv = "day-first", "month-first"
 		}
-		if proof != "" {
+		if proof := proof.String(); proof != "" {
 			c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q %s, but %s", iso, m.Raw, reads, proof))
 			return
 		}

@@ -31,7 +31,7 @@ var usStates = []string{"AL", "AK", "AZ", "AR", "CA", "CO", "CT", "FL", "GA", "H
 // localeOrder is the day/month convention the document's locale implies
 // when no printed date settles it: the currency of its amounts, else the
 // issuer's legal form or country, or an Australian address. OrderUnknown when nothing says.
-func (d *doc) localeOrder() (DateOrder, string) {
+func (d *doc) localeOrder() (DateOrder, localeWhy) {
 	l := d.facts.locale.get(func() (l localeFact) {
 		l.order, l.why = d.documentLocale()
 		return l
@@ -42,37 +42,72 @@ func (d *doc) localeOrder() (DateOrder, string) {
 	if _, _, _, ok := d.amountCurrency(); !ok && dayFirstCurrencies[d.recordCurrency] {
 		// The document says nothing; the record's currency is the claim the
 		// date has to agree with (a wrong currency is flagged on its own).
-		return OrderDMY, fmt.Sprintf("the record's currency %s is used where dates are day-first", d.recordCurrency)
+		return OrderDMY, localeWhy{form: whyRecordCurrency, a: d.recordCurrency}
 	}
-	return OrderUnknown, ""
+	return OrderUnknown, localeWhy{}
+}
+
+// localeWhy is the reason localeOrder gives, written out only when a date
+// is flagged: most documents whose order the locale settles agree with it,
+// and formatting the reason for each was an allocation a receipt.
+type localeWhy struct {
+	form whyForm
+	a, b string
+}
+
+type whyForm uint8
+
+const (
+	whyNone           whyForm = iota
+	whyText                   // a is the reason
+	whyAmounts                // amounts in marker a (code b)
+	whyIssuerHint             // the issuer's hint a
+	whyIssuerPlace            // issuer number hint a
+	whyRecordCurrency         // the record's currency a
+)
+
+func (w localeWhy) String() string {
+	switch w.form {
+	case whyText:
+		return w.a
+	case whyAmounts:
+		return fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", w.a, w.b)
+	case whyIssuerHint:
+		return fmt.Sprintf("the issuer's %q places it where dates are day-first", w.a)
+	case whyIssuerPlace:
+		return fmt.Sprintf("%s places the issuer where dates are day-first", w.a)
+	case whyRecordCurrency:
+		return fmt.Sprintf("the record's currency %s is used where dates are day-first", w.a)
+	}
+	return ""
 }
 
 // documentLocale is what the document itself says of its locale's
 // day/month convention, the record aside.
-func (d *doc) documentLocale() (DateOrder, string) {
+func (d *doc) documentLocale() (DateOrder, localeWhy) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
-		return OrderDMY, fmt.Sprintf("amounts in %s (%s) are written where dates are day-first", marker, code)
+		return OrderDMY, localeWhy{form: whyAmounts, a: marker, b: code}
 	}
 	if strings.ContainsFunc(d.facts.src, isArabicIndicDigit) {
 		// Egypt, the Gulf and the Levant write day first; Iran writes its
 		// dates year first, which no order needs to settle.
-		return OrderDMY, "its numbers are written in Arabic-Indic digits, as where dates are day-first"
+		return OrderDMY, localeWhy{form: whyText, a: "its numbers are written in Arabic-Indic digits, as where dates are day-first"}
 	}
 	if order, why, ok := d.addressOrder(); ok {
-		return order, why
+		return order, localeWhy{form: whyText, a: why}
 	}
 	if _, _, _, ok := d.amountCurrency(); !ok {
 		// No currency printed: the issuer's legal form or country places the
 		// document as surely ("SDN BHD", "Deutschland"), or its printed
 		// numbers do (a GST number's format, a telephone country code).
 		if implied, hint, _ := d.countryCurrency(); dayFirstCurrencies[implied] {
-			return OrderDMY, fmt.Sprintf("the issuer's %q places it where dates are day-first", hint)
+			return OrderDMY, localeWhy{form: whyIssuerHint, a: hint}
 		}
 		if _, dayFirst, hint, _, ok := d.issuerPlace(false); ok && dayFirst {
-			return OrderDMY, fmt.Sprintf("%s places the issuer where dates are day-first", hint)
+			return OrderDMY, localeWhy{form: whyIssuerPlace, a: hint}
 		}
 	}
-	return OrderUnknown, ""
+	return OrderUnknown, localeWhy{}
 }
 
 // addressOrder is the order an address implies: an Australian state and

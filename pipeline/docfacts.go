@@ -53,7 +53,7 @@ func (m *memo[T]) get(f func() T) T {
 
 type localeFact struct {
 	order DateOrder
-	why   string
+	why   localeWhy
 }
 
 type countryFact struct {
