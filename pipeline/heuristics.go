@@ -120,6 +120,7 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
 	d.lineStarts = lineStartsIn(rs, ascii, lent)
 	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)
+	unlabelPlacesAndYears(d.amounts)
 	d.order = documentOrder(d.dates)
 	if err := st.err(); err != nil {
 		return nil, err
