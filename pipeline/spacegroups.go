@@ -1,5 +1,7 @@
 package pipeline
 
+import "math"
+
 // South African, French and Nordic documents group thousands with a space
 // before a decimal point ("83 382.61") even where no currency sits beside
 // the amount; receipts print a quantity and a price the same way ("TOTAL
@@ -18,8 +20,10 @@ type spaceGroup struct {
 }
 
 // joinSpaceGroups joins each run "1-3 digits, space, 3 digits… .dd" of
-// found into one amount when three such runs, read whole, add up (a + b =
-// c: a subtotal, its tax and their total). found is rewritten in place.
+// found into one amount when such runs, read whole, take part in a sum the
+// document prints: two of them add up to a third, or one and another
+// amount with cents add up to another run (a subtotal, its tax and their
+// total). found is rewritten in place.
 func joinSpaceGroups(rs []rune, ascii string, found []AmountMatch) []AmountMatch {
 	var groups []spaceGroup
 	for k := 0; k < len(found) && len(groups) < maxSpaceGroups; k++ {
@@ -28,7 +32,7 @@ func joinSpaceGroups(rs []rune, ascii string, found []AmountMatch) []AmountMatch
 			k = g.last
 		}
 	}
-	if len(groups) < 3 || !addUp(groups) {
+	if len(groups) < 2 || !addUp(groups, found) {
 		return found
 	}
 	out := found[:0]
@@ -84,12 +88,34 @@ func digitRunes(rs []rune) bool {
 	return len(rs) > 0
 }
 
-// addUp reports two of the groups adding up to a third.
-func addUp(groups []spaceGroup) bool {
+// addUp reports two of the groups adding up to a third, or a group and
+// another amount with cents (one outside every group) adding up to a
+// second group.
+func addUp(groups []spaceGroup, found []AmountMatch) bool {
 	for i := range groups {
 		for j := i + 1; j < len(groups); j++ {
 			for _, c := range groups {
 				if near(groups[i].value+groups[j].value, c.value, 0.011) {
+					return true
+				}
+			}
+		}
+	}
+	g, others := 0, 0
+	for k := 0; k < len(found) && others < maxSpaceGroups; k++ {
+		if g < len(groups) && k >= groups[g].first {
+			if k == groups[g].last {
+				g++
+			}
+			continue
+		}
+		if !centsForm(found[k].Raw) {
+			continue
+		}
+		others++
+		for i := range groups {
+			for _, c := range groups {
+				if c.first != groups[i].first && near(groups[i].value+math.Abs(found[k].Value), c.value, 0.011) {
 					return true
 				}
 			}

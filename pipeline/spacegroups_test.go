@@ -4,7 +4,8 @@ import "testing"
 
 // Class "a space groups the thousands" where no currency stands beside the
 // amount (South Africa, France: "83 382.61"): where three such amounts add
-// up (subtotal, tax, total), each is one amount, and the true record
+// up (subtotal, tax, total; or two of them with an amount below a
+// thousand), each is one amount, and the true record
 // passes while a piece of one ("890.00", "95") is flagged against the
 // whole. A receipt's quantity before a price ("TOTAL QTY: 20 599.43") stays
 // two numbers: nothing adds up with it.
@@ -14,7 +15,10 @@ func TestSpaceGroupedThousands(t *testing.T) {
 	rec := map[string]any{"subtotal": 83382.61, "tax": 12507.39, "total": 95890.00}
 	big := "Karoo Mining Equipment (Pty) Ltd\nTax Invoice 7731\nExcavator hire 1 043 478.26\nVAT 15% 156 521.74\nTotal 1 200 000.00"
 	qty := "HARDWARE SDN BHD\nTAX INVOICE 1030765\nPIPE WRENCH 3 12.00 36.00\nTOTAL QTY: 20 599.43\nTOTAL SALES (EXCLUDING GST) : 565.50\nGST 6% : 33.93\nTOTAL : 599.43"
+	two := "Le Comptoir Lyonnais SARL\nFacture F-2291\nTotal HT 4 160.00\nTVA 20% 832.00\nTotal TTC 4 992.00"
 	runClassCases(t, []classCase{
+		{"FR two groups and a tax below a thousand", two, map[string]any{"subtotal": 4160.0, "tax": 832.0, "total": 4992.0}, "", ""},
+		{"FR a piece as the total", two, map[string]any{"subtotal": 4160.0, "tax": 832.0, "total": 992.0}, "total", "4992.00"},
 		{"ZA true record", za, rec, "", ""},
 		{"ZA a piece as the total", za, with(rec, "total", 890.0), "total", "95890.00"},
 		{"ZA the thousands as the total", za, with(rec, "total", 95.0), "total", "95890.00"},
