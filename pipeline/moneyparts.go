@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -43,14 +44,47 @@ var earlyPaymentWords = []string{"skonto", "early", "prompt", "if paid", "within
 // isDiscountKey reports a discount or coupon label: a reduction of the price
 // ("쿠폰 할인 -5,000원", "Promo -£5.00"), so the figure after it is still what
 // the document asks to be paid, unlike the balance after a payment.
+//
+// It reads k once, trying at each byte only the stems that start with it,
+// and steps over the spaces inside a match as if they were not there (a
+// CJK key spaces its characters: "优 惠 券"): no copy of k without spaces.
 func isDiscountKey(k string) bool {
-	k = strings.ReplaceAll(k, " ", "") // a CJK key spaces its characters: "优 惠 券"
-	for _, w := range discountStems {
-		if strings.Contains(k, w) {
-			return true
+	for i := 0; i < len(k); i++ {
+		for set := discountFirst[k[i]]; set != 0; set &= set - 1 {
+			if prefixSkippingSpaces(k[i:], discountStems[bits.TrailingZeros64(set)]) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// discountFirst maps a byte to the discountStems starting with it, one bit
+// per stem.
+var discountFirst = func() (t [256]uint64) {
+	if len(discountStems) > 64 {
+		panic("discountStems outgrew a uint64")
+	}
+	for i, w := range discountStems {
+		t[w[0]] |= 1 << i
+	}
+	return t
+}()
+
+// prefixSkippingSpaces reports whether s, its spaces taken out, starts with
+// w. w holds no space, so a match never starts on one.
+func prefixSkippingSpaces(s, w string) bool {
+	j := 0
+	for i := 0; i < len(s) && j < len(w); i++ {
+		if s[i] == ' ' {
+			continue
+		}
+		if s[i] != w[j] {
+			return false
+		}
+		j++
+	}
+	return j == len(w)
 }
 
 // maxDiscountLines bounds how far below an amount its discount and the
