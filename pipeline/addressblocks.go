@@ -221,6 +221,16 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 	}
 	at := -1            // the block of the value's first printing
 	registered := false // a block of the value prints a registration
+	// Each block's registration, read once: the value's blocks are read
+	// again among all blocks below.
+	regs := make([]blockReg, len(blocks))
+	regOf := func(k int) (registeredParty, bool) {
+		if r := &regs[k]; !r.done {
+			r.p, r.ok = d.blockRegistration(blocks[k])
+			r.done = true
+		}
+		return regs[k].p, regs[k].ok
+	}
 	for _, sp := range capped(spans) {
 		li := d.lineOf(sp.Start)
 		k := slices.IndexFunc(blocks, func(b textBlock) bool { return b.first <= li && li <= b.last })
@@ -228,15 +238,15 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 		if k < 0 || li != blocks[k].first || strings.TrimSpace(d.str(ls, sp.Start)) != "" || !d.addressBelow(blocks[k]) {
 			return registeredParty{}, false
 		}
-		if _, own := d.blockRegistration(blocks[k]); own {
+		if _, own := regOf(k); own {
 			registered = true
 		}
 		if at < 0 {
 			at = k
 		}
 	}
-	for k, b := range blocks {
-		p, ok := d.blockRegistration(b)
+	for k := range blocks {
+		p, ok := regOf(k)
 		if !ok || p.customerish || sameName(p.name, val) {
 			continue
 		}
@@ -252,6 +262,12 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 		}
 	}
 	return registeredParty{}, false
+}
+
+// blockReg is a block's registration once read.
+type blockReg struct {
+	p        registeredParty
+	ok, done bool
 }
 
 // blockHead is the first segment of block b's first line.
