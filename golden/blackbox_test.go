@@ -164,7 +164,9 @@ var blackboxSets = []struct {
 	// is not the total, and a bill's own charges beside its arrears pass.
 	// 43 flagged once amounts whose thousands a space groups ("95 890.00")
 	// are read whole where three of them add up.
-	{"heldout-r6.jsonl", 14, 43, 5, 0},
+	// 13, 4 in ok, 41 flagged once a bare "date" label that a word the
+	// lists do not know qualifies ("Inspection date") dates another event.
+	{"heldout-r6.jsonl", 13, 41, 4, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

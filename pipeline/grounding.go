@@ -624,6 +624,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				}
 			}
 			if f.Kind == KindDate {
+				if l := d.qualifiedDateLabel(h); l != "" && d.issueDateElsewhere(own, val) {
+					c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, another date than the %s", val, l, strings.ReplaceAll(f.Name, "_", " ")))
+					return
+				}
 				d.twoLabelledDates(c, f, val, q, quotedOut)
 			}
 			return
@@ -652,7 +656,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			if _, dated := d.datedForOther(h); ok && dated {
 				continue // "Договор № 12 от 15.01.2025": the contract's date
 			}
-			if ok && h.role == own && !readsAs(m.ISO, val) {
+			if ok && h.role == own && !readsAs(m.ISO, val) && !d.otherEventDate(own, h, m) {
 				labelled = m.ISO[0]
 				if m.Ambiguous || buddhistEra(labelled) {
 					labelled = m.Raw

@@ -1,5 +1,10 @@
 package pipeline
 
+import (
+	"strings"
+	"unicode"
+)
+
 // otherDateLabels name a date that is not the invoice's issue date: when it
 // is due, when the goods left or arrived, when the service, the stay, the
 // sale or the event took place, when a bank booked a payment. They compete
@@ -91,3 +96,71 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"date d'intervention", "date des travaux", "fecha del servicio", "fecha de trabajo", "data intervento",
 	"data lavori", "työpäivä", "arbetsdatum", "datum provedení", "data wykonania usługi", "data wykonania",
 	"дата выполнения работ", "дата оказания услуг", "hizmet tarihi"}
+
+// bareDateLabels are own labels that say only "date": a word glued before
+// one on its line ("Inspection date:", "Survey date") makes it another
+// date's label the lists do not know.
+var bareDateLabels = map[string]bool{"date": true, "datum": true, "fecha": true, "data": true, "tarih": true,
+	"дата": true, "dato": true, "päivämäärä": true, "pvm": true}
+
+// issueQualifiers are the words before a bare date label that still name
+// the document's own date ("Sales date", "Trans. date", "Print date").
+var issueQualifiers = map[string]bool{"invoice": true, "inv": true, "bill": true, "billing": true, "receipt": true,
+	"rcpt": true, "issue": true, "issued": true, "issuing": true, "tax": true, "document": true, "doc": true,
+	"statement": true, "transaction": true, "trans": true, "trx": true, "txn": true, "sales": true, "sale": true,
+	"print": true, "printed": true, "posting": true, "creation": true, "created": true, "current": true,
+	"today's": true, "todays": true, "business": true, "bus": true, "check": true, "chk": true, "order": true,
+	"purchase": true, "payment": true, "paid": true, "entry": true, "voucher": true, "slip": true, "credit": true,
+	"cn": true, "memo": true, "the": true, "and": true, "&": true, "time": true, "rechnungs": true, "beleg": true,
+	"facture": true, "factura": true, "fattura": true, "faktura": true, "fatura": true, "счёта": true, "счета": true}
+
+// qualifiedDateLabel is "Inspection date" when own label h is a bare date
+// word that a word glued before it on its line qualifies, or "".
+func (d *doc) qualifiedDateLabel(h labelHit) string {
+	if !bareDateLabels[h.key] {
+		return ""
+	}
+	ls := d.lineStarts[d.lineOf(h.start)]
+	p := h.start
+	if p-1 < ls || d.rs[p-1] != ' ' {
+		return ""
+	}
+	e := p - 1
+	k := e
+	for k > ls && (isLetter(d.rs[k-1]) || d.rs[k-1] == '\'') {
+		k--
+	}
+	if k == e || k > ls && !unicode.IsSpace(d.rs[k-1]) || issueQualifiers[strings.ToLower(string(d.rs[k:e]))] {
+		return ""
+	}
+	return string(d.rs[k:e]) + " " + strings.TrimSpace(h.text)
+}
+
+// issueDateElsewhere reports a date other than iso that may be the
+// document's own: under a plain own label or under none. When every other
+// date is named for something else (due, delivery), the qualified date is
+// the issue date's after all.
+func (d *doc) issueDateElsewhere(own Role, iso string) bool {
+	for _, m := range d.dates {
+		if m.ident || readsAs(m.ISO, iso) {
+			continue
+		}
+		h, ok := d.labelBefore(m.Start)
+		if !ok {
+			if _, above := d.labelAbove(Span{Start: m.Start, End: m.End}); !above {
+				return true
+			}
+			continue
+		}
+		if h.role == own && d.qualifiedDateLabel(h) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// otherEventDate reports date m under a qualified bare label h ("Inspection
+// date") beside another date that may be the document's own.
+func (d *doc) otherEventDate(own Role, h labelHit, m DateMatch) bool {
+	return d.qualifiedDateLabel(h) != "" && len(m.ISO) > 0 && d.issueDateElsewhere(own, m.ISO[0])
+}

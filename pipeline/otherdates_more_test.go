@@ -113,3 +113,26 @@ func TestOtherDatesBesideALabelledIssueDate(t *testing.T) {
 		{"DE arbeitsdatum", work2, d("2026-11-14"), "invoice_date", "Arbeitsdatum"},
 	})
 }
+
+// A bare "date" label qualified by a word the lists do not know ("Inspection
+// date", "Survey date", "Installation date") dates that event, not the
+// document, when the document prints another date under a plain own label
+// or none: the event's date is flagged with its label, the issue date
+// passes. A qualified date whose only rivals are named for something else
+// (a due date) is the issue date's; "Sales date" and "Trans. date" on a
+// receipt are its own.
+func TestQualifiedDateLabels(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	survey := "Hill Surveyors Ltd\n20 November 2026\nInvoice 412\nInspection date: 14/11/2026\nTotal £300.00"
+	install := "Solar Roofs Pty Ltd\nTax Invoice 8821\nDate: 20/11/2026\nInstallation date: 02/11/2026\nTotal $6,600.00"
+	due := "Hill Surveyors Ltd\nInvoice 412\nSurvey date: 14/11/2026\nDue date: 28/11/2026\nTotal £300.00"
+	sales := "KEDAI RUNCIT ABC\nSales date: 14/11/2026 13:02\nTOTAL 12.50\nPrinted 14/11/2026"
+	runDateCases(t, []classCase{
+		{"inspection date", survey, d("2026-11-14"), "invoice_date", "Inspection date"},
+		{"letter date right", survey, d("2026-11-20"), "", ""},
+		{"installation date", install, d("2026-11-02"), "invoice_date", "Installation date"},
+		{"date right beside installation", install, d("2026-11-20"), "", ""},
+		{"survey date beside only a due date", due, d("2026-11-14"), "", ""},
+		{"sales date on a receipt", sales, d("2026-11-14"), "", ""},
+	})
+}

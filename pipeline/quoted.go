@@ -278,6 +278,9 @@ func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quoted
 		if !ok || h.role != own || !d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {
 			continue
 		}
+		if d.otherEventDate(own, h, m) {
+			continue // "Inspection date": another event's
+		}
 		if ownKey != "" && ownKey != h.key && !strings.Contains(h.key, " ") && strings.Contains(ownKey, h.key) {
 			// "Invoice date: 18 March" and "Travel date: 02 April", or an
 			// e-mail header's "Date:" over "Bill date 01/03": the bare word
