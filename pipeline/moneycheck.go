@@ -91,7 +91,11 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	}
 	c.Grounded = len(matches) > 0
 	if !c.Grounded {
-		c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
+		if t := d.termPrinted(x); t != "" {
+			c.penalize(factorNotFound, fmt.Sprintf("%s is the days of a payment term (%q), not an amount", FormatFloat(x), t))
+		} else {
+			c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
+		}
 	}
 	if dotted != "" {
 		c.penalize(factorDotThousands, fmt.Sprintf("%q may be %s or %s", dotted,

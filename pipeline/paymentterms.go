@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -68,4 +70,25 @@ func wordAt(rs []rune, p, dir int) (string, int) {
 		k++ // "14 pv. netto"
 	}
 	return w, k
+}
+
+// termPrinted is the line of a payment term that prints x as its days
+// ("Terms: Net 30"), or "": a money field that took the days is told so.
+func (d *doc) termPrinted(x float64) string {
+	if x != math.Trunc(x) || !termDays[int(x)] {
+		return ""
+	}
+	want := []rune(strconv.Itoa(int(x)))
+	rs := d.rs
+	for i := 0; i+len(want) <= len(rs); i++ {
+		end := i + len(want)
+		if !slices.Equal(rs[i:end], want) || i > 0 && isDigit(rs[i-1]) || end < len(rs) && isDigit(rs[end]) {
+			continue
+		}
+		if paymentTerm(rs, i, end) {
+			ls, le := d.lineBounds(d.lineOf(i))
+			return strings.TrimSpace(string(rs[ls:le]))
+		}
+	}
+	return ""
 }

@@ -6,7 +6,8 @@ import "testing"
 // 30", "netto 15 dage", "14 pv netto", "30 days net", "14 Tage netto") are
 // no amount, and the "net" beside them labels no subtotal. A record that
 // takes the days for a money field is flagged; the true record passes (the
-// days no longer stand as the labelled subtotal it is compared with).
+// days no longer stand as the labelled subtotal it is compared with), and
+// the reason names the term.
 func TestPaymentTermsAreNoAmounts(t *testing.T) {
 	fi := "Kuusiston Putkityö Oy\nLASKU 4471\nLaskun päivämäärä: 12.11.2026\nMaksuehto: 14 pv netto\n" +
 		"Veroton 1 000,00\nALV 24 % 240,00\nYhteensä 1 240,00 EUR"
@@ -16,10 +17,10 @@ func TestPaymentTermsAreNoAmounts(t *testing.T) {
 	de := "Holz GmbH\nRechnung 2291\nZahlbar innerhalb 14 Tagen netto\nGesamtbetrag 1.190,00 EUR"
 	runClassCases(t, []classCase{
 		{"FI true record", fi, map[string]any{"subtotal": 1000.0, "tax": 240.0, "total": 1240.0}, "", ""},
-		{"FI days as subtotal", fi, map[string]any{"subtotal": 14.0, "total": 1240.0}, "subtotal", "14"},
+		{"FI days as subtotal", fi, map[string]any{"subtotal": 14.0, "total": 1240.0}, "subtotal", "days of a payment term (\"Maksuehto: 14 pv netto\")"},
 		{"DK days as subtotal", dk, map[string]any{"subtotal": 15.0, "total": 6250.0}, "subtotal", "15"},
 		{"US true record", us, map[string]any{"subtotal": 1000.0, "tax": 80.0, "total": 1080.0}, "", ""},
-		{"US net 30 as subtotal", us, map[string]any{"subtotal": 30.0, "total": 1080.0}, "subtotal", "30"},
+		{"US net 30 as subtotal", us, map[string]any{"subtotal": 30.0, "total": 1080.0}, "subtotal", "days of a payment term (\"Terms: Net 30\")"},
 		{"US days net as tax", us2, map[string]any{"tax": 30.0, "total": 1080.0}, "tax", "30"},
 		{"DE days as tax", de, map[string]any{"tax": 14.0, "total": 1190.0}, "tax", "14"},
 		{"a net amount with cents is an amount", "Shop\nNet 30.00\nVAT 6.00\nTotal 36.00", map[string]any{"subtotal": 30.0, "tax": 6.0, "total": 36.0}, "", ""},
