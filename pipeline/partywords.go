@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The customer labels read from an ASCII text's own words, compared without
@@ -220,10 +222,28 @@ func newStemSet(stems ...string) *stemSet {
 
 // in reports whether line holds one of the stems: an ASCII line's letters
 // compared in any case, another line lowercased first.
+//
+// The lowered line is written into a buffer on the stack, byte for byte
+// what strings.ToLower gives (each rune lowered, an invalid byte written as
+// U+FFFD), so a line with a capital beyond ASCII costs no allocation.
 func (st *stemSet) in(line string) bool {
-	if !isASCII(line) {
-		line = strings.ToLower(line)
+	if isASCII(line) {
+		return stemsIn(st, line)
 	}
+	var buf [256]byte
+	return stemsIn(st, appendLower(buf[:0], line))
+}
+
+// appendLower appends strings.ToLower(s) to b.
+func appendLower(b []byte, s string) []byte {
+	for _, r := range s {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
+}
+
+// stemsIn is stemSet.in on a line as read or as lowered.
+func stemsIn[S string | []byte](st *stemSet, line S) bool {
 	for i := 0; i+1 < len(line); i++ {
 		set := st.byFirst[asciiLower(line[i])]
 		if set == 0 {
@@ -240,7 +260,7 @@ func (st *stemSet) in(line string) bool {
 
 // foldPrefix reports whether s starts with n, the ASCII letters of s
 // compared in any case.
-func foldPrefix(s, n string) bool {
+func foldPrefix[S string | []byte](s S, n string) bool {
 	for k := 0; k < len(n); k++ {
 		if asciiLower(s[k]) != n[k] {
 			return false
