@@ -44,6 +44,29 @@ var issuerLabelFirst = func() map[rune]bool {
 	return m
 }()
 
+// maxIssuerLabel is the length in bytes of the longest issuer label.
+var maxIssuerLabel = func() int {
+	n := 0
+	for _, l := range issuerLabels {
+		n = max(n, len(l))
+	}
+	return n
+}()
+
+// lowerHead appends to b the first n bytes at least of
+// strings.ToLower(s), or all of it when it is shorter: s lowered rune by
+// rune up to there.
+func lowerHead(b []byte, s string, n int) []byte {
+	start := len(b)
+	for _, r := range s {
+		if len(b)-start >= n {
+			break
+		}
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
+}
+
 // weakIssuerLabels name a sender that may be a person or a mailbox: they
 // fill a null, they never contradict a name.
 var weakIssuerLabels = map[string]bool{"from": true, "von": true}
@@ -228,9 +251,12 @@ func afterIssuerLabel(line string) (string, string, bool) {
 	if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
 		return "", "", false // no issuer label starts the line
 	}
-	low := strings.ToLower(line)
+	// Only the head of the lowered line is compared: lower no more of it
+	// than the longest label, on the stack.
+	var buf [64]byte
+	low := lowerHead(buf[:0], line, maxIssuerLabel)
 	for _, l := range issuerLabels {
-		if !strings.HasPrefix(low, l) {
+		if len(low) < len(l) || string(low[:len(l)]) != l {
 			continue
 		}
 		rest := line[len(l):]
