@@ -246,11 +246,18 @@ func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
 		}
 	}
 	for k := range blocks {
+		// Only a block above the value's near the top, or the last block
+		// below it, can name the party: the others' registrations are not
+		// read.
+		last := k == len(blocks)-1 && k > at
+		if !last && (registered || k >= at || at > 3 || at >= len(blocks)-1) {
+			continue
+		}
 		p, ok := regOf(k)
 		if !ok || p.customerish || sameName(p.name, val) {
 			continue
 		}
-		footer := k == len(blocks)-1 && k > at && p.strongCues
+		footer := last && p.strongCues
 		if !registered && (k < at && at <= 3 && at < len(blocks)-1 || footer) {
 			return p, true
 		}

@@ -39,6 +39,9 @@ func (d *doc) nearCardLine(li int) bool {
 // cardIssuerLabel is "card issuer" when the words before a name on line li
 // end in an issuer label ("Issuer:", "EMISOR") on a card slip, else "".
 func (d *doc) cardIssuerLabel(li int, before string) string {
+	if strings.TrimSpace(before) == "" {
+		return "" // no words (a name that opens its line): no label to end them
+	}
 	toks := LabelTokens(before)
 	for _, l := range cardIssuerLabels {
 		if len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) && d.nearCardLine(li) {
