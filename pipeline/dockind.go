@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // nonInvoiceTitles are titles of documents that are not invoices: a quote,
@@ -30,6 +32,9 @@ const maxTitleWords = 6
 
 // nonInvoiceKind is the non-invoice kind the document's title declares, or "".
 func (d *doc) nonInvoiceKind() string {
+	if !d.mayHoldNonInvoiceTitle() {
+		return ""
+	}
 	kind, invoice, seen := "", false, 0
 	for l := range d.lineStarts {
 		if seen >= titleLines && !d.mayHoldSubject(l) {
@@ -55,6 +60,77 @@ func (d *doc) nonInvoiceKind() string {
 		return ""
 	}
 	return kind
+}
+
+// mayHoldNonInvoiceTitle reports whether a line nonInvoiceKind reads
+// for a title holds the first word of a non-invoice title: without one the
+// kind is "" whatever invoice titles say. The lines are chosen as
+// nonInvoiceKind chooses them, from their word counts, and a line that may
+// be a subject line is read whatever its length; no key is built.
+func (d *doc) mayHoldNonInvoiceTitle() bool {
+	seen := 0
+	for l := range d.lineStarts {
+		top := seen < titleLines
+		if !top && !d.mayHoldSubject(l) {
+			continue
+		}
+		ls, le := d.lineBounds(l)
+		words := keyWords(d.rs[ls:le])
+		if words == 0 {
+			continue
+		}
+		seen++
+		if (!top || words <= maxTitleWords || d.mayHoldSubject(l)) && nonInvoiceStems.in(d.str(ls, le)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonInvoiceStems are the first words of nonInvoiceTitles: a title among
+// a line's key words has its first word in the line lowered.
+var nonInvoiceStems = func() *stemSet {
+	var firsts []string
+	for _, t := range nonInvoiceTitles {
+		if w, _, _ := strings.Cut(t, " "); !slices.Contains(firsts, w) {
+			firsts = append(firsts, w)
+		}
+	}
+	return newStemSet(firsts...)
+}()
+
+// keyWords is how many words the LabelKey of runes rs has, counted as
+// keyBuilder splits them.
+func keyWords(rs []rune) int {
+	n, inWord := 0, false
+	for _, r := range rs {
+		switch {
+		case r < utf8.RuneSelf:
+			c := byte(r)
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if !isASCIIWordByte(c) {
+				inWord = false
+				continue
+			}
+			if !inWord {
+				n++
+			}
+			inWord = true
+		case isCJK(r): // a word of its own
+			n++
+			inWord = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !inWord {
+				n++
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+	}
+	return n
 }
 
 // titlesIn reads a padded key's words once: the first of nonInvoiceTitles
