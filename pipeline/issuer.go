@@ -190,7 +190,8 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 			return h, true
 		}
 		head := firstSegment(line)
-		if !endsInLegalForm(head) && !(anyName && seen <= 3 && d.firstNameLine(li) && headName(head)) || strings.ContainsAny(head, "@:") {
+		// A head with "@" or ":" is passed over before its words are read.
+		if strings.ContainsAny(head, "@:") || !endsInLegalForm(head) && !(anyName && seen <= 3 && d.firstNameLine(li) && headName(head)) {
 			continue
 		}
 		sp := Span{Start: ls, End: ls + utf8.RuneCountInString(head)}
