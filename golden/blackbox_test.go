@@ -175,7 +175,10 @@ var blackboxSets = []struct {
 	// on f6b78cd: 69 of 296 wrong fields silent (23%), 10 in ok records,
 	// 82 correct fields flagged. Measure on it; never write a rule from
 	// its documents (its classes are in session 7's closing note).
-	{"heldout-r7.jsonl", 69, 82, 10, 1},
+	// 63 once a number on a line naming another invoice by a qualifier
+	// (previous, advance, credited …) and more national ID labels are
+	// flagged.
+	{"heldout-r7.jsonl", 63, 82, 10, 1},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -602,6 +602,12 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	var other labelHit
 	q := d.quotedFrom()
 	quotedOut := q >= 0 && d.statesOutside(f, q)
+	if f.Kind == KindIdentifier {
+		if phrase := d.otherInvoiceOnly(f, c.Spans, val); phrase != "" {
+			c.penalizeOtherInvoice(f, val, phrase)
+			return
+		}
+	}
 	for _, sp := range c.Spans {
 		if quotedOut && sp.Start >= q {
 			continue // the quoted earlier message's labels name its own values

@@ -84,6 +84,14 @@ var notTheNumberLabels = []string{
 	"n° siren", "codice destinatario", "oib", "pib", "kvk-nr", "kvk nummer", "matricule fiscale", "rif", "ntn",
 	"adószám", "közösségi adószám", "vergi no", "vergi numarası", "vergi kimlik no", "vkn", "tckn", "mersis no",
 	"nº contribuinte", "contribuinte",
+	// More national tax and company numbers: Serbia's company number,
+	// Bulgaria's, Costa Rica's, Azerbaijan's, the Dominican Republic's,
+	// Portugal's, Slovakia's VAT number, a Gulf tax registration; a phone's
+	// IMEI and a quotation a repair or works invoice follows.
+	"mb", "matični broj", "maticni broj", "еик", "булстат", "еик/булстат", "ддс №", "cédula jurídica",
+	"cedula juridica", "céd. jurídica", "ced. juridica", "vöen", "voen", "rnc", "nipc", "ič dph", "trn", "imei",
+	"quote no", "quote number", "quotation no", "quotation number", "angebot nr", "angebotsnummer",
+	"n° de devis", "devis n°", "nº presupuesto", "presupuesto nº", "número de presupuesto",
 	"rx", "rx no", "rx number", "prescription no", "prescription number",
 	"b/l", "b/l no", "bl no", "bill of lading", "bill of lading no", "bill of lading number", "bol", "bol no",
 	"booking no", "booking number", "container", "container no", "awb", "hawb", "mawb", "tracking no",

@@ -1,0 +1,144 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// invoiceWords name an invoice (or a credit note's or correction's invoice)
+// in the cases a line naming another one prints them: "previous invoice",
+// "Rechnung Nr. … noch offen", "korekta do faktury", "к счёт-фактуре".
+var invoiceWords = map[string]bool{
+	"invoice": true, "inv": true, "rechnung": true, "factura": true, "facture": true, "fattura": true,
+	"faktura": true, "faktury": true, "fakturze": true, "fatura": true, "factuur": true, "счёт": true, "счет": true,
+	"счёту": true, "счету": true, "фактуре": true, "фактуры": true, "рахунок": true, "рахунку": true, "τιμολόγιο": true,
+	"τιμολογίου": true, "račun": true, "računa": true, "lasku": true, "laskun": true,
+}
+
+// otherInvoiceQualifiers, printed near an invoice word before a number on
+// its line, make it another invoice than the one in hand: an earlier or
+// unpaid one, an advance (deposit, prepayment) one a final invoice deducts,
+// the one a credit note or correction credits or corrects.
+var otherInvoiceQualifiers = map[string]bool{
+	"previous": true, "prior": true, "last": true, "earlier": true, "preceding": true, "arrears": true,
+	"advance": true, "deposit": true, "prepayment": true, "down-payment": true, "interim": true, "progress": true,
+	"original": true, "credited": true, "corrected": true, "cancelled": true, "canceled": true, "ref": true,
+	"vorherige": true, "vorige": true, "letzte": true, "frühere": true, "anzahlung": true, "vorauszahlung": true,
+	"abschlag": true, "ursprüngliche": true, "gutschrift": true, "storno": true, "korrektur": true,
+	"anterior": true, "anticipo": true, "rectificada": true, "abono": true, "crédito": true, "credito": true,
+	"précédente": true, "precedente": true, "acompte": true, "avoir": true, "initiale": true, "d'acompte": true,
+	"acconto": true, "zaliczkowa": true, "zaliczkowej": true, "poprzednia": true, "poprzedniej": true,
+	"korekta": true, "korygowanej": true, "pierwotnej": true, "voorschot": true, "aanbetaling": true,
+	"adiantamento": true, "предыдущий": true, "предыдущему": true, "авансовый": true, "авансовому": true,
+	"корректировка": true, "коригування": true, "попередній": true, "avans": true, "predujam": true,
+	"ennakkolasku": true, "hyvitys": true,
+}
+
+// otherInvoiceWords name such another invoice in one word.
+var otherInvoiceWords = map[string]bool{
+	"anzahlungsrechnung": true, "abschlagsrechnung": true, "vorauszahlungsrechnung": true, "teilrechnung": true,
+	"voorschotfactuur": true, "ennakkolasku": true,
+}
+
+// unpaidWords after a number on an invoice line say that invoice is still
+// open: an earlier one a reminder or the next invoice carries forward.
+var unpaidWords = map[string]bool{
+	"unpaid": true, "outstanding": true, "overdue": true, "offen": true, "unbezahlt": true, "pendiente": true,
+	"impagada": true, "impayée": true, "impayee": true, "insoluta": true, "nieopłacona": true, "niezapłacona": true,
+}
+
+// lineWords are the lower-cased words of s, split at anything but letters,
+// digits, apostrophes and hyphens.
+func lineWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
+	})
+}
+
+// otherInvoicePhrase is the words before sp on its line when they name
+// another invoice by a qualifier ("Previous invoice", "less advance
+// invoice", "facture d'acompte n°", "Korekta do faktury"), or when an
+// invoice number is said after it to be unpaid ("Rechnung Nr. … noch
+// offen"); empty otherwise.
+func (d *doc) otherInvoicePhrase(sp Span) string {
+	ln := d.lineOf(sp.Start)
+	ls := d.lineStarts[ln]
+	le := len(d.rs)
+	if ln+1 < len(d.lineStarts) {
+		le = d.lineStarts[ln+1]
+	}
+	before := string(d.rs[ls:sp.Start])
+	ws := lineWords(before)
+	for i, w := range ws {
+		for _, part := range strings.Split(w, "-") {
+			if otherInvoiceWords[part] {
+				return strings.TrimSpace(before)
+			}
+		}
+		inv := false
+		for _, part := range strings.Split(w, "-") {
+			inv = inv || invoiceWords[part]
+		}
+		if !inv {
+			continue
+		}
+		for j := max(0, i-3); j < len(ws) && j <= i+3; j++ {
+			if j != i && otherInvoiceQualifiers[ws[j]] {
+				return strings.TrimSpace(before)
+			}
+		}
+		if sp.End >= le {
+			continue // a value read across lines
+		}
+		for _, a := range lineWords(string(d.rs[sp.End:le])) {
+			if unpaidWords[a] {
+				return strings.TrimSpace(before)
+			}
+		}
+	}
+	return ""
+}
+
+// otherInvoiceOnly is the phrase that names every occurrence of an
+// identifier as another invoice's, when the document labels a different
+// number with the field's own labels on a line that names no other
+// invoice: without that, "Original invoice No. 1187" may be the copy's mark
+// over the document's own number.
+func (d *doc) otherInvoiceOnly(f Field, spans []Span, val string) string {
+	var phrase string
+	for _, sp := range spans {
+		if h, ok := d.labelBefore(sp.Start); ok && h.role == builtinLabelOwner && referenceSet[h.key] {
+			return "" // a reference label names it: checkLabelled says so, with the document's number
+		}
+		p := d.otherInvoicePhrase(sp)
+		if p == "" {
+			return ""
+		}
+		if phrase == "" {
+			phrase = p
+		}
+	}
+	own := fieldLabelOwner(f.Name)
+	for _, h := range d.fieldHits {
+		if h.role != own {
+			continue
+		}
+		sp, ok := numberAfter(d.rs, h.end)
+		if !ok || d.lineOf(sp.Start) != d.lineOf(h.start) {
+			continue
+		}
+		if tok := string(d.rs[sp.Start:sp.End]); !sameNumber(tok, val) && !hasComponent(tok, val) && d.otherInvoicePhrase(sp) == "" {
+			return phrase
+		}
+	}
+	return ""
+}
+
+// penalizeOtherInvoice flags an identifier printed only as another
+// invoice's number. The reason quotes the phrase, not the document's own
+// number: the phrase is the proof.
+func (c *FieldCheck) penalizeOtherInvoice(f Field, val, phrase string) {
+	c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed after %q, another invoice's number, not this document's %s",
+		val, phrase, strings.ReplaceAll(f.Name, "_", " ")))
+}
