@@ -92,6 +92,17 @@ var notTheNumberLabels = []string{
 	"cedula juridica", "céd. jurídica", "ced. juridica", "vöen", "voen", "rnc", "nipc", "ič dph", "trn", "imei",
 	"quote no", "quote number", "quotation no", "quotation number", "angebot nr", "angebotsnummer",
 	"n° de devis", "devis n°", "nº presupuesto", "presupuesto nº", "número de presupuesto",
+	// A contract, a work order and a device's serial number, in the
+	// languages documents are written in.
+	"agreement", "agreement ref", "contract ref", "contract reference", "vertragsnr", "vertrags-nr", "umowa",
+	"umowa nr", "nr umowy", "numer umowy", "по договору", "по договору №", "contractnummer", "contractnr",
+	"smlouva", "smlouva č", "číslo smlouvy", "zmluva", "číslo zmluvy", "sözleşme", "sözleşme no",
+	"sözleşme numarası", "rif. contratto", "réf. contrat", "n° contrat", "ugovor", "ugovor br", "broj ugovora",
+	"szerződés", "szerződésszám", "avtale", "avtalenummer", "sopimus", "sopimusnumero", "kontrakt",
+	"kontraktnummer", "σύμβαση", "αρ. σύμβασης", "договір", "договір №", "رقم العقد", "số hợp đồng",
+	"nomor kontrak", "สัญญาเลขที่", "合同号", "合同编号", "계약번호", "orden de trabajo", "ordem de serviço",
+	"ordre de travail", "arbeitsauftrag", "werkorder", "zlecenie nr", "nr zlecenia", "seriennummer", "serien-nr",
+	"n° de série", "número de serie", "nº de série", "numero di serie", "serienummer", "numer seryjny",
 	"rx", "rx no", "rx number", "prescription no", "prescription number",
 	"b/l", "b/l no", "bl no", "bill of lading", "bill of lading no", "bill of lading number", "bol", "bol no",
 	"booking no", "booking number", "container", "container no", "awb", "hawb", "mawb", "tracking no",

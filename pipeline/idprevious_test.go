@@ -79,3 +79,23 @@ func TestOtherInvoicesAndNationalIDsAreNotTheNumber(t *testing.T) {
 	}
 	checkRefDocs(t, docs)
 }
+
+// Class "a contract's, work order's or device's number taken as the
+// invoice number" on documents whose own number carries no label the schema
+// knows (a bare "No."): the contract, agreement, work-order and serial
+// labels of many languages name another thing's number directly.
+func TestContractAndSerialNumbersAreNotTheNumber(t *testing.T) {
+	docs := []refDoc{
+		{"en agreement", "Acme Services Ltd\nAgreement: AG-2026-17\nMonthly support 100.00\nNo. 5512", "5512", []string{"AG-2026-17"}},
+		{"en contract ref", "Acme Services Ltd\nContract ref: SC-2026-17\nMonthly support 100.00\nNo. 5512", "5512", []string{"SC-2026-17"}},
+		{"de vertragsnummer", "Wartung Nord GmbH\nVertragsnr.: V-2026-17\nVertrags-Nr. V-2026-18\nGesamt 100,00\nNo. 5512", "5512", []string{"V-2026-17", "V-2026-18"}},
+		{"pl umowa", "Serwis Sp. z o.o.\nUmowa nr U/2026/17\nNr umowy: U/2026/18\nRazem 100,00\nNo. 5512", "5512", []string{"U/2026/17", "U/2026/18"}},
+		{"ru по договору", "ООО «Сервис»\nПо договору № Д-18\nИтого 100,00\nNo. 5512", "5512", []string{"Д-18"}},
+		{"nl contractnummer", "Onderhoud BV\nContractnummer: CN-17\nTotaal 100,00\nNo. 5512", "5512", []string{"CN-17"}},
+		{"cs smlouva", "Servis s.r.o.\nSmlouva č. S-17\nČíslo smlouvy: S-18\nCelkem 100,00\nNo. 5512", "5512", []string{"S-17", "S-18"}},
+		{"tr sözleşme", "Servis A.Ş.\nSözleşme No: SZ-17\nToplam 100,00\nNo. 5512", "5512", []string{"SZ-17"}},
+		{"de seriennummer", "Gerätedienst GmbH\nSeriennummer: SN-4471-19\nReparatur 100,00\nNo. 5512", "5512", []string{"SN-4471-19"}},
+		{"es orden de trabajo", "Talleres Ruiz S.L.\nOrden de trabajo: OT-2026-17\nNúmero de serie: XJ-99812\nTotal 100,00\nNo. 5512", "5512", []string{"OT-2026-17", "XJ-99812"}},
+	}
+	checkRefDocs(t, docs)
+}
