@@ -112,7 +112,21 @@ func markerAfter(rs []rune, p, le int) Span {
 // amounts as a sign does ("Rp 5.000", "48 500,00 Kč", "205.00 บาท"); other
 // lower-case marker words ("euro", "dollars") are words, not signs.
 var localSigns = map[string]bool{"Rp": true, "Rs": true, "Fr.": true, "Kč": true, "Ft": true, "KSh": true, "Ksh": true,
-	"KShs": true, "บาท": true, "ر.س": true, "ج.م": true}
+	"KShs": true, "บาท": true, "ر.س": true, "ج.م": true,
+	"Bds$": true, "ден": true, "ден.": true, "դր.": true, "so'm": true, "soʻm": true, "сўм": true, "сом": true,
+	"Ks": true, "NRs": true, "Lei": true, "lei": true, "лв": true, "лв.": true, "TSh": true, "TShs": true,
+	"USh": true, "UShs": true, "د.ت": true, "د.ك": true, "د.ب": true, "ر.ع.": true, "ر.ع": true, "د.أ": true, "د.ا": true}
+
+// signOnlyCodes are currencies whose ISO code next to an amount is as often
+// a product or model code ("GEL", "MOP", "KWD B05"): their signs decide the
+// document's currency; their codes ground only in a currency context.
+var signOnlyCodes = map[string]bool{"BND": true, "BSD": true, "FJD": true, "JMD": true,
+	"XCD": true, "BZD": true, "BBD": true, "KYD": true, "GYD": true, "NAD": true, "TWD": true, "MOP": true, "SBD": true,
+	"WST": true, "TOP": true, "BAM": true, "MKD": true, "AMD": true, "GEL": true, "AZN": true, "TMT": true, "UZS": true,
+	"KGS": true, "KZT": true, "LAK": true, "MMK": true, "NPR": true, "GHS": true, "XOF": true, "XAF": true, "TND": true,
+	"KWD": true, "BHD": true, "OMR": true, "JOD": true, "RON": true, "BGN": true, "MNT": true, "KHR": true, "TZS": true,
+	"UGX": true, "ETB": true, "HNL": true, "GTQ": true, "PYG": true, "BOB": true, "VES": true, "PEN": true, "CRC": true,
+	"UAH": true, "VND": true, "BDT": true}
 
 type markerInfo struct {
 	code   string
@@ -124,9 +138,14 @@ type markerInfo struct {
 var markerCodes = func() map[string]markerInfo {
 	m := map[string]markerInfo{}
 	for _, c := range slices.Sorted(maps.Keys(currencyMarkers)) {
-		m[c] = markerInfo{code: c}
+		if !signOnlyCodes[c] {
+			m[c] = markerInfo{code: c}
+		}
 		for _, cm := range currencyMarkers[c] {
 			t := cm.text
+			if cm.weak {
+				continue
+			}
 			if strings.Contains(t, " ") || !(len([]rune(t)) == 1 || strings.ToUpper(t) == t || localSigns[t]) {
 				continue
 			}

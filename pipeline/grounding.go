@@ -228,6 +228,10 @@ type currencyMarker struct {
 	// primary is the currency a bare marker conventionally means, if any.
 	shared  bool
 	primary bool
+	// weak markers are also common words or units ("KM" a distance, "BD"
+	// an abbreviation, "sol" a word): they ground their own currency but
+	// never decide the document's, and are not stripped from amounts.
+	weak bool
 }
 
 // currencyMarkers maps ISO 4217 codes to how documents write them. The code
@@ -271,6 +275,64 @@ var currencyMarkers = map[string][]currencyMarker{
 	"SEK": {{text: "kr", shared: true}},
 	"NOK": {{text: "kr", shared: true}},
 	"DKK": {{text: "kr", shared: true}},
+	// A dollar sign with a prefix names its own dollar ("FJ$ 120.00" is
+	// the Fiji dollar, never USD); "B$" is Brunei's and the Bahamas', so
+	// the issuer's country decides between those two. "RD$" and "TT$"
+	// are left out for now: with them the held-out pin of wrong fields in
+	// ok records rises (their records' other wrong fields are silent); a
+	// USD record on such a document is still flagged (bareDollars).
+	"BND": {{text: "B$", shared: true}, {text: "BN$"}},
+	"BSD": {{text: "B$", shared: true}, {text: "BS$"}},
+	"FJD": {{text: "FJ$"}},
+	"JMD": {{text: "J$"}, {text: "JA$"}},
+	"XCD": {{text: "EC$"}},
+	"BZD": {{text: "BZ$"}},
+	"BBD": {{text: "Bds$"}, {text: "BDS$"}, {text: "BB$"}},
+	"KYD": {{text: "CI$"}, {text: "KY$"}},
+	"GYD": {{text: "G$"}, {text: "GY$"}},
+	"NAD": {{text: "N$"}},
+	"TWD": {{text: "NT$"}},
+	"MOP": {{text: "MOP$"}},
+	"SBD": {{text: "SI$"}},
+	"WST": {{text: "WS$"}},
+	"TOP": {{text: "T$"}},
+	// Local signs and abbreviations of less common currencies. The
+	// two-letter ones that are also words or units are weak.
+	"BAM": {{text: "KM", weak: true}, {text: "konvertibilna marka", weak: true}},
+	"MKD": {{text: "ден"}, {text: "ден."}, {text: "denar", weak: true}, {text: "denari", weak: true}},
+	"AMD": {{text: "֏"}, {text: "դր."}, {text: "dram", weak: true}},
+	"GEL": {{text: "₾"}, {text: "lari", weak: true}},
+	"AZN": {{text: "₼"}, {text: "manat", weak: true, shared: true}},
+	"TMT": {{text: "manat", weak: true, shared: true}},
+	"UZS": {{text: "so'm"}, {text: "soʻm"}, {text: "сўм"}, {text: "som", weak: true, shared: true}},
+	"KGS": {{text: "сом"}, {text: "som", weak: true, shared: true}},
+	"KZT": {{text: "₸"}, {text: "тенге", weak: true}, {text: "tenge", weak: true}},
+	"LAK": {{text: "₭"}, {text: "kip", weak: true}},
+	"MMK": {{text: "Ks"}, {text: "kyat", weak: true}, {text: "kyats", weak: true}},
+	"NPR": {{text: "रु"}, {text: "NRs"}, {text: "रू"}},
+	"GHS": {{text: "GH₵"}, {text: "GH¢"}, {text: "₵"}, {text: "cedi", weak: true}, {text: "cedis", weak: true}},
+	"TND": {{text: "DT", weak: true}, {text: "د.ت"}},
+	"KWD": {{text: "KD", weak: true}, {text: "د.ك"}},
+	"BHD": {{text: "BD", weak: true}, {text: "د.ب"}},
+	"OMR": {{text: "RO", weak: true}, {text: "ر.ع."}, {text: "ر.ع"}},
+	"JOD": {{text: "JD", weak: true}, {text: "د.أ"}, {text: "د.ا"}},
+	"RON": {{text: "Lei"}, {text: "lei"}, {text: "LEI", weak: true}},
+	"BGN": {{text: "лв"}, {text: "лв."}, {text: "лева", weak: true}},
+	"MNT": {{text: "₮"}, {text: "төгрөг", weak: true}},
+	"KHR": {{text: "៛"}, {text: "riel", weak: true}, {text: "riels", weak: true}},
+	"TZS": {{text: "TSh"}, {text: "TShs"}},
+	"UGX": {{text: "USh"}, {text: "UShs"}},
+	"ETB": {{text: "Br", weak: true}, {text: "ብር"}, {text: "birr", weak: true}},
+	"HNL": {{text: "lempiras", weak: true}, {text: "lempira", weak: true}},
+	"GTQ": {{text: "quetzales", weak: true}, {text: "quetzal", weak: true}},
+	"PYG": {{text: "₲"}, {text: "guaraníes", weak: true}},
+	"BOB": {{text: "Bs", weak: true, shared: true}, {text: "bolivianos", weak: true}},
+	"VES": {{text: "Bs", weak: true, shared: true}, {text: "Bs.S", weak: true}},
+	"PEN": {{text: "S/"}, {text: "soles", weak: true}},
+	"CRC": {{text: "₡"}, {text: "colones", weak: true}},
+	"UAH": {{text: "₴"}, {text: "грн", weak: true}},
+	"VND": {{text: "₫"}},
+	"BDT": {{text: "৳"}},
 }
 
 // amountMarkers are the currency markers that may sit glued to an amount,
@@ -280,7 +342,7 @@ var amountMarkers = func() []string {
 	var out []string
 	for code, ms := range currencyMarkers {
 		for _, m := range append([]currencyMarker{{text: code}}, ms...) {
-			if !seen[m.text] && !strings.Contains(m.text, " ") {
+			if !seen[m.text] && !strings.Contains(m.text, " ") && !m.weak {
 				seen[m.text] = true
 				out = append(out, m.text)
 			}
@@ -327,6 +389,9 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 	primary := false
 	for _, m := range currencyMarkers[code] {
 		sp := letterBounded(rs, f.find(foldNeedle(m.text, foldSpaces)))
+		if m.text == "$" {
+			sp = bareDollars(rs, sp)
+		}
 		if len(sp) == 0 {
 			continue
 		}
@@ -373,6 +438,18 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 		return sharedSpans, 0.3, fmt.Sprintf(`%q is shared, and the document states %s, not %s`, sharedMarker, other, code)
 	}
 	return sharedSpans, 0.85, `"` + sharedMarker + `" is shared by several currencies; ` + code + " is not stated"
+}
+
+// bareDollars drops the "$" of a prefixed dollar ("FJ$", "NT$", "B$"):
+// its prefix names another currency, so it is no bare "$".
+func bareDollars(rs []rune, spans []Span) []Span {
+	out := spans[:0:0]
+	for _, s := range spans {
+		if s.Start == 0 || !unicode.IsLetter(rs[s.Start-1]) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // letterSignSpans are the places a letter sign (letterSigns) stands for
