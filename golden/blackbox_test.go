@@ -182,7 +182,11 @@ var blackboxSets = []struct {
 	// 59, 8 in ok, 72 flagged once a prefixed dollar names its own
 	// currency (a USD record on "FJ$ 120.00" is flagged) and more local
 	// signs (₾, ₼, ֏, ₸, ден, лв, Lei, GH₵, S/, TSh, …) are read.
-	{"heldout-r7.jsonl", 59, 72, 8, 1},
+	// 49, 6 in ok once buyer labels in more languages (Adquiriente, Doit,
+	// Kaupandi, Socio, Գնորդ, خریدار, Xaridor, მყიდველი, Sifarişçi,
+	// Сатып алушы, Наручилац, អ្នកទិញ …), a managing agent and an
+	// e-invoicing provider never name the vendor.
+	{"heldout-r7.jsonl", 49, 72, 6, 1},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
