@@ -186,7 +186,9 @@ var blackboxSets = []struct {
 	// Kaupandi, Socio, Գնորդ, خریدار, Xaridor, მყიდველი, Sifarişçi,
 	// Сатып алушы, Наручилац, អ្នកទិញ …), a managing agent and an
 	// e-invoicing provider never name the vendor.
-	{"heldout-r7.jsonl", 49, 72, 6, 1},
+	// 68 correct fields flagged once every script's decimal digits
+	// (Burmese, Devanagari, Bengali, Thai, Khmer …) read as 0-9.
+	{"heldout-r7.jsonl", 49, 68, 6, 1},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -93,6 +93,9 @@ func (d *doc) documentLocale() (DateOrder, localeWhy) {
 		// dates year first, which no order needs to settle.
 		return OrderDMY, localeWhy{form: whyText, a: "its numbers are written in Arabic-Indic digits, as where dates are day-first"}
 	}
+	if strings.ContainsFunc(d.facts.src, isDayFirstScriptDigit) {
+		return OrderDMY, localeWhy{form: whyText, a: "its numbers are written in the digits of a South or Southeast Asian script, as where dates are day-first"}
+	}
 	if order, why, ok := d.addressOrder(); ok {
 		return order, localeWhy{form: whyText, a: why}
 	}
@@ -217,3 +220,12 @@ func (d *doc) datedForOther(h labelHit) (labelHit, bool) {
 // isArabicIndicDigit reports an Arabic-Indic or Persian digit, which the
 // analysis reads as 0-9 (narrowRune).
 func isArabicIndicDigit(r rune) bool { return r >= '٠' && r <= '٩' || r >= '۰' && r <= '۹' }
+
+// isDayFirstScriptDigit reports a digit of the Indian scripts (Devanagari to
+// Sinhala), Thai, Lao, Tibetan, Burmese or Khmer, which the analysis reads
+// as 0-9 (narrowRune): India, Nepal, Bangladesh, Sri Lanka, Thailand, Laos,
+// Myanmar and Cambodia write numeric dates day first. Mongolian and the
+// full-width digits of East Asia are left out: those write year first.
+func isDayFirstScriptDigit(r rune) bool {
+	return r >= 0x0966 && r <= 0x17E9 && unicode.Is(unicode.Nd, r)
+}

@@ -592,7 +592,9 @@ func (d *doc) headerLabel(l, col int, f Field) (labelHit, bool) {
 // ۱۲۵۰) read as 0-9 too, with the Arabic decimal and thousands separators
 // (٫ ٬) as '.' and ',' and the Arabic percent sign as '%': amounts, dates
 // and numbers are then read as in any other script, and every span still
-// points at the digits as printed.
+// points at the digits as printed. Every other decimal digit Unicode knows
+// (Devanagari ०-९, Bengali ০-৯, Thai ๐-๙, Lao, Khmer, Burmese ၀-၉, Tibetan,
+// the Indian scripts, Mongolian …) reads as its value too, one for one.
 func narrowRune(r rune) rune {
 	switch {
 	case r >= 0xFF01 && r <= 0xFF5E:
@@ -611,6 +613,29 @@ func narrowRune(r rune) rune {
 		return '£'
 	case r == 0xFFE0:
 		return '¢'
+	case r >= 0x07C0:
+		return nativeDigit(r)
+	}
+	return r
+}
+
+// nativeDigit is r's value as an ASCII digit when r is a decimal digit of
+// another script, else r. Unicode keeps every script's digits as runs of ten
+// from zero, so each range of unicode.Nd starts at a zero. CJK, Hangul and
+// the symbols between hold no digit and leave without a look-up.
+func nativeDigit(r rune) rune {
+	if r > 0x1C59 && r < 0xA620 || r > 0xABF9 && r < 0xFF10 || !unicode.Is(unicode.Nd, r) {
+		return r
+	}
+	for _, rg := range unicode.Nd.R16 {
+		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi {
+			return '0' + (r-lo)%10
+		}
+	}
+	for _, rg := range unicode.Nd.R32 {
+		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi {
+			return '0' + (r-lo)%10
+		}
 	}
 	return r
 }
