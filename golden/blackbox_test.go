@@ -188,7 +188,8 @@ var blackboxSets = []struct {
 	// e-invoicing provider never name the vendor.
 	// 68 correct fields flagged once every script's decimal digits
 	// (Burmese, Devanagari, Bengali, Thai, Khmer …) read as 0-9.
-	{"heldout-r7.jsonl", 49, 68, 6, 1},
+	// 67 once a Latvian "2026. gada 20. novembrī" is read.
+	{"heldout-r7.jsonl", 49, 67, 6, 1},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

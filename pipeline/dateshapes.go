@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -56,8 +57,14 @@ func (d *doc) printedDateSpans(iso string) []Span {
 var hungarianMonths = []string{"január", "február", "március", "április", "május", "június", "július",
 	"augusztus", "szeptember", "október", "november", "december"}
 
+// latvianMonthStems are the stems of Latvian month names, which a date
+// declines: "2026. gada 20. novembrī" (on), "līdz 4. decembrim" (until).
+var latvianMonthStems = []string{"janvār", "februār", "mart", "aprīl", "maij", "jūnij", "jūlij",
+	"august", "septembr", "oktobr", "novembr", "decembr"}
+
 // nationalDateSpans finds iso in national shapes FindDates does not read:
-// Czech and Slovak "5. 3. 2026", Hungarian "2026. március 4.", Vietnamese
+// Czech and Slovak "5. 3. 2026", Hungarian "2026. március 4.", Latvian
+// "2026. gada 20. novembrī", Vietnamese
 // "Ngày 12 tháng 03 năm 2026", Spanish "25 de febrero del 2026" (in any
 // digits: Arabic-Indic ones read as 0-9, narrowRune). Grounding only, like
 // the rest.
@@ -67,6 +74,7 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 	forms := []string{
 		day + ". " + m + ". " + y, day + "." + m + "." + y,
 		y + ". " + hungarianMonths[mi-1] + " " + day + ".",
+		y + ". gada " + day + ". " + latvianMonthStems[mi-1],
 		"ngày " + day + " tháng " + m + " năm " + y, "ngày " + iso[8:] + " tháng " + iso[5:7] + " năm " + y,
 	}
 	for name, n := range monthNames {
@@ -79,6 +87,14 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 	for _, form := range forms {
 		for _, at := range indexAll(text, form) {
 			if end := at + len(form); !digitAt(text, at-1) && !digitAt(text, end) {
+				// A declined month name ends past its stem.
+				for end < len(text) {
+					r, n := utf8.DecodeRuneInString(text[end:])
+					if !unicode.IsLetter(r) || !unicode.IsLetter(rune(form[len(form)-1])) {
+						break
+					}
+					end += n
+				}
 				spans = append(spans, d.runeSpan(text, at, end))
 			}
 		}
