@@ -6,7 +6,7 @@ import "testing"
 // act for the issuer (a managing agent, an e-invoicing provider), are never
 // the vendor; the issuer above them passes.
 func TestBuyerLabelsInMoreLanguages(t *testing.T) {
-	v := func(name any) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	const es = "Ferretería El Tornillo S.A.\nFactura A-0001-00004521\nAdquiriente: Constructora Los Andes SRL\nTotal $ 121.000,00"
 	const fr = "ETS KOFFI & FRERES\nFacture N° 218\nDoit : M. Yao Kouassi\nTotal 85 000 FCFA"

@@ -125,6 +125,9 @@ type classCase struct {
 	reason string // a part of its reason
 }
 
+// vendorOnly is a record that states only the vendor; nil states a null.
+func vendorOnly(name any) map[string]any { return map[string]any{"vendor_name": name} }
+
 func with(rec map[string]any, kv ...any) map[string]any {
 	out := map[string]any{}
 	for k, v := range rec {

@@ -269,7 +269,7 @@ VAT 0%                                         £0.00
 Total                                      £1,200.00`
 
 func TestOtherPartiesWithUnknownLabels(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	runClassCases(t, []classCase{
 		{"folio company under the guest", folioPT, v("Brightline Consulting Ltd"), "vendor_name", why},
@@ -322,7 +322,7 @@ func TestOtherPartiesWithUnknownLabels(t *testing.T) {
 // block printed first), and the parties a freight bill's column headings
 // name are the shipper's and consignee's, not the forwarder that bills.
 func TestAddresseeBlocksAndColumnHeadings(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	runClassCases(t, []classCase{
 		{"bank client's address block", bankDK, v("Mikkelsen Byg ApS"), "vendor_name", ""},
@@ -346,7 +346,7 @@ func TestAddresseeBlocksAndColumnHeadings(t *testing.T) {
 // buyer is flagged as the vendor, the seller passes, and a seller label
 // names the issuer a null or another name is checked against.
 func TestPartyLabelsInMoreLanguages(t *testing.T) {
-	v := func(name any) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	const ro = "FACTURA FISCALĂ nr. 2026/318\nFurnizor: Tipografia Mureș SRL\nCumpărător: Casa de Cultură Târgu Mureș\nTotal de plată 1.190,00 lei"
 	const id = "NOTA PENJUALAN 0917\nPenjual: CV Sumber Rejeki\nPembeli: PT Maju Bersama\nTotal Rp 1.250.000"
@@ -373,7 +373,7 @@ func TestPartyLabelsInMoreLanguages(t *testing.T) {
 // buyer's VAT number (a reverse-charge invoice), a seller's footer with its
 // bank, a bank's own letter, a card slip's merchant, a guest folio's hotel.
 func TestIssuerPassesBesideOtherParties(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const reverseCharge = `Kessler Maschinenbau GmbH
 Industriestraße 12
 70565 Stuttgart

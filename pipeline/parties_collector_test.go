@@ -9,7 +9,7 @@ import "testing"
 // Turkish "Alıcı" or "Sayın". Offered as the vendor, each is flagged; the
 // seller the document is from passes.
 func TestPartiesThatDoNotIssue(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	ukDD := "Northfield Water Ltd\nDirect Debit Advance Notice\nAccount ref NW-448120\n" +
 		"Your next payment of £38.50 will be collected by Paylink Collections Ltd on behalf of Northfield Water Ltd on 01/12/2026.\nAmount £38.50"
@@ -83,7 +83,7 @@ func TestPartiesThatDoNotIssue(t *testing.T) {
 // supplier, and the supplier is still the vendor: the buyer at the head is
 // flagged, the party under the supplier label passes.
 func TestSellerOnPlatformsAndSelfBilling(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	ukMarket := "Marketgo\nOrder confirmation #204-5581120\nOrder placed 12 Nov 2026\nItems ordered\n" +
 		"1 x Cast iron skillet 26 cm   £34.99\nSold by: Kettle & Hearth Supplies Ltd\nDispatched from the UK\nOrder total   £34.99"
 	deMarket := "Kaufhafen.de\nBestellbestätigung 771-20412\nBestellt am 12.11.2026\n1 x Wasserkocher   39,90 €\n" +

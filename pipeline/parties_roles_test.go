@@ -9,7 +9,7 @@ import "testing"
 // ticket or fee note. Offered as the vendor, it is flagged; the issuer, under
 // its own label (Продавец, 销售方, Landlord, Vermieter), passes.
 func TestOtherPartyRoleLabels(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	ru := "ООО «Ромашка»\nСчёт-фактура № 45 от 10.02.2026\nПродавец: ООО «Ромашка»\nПокупатель: ООО «Василёк»\nИтого 9,00 руб."
 	fapiaoBlock := "电子发票（普通发票）\n购买方信息\n名称：杭州西湖科技有限公司\n统一社会信用代码：91330100MA2XXXXX1A\n\n销售方信息\n名称：上海华东办公用品有限公司\n统一社会信用代码：91310000MA1YYYYY2B\n价税合计 ¥9.00"

@@ -9,7 +9,7 @@ import (
 // guest, factoring payee) is flagged as the vendor, in any language, with
 // the label before it on its line, on the line above, or a Japanese suffix.
 func TestCustomerNamedAsVendor(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	const why = "not the issuer"
 	runClassCases(t, []classCase{
 		{"label line above", "Müller & Söhne GmbH\nRechnung\nAn\nBäckerei Schmidt KG\nHauptstr. 3\nSumme 9,00 €", v("Bäckerei Schmidt KG"), "vendor_name", why},
@@ -100,7 +100,7 @@ func TestIssuerOmission(t *testing.T) {
 // issuer that contradicts the name, and values that are no name at all
 // (black-box round 1, class V1–V3). The issuer itself stays unflagged.
 func TestOtherPartiesAndNonNames(t *testing.T) {
-	v := func(name string) map[string]any { return map[string]any{"vendor_name": name} }
+	v := vendorOnly
 	runClassCases(t, []classCase{
 		{"customer heading above", "Reformas Ortega, S.L.\nFACTURA\n\nDatos del cliente\nClínica Dental Sonrisa, S.L.P. — NIF B-12398765\nTOTAL 9,00 €", v("Clínica Dental Sonrisa, S.L.P."), "vendor_name", "not the issuer"},
 		{"italian committente", "Cedente/prestatore: Tipografia Ferraris S.r.l.\nCessionario/committente: Studio Legale Bianchi\nTotale 9,00", v("Studio Legale Bianchi"), "vendor_name", "not the issuer"},
