@@ -128,17 +128,7 @@ func TestCalibrateThenRunUnderProfile(t *testing.T) {
 // Too few rows to support the budget: calibrate refuses (exit 1), says how
 // many more rows it needs, and writes no profile.
 func TestCalibrateRefusesUnsupportedBudget(t *testing.T) {
-	dev, devL, _, _ := sroiePaths(t)
-	rows, _, err := golden.LoadDataset(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, row := range rows[:25] {
-		line, _ := json.Marshal(map[string]any{"id": row.ID, "text": row.Text, "expected": row.Expected})
-		b.Write(append(line, '\n'))
-	}
-	small := writeFile(t, "small.jsonl", b.String())
+	small, devL := smallDevDataset(t)
 	out := filepath.Join(t.TempDir(), "gate.json")
 	r := run(t, "", "calibrate", "--dataset", small, "--labels", devL, "--folds", "2", "--out", out)
 	if r.code != ExitNeedsReview || !strings.Contains(r.err, "refused") || !strings.Contains(r.err, "more rows") {
@@ -180,4 +170,21 @@ func TestCalibrateBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2\n%s", c, r.code, r.err)
 		}
 	}
+}
+
+// smallDevDataset writes the first 25 dev receipts as a dataset (too few to
+// support the default budget) and returns it with the dev labels' path.
+func smallDevDataset(t *testing.T) (small, labels string) {
+	t.Helper()
+	dev, devL, _, _ := sroiePaths(t)
+	rows, _, err := golden.LoadDataset(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, row := range rows[:25] {
+		line, _ := json.Marshal(map[string]any{"id": row.ID, "text": row.Text, "expected": row.Expected})
+		b.Write(append(line, '\n'))
+	}
+	return writeFile(t, "small.jsonl", b.String()), devL
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reflect-mcp/reflect/golden"
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
@@ -18,17 +16,7 @@ import (
 // as Go field names (silentwrong, autoaccept); a key a profile does not
 // have is refused by every verb that loads it, naming the keys it has.
 func TestGateProfileKeysAreOneSpelling(t *testing.T) {
-	dev, devL, _, _ := sroiePaths(t)
-	rows, _, err := golden.LoadDataset(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, row := range rows[:25] {
-		line, _ := json.Marshal(map[string]any{"id": row.ID, "text": row.Text, "expected": row.Expected})
-		b.Write(append(line, '\n'))
-	}
-	small := writeFile(t, "small.jsonl", b.String())
+	small, devL := smallDevDataset(t)
 	dir := t.TempDir()
 	values := map[string][]string{}
 	for _, name := range []string{"gate.yaml", "gate.json"} {
