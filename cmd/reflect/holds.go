@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -72,11 +71,9 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 	default:
 		return usageErr(fmt.Errorf("--status %q: want pending, approved, rejected, expired or consumed", *status))
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var b holdsBackend
 	var st *store.Store
-	if *coreURL != "" && (set["core-url"] || !set["store"]) {
+	if *coreURL != "" && (flagWasSet(fs, "core-url") || !flagWasSet(fs, "store")) {
 		c, err := newCoreClient(*coreURL)
 		if err != nil {
 			return err
