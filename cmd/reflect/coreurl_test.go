@@ -129,7 +129,7 @@ func TestWorkstationApprovesOnARemoteEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := tui.Config{Store: st, Corpus: corpus, Reviewer: "ana", NoColor: true,
-		Holds: holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st, remote: true}, reviewer: "ana"}}
+		Holds: holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st}, reviewer: "ana"}}
 	tm := teatest.NewTestModel(t, tui.New(cfg), teatest.WithInitialTermSize(100, 30))
 	wait := func(s string) {
 		t.Helper()

@@ -96,10 +96,7 @@ func runHolds(ctx context.Context, args []string, stdio Stdio) error {
 // an open workstation shows the call decided.
 type holdDecider struct {
 	b  holdsBackend
-	st *store.Store // nil: a remote core's holds, no queue here to mark
-	// remote: b is a running core, which refuses a decided hold itself
-	// (and a resolver token may not read holds): nothing is read first.
-	remote bool
+	st *store.Store // nil: reflect holds on a remote core, no queue here to mark
 }
 
 // decide reads the hold first: one decided since the asker looked
@@ -108,7 +105,7 @@ type holdDecider struct {
 func (d holdDecider) decide(ctx context.Context, id string, approve bool, reviewer, note string) (policy.Hold, store.Summary, error) {
 	var h policy.Hold
 	var err error
-	if d.st != nil && !d.remote {
+	if _, remote := d.b.(*remoteHolds); d.st != nil && !remote {
 		// A remote core refuses a decided hold itself, and a resolver
 		// token may not read holds: only the store's are read first.
 		if h, err = d.b.show(ctx, id); err != nil {

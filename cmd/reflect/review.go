@@ -162,7 +162,7 @@ func runReview(ctx context.Context, args []string, stdio Stdio) error {
 		if err != nil {
 			return err
 		}
-		cfg.Holds = holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st, remote: true}, reviewer: cfg.Reviewer}
+		cfg.Holds = holdResolver{d: holdDecider{b: &remoteHolds{c: c}, st: st}, reviewer: cfg.Reviewer}
 	case *queue != "":
 		// A client's queue holds its gateway's held calls too: they
 		// resolve on this store's engine, as `reflect holds` does.
