@@ -35,6 +35,13 @@ func (d *doc) nonInvoiceKind() string {
 	if !d.mayHoldNonInvoiceTitle() {
 		return ""
 	}
+	return d.nonInvoiceKindKeyed()
+}
+
+// nonInvoiceKindKeyed is nonInvoiceKind without the screen: the key of
+// every line it reads is built and compared with the titles. The screen is
+// tested against it.
+func (d *doc) nonInvoiceKindKeyed() string {
 	kind, invoice, seen := "", false, 0
 	for l := range d.lineStarts {
 		if seen >= titleLines && !d.mayHoldSubject(l) {

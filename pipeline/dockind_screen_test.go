@@ -6,35 +6,6 @@ import (
 	"testing"
 )
 
-// nonInvoiceKindKeyed is nonInvoiceKind as it was written first: the key
-// of every line it reads is built and compared with the titles.
-func nonInvoiceKindKeyed(d *doc) string {
-	kind, invoice, seen := "", false, 0
-	for l := range d.lineStarts {
-		if seen >= titleLines && !d.mayHoldSubject(l) {
-			continue
-		}
-		key := d.paddedLineKey(l)
-		if key == "  " {
-			continue
-		}
-		seen++
-		subject := strings.HasPrefix(key, " subject ")
-		if !subject && (seen > titleLines || strings.Count(key, " ")-1 > maxTitleWords) {
-			continue
-		}
-		k, inv := titlesIn(key)
-		if kind == "" && k >= 0 {
-			kind = nonInvoiceTitles[k]
-		}
-		invoice = invoice || inv
-	}
-	if kind == "" || invoice && kind != "proforma" && kind != "pro forma" {
-		return ""
-	}
-	return kind
-}
-
 // Screening the lines for the first word of a non-invoice title gives the
 // kind that building every line's key gave, and keyWords counts the words
 // of each line's key: on every stored document, and on titles in any case,
@@ -73,7 +44,7 @@ func TestNonInvoiceKindScreenMatchesKeys(t *testing.T) {
 				t.Fatalf("keyWords(%q) = %d; its key %q has %d words", d.str(ls, le), got, d.paddedLineKey(l), want)
 			}
 		}
-		got, want := d.nonInvoiceKind(), nonInvoiceKindKeyed(d)
+		got, want := d.nonInvoiceKind(), d.nonInvoiceKindKeyed()
 		if got != want {
 			t.Fatalf("nonInvoiceKind = %q; building every key gives %q\n%s", got, want, text)
 		}
