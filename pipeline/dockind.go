@@ -224,14 +224,8 @@ func (d *doc) mayHoldSubject(l int) bool {
 	return false
 }
 
-// lineKey is line l in LabelKey form.
-func (d *doc) lineKey(l int) string {
-	k := d.paddedLineKey(l)
-	return k[1 : len(k)-1]
-}
-
-// paddedLineKey is " " + d.lineKey(l) + " ", the form hasKeyPhrase reads,
-// written from the line's runes into one string.
+// paddedLineKey is line l in LabelKey form with a space at each end, the
+// form hasKeyPhrase reads, written from the line's runes into one string.
 func (d *doc) paddedLineKey(l int) string {
 	ls, le := d.lineBounds(l)
 	var k keyBuilder
