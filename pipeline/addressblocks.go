@@ -161,8 +161,7 @@ func (d *doc) blockRegistration(b textBlock) (registeredParty, bool) {
 			continue
 		}
 		p := registeredParty{line: li, strongCues: bank || n >= 2, customerish: customerLabelOf(line) != ""}
-		hs, he := d.lineBounds(b.first)
-		head := firstSegment(strings.TrimSpace(d.str(hs, he)))
+		head := d.blockHead(b)
 		switch {
 		case li != b.first && partyName(head):
 			p.name = head
