@@ -200,10 +200,7 @@ func hasKeyPhrase(key, phrase string) bool {
 // breaks the word like punctuation does, and a line in another script is
 // not keyed only to learn that.
 func (d *doc) mayHoldSubject(l int) bool {
-	ls, le := d.lineStarts[l], len(d.rs)
-	if l+1 < len(d.lineStarts) {
-		le = d.lineStarts[l+1] - 1
-	}
+	ls, le := d.lineBounds(l)
 	const word = "subject"
 	matched := 0
 	for _, r := range d.rs[ls:le] {
