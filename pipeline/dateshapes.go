@@ -82,7 +82,7 @@ func (d *doc) nationalDateSpans(iso string) []Span {
 			forms = append(forms, day+" de "+name+" del "+y)
 		}
 	}
-	text := strings.ToLower(d.text())
+	text := d.lowerText()
 	var spans []Span
 	for _, form := range forms {
 		for _, at := range indexAll(text, form) {
