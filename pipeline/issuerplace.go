@@ -196,9 +196,9 @@ var issuerNumbers = []issuerNumber{
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?49)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the German telephone code", textNeed{any: []string{"+49", "+ 49"}}, nil},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?43)[ \-()]*\d[\d \-()/]{5,}`), "EUR", true, "the Austrian telephone code", textNeed{any: []string{"+43", "+ 43"}}, nil},
 	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?33)[ \-()]*\d[\d \-().]{5,}`), "EUR", true, "the French telephone code", textNeed{any: []string{"+33", "+ 33"}}, nil},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?44)[ \-()]*\d[\d \-()]{5,}`), "GBP", true, "the UK telephone code", textNeed{any: []string{"+44", "+ 44"}}, nil},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?61)[ \-()]*\d[\d \-()]{5,}`), "AUD", true, "the Australian telephone code", textNeed{any: []string{"+61", "+ 61"}}, nil},
-	{regexp.MustCompile(`(?:^|[^\d+])(\+ ?81)[ \-()]*\d[\d \-()]{5,}`), "JPY", false, "the Japanese telephone code", textNeed{any: []string{"+81", "+ 81"}}, nil},
+	phoneCode("44", "GBP", true, "the UK telephone code"),
+	phoneCode("61", "AUD", true, "the Australian telephone code"),
+	phoneCode("81", "JPY", false, "the Japanese telephone code"),
 	// The countries that share "$" or "kr" with others, by telephone code
 	// and by web or e-mail address: a "$" in Hong Kong is HKD, a "kr" in
 	// Norway NOK.
