@@ -18,11 +18,11 @@ func TestPaymentTermsAreNoAmounts(t *testing.T) {
 	runClassCases(t, []classCase{
 		{"FI true record", fi, map[string]any{"subtotal": 1000.0, "tax": 240.0, "total": 1240.0}, "", ""},
 		{"FI days as subtotal", fi, map[string]any{"subtotal": 14.0, "total": 1240.0}, "subtotal", "days of a payment term (\"Maksuehto: 14 pv netto\")"},
-		{"DK days as subtotal", dk, map[string]any{"subtotal": 15.0, "total": 6250.0}, "subtotal", "15"},
+		{"DK days as subtotal", dk, map[string]any{"subtotal": 15.0, "total": 6250.0}, "subtotal", "days of a payment term (\"Betalingsbetingelser: netto 15 dage\")"},
 		{"US true record", us, map[string]any{"subtotal": 1000.0, "tax": 80.0, "total": 1080.0}, "", ""},
 		{"US net 30 as subtotal", us, map[string]any{"subtotal": 30.0, "total": 1080.0}, "subtotal", "days of a payment term (\"Terms: Net 30\")"},
-		{"US days net as tax", us2, map[string]any{"tax": 30.0, "total": 1080.0}, "tax", "30"},
-		{"DE days as tax", de, map[string]any{"tax": 14.0, "total": 1190.0}, "tax", "14"},
+		{"US days net as tax", us2, map[string]any{"tax": 30.0, "total": 1080.0}, "tax", "days of a payment term (\"Payment terms: 30 days net\")"},
+		{"DE days as tax", de, map[string]any{"tax": 14.0, "total": 1190.0}, "tax", "days of a payment term (\"Zahlbar innerhalb 14 Tagen netto\")"},
 		{"a net amount with cents is an amount", "Shop\nNet 30.00\nVAT 6.00\nTotal 36.00", map[string]any{"subtotal": 30.0, "tax": 6.0, "total": 36.0}, "", ""},
 	})
 }
