@@ -221,3 +221,22 @@ func TestAuditEstimateIgnoresAnOverTakenRead(t *testing.T) {
 		t.Fatalf("the second draw was not taken: %+v", m.queue.audit.audit)
 	}
 }
+
+// A bulk accept before the audit tab was ever opened leaves nothing the gate
+// passed unread, so the tab has nothing to draw; it says why instead of
+// showing an empty list.
+func TestAuditTabSaysWhyNothingIsDrawn(t *testing.T) {
+	cfg, _ := populatedConfig(t)
+	m := press(t, loaded(t, cfg), "2", "B", "ctrl+u")
+	m = typeText(t, m, "0")
+	m = press(t, m, "enter", "y", "6")
+	if got := queueIDs(m); len(got) != 0 {
+		t.Fatalf("audit tab after accepting every ok document = %v, want none", got)
+	}
+	v := viewText(m)
+	for _, want := range []string{"nothing to audit", "no reviewer has decided", "accepted by hand or with B"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("audit tab does not say %q:\n%s", want, v)
+		}
+	}
+}

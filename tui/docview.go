@@ -21,7 +21,7 @@ const (
 // chromeLines is every line of the screen that is not source text.
 func (d *docPage) chromeLines() int {
 	if d.hasResult && d.res.Status == pipeline.StatusError {
-		return 1 + 1 + 2 // header, divider, error + retry hint
+		return 1 + 1 + len(d.errorLines()) + 1 // header, divider, error, retry hint
 	}
 	return 1 + 1 + 1 + len(d.fields) + 3 // header, divider, table header, rows, reason, critic, editor
 }
@@ -59,12 +59,41 @@ func (d *docPage) View() string {
 	return b.String()
 }
 
-func (d *docPage) errorView() string {
-	st := d.svc.styles
+// maxErrorLines bounds the pipeline error's share of the page: enough for
+// a provider's message with its cause (a URL, a status, the model's words),
+// while the text above keeps its two lines on a 24-row terminal.
+const maxErrorLines = 4
+
+// errorLines is the pipeline error wrapped to the window, at spaces or a
+// URL's slashes, so the reviewer reads the cause instead of its first 80
+// columns; past maxErrorLines it ends in "…".
+func (d *docPage) errorLines() []string {
 	msg := "no pipeline result for this document yet"
 	if d.hasResult {
 		msg = "pipeline error: " + oneLine(d.res.ErrorMessage)
 	}
+	if d.width <= 0 {
+		return []string{msg}
+	}
+	lines := strings.Split(ansi.Wrap(msg, d.width, "/"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	room := max(1, min(maxErrorLines, d.height-1-1-1-2))
+	if len(lines) > room {
+		lines = lines[:room]
+		lines[room-1] = ansi.Truncate(lines[room-1], d.width-1, "") + "…"
+	}
+	return lines
+}
+
+func (d *docPage) errorView() string {
+	st := d.svc.styles
+	lines := d.errorLines()
+	for i, l := range lines {
+		lines[i] = st.Error.Render(l)
+	}
+	msg := strings.Join(lines, "\n")
 	hint := "no pipeline in this session: r (retry) is unavailable"
 	switch {
 	case d.running:
@@ -73,9 +102,9 @@ func (d *docPage) errorView() string {
 		hint = "press r to run the pipeline again"
 	}
 	if d.vnote != nil {
-		return st.Error.Render(ansi.Truncate(msg, d.width, "…")) + "\n" + ansi.Truncate(d.vnote.View(), d.width, "…")
+		return msg + "\n" + ansi.Truncate(d.vnote.View(), d.width, "…")
 	}
-	return st.Error.Render(ansi.Truncate(msg, d.width, "…")) + "\n" + st.Muted.Render(ansi.Truncate(hint, d.width, "…"))
+	return msg + "\n" + st.Muted.Render(ansi.Truncate(hint, d.width, "…"))
 }
 
 // prompting reports whether the line under the table holds a text prompt:

@@ -491,3 +491,25 @@ func TestNoColorStylesStayDistinguishable(t *testing.T) {
 		t.Error("colour styles equal no-colour styles")
 	}
 }
+
+// A provider's error is read whole on the document page: wrapped over a few
+// lines, not cut at the window's width, and the page keeps its height.
+func TestLongPipelineErrorWraps(t *testing.T) {
+	f := newFixture(t)
+	m := openDoc(t, loaded(t, f.config()), "inv-004")
+	cause := "generator: POST https://api.example.com/v1/chat/completions: 429 Too Many Requests: " +
+		"rate limit reached for requests per minute on this organization; retry after 20s"
+	m.doc.res.ErrorMessage = cause
+	v := viewText(m)
+	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(strings.ReplaceAll(got, "/ ", "/"), "retry after 20s") {
+		t.Fatalf("the error's end is not on the page:\n%s", v)
+	}
+	if lines := strings.Count(v, "\n") + 1; lines > 24 {
+		t.Fatalf("the page is %d lines in a 24-line window:\n%s", lines, v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Fatalf("line of %d cells in 80 columns: %q", w, l)
+		}
+	}
+}

@@ -38,12 +38,13 @@ func (q *queuePage) View() string {
 	b.WriteByte('\n')
 	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", q.idWidth())+"  CONF "+pad("FLAG", q.flagWidth())+" REV  TEXT", q.width)))
 	h := q.listHeight()
+	empty := q.emptyLines()
 	for line := 0; line < h; line++ {
 		b.WriteByte('\n')
 		vi := q.offset + line
 		if vi >= len(q.view) {
-			if line == 0 {
-				b.WriteString(st.Muted.Render(q.emptyText()))
+			if len(q.view) == 0 && line < len(empty) {
+				b.WriteString(st.Muted.Render(ansi.Truncate(empty[line], q.width, "…")))
 			}
 			continue
 		}
@@ -52,14 +53,24 @@ func (q *queuePage) View() string {
 	return b.String()
 }
 
-func (q *queuePage) emptyText() string {
+// emptyLines is what an empty list shows. An empty audit tab says why: a
+// new user who bulk-accepted the ok tab expects those documents to be
+// auditable, but a reviewer's accept is a decision, and the audit samples
+// only what the gate passed that nobody looked at.
+func (q *queuePage) emptyLines() []string {
 	switch {
 	case !q.loaded:
-		return "  loading…"
+		return []string{"  loading…"}
 	case q.query != "":
-		return "  no document matches the filter"
+		return []string{"  no document matches the filter"}
+	case q.tab == TabAudit && q.audit.loaded && q.audit.err == "" && q.audit.audit.Sample == 0:
+		return []string{
+			"  nothing to audit: the sample is drawn from documents the gate returned ok",
+			"  that no reviewer has decided. Documents accepted by hand or with B are",
+			"  reviewed already, so they are never drawn. D draws when there are some.",
+		}
 	default:
-		return fmt.Sprintf("  nothing in %q", q.tab.String())
+		return []string{fmt.Sprintf("  nothing in %q", q.tab.String())}
 	}
 }
 
