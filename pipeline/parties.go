@@ -122,39 +122,6 @@ func (d *doc) customerLabelFor(sp Span) string {
 	return ""
 }
 
-// underCustomerLabel reports a line inside a block a customer label opens:
-// the label alone on a line above ("Bill to:", "Herrn", "Datos del
-// cliente"), with no blank line between.
-func (d *doc) underCustomerLabel(li int) bool { return d.customerBlockLabel(li) != "" }
-
-// customerBlockLabel is the label of the customer block holding line li, or
-// "": a label line (ending in a colon, the label alone, or a short heading
-// naming the customer) above it with no blank line between.
-func (d *doc) customerBlockLabel(li int) string {
-	for k := li - 1; k >= 0 && k >= li-4; k-- {
-		ls, le := d.lineBounds(k)
-		if a, b := trimmedRunes(d.rs, ls, le); a == b {
-			return ""
-		}
-		if l := d.lineHeading(k); l != "" {
-			return l
-		}
-	}
-	return ""
-}
-
-// lineHeading is customerHeading of line k, once per document: the party
-// checks ask it of the lines above each name they read.
-func (d *doc) lineHeading(k int) string {
-	if d.facts.headings == nil {
-		d.facts.headings = make([]memo[string], len(d.lineStarts))
-	}
-	return d.facts.headings[k].get(func() string {
-		ls, le := d.lineBounds(k)
-		return customerHeading(strings.TrimSpace(d.str(ls, le)))
-	})
-}
-
 // customerHeading is the customer label a line consists of: "Bill to:",
 // "Herrn", "Datos del cliente", "DESTINATÁRIO/REMETENTE"; a title that
 // mentions a customer ("CUSTOMER COPY") is not one.
@@ -223,6 +190,9 @@ func (d *doc) otherPartyAt(sp Span) string {
 		}
 	}
 	if l := d.fieldBlockLabel(li, ls, sp.Start); l != "" {
+		return l
+	}
+	if l := d.columnBlockLabel(li, sp.Start); l != "" {
 		return l
 	}
 	for _, a := range d.amounts {
@@ -336,6 +306,9 @@ func (d *doc) fieldBlockLabel(li, ls, p int) string {
 	for k := li - 1; k >= 0 && k >= li-4; k-- {
 		ks, ke := d.lineBounds(k)
 		line := strings.TrimSpace(d.str(ks, ke))
+		if line == "" && k == li-1 {
+			return d.headingOverBlank(k - 1)
+		}
 		if line == "" || strings.Contains(line, "   ") {
 			return ""
 		}
