@@ -40,13 +40,16 @@ func keepHeapHeadroom(headroom uint64) (restore func()) {
 		return func() {}
 	}
 	h := &heapHeadroom{headroom: headroom, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
-	h.retune()
+	// What was in force before (100 unless something in this process set
+	// it) is what the run leaves behind: a caller that chose its own
+	// percent must not find the default instead.
+	found, _ := h.retune()
 	h.arm()
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.stopped = true
-		debug.SetGCPercent(defaultGCPercent)
+		debug.SetGCPercent(found)
 	}
 }
 
@@ -57,23 +60,22 @@ type gcCycle [32]byte
 
 func (h *heapHeadroom) arm() {
 	runtime.AddCleanup(new(gcCycle), func(h *heapHeadroom) {
-		if h.retune() {
+		if _, tuning := h.retune(); tuning {
 			h.arm()
 		}
 	}, h)
 }
 
 // retune sets the percent for the live heap the last collection found and
-// reports whether tuning goes on.
-func (h *heapHeadroom) retune() bool {
+// reports the percent it replaced and whether tuning goes on.
+func (h *heapHeadroom) retune() (prev int, tuning bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stopped {
-		return false
+		return 0, false
 	}
 	metrics.Read(h.sample)
-	debug.SetGCPercent(gcPercentFor(h.sample[0].Value.Uint64(), h.headroom))
-	return true
+	return debug.SetGCPercent(gcPercentFor(h.sample[0].Value.Uint64(), h.headroom)), true
 }
 
 // gcPercentFor is the GOGC that lets a heap of live bytes grow by

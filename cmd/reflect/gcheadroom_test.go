@@ -60,3 +60,21 @@ func TestHeapHeadroomRetunesAfterEachCollectionAndRestoresTheDefault(t *testing.
 		t.Fatalf("GC percent after restore = %d, want %d", got, defaultGCPercent)
 	}
 }
+
+// A percent set in this process before the batch (an embedding program's,
+// or a test's) is what the batch leaves behind, not the default.
+func TestHeapHeadroomRestoresThePercentItFound(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set: the tuner leaves the user's setting alone")
+	}
+	const found = 250
+	defer debug.SetGCPercent(debug.SetGCPercent(found))
+	restore := keepHeapHeadroom(1 << 30) // tunes far above 250
+	if got := gcPercent(); got == found {
+		t.Fatalf("GC percent after keepHeapHeadroom = %d, want it tuned", got)
+	}
+	restore()
+	if got := gcPercent(); got != found {
+		t.Fatalf("GC percent after restore = %d, want the %d found before", got, found)
+	}
+}
