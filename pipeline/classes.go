@@ -395,31 +395,51 @@ var labelWords = map[string]bool{"date": true, "time": true, "tel": true, "fax":
 	"total": true, "qty": true, "no": true, "invoice": true, "receipt": true, "bill": true, "ref": true, "datum": true,
 	"rechnung": true, "member": true, "terminal": true, "pos": true, "gst": true, "tax": true}
 
-// dateDigits are the compact digit forms of the document's dates and times:
-// 20180605, 180605, 050618, 1345(00).
-func (d *doc) dateDigits() (dates, times []string) {
+// embeddedDate is the first compact digit form of the document's dates
+// (20180605, 180605, 05062018, 050618; each date's day-first reading, then
+// its other one) that digits holds, or "". The forms are written on the
+// stack: only the one found becomes a string.
+func (d *doc) embeddedDate(digits string) string {
+	var buf [8]byte
 	for _, m := range d.dates {
-		iso := m.ISO[0]
-		y, mo, dd := iso[0:4], iso[5:7], iso[8:10]
-		dates = append(dates, y+mo+dd, y[2:]+mo+dd, dd+mo+y, dd+mo+y[2:])
-		if m.Ambiguous && len(m.ISO) > 1 {
-			iso = m.ISO[1]
-			y, mo, dd = iso[0:4], iso[5:7], iso[8:10]
-			dates = append(dates, y+mo+dd, y[2:]+mo+dd, dd+mo+y, dd+mo+y[2:])
+		for k, iso := range m.ISO {
+			if k > 0 && !m.Ambiguous || k > 1 {
+				break
+			}
+			y, mo, dd := iso[0:4], iso[5:7], iso[8:10]
+			forms := [4][3]string{{y, mo, dd}, {y[2:], mo, dd}, {dd, mo, y}, {dd, mo, y[2:]}}
+			for _, f := range forms {
+				b := append(append(append(buf[:0], f[0]...), f[1]...), f[2]...)
+				if strings.Contains(digits, string(b)) {
+					return string(b)
+				}
+			}
 		}
 	}
-	for i := 0; i+4 < len(d.rs); i++ {
-		if d.rs[i+2] != ':' || !isDigit(d.rs[i]) || !isDigit(d.rs[i+1]) || !isDigit(d.rs[i+3]) || !isDigit(d.rs[i+4]) ||
-			i > 0 && isDigit(d.rs[i-1]) {
+	return ""
+}
+
+// embeddedTime is the first compact digit form of a time the document
+// prints (1345, or 134500 with seconds) that digits holds, a form without
+// seconds only when dated (the value also embeds a date), or "".
+func (d *doc) embeddedTime(digits string, dated bool) string {
+	rs := d.rs
+	for i := 0; i+4 < len(rs); i++ {
+		if rs[i+2] != ':' || !isDigit(rs[i]) || !isDigit(rs[i+1]) || !isDigit(rs[i+3]) || !isDigit(rs[i+4]) ||
+			i > 0 && isDigit(rs[i-1]) {
 			continue
 		}
-		t := string([]rune{d.rs[i], d.rs[i+1], d.rs[i+3], d.rs[i+4]})
-		if i+7 < len(d.rs) && d.rs[i+5] == ':' && isDigit(d.rs[i+6]) && isDigit(d.rs[i+7]) {
-			t += string([]rune{d.rs[i+6], d.rs[i+7]})
+		b := [6]byte{byte(rs[i]), byte(rs[i+1]), byte(rs[i+3]), byte(rs[i+4])}
+		t := b[:4]
+		if i+7 < len(rs) && rs[i+5] == ':' && isDigit(rs[i+6]) && isDigit(rs[i+7]) {
+			b[4], b[5] = byte(rs[i+6]), byte(rs[i+7])
+			t = b[:6]
 		}
-		times = append(times, t)
+		if strings.Contains(digits, string(t)) && (len(t) == 6 || dated) {
+			return string(t)
+		}
 	}
-	return dates, times
+	return ""
 }
 
 // identifierCandidates are the values the document labels as numbers: the
@@ -475,20 +495,8 @@ func (d *doc) checkIdentifier(c *FieldCheck, f Field, val string, ownLabelled bo
 		}
 		return '|'
 	}, val)
-	dates, times := d.dateDigits()
-	var date, tm string
-	for _, x := range dates {
-		if strings.Contains(digits, x) {
-			date = x
-			break
-		}
-	}
-	for _, x := range times {
-		if strings.Contains(digits, x) && (len(x) == 6 || date != "") {
-			tm = x
-			break
-		}
-	}
+	date := d.embeddedDate(digits)
+	tm := d.embeddedTime(digits, date != "")
 	switch {
 	case date != "" && tm != "":
 		c.penalize(factorBadIdentifier, fmt.Sprintf("%s embeds the document's date (%s) and time (%s)", val, date, tm))

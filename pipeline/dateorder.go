@@ -88,12 +88,13 @@ func (d *doc) documentLocale() (DateOrder, localeWhy) {
 	if code, marker, _, ok := d.amountCurrency(); ok && dayFirstCurrencies[code] {
 		return OrderDMY, localeWhy{form: whyAmounts, a: marker, b: code}
 	}
-	if strings.ContainsFunc(d.facts.src, isArabicIndicDigit) {
+	// An ASCII text holds no digit of another script: it is not scanned.
+	if !d.ascii && strings.ContainsFunc(d.facts.src, isArabicIndicDigit) {
 		// Egypt, the Gulf and the Levant write day first; Iran writes its
 		// dates year first, which no order needs to settle.
 		return OrderDMY, localeWhy{form: whyText, a: "its numbers are written in Arabic-Indic digits, as where dates are day-first"}
 	}
-	if strings.ContainsFunc(d.facts.src, isDayFirstScriptDigit) {
+	if !d.ascii && strings.ContainsFunc(d.facts.src, isDayFirstScriptDigit) {
 		return OrderDMY, localeWhy{form: whyText, a: "its numbers are written in the digits of a South or Southeast Asian script, as where dates are day-first"}
 	}
 	if order, why, ok := d.addressOrder(); ok {

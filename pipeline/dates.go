@@ -195,6 +195,14 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 		return k - i
 	}
 	for i := 0; i < n && !st.stop(); i++ {
+		// Spaces and punctuation start nothing: passed over in a tight
+		// loop, with the context asked once per word or number.
+		for i < n && rs[i] < utf8.RuneSelf && asciiClass[rs[i]]&classAlnum == 0 {
+			i++
+		}
+		if i == n {
+			break
+		}
 		r := rs[i]
 		switch {
 		case isDigit(r) && !isDigit(at(i-1)):
@@ -211,23 +219,22 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 				}
 			}
 		case isLetter(r) && !isLetter(at(i-1)) && !isThai(at(i-1)):
-			// The word's hash, lowered, is taken on the way to its end:
-			// nearly every word is no month's and needs no lookup.
-			k, h := i, uint32(wordHashSeed)
+			k := i
 			if isThai(r) {
 				// Thai writes vowels and tone marks as combining marks, and
 				// abbreviates months with dots ("พ.ย."): its word is the
 				// run of Thai runes and dots.
 				for k < n && (isThai(rs[k]) || rs[k] == '.') {
-					h = wordHashStep(h, toLower(rs[k]))
 					k++
 				}
 			}
 			for k < n && isLetter(rs[k]) {
-				h = wordHashStep(h, toLower(rs[k]))
 				k++
 			}
-			if !monthHashes.has(h) {
+			// Nearly every word is no month's: its length and initial (the
+			// screens monthNamed starts with), then its hash, lowered, pass
+			// it over before any lookup.
+			if !mayBeMonth(rs[i:k]) || !monthHashes.has(loweredHash(rs[i:k])) {
 				i = k - 1
 				continue
 			}
@@ -245,13 +252,25 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 // isThai reports a rune of the Thai block, letters and marks alike.
 func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
 
+// mayBeMonth reports whether w has the length and initial of some month
+// name.
+func mayBeMonth(w []rune) bool {
+	return len(w) >= 3 && len(w) <= 12 && monthShapes.mayHold(toLower(w[0]), len(w)) // no month name is shorter or longer
+}
+
+// loweredHash is the word hash of w lowered.
+func loweredHash(w []rune) uint32 {
+	h := uint32(wordHashSeed)
+	for _, r := range w {
+		h = wordHashStep(h, toLower(r))
+	}
+	return h
+}
+
 // monthNamed looks a word up in monthNames, lowered into a stack buffer: it
 // runs for every word of every document.
 func monthNamed(w []rune) (int, bool) {
-	if len(w) < 3 || len(w) > 12 {
-		return 0, false // no month name is shorter
-	}
-	if !monthShapes.mayHold(unicode.ToLower(w[0]), len(w)) {
+	if !mayBeMonth(w) {
 		return 0, false
 	}
 	var buf [48]byte

@@ -55,11 +55,13 @@ const (
 // any) or heuristicsOnlyBase, capped at 0.5 when the value was not found in
 // the source, exactly as a Critic's grounded:false would be.
 func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig) Result {
+	// The maps are sized for every field at once: grown from empty, each
+	// cost a second allocation per document.
 	res := Result{
 		Status:          StatusOK,
-		Data:            Record{},
-		FieldConfidence: map[string]float64{},
-		FieldProvenance: map[string][]Span{},
+		Data:            make(Record, len(s.Fields)),
+		FieldConfidence: make(map[string]float64, len(s.Fields)),
+		FieldProvenance: make(map[string][]Span, len(s.Fields)),
 		FlaggedFields:   []FlaggedField{},
 		Schema:          s.Name,
 		FieldOrder:      s.FieldNames(),

@@ -26,8 +26,10 @@ const (
 
 // doc is the source text analysed once for every check.
 type doc struct {
-	rs      []rune
-	fold    folded
+	rs   []rune
+	fold folded
+	// ascii is set when every rune of the text is ASCII (its bytes).
+	ascii   bool
 	amounts []labelledAmount
 	dates   []DateMatch
 	order   DateOrder // the numeric date convention the document proves
@@ -90,6 +92,12 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	rs, fold, ascii := textRunes(text, lent)
 	d := lent.doc()
 	*d = doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
+	if ascii != "" {
+		// An ASCII text is its own runes: text() need not compare them.
+		d.ascii = true
+		d.facts.src = ascii
+		d.facts.text = memo[string]{v: ascii, done: true}
+	}
 	st := &d.stop
 	d.st = st
 	all := scanDates(rs, ascii, st)

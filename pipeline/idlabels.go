@@ -486,7 +486,12 @@ func skipNumberSign(rs []rune, p int) int {
 	for q < len(rs) && !unicode.IsSpace(rs[q]) && rs[q] != ':' && rs[q] != '：' {
 		q++
 	}
-	if q == p || q >= len(rs) || !numberSigns[strings.ToLower(string(rs[p:q]))] {
+	if q == p || q >= len(rs) {
+		return p
+	}
+	// Lowered on the stack: a word too long for buf is no number sign.
+	var buf [16]byte
+	if w, ok := lowerWord(buf[:0], rs[p:q]); !ok || !numberSigns[string(w)] {
 		return p
 	}
 	for q < len(rs) && (rs[q] == ' ' || rs[q] == '\t' || rs[q] == ':' || rs[q] == '：') {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // invoiceWords name an invoice (or a credit note's or correction's invoice)
@@ -56,6 +57,34 @@ func lineWords(s string) []string {
 	})
 }
 
+// mayNameInvoice reports whether a part (between hyphens) of a word of
+// lineWords(string(rs)) is one of invoiceWords or otherInvoiceWords, which
+// otherInvoicePhrase needs to return a phrase. The parts are lowered into
+// a buffer on the stack, the way strings.ToLower lowers them.
+func mayNameInvoice(rs []rune) bool {
+	var buf [64]byte // longer than any of the words
+	part, long := buf[:0], false
+	named := func() bool {
+		return !long && len(part) > 0 && (invoiceWords[string(part)] || otherInvoiceWords[string(part)])
+	}
+	for _, r := range rs {
+		r = unicode.ToLower(r)
+		if r == '-' || !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' {
+			if named() {
+				return true
+			}
+			part, long = part[:0], false
+			continue
+		}
+		if long || len(part)+utf8.RuneLen(r) > cap(part) {
+			long = true
+			continue
+		}
+		part = utf8.AppendRune(part, r)
+	}
+	return named()
+}
+
 // otherInvoicePhrase is the words before sp on its line when they name
 // another invoice by a qualifier ("Previous invoice", "less advance
 // invoice", "facture d'acompte n°", "Korekta do faktury"), or when an
@@ -67,6 +96,9 @@ func (d *doc) otherInvoicePhrase(sp Span) string {
 	le := len(d.rs)
 	if ln+1 < len(d.lineStarts) {
 		le = d.lineStarts[ln+1]
+	}
+	if !mayNameInvoice(d.rs[ls:sp.Start]) {
+		return "" // most lines name no invoice: their words are not built
 	}
 	before := string(d.rs[ls:sp.Start])
 	ws := lineWords(before)

@@ -385,9 +385,13 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit f
 		return rs[i]
 	}
 	for i := 0; i < n && !st.stop(); {
-		if !isDigit(rs[i]) {
+		// Most runes are no digits: they are passed over in a tight loop,
+		// the context asked once per digit run instead of once per rune.
+		for i < n && !isDigit(rs[i]) {
 			i++
-			continue
+		}
+		if i == n {
+			break
 		}
 		start := i
 		if at(i-1) == '.' && !isAlnum(at(i-2)) {

@@ -7,10 +7,16 @@ import (
 	"strings"
 )
 
-// termDays are the days a payment term grants ("Net 30", "netto 15 dage",
-// "14 pv netto", "30 days net", "zahlbar 14 Tage netto").
-var termDays = map[int]bool{7: true, 8: true, 10: true, 14: true, 15: true, 20: true, 21: true, 28: true, 30: true,
-	45: true, 60: true, 90: true, 120: true}
+// termDays reports the days a payment term grants ("Net 30", "netto 15
+// dage", "14 pv netto", "30 days net", "zahlbar 14 Tage netto"). A switch,
+// not a map: it is asked of every short number of a document.
+func termDays(n int) bool {
+	switch n {
+	case 7, 8, 10, 14, 15, 20, 21, 28, 30, 45, 60, 90, 120:
+		return true
+	}
+	return false
+}
 
 // netWords and dayWords are the words around the days of a payment term.
 var netWords = map[string]bool{"net": true, "netto": true, "nett": true}
@@ -24,48 +30,56 @@ var dayWords = map[string]bool{"days": true, "day": true, "pv": true, "päivää
 // They are no amounts, and a "net" beside them is no subtotal's label.
 func paymentTerm(rs []rune, start, end int) bool {
 	if end-start > 3 || slices.ContainsFunc(rs[start:end], func(r rune) bool { return r < '0' || r > '9' }) ||
-		!termDays[atoiRunes(rs[start:end])] {
+		!termDays(atoiRunes(rs[start:end])) {
 		return false
 	}
-	if w, _ := wordAt(rs, start, -1); netWords[w] {
+	// The words are lowered on the stack: a receipt prints many small
+	// numbers that are some term's days ("7", "10", "30").
+	var buf [4 * maxTermWord]byte
+	if w, _ := wordAt(buf[:0], rs, start, -1); netWords[string(w)] {
 		return true
 	}
-	w, after := wordAt(rs, end, 1)
-	if !dayWords[w] {
+	w, after := wordAt(buf[:0], rs, end, 1)
+	if !dayWords[string(w)] {
 		return false
 	}
-	w, _ = wordAt(rs, after, 1)
-	return netWords[w]
+	w, _ = wordAt(buf[:0], rs, after, 1)
+	return netWords[string(w)]
 }
 
-// wordAt is the lowered word before p (dir -1) or after p (dir +1) past
-// spaces and a dot or colon, and the offset past it in that direction.
-func wordAt(rs []rune, p, dir int) (string, int) {
+// maxTermWord is the longest word wordAt reads, in runes.
+const maxTermWord = 8
+
+// wordAt appends to buf the lowered word before p (dir -1) or after p
+// (dir +1) past spaces and a dot or colon, and is the offset past it in
+// that direction. A word longer than maxTermWord runes is read as none.
+func wordAt(buf []byte, rs []rune, p, dir int) ([]byte, int) {
 	k := p
 	if dir < 0 {
 		for k > 0 && (rs[k-1] == ' ' || rs[k-1] == ':' || rs[k-1] == '\u00a0') && p-k < 3 {
 			k--
 		}
 		e := k
-		for k > 0 && isLetter(rs[k-1]) && e-k < 8 {
+		for k > 0 && isLetter(rs[k-1]) && e-k < maxTermWord {
 			k--
 		}
 		if k > 0 && isLetter(rs[k-1]) {
-			return "", k
+			return buf, k
 		}
-		return strings.ToLower(string(rs[k:e])), k
+		w, _ := lowerWord(buf, rs[k:e])
+		return w, k
 	}
 	for k < len(rs) && (rs[k] == ' ' || rs[k] == '\u00a0') && k-p < 3 {
 		k++
 	}
 	s := k
-	for k < len(rs) && isLetter(rs[k]) && k-s < 8 {
+	for k < len(rs) && isLetter(rs[k]) && k-s < maxTermWord {
 		k++
 	}
 	if k < len(rs) && isLetter(rs[k]) {
-		return "", k
+		return buf, k
 	}
-	w := strings.ToLower(string(rs[s:k]))
+	w, _ := lowerWord(buf, rs[s:k])
 	if k < len(rs) && rs[k] == '.' {
 		k++ // "14 pv. netto"
 	}
@@ -75,7 +89,7 @@ func wordAt(rs []rune, p, dir int) (string, int) {
 // termPrinted is the line of a payment term that prints x as its days
 // ("Terms: Net 30"), or "": a money field that took the days is told so.
 func (d *doc) termPrinted(x float64) string {
-	if x != math.Trunc(x) || !termDays[int(x)] {
+	if x != math.Trunc(x) || !termDays(int(x)) {
 		return ""
 	}
 	want := []rune(strconv.Itoa(int(x)))

@@ -23,12 +23,16 @@ var wroteWords = []string{"wrote:", "schrieb:", "a écrit :", "a écrit:", "escr
 // text that is all quote has nothing of its own to prefer.
 func (d *doc) findQuoted() int {
 	own := false
+	// A run of five hyphens is looked for once in an ASCII text, not on
+	// each of its lines: most texts hold none.
+	t := d.text()
+	dashes := len(t) != len(d.rs) || strings.Contains(t, "-----")
 	for i, ls := range d.lineStarts {
 		le := len(d.rs)
 		if i+1 < len(d.lineStarts) {
 			le = d.lineStarts[i+1]
 		}
-		if a, b := trimmedRunes(d.rs, ls, le); a == b || !d.mayOpenQuoteAt(a, b) {
+		if a, b := trimmedRunes(d.rs, ls, le); a == b || !d.mayOpenQuoteAt(a, b, dashes) {
 			own = own || a < b
 			continue
 		}
@@ -78,14 +82,14 @@ func opensQuote(line string) bool {
 
 // mayOpenQuoteAt is mayOpenQuote of the runes [a, b), read from the text's
 // bytes when it is ASCII: a run of hyphens is then searched for, not
-// counted rune by rune.
-func (d *doc) mayOpenQuoteAt(a, b int) bool {
+// counted rune by rune, and only when the text holds one (dashes).
+func (d *doc) mayOpenQuoteAt(a, b int, dashes bool) bool {
 	t := d.text()
 	if len(t) != len(d.rs) {
 		return mayOpenQuote(d.rs[a:b])
 	}
 	line := t[a:b]
-	return line[0] == '>' || line[len(line)-1] == ':' || strings.HasPrefix(line, "___") || strings.Contains(line, "-----")
+	return line[0] == '>' || line[len(line)-1] == ':' || strings.HasPrefix(line, "___") || dashes && strings.Contains(line, "-----")
 }
 
 // mayOpenQuote reports whether a trimmed line has what every line that
