@@ -120,7 +120,8 @@ var blackboxSets = []struct {
 	// 30, 18 in ok once an addressee's block with no registration under a
 	// registered letterhead (or above a seller's footer) and the parties a
 	// row of column headings names (SHIPPER   CONSIGNEE) are not the vendor.
-	{"heldout-r4.jsonl", 30, 38, 18, 12},
+	// 29, 17 in ok once stay, visit, order, delivery-note and East Asian due dates are other dates (session 8).
+	{"heldout-r4.jsonl", 29, 38, 17, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -167,7 +168,8 @@ var blackboxSets = []struct {
 	// 13, 4 in ok, 41 flagged once a bare "date" label that a word the
 	// lists do not know qualifies ("Inspection date") dates another event.
 	// 40 flagged once a prefixed dollar ("FJ$", "NT$") names its own.
-	{"heldout-r6.jsonl", 13, 40, 4, 0},
+	// 12 once stay, visit, order, delivery-note and East Asian due dates are other dates (session 8).
+	{"heldout-r6.jsonl", 12, 40, 4, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op
@@ -203,7 +205,8 @@ var blackboxSets = []struct {
 	// tester, counting flags that blame the wrong cause, found 32). Never
 	// write a rule from its documents (its classes are in session 8's
 	// closing note).
-	{"heldout-r8.jsonl", 61, 52, 24, 25},
+	// 51, 17 in ok once more other dates' and other identifiers' labels are known (session 8, own documents).
+	{"heldout-r8.jsonl", 51, 52, 17, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -319,7 +319,8 @@ func (c *FieldCheck) penalizeOutranked(f Field, val string, loose labelHit, tok 
 
 // numberSignDropper removes the number signs namesDirectly lets stand
 // between a label and its value; built once, it is read-only.
-var numberSignDropper = strings.NewReplacer("nº", "", "n°", "", "no.", "", "nr.", "", "no ", "", "nr ", "")
+var numberSignDropper = strings.NewReplacer("n.º", "", "n.°", "", "nº", "", "n°", "", "no.", "", "nr.", "", "no ", "",
+	"nr ", "")
 
 // namesDirectly reports whether label h names the value at sp: the value
 // follows it on its line with nothing but separators or a number sign

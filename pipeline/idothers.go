@@ -96,4 +96,32 @@ var otherNumberLabels = []string{
 	"orden de compra", "oc", "o.c.", "ordem de compra", "nº pedido", "bon de commande", "ordine d'acquisto",
 	"nr zamówienia", "č. objednávky", "tilausnumero", "ordrenr", "ordernummer", "no. pesanan", "nomor pesanan",
 	"номер замовлення", "أمر شراء", "رقم أمر الشراء", "ใบสั่งซื้อ", "số đơn hàng",
+	// A party's tax or personal number under more national labels and
+	// spellings (R.U.C. is three words, RUC one).
+	"r.u.c.", "r.u.c", "ruc nº", "ruc n°", "nº ruc", "n° ruc", "ruc/ci", "n.i.t.", "nit nº", "c.u.i.t", "rut nº",
+	"rtn", "nrc", "法人番号", "会社法人等番号", "kennitala", "kt", "bin", "bin no", "cui", "c.u.i.", "cod. fiscal",
+	"codul fiscal", "dni", "d.n.i.", "nif/cif", "cédula", "cedula", "c.i.", "curp", "nric", "ic no", "passport no",
+	"passport number", "personnummer", "henkilötunnus", "pesel", "jmbg", "егн", "身分證字號", "身份证号", "주민등록번호",
+	"マイナンバー", "個人番号", "tax number", "tax no", "tin no",
+	// An insurer's claim a repair or a treatment is billed under.
+	"claim no", "claim number", "claim #", "claim id", "claim ref", "claim reference", "insurance claim",
+	"insurance claim no", "insurance claim number", "insurer claim no", "insurer ref", "insurer reference",
+	"schadennummer", "schaden-nr", "schadennr", "schadensnummer", "n° de sinistre", "numéro de sinistre",
+	"sinistre n°", "sinistre", "nº de siniestro", "número de siniestro", "siniestro", "numero sinistro",
+	"n. sinistro", "sinistro", "schadenummer", "skadenummer", "skadenr", "numer szkody", "nr szkody",
+	"číslo pojistné události", "hasar dosya no", "hasar no", "номер убытка", "事故番号", "사고번호", "理赔号", "理賠編號",
+	// The certificate of the invoicing software a fiscal authority gave.
+	"software cert", "software certificado", "software certificate", "programa certificado", "programa certificado nº",
+	"certificado nº", "nº certificado", "n.º certificado", "certificado n.º", "nº de certificado", "certificate no",
+	"certificação", "certificação nº", "n.º de certificação",
+	// A delivery note's number.
+	"lieferschein", "lieferschein-nr", "remito nº", "remito n°", "remito nro", "nº remito", "nº guía", "guía nº",
+	"bon de livraison n°", "n° bon de livraison", "albarán nº", "delivery note", "dn no", "ddt n", "pakbon",
+	// An e-invoice system's identifiers beside the document's own number:
+	// Vietnam's series and lookup code, a national system's UUID, internal
+	// and submission IDs, Hungary's NAV transaction.
+	"ký hiệu mẫu số", "mã số bí mật", "mã tra cứu hóa đơn", "mã của cơ quan thuế", "uuid", "submission uuid",
+	"submission id", "long id", "internal id", "document uuid", "validation id", "qr code id", "irbm uuid",
+	"nav azonosító", "nav tranzakció azonosító", "nav tranzakció", "nav transaction id", "nav transaction",
+	"nav id", "tranzakció azonosító", "transaction id", "szoftver azonosító",
 }

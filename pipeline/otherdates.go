@@ -95,7 +95,53 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"ausführungsdatum", "ausführungszeitraum", "einsatzdatum", "einsatztag", "montagedatum",
 	"date d'intervention", "date des travaux", "fecha del servicio", "fecha de trabajo", "data intervento",
 	"data lavori", "työpäivä", "arbetsdatum", "datum provedení", "data wykonania usługi", "data wykonania",
-	"дата выполнения работ", "дата оказания услуг", "hizmet tarihi"}
+	"дата выполнения работ", "дата оказания услуг", "hizmet tarihi",
+	// A stay's first and last day: a folio is issued when the guest leaves,
+	// never on the arrival date.
+	"check-in date", "check in", "check in date", "check-out date", "check out", "date of arrival", "date d'arrivée",
+	"date de départ", "fecha de llegada", "fecha de entrada", "fecha de ingreso", "data di arrivo", "data arrivo",
+	"data di partenza", "data de entrada", "data de chegada", "data de saída", "ankunft", "ankunftsdatum",
+	"anreisedatum", "abreisedatum", "aankomst", "aankomstdatum", "vertrek", "vertrekdatum", "ankomst", "ankomstdato",
+	"ankomstdatum", "avreise", "avresa", "saapumispäivä", "lähtöpäivä", "data przyjazdu", "data wyjazdu", "przyjazd",
+	"wyjazd", "příjezd", "odjezd", "заезд", "дата заезда", "выезд", "дата выезда", "заїзд", "дата заїзду", "виїзд",
+	"giriş tarihi", "çıkış tarihi", "varış tarihi", "άφιξη", "αναχώρηση", "入住日", "入住日期", "入住时间", "入住時間",
+	"离店日", "离店日期", "離店日期", "退房日期", "到店日期", "チェックイン", "チェックイン日", "チェックアウト", "到着日",
+	"체크인", "체크아웃", "입실일", "퇴실일", "วันเข้าพัก", "วันที่เข้าพัก", "วันออก", "ngày đến", "ngày đi",
+	"tanggal check-in", "tanggal kedatangan", "تاريخ الوصول", "تاريخ المغادرة",
+	// A visit, a consultation or an installation the bill is for.
+	"first visit", "date of first visit", "last visit", "visit", "installation", "installation date",
+	"date of installation", "installed", "installed on", "installationsdatum", "montage am", "date d'installation",
+	"date de pose", "fecha de instalación", "data di installazione", "data de instalação", "consultation date",
+	"date of consultation", "appointment date", "date of appointment", "termin am", "behandeldatum",
+	"datum behandeling", "fecha de la cita", "data da visita", "診察日", "来院日", "初診日", "就診日期", "就诊日期",
+	"看診日期", "진료일자", "방문일", "วันที่รับบริการ", "ngày khám", "муайене тарихи", "muayene tarihi",
+	// The next appointment, a date after the bill.
+	"next appointment", "next appt", "next visit", "next recall", "recall date", "follow-up", "follow up",
+	"follow-up date", "nächster termin", "nächster besuch", "folgetermin", "prochain rendez-vous", "prochain rdv",
+	"próxima cita", "próxima consulta", "próxima visita", "prossimo appuntamento", "prossima visita",
+	"volgende afspraak", "nästa besök", "neste time", "następna wizyta", "następny termin", "příští návštěva",
+	"следующий визит", "следующий приём", "следующий прием", "наступний візит", "bir sonraki randevu",
+	"下次覆診", "下次复诊", "下次覆诊", "下次回診", "覆診日期", "复诊日期", "下次預約", "下次预约", "次回予約", "次回ご予約",
+	"次回来院", "次回来院日", "다음 예약", "다음 진료", "다음 방문", "นัดครั้งต่อไป", "นัดครั้งถัดไป", "ngày tái khám",
+	"tái khám", "lần khám tới", "الموعد القادم", "התור הבא",
+	// An order the invoice answers, named in a phrase before its date.
+	"your order of", "your order dated", "order of", "order dated", "ihre bestellung vom", "bestellung vom",
+	"ihr auftrag vom", "auftrag vom", "su pedido del", "pedido del", "pedido de fecha", "su orden del",
+	"votre commande du", "commande du", "vostro ordine del", "ordine del", "uw bestelling van", "bestelling van",
+	"zamówienie z dnia", "zamówienia z dnia", "objednávka ze dne", "sua encomenda de", "encomenda de", "заказ от",
+	"замовлення від", "siparişiniz", "ご注文日", "注文日時",
+	// A due date in Korean, Japanese and Chinese.
+	"납부기한", "납부 기한", "납기일", "납부마감일", "납부일", "결제기한", "지불기한", "입금기한", "支払期日", "お支払期日",
+	"支払期限日", "お支払い期限", "支払い期限", "お振込期限", "振込期限", "入金期限", "支払予定日", "缴费期限", "繳費期限",
+	"缴款期限", "繳款期限", "付款期限", "付款截止日", "付款截止日期", "缴费截止日期", "繳費截止日", "到期日", "到期日期",
+	"截止日期", "最后缴费日", "最後繳費日", "应付日期",
+	// A delivery note or dispatch guide, dated in a phrase or after its number.
+	"lieferschein vom", "lieferschein", "lieferung vom", "bon de livraison du", "bon de livraison", "livraison du",
+	"albarán del", "albarán", "albaran", "guía de despacho", "guia de despacho", "guía de remisión",
+	"guia de remision", "guia de remessa", "remito", "remito del", "delivery note", "delivery note dated",
+	"delivery note of", "ddt del", "ddt", "documento di trasporto", "pakbon", "leveringsbon", "følgeseddel",
+	"följesedel", "lähete", "wz", "dodací list", "irsaliye", "накладная", "накладна", "送货单", "出货单", "納品書",
+	"거래명세서 일자"}
 
 // bareDateLabels are own labels that say only "date": a word glued before
 // one on its line ("Inspection date:", "Survey date") makes it another
