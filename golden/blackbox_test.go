@@ -191,7 +191,12 @@ var blackboxSets = []struct {
 	// 68 correct fields flagged once every script's decimal digits
 	// (Burmese, Devanagari, Bengali, Thai, Khmer …) read as 0-9.
 	// 67 once a Latvian "2026. gada 20. novembrī" is read.
-	{"heldout-r7.jsonl", 49, 67, 6, 1},
+	// 45 once a number after a contract, lease, quotation or work order
+	// however qualified ("Mietvertrag Nr.", "Договор поставки №",
+	// "Hợp đồng số") and a utility's account, customer, meter, plate,
+	// permit, lottery and payment-code labels are not the number
+	// (session 8, our own documents).
+	{"heldout-r7.jsonl", 45, 67, 6, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,

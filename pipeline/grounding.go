@@ -684,6 +684,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			c.penalizeOtherInvoice(f, val, phrase)
 			return
 		}
+		if phrase, what := d.otherDocOnly(f, c.Spans); phrase != "" {
+			c.penalizeOtherDoc(f, val, phrase, what)
+			return
+		}
 	}
 	for _, sp := range c.Spans {
 		if quotedOut && sp.Start >= q {

@@ -124,4 +124,53 @@ var otherNumberLabels = []string{
 	"submission id", "long id", "internal id", "document uuid", "validation id", "qr code id", "irbm uuid",
 	"nav azonosító", "nav tranzakció azonosító", "nav tranzakció", "nav transaction id", "nav transaction",
 	"nav id", "tranzakció azonosító", "transaction id", "szoftver azonosító",
+	// A utility's account, customer, subscriber, installation, meter or
+	// supply point: a bill that prints no number of its own still prints
+	// these, and none of them is the bill's number.
+	"account reference", "account ref", "account ref no", "account reference no", "customer reference",
+	"customer reference number", "customer reference no", "service account", "service account no", "premise id",
+	"premises id", "consumer no", "consumer number", "consumer id", "service connection no", "contract account",
+	"contract account no", "id pelanggan", "no. pelanggan", "no pelanggan", "nomor pelanggan", "kode pelanggan",
+	"idpel", "лицевой счёт", "лицевой счет", "номер лицевого счёта", "номер лицевого счета", "особовий рахунок",
+	"номер особового рахунку", "особовий рахунок №", "ос. рахунок", "ос. рахунок №", "лицевой счёт №", "лицевой счет №", "абонентский номер", "номер абонента", "номер счётчика", "номер счетчика",
+	"номер лічильника", "unidade consumidora", "nº da instalação", "n.º da instalação", "código da instalação",
+	"número da instalação", "tesisat no", "tesisat numarası", "abone no", "abone numarası", "sayaç no",
+	"sayaç numarası", "mã khách hàng", "mã kh", "số công tơ", "mã điểm đo", "número de suministro", "nº de suministro",
+	"código de suministro", "número de medidor", "nº de medidor", "nº medidor", "medidor", "contador nº",
+	"n° de compteur", "n° compteur", "compteur", "numer licznika", "kod ppe", "punkt poboru", "numer płatnika",
+	"číslo odběrného místa", "číslo elektroměru", "aansluitnummer", "ean-code", "ean code", "anlagennummer",
+	"abonnementsnummer", "شماره اشتراک", "شناسه اشتراک", "رقم الاشتراك", "رقم المشترك", "رقم العداد",
+	// A device's serial number, an asset tag.
+	"serijski broj", "seri numarası", "заводской номер", "зав. №", "серийный номер", "серійний номер", "số serial",
+	"số seri", "製造番号", "シリアル番号", "序列号", "sarjanumero", "výrobní číslo", "gyári szám", "numéro de série",
+	"numero de série", "device no", "device number", "gerätenummer", "geräte-nr", "equipment no", "asset no", "asset tag",
+	// A quotation or work order the document follows. A bare "Quote" or
+	// "Angebot" is left out: a quotation numbers itself so.
+	"radni nalog", "radni nalog br", "заказ-наряд", "заказ-наряд №", "наряд-заказ", "job no", "job number", "job card",
+	"job card no", "service order", "service order no", "ordine di lavoro", "bon de travail", "werkbon", "teklif no",
+	"số báo giá",
+	// A receipt lottery's code (Greece, Portugal, Poland, Romania, Taiwan).
+	"lottery code", "lottery number", "lottery no", "receipt lottery", "κωδικός λαχειοφόρου", "λαχειοφόρος",
+	"κωδικός λαχειοφόρου παιχνιδιού", "kod loterii", "loteria", "lotaria", "cod loterie", "抽獎號碼", "兌獎號碼", "兑奖号码",
+	// An export's permit, licence, declaration and letter of credit.
+	"export permit", "export permit no", "export licence", "export license", "export licence no", "export license no",
+	"export declaration", "export declaration no", "import permit", "import permit no", "permit no", "permit number",
+	"licence no", "license no", "l/c", "l/c no", "lc no", "letter of credit", "letter of credit no",
+	"documentary credit", "documentary credit no", "akkreditiv", "akkreditiv-nr", "carta de crédito",
+	"crédito documentario", "lettre de crédit", "crédit documentaire", "akreditif no", "ihracat izni", "số l/c",
+	"信用证号", "信用状番号", "certificate of origin", "certificate of origin no", "shipping bill no", "eori", "eori no",
+	"eori-nummer", "ausfuhrgenehmigung", "ausfuhranmeldung", "permiso de exportación", "licencia de exportación",
+	"licença de exportação", "giấy phép xuất khẩu",
+	// A vehicle's registration plate.
+	"vehicle registration", "vehicle reg", "vehicle reg no", "vehicle registration no", "registration mark", "vrm",
+	"vrn", "kennzeichen", "amtl. kennzeichen", "amtliches kennzeichen", "kfz-kennzeichen", "immatriculation",
+	"n° d'immatriculation", "plaque", "matrícula", "placa", "targa", "госномер", "гос. номер", "гос.номер",
+	"государственный номер", "номерной знак", "номерний знак", "biển số", "biển kiểm soát", "ทะเบียนรถ", "nomor polisi",
+	"plat nomor", "no. polisi", "车牌号", "車牌號碼", "차량번호", "plaka", "plaka no", "rekisterinumero",
+	"registreringsnummer", "tablica rejestracyjna", "nr rejestracyjny", "spz", "rendszám", "πινακίδα", "kenteken",
+	"nummerplade",
+	// A payment code a fine or a bill is paid by.
+	"payment code", "pay code", "payment id", "código de pago", "codigo de pago", "code de paiement", "zahlungscode",
+	"kod płatności", "mã thanh toán", "уин", "платёжный код", "kode bayar", "kode pembayaran", "رمز الدفع",
+	"ödeme kodu", "شناسه پرداخت", "código de pagamento", "codice avviso",
 }

@@ -196,7 +196,8 @@ fields:
       номер документа, فاتورة ضريبية, فاتورة ضريبية مبسطة, إيصال رقم, سند قبض رقم, 收据号, 收據號碼, 小票号,
       رقم الفاتوره, شماره فاکتور, شماره فاکتور فروش,
       factură, factura fiscală, arve, arve nr, rēķins, rēķina nr, sąskaita faktūra, pvm sąskaita faktūra, sąskaitos nr,
-      račun, račun br, рачун, рачун бр, фактура, фактура №, faktúra, faktúra č, faktúra číslo]
+      račun, račun br, рачун, рачун бр, фактура, фактура №, faktúra, faktúra č, faktúra číslo,
+      schlussrechnung, schlussrechnung nr, endrechnung, final invoice, final invoice no, facture finale, factura final]
   - name: invoice_date
     kind: date
     description: The date the invoice was issued, as YYYY-MM-DD.
