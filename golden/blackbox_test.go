@@ -211,7 +211,9 @@ var blackboxSets = []struct {
 	// write a rule from its documents (its classes are in session 8's
 	// closing note).
 	// 51, 17 in ok once more other dates' and other identifiers' labels are known (session 8, own documents).
-	{"heldout-r8.jsonl", 51, 52, 17, 25},
+	// 50 once a number after a contract, lease, quotation or work order
+	// however qualified is not the number (q-id8, our own documents).
+	{"heldout-r8.jsonl", 50, 52, 17, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
