@@ -63,26 +63,26 @@ func mayHoldRegistration(line string) bool {
 	if !isASCII(line) {
 		return true
 	}
-	var buf [maxRegistrationWord]byte
 	for i := 0; i < len(line); {
-		for i < len(line) && !isASCIIWordByte(asciiLower(line[i])) {
+		for i < len(line) && !asciiWordByte(line[i]) {
 			i++
 		}
-		n := 0
-		for ; i < len(line) && isASCIIWordByte(asciiLower(line[i])); i++ {
-			if n < len(buf) {
-				buf[n] = asciiLower(line[i])
-			}
-			n++
+		j := i
+		for j < len(line) && asciiWordByte(line[j]) {
+			j++
 		}
-		if n > 0 && n <= len(buf) {
-			if _, ok := registrationsByFirst[string(buf[:n])]; ok {
+		if j > i {
+			if _, ok := lookupLower(registrationsByFirst, registrationFirstWords, line[i:j]); ok {
 				return true
 			}
 		}
+		i = j
 	}
 	return false
 }
+
+// registrationFirstWords screens words for registrationsByFirst.
+var registrationFirstWords = hashesOf(registrationsByFirst)
 
 // maxRegistrationWord is longer than any label's first word.
 const maxRegistrationWord = 32

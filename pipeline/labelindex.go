@@ -282,21 +282,29 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		group := [2]int{len(raw[0]), len(raw[1])}
 		for j := k; ; {
 			n := &idx.nodes[node]
-			for _, li := range idx.ends[n.end : n.end+n.nend : n.end+n.nend] {
-				start, end := f.origin(k), f.endOf(j)
-				if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
-					continue
+			// Most nodes end no label: the list is not sliced for them.
+			if n.nend > 0 {
+				for _, li := range idx.ends[n.end : n.end+n.nend : n.end+n.nend] {
+					start, end := f.origin(k), f.endOf(j)
+					if end < len(rs) && isAlnum(rs[end-1]) && isAlnum(rs[end]) {
+						continue
+					}
+					set := idx.setOf(li)
+					raw[set] = append(raw[set], rawHit{int32(start), int32(end), li})
 				}
-				set := idx.setOf(li)
-				raw[set] = append(raw[set], rawHit{int32(start), int32(end), li})
 			}
 			if j++; j >= len(f.r) || j-k >= idx.maxLen {
 				break
 			}
 			switch r := f.r[j]; {
+			case n.nkid == 1: // most nodes deep in the trie: one label's tail
+				node = 0
+				if e := idx.edges[n.kid]; e.r == r {
+					node = e.node
+				}
 			case n.table >= 0 && uint32(r) < utf8.RuneSelf:
 				node = idx.tables[n.table][r]
-			case n.nkid <= denseKids: // most nodes deep in the trie
+			case n.nkid <= denseKids:
 				node = 0
 				for _, e := range idx.edges[n.kid : n.kid+n.nkid] {
 					if e.r == r {

@@ -116,15 +116,8 @@ func asciiEndsInLegalForm(line string) (ends, ok bool) {
 	}
 	word := func(sp Span) string { return line[sp.Start:sp.End] }
 	// Only the forms that end in the line's last word can match.
-	var low [maxLegalFormWord]byte
-	last := word(toks[len(toks)-1])
-	if len(last) > len(low) {
-		return false, true
-	}
-	for k := 0; k < len(last); k++ {
-		low[k] = asciiLower(last[k])
-	}
-	for _, i := range legalFormsByLast[string(low[:len(last)])] {
+	forms, _ := lookupLower(legalFormsByLast, nil, word(toks[len(toks)-1]))
+	for _, i := range forms {
 		f := legalForms[i]
 		if len(f) >= len(toks) || !slices.EqualFunc(toks[len(toks)-len(f):], f, func(sp Span, w string) bool { return strings.EqualFold(word(sp), w) }) {
 			continue
@@ -141,19 +134,12 @@ func asciiEndsInLegalForm(line string) (ends, ok bool) {
 
 // isTitleWord reports an ASCII word that is in titleWords, in any case.
 func isTitleWord(w string) bool {
-	var low [maxASCIITitleWord]byte
-	if len(w) > len(low) {
-		return false
-	}
-	for k := 0; k < len(w); k++ {
-		c := w[k]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[k] = c
-	}
-	return titleWords[string(low[:len(w)])]
+	title, _ := lookupLower(titleWords, asciiTitleWords, w)
+	return title
 }
+
+// asciiTitleWords screens words for titleWords.
+var asciiTitleWords = hashesOf(titleWords)
 
 // maxLegalFormWord bounds the length of a legal form's words (a test keeps
 // it so).
@@ -165,6 +151,35 @@ func asciiLower(c byte) byte {
 		c += 'a' - 'A'
 	}
 	return c
+}
+
+// maxLookupWord is the longest ASCII word lookupLower lowers: longer than
+// any word of the sets it reads (maxLabelWord, maxASCIITitleWord,
+// maxLegalFormWord, maxRegistrationWord bound them, each kept so by a test).
+const maxLookupWord = 32
+
+// lookupLower is set[strings.ToLower(w)] for an ASCII word w, lowered on the
+// stack so that a lookup costs no allocation; a word longer than
+// maxLookupWord is in no set. screen, when not nil, holds the hashes of
+// set's words (hashesOf): a word it rules out is not hashed again by the
+// map, and most words a line is read for are in no set.
+func lookupLower[V any](set map[string]V, screen *wordHashes, w string) (V, bool) {
+	var low [maxLookupWord]byte
+	var none V
+	if len(w) > len(low) {
+		return none, false
+	}
+	h := uint32(wordHashSeed)
+	for k := 0; k < len(w); k++ {
+		c := asciiLower(w[k])
+		low[k] = c
+		h = wordHashStep(h, rune(c))
+	}
+	if screen != nil && !screen.has(h) {
+		return none, false
+	}
+	v, ok := set[string(low[:len(w)])]
+	return v, ok
 }
 
 // maxASCIITitleWord bounds the length of the ASCII titleWords (a test

@@ -73,6 +73,9 @@ var customerLabelsByFirst, customerLabelsEmpty = func() (map[string][]int, int) 
 	return m, empty
 }()
 
+// customerFirstWords screens words for customerLabelsByFirst.
+var customerFirstWords = hashesOf(customerLabelsByFirst)
+
 // The labels above as tokens, cut once: tokenizing them for every name the
 // checks look at cost a tenth of a cached pipeline run. Read-only after init.
 var customerLabelToks, addressWordToks = tokenizeLabels(customerLabels), tokenizeLabels(addressWords)

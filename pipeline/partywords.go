@@ -27,15 +27,8 @@ func customerLabelOf(s string) string {
 	toks := asciiWords(s, buf[:0])
 	first := customerLabelsEmpty
 	for k, w := range toks {
-		var low [maxLabelWord]byte
-		word := s[w.Start:w.End]
-		if len(word) > len(low) {
-			continue
-		}
-		for j := 0; j < len(word); j++ {
-			low[j] = asciiLower(word[j])
-		}
-		for _, i := range customerLabelsByFirst[string(low[:len(word)])] {
+		labels, _ := lookupLower(customerLabelsByFirst, customerFirstWords, s[w.Start:w.End])
+		for _, i := range labels {
 			if first >= 0 && i >= first {
 				break // indexes are ascending: no earlier label left here
 			}
@@ -73,20 +66,15 @@ func labelLine(line string) (string, bool) {
 		return "", true
 	}
 	// Only the labels that start with the line's first word can be it.
-	var low [maxLabelWord]byte
 	first := line[toks[0].Start:toks[0].End]
-	if len(first) > len(low) {
-		return "", false
-	}
-	for j := 0; j < len(first); j++ {
-		low[j] = asciiLower(first[j])
-	}
-	for _, i := range customerLabelsByFirst[string(low[:len(first)])] {
+	labels, _ := lookupLower(customerLabelsByFirst, customerFirstWords, first)
+	for _, i := range labels {
 		if wordsAre(line, toks, customerLabelToks[i]) {
 			return customerLabels[i], true
 		}
 	}
-	for _, i := range addressWordsByFirst[string(low[:len(first)])] {
+	words, _ := lookupLower(addressWordsByFirst, nil, first)
+	for _, i := range words {
 		if wordsAre(line, toks, addressWordToks[i]) {
 			return addressWords[i], true
 		}
@@ -176,14 +164,8 @@ func lowerIs(w, t string) bool {
 
 // isHonorific reports an ASCII word that is an honorific in any case.
 func isHonorific(w string) bool {
-	var low [maxLabelWord]byte
-	if len(w) > len(low) {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		low[i] = asciiLower(w[i])
-	}
-	return honorifics[string(low[:len(w)])]
+	h, _ := lookupLower(honorifics, nil, w)
+	return h
 }
 
 // indexColon is strings.IndexAny(s, ":：") without decoding s rune by rune
@@ -322,12 +304,9 @@ func leadWord(s string) (n int, cont bool) {
 			start = -1
 		}
 	}
-	var low [maxLabelWord]byte
-	if n == 0 || len(first) > len(low) {
+	if n == 0 {
 		return n, false
 	}
-	for i := 0; i < len(first); i++ {
-		low[i] = asciiLower(first[i])
-	}
-	return n, nameContinuations[string(low[:len(first)])]
+	cont, _ = lookupLower(nameContinuations, nil, first)
+	return n, cont
 }

@@ -31,7 +31,9 @@ var sellerNeedles = map[rune][][]rune{
 func (d *doc) mayNameSeller() bool {
 	r := d.fold.r
 	for k, c := range r {
-		if c != 's' && c != 'v' && c < utf8.RuneSelf || k > 0 && isASCIIWordByte(byte(min(r[k-1], 0x7f))) && c < utf8.RuneSelf {
+		// Nearly every rune is ASCII and no needle's first: one test
+		// passes it.
+		if c < utf8.RuneSelf && (c != 's' && c != 'v' || k > 0 && isASCIIWordByte(byte(min(r[k-1], 0x7f)))) {
 			continue
 		}
 		for _, n := range sellerNeedles[c] {

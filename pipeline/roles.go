@@ -525,13 +525,24 @@ func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
 	return len(w) == 0 || isAmountMarker(string(w))
 }
 
+// aloneASCII marks the ASCII runes of aloneRune's separators, " \t\r:-()$":
+// it asks of most runes beside most amounts.
+var aloneASCII = func() (t [utf8.RuneSelf]bool) {
+	for _, c := range " \t\r:-()$" {
+		t[c] = true
+	}
+	return t
+}()
+
 // aloneRune reports whether r may stand beside an amount alone on its line,
 // adding a letter to letters[:*n] while there is room.
 func aloneRune(r rune, letters []rune, n *int) bool {
 	switch {
-	case strings.ContainsRune(" \t\r:-()$€£¥", r):
+	case uint32(r) < utf8.RuneSelf && aloneASCII[r]:
 		return true
-	case unicode.IsLetter(r) && *n < len(letters):
+	case r == '€' || r == '£' || r == '¥':
+		return true
+	case isLetter(r) && *n < len(letters):
 		letters[*n] = r
 		*n++
 		return true
