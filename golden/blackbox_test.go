@@ -213,7 +213,10 @@ var blackboxSets = []struct {
 	// 51, 17 in ok once more other dates' and other identifiers' labels are known (session 8, own documents).
 	// 50 once a number after a contract, lease, quotation or work order
 	// however qualified is not the number (q-id8, our own documents).
-	{"heldout-r8.jsonl", 50, 52, 17, 25},
+	// 45, 13 in ok once other parties' roles never name the vendor: a bank in
+	// a payment line, a factoring company or billing agent, the employer or
+	// certifier of a construction payment, CJK buyer labels (q-role8).
+	{"heldout-r8.jsonl", 45, 52, 13, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -640,11 +640,16 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		}
 		return
 	}
-	d.checkHeadCompany(c, val)
-	if c.Factor < 1 {
-		return
+	sellers := d.platformSellers()
+	if !slices.ContainsFunc(sellers, func(s seller) bool { return sameName(s.name, val) }) {
+		// A seller the document names (on a platform's receipt, or the one
+		// it is issued on behalf of) is the vendor whatever the head prints.
+		d.checkHeadCompany(c, val)
+		if c.Factor < 1 {
+			return
+		}
 	}
-	if sellers := d.platformSellers(); len(sellers) > 0 {
+	if len(sellers) > 0 {
 		i := slices.IndexFunc(sellers, func(s seller) bool { return sameName(s.name, val) })
 		switch {
 		case i < 0:

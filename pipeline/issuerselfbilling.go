@@ -101,7 +101,7 @@ const maxSelfBillingLines = 200
 // on a self-billing invoice, the supplier.
 var principalPhrases = []string{"on behalf of ", "im namen und für rechnung von ", "im namen und auf rechnung von ",
 	"au nom et pour le compte de ", "en nombre y por cuenta de ", "in nome e per conto di ", "per conto di ",
-	"namens en voor rekening van "}
+	"namens en voor rekening van ", "namens "}
 
 // cutFoldPrefix is s after a prefix that is the lowercase label l in any
 // case, counted in s's own runes (lowercasing may change a rune's width).
@@ -149,5 +149,10 @@ func capitalizedRun(s string) string {
 	for n > 0 && nameParticles[words[n-1]] {
 		n--
 	}
-	return strings.TrimRight(strings.Join(words[:n], " "), ".,;")
+	name := strings.TrimRight(strings.Join(words[:n], " "), ",;")
+	if last := words[max(n-1, 0):n]; len(last) == 0 || !strings.Contains(strings.TrimSuffix(last[0], "."), ".") {
+		// A sentence's full stop, not the last dot of "B.V." or "S.A.".
+		name = strings.TrimRight(name, ".,;")
+	}
+	return name
 }

@@ -98,7 +98,7 @@ func (d *doc) customerLabelFor(sp Span) string {
 	if l := customerLabelOf(before); l != "" {
 		return l
 	}
-	if l := insurerFieldLabel(before); l != "" {
+	if l := fieldPartyLabel(before); l != "" {
 		return l
 	}
 	if sp.End <= le {
@@ -120,7 +120,11 @@ func (d *doc) customerLabelFor(sp Span) string {
 	// A label line: it ends in a colon and names the customer, in the
 	// name's column when it holds two labels ("Sprzedawca:   Nabywca:").
 	if strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "：") {
-		return customerLabelOf(d.columnAbove(li, sp.Start))
+		seg := d.columnAbove(li, sp.Start)
+		if l := customerLabelOf(seg); l != "" {
+			return l
+		}
+		return roleFieldLabel(seg) // "Employer:" over the employer's block
 	}
 	return ""
 }
@@ -163,6 +167,12 @@ func (d *doc) otherPartyAt(sp Span) string {
 	ls, _ := d.lineBounds(li)
 	if l := d.cardIssuerLabel(li, d.str(max(ls, sp.Start-40), sp.Start)); l != "" {
 		return l
+	}
+	if l := d.roleOnLine(li, ls, sp); l != "" {
+		return l
+	}
+	if d.paymentBankAt(li, sp) {
+		return "bank"
 	}
 	if d.amountLineName(li, ls, sp) {
 		return amountLineParty
@@ -476,19 +486,3 @@ var insurerFieldLabels = tokenizeLabels([]string{"insurance", "insurance co", "i
 	// A club's member ("Member: Jane Doe"): a word of names too ("Member
 	// FDIC", "Members Equity"), so only with its colon.
 	"member", "mitglied", "membre", "socio", "medlem", "jäsen"})
-
-// insurerFieldLabel is the insurer label that before ends in, followed by a
-// colon, or "".
-func insurerFieldLabel(before string) string {
-	t := strings.TrimRight(before, " \t")
-	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
-		return ""
-	}
-	toks := LabelTokens(t)
-	for _, l := range insurerFieldLabels {
-		if len(l) > 0 && len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) {
-			return strings.Join(l, " ")
-		}
-	}
-	return ""
-}

@@ -16,7 +16,7 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	// Portuguese, Spanish/Brazilian NFS-e, Korean tax invoices, German,
 	// French, Japanese; a patient on a clinic's bill.
 	"nabywca", "odbiorca", "destinatário", "destinatario", "tomador", "tomador de serviços", "tomador do serviço",
-	"receptor", "공급받는자", "공급받는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
+	"receptor", "공급받는자", "공급받는 자", "공 급 받 는 자", "käufer", "acheteur", "買主", "購入者", "patient", "patiënt", "paciente",
 	"comprador", "adquirente", "cessionario", "committente", "pelanggan", "datos del cliente",
 	// Czech, Slovak, Hungarian, Arabic and Latin American Spanish buyers.
 	"passenger", "passenger name", "passagier", "passager", "pasajero", "passeggero",
@@ -95,10 +95,34 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"reserved through", "booking source", "booking channel", "reserva via", "reserva vía", "reservado via",
 	"reservado a través de", "reserva a través de", "gebucht über", "gebucht via", "buchung über", "réservé via",
 	"réservation via", "prenotato tramite", "prenotazione tramite", "geboekt via", "bokad via", "booket via",
+	// The site a stay was booked on: it sold the booking, not the stay.
+	"reserva efetuada através de", "reserva feita através de", "reserva através de", "reservation made through",
+	"reservation made via", "booking made through", "booking made via", "réservé sur", "gebucht bei",
+	// The brand a hotel or shop is run under: its owner licenses the name,
+	// the operating company issues the bill.
+	"under licence from", "under license from", "franchisor", "sous licence de", "unter lizenz von",
+	"bajo licencia de", "su licenza di", "a member of",
+	// Who certifies a construction payment for the employer.
+	"certified by", "certified for payment by", "bescheinigt durch", "certifié par",
+	// Buyers of Chinese, Taiwanese and Hong Kong invoices in traditional
+	// script (買受人 with its 統一編號), the old VAT invoice's 购货单位, an
+	// invoice's 抬头 (the title it is made out to).
+	"買方", "購買方", "購方", "買受人", "購貨單位", "购货单位", "客戶", "收貨人", "買家", "买家", "發票抬頭", "发票抬头",
+	"抬頭", "抬头",
 	// A bank the document names: where the seller banks, or the bank that
 	// issued the card paid with. Neither issued the document.
 	"bank", "bank name", "banco", "banque", "bankverbindung", "kreditinstitut", "card issuer", "issuing bank", "issuer bank", "banco emisor", "entidad emisora", "kartenherausgeber",
 	"banque émettrice", "acquirer", "acquiring bank",
+	// The bank a payment line names after the account it holds ("to our
+	// account with …", "Konto bei der …", "compte ouvert auprès de …",
+	// "domiciliación bancaria en …"), a cheque is payable at, a Japanese
+	// or Chinese transfer account is held at (振込先, 开户行), a Korean
+	// automatic transfer draws on (자동이체).
+	"account with", "account at", "konto bei", "compte auprès de", "ouvert auprès de", "compte chez",
+	"domiciliation", "domiciliation bancaire", "domiciliación bancaria", "cuenta en", "cuenta abierta en",
+	"conto presso", "conto corrente presso", "coordinate bancarie", "appoggio bancario", "banca d appoggio",
+	"rekening bij", "payable at", "drawn on", "振込先", "お振込先", "振込口座", "お振込口座", "開戶行", "開戶銀行",
+	"开户行", "开户银行", "자동이체", "입금계좌", "입금은행",
 	// The buyer in more languages: Spanish Adquiriente, the "Doit" of an
 	// old-style French or West African invoice ("Doit : M. X" names who
 	// owes), Icelandic and Faroese, a co-op's member (Socio, Sócio,

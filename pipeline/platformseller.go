@@ -31,10 +31,21 @@ var sellerNeedles = map[rune][][]rune{
 func (d *doc) mayNameSeller() bool {
 	r := d.fold.r
 	for k, c := range r {
-		// Nearly every rune is ASCII and no needle's first: one test
-		// passes it.
-		if c < utf8.RuneSelf && (c != 's' && c != 'v' || k > 0 && isASCIIWordByte(byte(min(r[k-1], 0x7f)))) {
-			continue
+		if c < utf8.RuneSelf {
+			switch c {
+			case 's', 'v', 'b', 'n', 'p':
+			default:
+				continue // nearly every rune: one switch passes it
+			}
+			if k > 0 && isASCIIWordByte(byte(min(r[k-1], 0x7f))) {
+				continue
+			}
+			if c != 's' && c != 'v' {
+				if principalNeedleAt(r[k:]) {
+					return true
+				}
+				continue
+			}
 		}
 		for _, n := range sellerNeedles[c] {
 			if k+len(n) <= len(r) && runesEqual(r[k:k+len(n)], n) {
@@ -45,8 +56,27 @@ func (d *doc) mayNameSeller() bool {
 	return false
 }
 
-// sellerStems are parts of every seller phrase, for a line to hold one.
-var sellerStems = newStemSet("sold", "seller", "verk", "vend", "販売元", "出品者", "卖家")
+// principalNeedles start the phrases that name the party a document is
+// issued on behalf of ("billed on behalf of", "namens", "im Namen und für
+// Rechnung von", "pour le compte de", "por cuenta de", "per conto di"),
+// folded; principalNeedleAt compares them only at a word starting with
+// their first letter.
+var principalNeedles = [][]rune{[]rune("behalf of"), []rune("namens "), []rune("namen und"),
+	[]rune("pour le compte de"), []rune("por cuenta de"), []rune("per conto di")}
+
+func principalNeedleAt(r []rune) bool {
+	for _, n := range principalNeedles {
+		if n[0] == r[0] && len(r) >= len(n) && runesEqual(r[:len(n)], n) {
+			return true
+		}
+	}
+	return false
+}
+
+// sellerStems are parts of every seller phrase and principal phrase, for a
+// line to hold one.
+var sellerStems = newStemSet("sold", "seller", "verk", "vend", "販売元", "出品者", "卖家", "behalf", "namen",
+	"pour le compte", "por cuenta", "per conto")
 
 // seller is a seller a platform receipt names, and the line it is on.
 type seller struct {
@@ -68,6 +98,9 @@ func (d *doc) platformSellers() []seller {
 			continue // lowered only where a phrase may stand
 		}
 		name := sellerOnLine(line)
+		if name == "" {
+			name = principalOnLine(line)
+		}
 		if name != "" && !slices.ContainsFunc(out, func(s seller) bool { return sameName(s.name, name) }) {
 			out = append(out, seller{name, li})
 		}
@@ -95,7 +128,7 @@ func sellerOnLine(line string) string {
 		if p == "seller" && !colon {
 			continue
 		}
-		name := firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(rest, ":"), "：")))
+		name := cutCarrier(firstSegment(strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(rest, ":"), "："))))
 		if name != "" && strings.ContainsFunc(name, unicode.IsLetter) && !strings.ContainsAny(name, "@:：") && sellerName(name) {
 			return name
 		}
@@ -111,4 +144,54 @@ func sellerName(name string) bool {
 		return true // a CJK name has no spaces between its words
 	}
 	return len(strings.Fields(name)) >= 2 && headName(name)
+}
+
+// issuingWords before "on behalf of" on its line say the document was made
+// out for the party after it ("billed on behalf of", "this invoice is
+// issued by … on behalf of"), not a payment made for someone.
+var issuingWords = []string{"issu", "bill", "invoic", "sold", "prepared", "raised", "drawn up"}
+
+// principalOnLine is the party a line says the document is issued on
+// behalf of, or "": the capitalised name after a principal phrase
+// ("Billed on behalf of Bayside Orthopedic Associates PA", "namens
+// Tuincentrum De Linde B.V. opgesteld door …").
+func principalOnLine(line string) string {
+	low := strings.ToLower(line)
+	if len(low) != len(line) {
+		return ""
+	}
+	for _, p := range principalPhrases {
+		i := strings.Index(low, p)
+		if i < 0 || i > 0 && isASCIIWordByte(low[i-1]) {
+			continue
+		}
+		if p == "on behalf of " && !slices.ContainsFunc(issuingWords, func(w string) bool { return strings.Contains(low[:i], w) }) {
+			continue
+		}
+		name := capitalizedRun(firstSegment(strings.TrimSpace(line[i+len(p):])))
+		if r, _ := utf8.DecodeRuneInString(name); name != "" && unicode.IsUpper(r) && !strings.ContainsAny(name, "@:：") && sellerName(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// carrierTails follow a seller's name to name who fulfils or ships the
+// order for it ("Sold by Brightline Gadgets LLC and Fulfilled by
+// ShopHarbor"): that party is no seller.
+var carrierTails = []string{" and fulfilled", " & fulfilled", " fulfilled by", " and shipped by", " and dispatched by",
+	" and delivered by"}
+
+// cutCarrier is a seller phrase's object without a carrier tail.
+func cutCarrier(name string) string {
+	low := strings.ToLower(name)
+	if len(low) != len(name) {
+		return name
+	}
+	for _, t := range carrierTails {
+		if i := strings.Index(low, t); i > 0 {
+			name, low = strings.TrimSpace(name[:i]), low[:i]
+		}
+	}
+	return name
 }
