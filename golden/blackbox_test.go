@@ -196,7 +196,10 @@ var blackboxSets = []struct {
 	// "Hợp đồng số") and a utility's account, customer, meter, plate,
 	// permit, lottery and payment-code labels are not the number
 	// (session 8, our own documents).
-	{"heldout-r7.jsonl", 45, 67, 6, 1},
+	// 44, 66 flagged once a tax exemption or exempt sales ("VAT
+	// Exemption", "Ventas exentas") is never the tax (q-party8, our own
+	// documents).
+	{"heldout-r7.jsonl", 44, 66, 6, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -216,7 +219,9 @@ var blackboxSets = []struct {
 	// 45, 13 in ok once other parties' roles never name the vendor: a bank in
 	// a payment line, a factoring company or billing agent, the employer or
 	// certifier of a construction payment, CJK buyer labels (q-role8).
-	{"heldout-r8.jsonl", 45, 52, 13, 25},
+	// 50 correct fields flagged once a three-decimal currency's "1.250"
+	// reads as 1.25 (q-party8, our own documents).
+	{"heldout-r8.jsonl", 45, 50, 13, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

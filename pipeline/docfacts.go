@@ -19,8 +19,10 @@ type docFacts struct {
 
 	quoted memo[int]
 	// locale is the record-independent part of localeOrder.
-	locale   memo[localeFact]
-	country  memo[countryFact]
+	locale  memo[localeFact]
+	country memo[countryFact]
+	// threeDec is the three-decimal currency of the amounts (threeDecimals).
+	threeDec memo[string]
 	postcode memo[postcodeFact]
 	// digits is the longest run of ASCII digits in the text.
 	digits memo[int]

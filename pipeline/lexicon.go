@@ -53,7 +53,7 @@ var otherLabels = slices.Concat([]string{
 	"端数調整",
 	// Japanese tendered and change ("お預り ¥1,000 / お釣り ¥480").
 	"お預り", "お預かり", "お釣り", "おつり", "釣銭",
-}, insurerShareLabels, previousBalanceLabels, discountLabels)
+}, insurerShareLabels, previousBalanceLabels, discountLabels, latePayableLabels, exemptionLabels)
 
 // previousBalanceLabels name the balance a bill or statement carries over
 // from before: no invoice's total.
@@ -63,7 +63,18 @@ var previousBalanceLabels = []string{"previous balance", "balance forward", "bal
 	"önceki dönem borcu", "önceki donem borcu", "önceki bakiye", "devreden borç", "devreden borc", "devreden bakiye",
 	"geçmiş dönem borcu", "önceki dönemden kalan", "önceki dönemden kalan borç", "önceki fatura borcu",
 	"ödenmemiş fatura", "ödenmemiş borç", "geçmiş borç", "gecikmiş borç", "arrears", "unpaid balance",
-	"outstanding balance", "rückstand", "offener betrag aus vorperiode", "impayé précédent", "arretrato"}
+	"outstanding balance", "rückstand", "offener betrag aus vorperiode", "impayé précédent", "arretrato",
+	// A previous invoice left unpaid, carried onto this one.
+	"previous invoice", "previous invoices", "unpaid previous invoice", "previous unpaid balance",
+	"balance from previous invoice", "balance from previous bill", "previous bill", "previous bill balance",
+	"brought forward", "amount brought forward", "balance b f", "arrears brought forward", "offener betrag aus vorrechnung",
+	"offener betrag vorrechnung", "rückstand aus vorrechnung", "saldo aus vorrechnung", "offene vorrechnung",
+	"offene rechnung vom vormonat", "solde antérieur", "solde reporté", "facture précédente impayée",
+	"arriéré", "arriérés", "impayés antérieurs", "deuda anterior", "adeudo anterior", "saldo anterior pendiente",
+	"factura anterior pendiente", "débito anterior", "débitos anteriores", "fatura anterior em aberto",
+	"insoluto precedente", "fattura precedente", "zaległość", "zaległości", "saldo z poprzedniej faktury",
+	"nedoplatek", "предыдущий долг", "задолженность", "задолженность на начало периода", "achterstand",
+	"vorige factuur", "tunggakan sebelumnya", "前月繰越", "前回未払", "往期欠费", "上期欠费", "미납금액", "전월미납"}
 
 // previousBalanceKeys is previousBalanceLabels in LabelKey form.
 var previousBalanceKeys = keyedSet(func() map[string]bool {

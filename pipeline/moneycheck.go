@@ -43,7 +43,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	// Counted first so both lists are allocated once at their size.
 	n := 0
 	for i := range d.amounts {
-		if m, _ := printsAmount(&d.amounts[i], x); m {
+		if m, _ := d.printsAmountIn(&d.amounts[i], x); m {
 			n++
 		}
 	}
@@ -55,7 +55,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	var dotted string // the ambiguous token, while every match is one
 	for i := range d.amounts {
 		a := &d.amounts[i]
-		if m, amb := printsAmount(a, x); m {
+		if m, amb := d.printsAmountIn(a, x); m {
 			if len(matches) == 0 && amb {
 				dotted = a.Raw
 			} else if !amb {
@@ -93,6 +93,8 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	if !c.Grounded {
 		if t := d.termPrinted(x); t != "" {
 			c.penalize(factorNotFound, fmt.Sprintf("%s is the days of a payment term (%q), not an amount", FormatFloat(x), t))
+		} else if why := d.threeDecimalMisread(x); why != "" {
+			c.penalize(factorNotFound, why)
 		} else {
 			c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
 		}
@@ -106,6 +108,17 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	}
 	if f.Role == RoleTotal && d.penalizeBeforeDiscount(c, x, matches) {
 		return false
+	}
+	if f.Role == RoleTax && x != 0 {
+		if i := slices.IndexFunc(matches, func(a labelledAmount) bool { return exemptionKeys[a.key] }); i >= 0 {
+			// "VAT Exemption 120.00" on a senior citizen's receipt, "VAT
+			// Exempt Sales 200.00": no tax is charged on that amount.
+			e := matches[i]
+			c.setPrimary(e.Start)
+			c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q (line %d): a tax exemption or exempt sales, not a tax charged", x,
+				strings.ToUpper(strings.Join(strings.Fields(e.label), " ")), e.Line+1))
+			return false
+		}
 	}
 	said := len(c.Reasons)
 	anchored := d.checkMoneyRole(c, f, x, matches)
@@ -136,7 +149,7 @@ func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labell
 			continue // copied only when it is the role's
 		}
 		a := d.amounts[i]
-		if m, _ := printsAmount(&a, x); m {
+		if m, _ := d.printsAmountIn(&a, x); m {
 			if x != 0 && a.Value != 0 && (x < 0) != (a.Value < 0) {
 				if flipped == nil {
 					flipped = &d.amounts[i]
