@@ -50,7 +50,9 @@ var blackboxSets = []struct {
 	// language outranks the other identifiers it prints (session 7).
 	// 85 once one item line of several that add up to a printed sum is
 	// neither the total nor the subtotal.
-	{"documents.jsonl", 85, 12, 70, 0},
+	// 84, 69 in ok once "Inv. No." with its dots labels the invoice's own
+	// number (a reference beside it is no longer taken for it).
+	{"documents.jsonl", 84, 12, 69, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 4, 9, 4, 0},
@@ -199,7 +201,9 @@ var blackboxSets = []struct {
 	// 44, 66 flagged once a tax exemption or exempt sales ("VAT
 	// Exemption", "Ventas exentas") is never the tax (q-party8, our own
 	// documents).
-	{"heldout-r7.jsonl", 44, 66, 6, 1},
+	// 43 once a quotation's number under Cotización No., Presupuesto No.
+	// or Orçamento nº is never the invoice's.
+	{"heldout-r7.jsonl", 43, 66, 6, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,

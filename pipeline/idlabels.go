@@ -92,6 +92,8 @@ var notTheNumberLabels = []string{
 	"cedula juridica", "céd. jurídica", "ced. juridica", "vöen", "voen", "rnc", "nipc", "ič dph", "trn", "imei",
 	"quote no", "quote number", "quotation no", "quotation number", "angebot nr", "angebotsnummer",
 	"n° de devis", "devis n°", "nº presupuesto", "presupuesto nº", "número de presupuesto",
+	"cotización no", "cotización nº", "cotización n°", "cotizacion no", "no. de cotización", "número de cotización",
+	"presupuesto no", "orçamento nº", "orçamento n°", "offertenummer", "preventivo n",
 	// A contract, a work order and a device's serial number, in the
 	// languages documents are written in.
 	"agreement", "agreement ref", "contract ref", "contract reference", "vertragsnr", "vertrags-nr", "umowa",

@@ -163,7 +163,7 @@ fields:
   - name: invoice_number
     kind: identifier
     description: The invoice or receipt number/reference as printed.
-    labels: [invoice no, invoice no., invoice number, "invoice #", invoice id, invoice, inv no, "inv #", bill no, "bill #",
+    labels: [invoice no, invoice no., invoice number, "invoice #", invoice id, invoice, inv no, inv. no, inv. no., inv.no, "inv #", bill no, "bill #",
       receipt no, "receipt #", receipt number, ref, reference, document no, doc no, rechnungsnummer, rechnung nr,
       rechnungs-nr, rechnung, re-nr, facture n°, facture no, facture, numéro de facture, n° de facture, factura,
       factura n°, número de factura, fattura, fattura n, numero fattura, factuurnummer, 請求書番号, 請求番号,
