@@ -29,16 +29,18 @@ const DefaultCacheLockTimeout = time.Second
 
 // Cache is a content-addressed store of model replies in a bbolt file.
 //
-// The file is opened for each operation and closed straight after, never held
-// for a run: bbolt takes a flock on open (shared for read-only, exclusive for
-// read-write), so a process holding the file open would lock every other
+// The file's lock is taken for each operation and given back straight after,
+// never held for a run: bbolt takes a flock on open (shared for read-only,
+// exclusive for read-write), so a process holding it would lock every other
 // reflect process out of the cache for as long as it runs. Each operation
 // takes the lock for milliseconds; an operation that cannot get it within the
 // lock timeout degrades to a miss or a skipped write rather than failing the
 // model call. Within a process, concurrent operations are batched into one
-// open and one transaction, since goroutines competing for the flock would
-// only poll for it; back-to-back lookups share one read-only open for at
-// most leaseMax (viewLeased).
+// transaction, since goroutines competing for the flock would only poll for
+// it; back-to-back lookups share one read-only lock for at most leaseMax
+// (viewLeased). The opens themselves, one read-only for lookups and one
+// read-write for commits, are kept between locks and taken again while
+// nothing else changed the file (cache_lease.go, cache_writeopen.go).
 //
 // Replies are stored write-behind (cache_write.go): a call returns as soon
 // as its reply is queued, and a writer commits what is queued in one
@@ -70,6 +72,8 @@ type Cache struct {
 	schemas schemaMemo
 	// lease is the read-only open lookups share for a while (viewLeased).
 	lease readLease
+	// wr is the read-write open commits share (lockWriter).
+	wr writerOpen
 
 	// ident is the file this Cache opened: a damaged file is moved aside
 	// only while it is still the one at path (another process may already
@@ -208,7 +212,7 @@ func (c *Cache) reportDamage() {
 
 // Close ends use of the cache; later calls through wrapped clients go
 // straight to the model. It waits until every queued reply is committed,
-// then releases the read lease, the only file handle held between
+// then closes the read lease's open, the only file handle held between
 // operations. A call already past its lookup still stores its reply (at
 // once, not queued): it was paid for.
 func (c *Cache) Close() error {
@@ -219,7 +223,8 @@ func (c *Cache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropLease()
-	return nil
+	c.closeLease()
+	return c.closeWriter()
 }
 
 // Stats returns the counters.
@@ -351,104 +356,6 @@ func (c *Cache) runBatch(batch []*cacheOp, lockWait time.Duration) error {
 	return c.viewLeased(run)
 }
 
-// How long one read-only open of the file serves lookups, and how long
-// lookups then go back to an open each before the next lease. Opening the
-// file (flock, mmap, meta pages) cost more than the lookups of a batch; a
-// cached rerun is nothing but lookups. A lease holds a shared flock, so a
-// writer in another process can wait for it: leaseMax bounds that wait,
-// and leaseRest (longer than bbolt's 50 ms between tries for the flock)
-// gives a waiting writer its turn. A writer tries for its 1 s lock timeout,
-// so it needs several rests in that second: lookups in a rest open the file
-// each, holding the shared flock for a moment, and on a loaded machine the
-// writer's tries can miss a rest. At 250 ms a period (3 rests a second)
-// TestCacheLeaseLetsAWriterIn lost all 5 writes under make test at load 10;
-// at 100 ms a batch at concurrency 32 with nothing cached opens the file for
-// about 350 of its 1,000 lookups, which costs within the noise of a cold run.
-const (
-	leaseMax  = 100 * time.Millisecond
-	leaseRest = 60 * time.Millisecond
-)
-
-// readLease is a read-only open of the file that successive lookup batches
-// share; guarded by Cache.mu. A lease period runs leaseMax from opened,
-// then rests leaseRest; this process's own writes close db without ending
-// the period (yieldLease), so they do not stretch it either.
-//
-// tx is one read transaction for all the batches of an open: while the
-// lease holds the file's shared flock no process (nor another Cache here)
-// can commit, and this Cache's own writes close the lease first, so it
-// sees what a transaction per batch would, without beginning one for
-// every lookup.
-type readLease struct {
-	db              *bolt.DB
-	tx              *bolt.Tx
-	opened, resting time.Time // opened: zero between periods; resting: when the last period ended
-}
-
-// viewLeased runs fn in a read transaction on the lease, opening one when
-// none is held and the rest after the last is over. Caller holds c.mu.
-func (c *Cache) viewLeased(fn func(*bolt.Tx) error) error {
-	now := time.Now()
-	l := &c.lease
-	if !l.opened.IsZero() && now.Sub(l.opened) >= leaseMax {
-		c.dropLease()
-	}
-	if l.db == nil {
-		if now.Sub(l.resting) < leaseRest {
-			return c.viewLocked(fn)
-		}
-		db, err := c.open(true, c.timeout)
-		if err != nil {
-			return err
-		}
-		l.db = db
-		if l.opened.IsZero() {
-			l.opened = now
-			// The period ends within leaseMax even when no lookup comes to end it.
-			time.AfterFunc(leaseMax, func() {
-				c.mu.Lock()
-				defer c.mu.Unlock()
-				if l.opened.Equal(now) {
-					c.dropLease()
-				}
-			})
-		}
-	}
-	if l.tx == nil {
-		tx, err := l.db.Begin(false)
-		if err != nil {
-			return err
-		}
-		l.tx = tx
-	}
-	return fn(l.tx)
-}
-
-// dropLease closes the read lease, if any, releasing its flock, and ends
-// the lease period: lookups open the file each for leaseRest. Caller holds
-// c.mu.
-func (c *Cache) dropLease() {
-	c.yieldLease()
-	if !c.lease.opened.IsZero() {
-		c.lease.opened = time.Time{}
-		c.lease.resting = time.Now()
-	}
-}
-
-// yieldLease closes the read lease, if any, for this process's own write
-// (our shared flock would keep our exclusive one out), leaving the lease
-// period running. Caller holds c.mu.
-func (c *Cache) yieldLease() {
-	if c.lease.tx != nil {
-		_ = c.lease.tx.Rollback()
-		c.lease.tx = nil
-	}
-	if c.lease.db != nil {
-		_ = c.lease.db.Close()
-		c.lease.db = nil
-	}
-}
-
 // guarded runs fn, an operation on the file. bbolt panics on a damaged file
 // (a page that is not what its parent says) rather than returning an error;
 // the panic becomes ErrCacheCorrupt and switches the cache off, so a corrupt
@@ -482,7 +389,7 @@ func (c *Cache) guarded(fn func() error) (err error) {
 					defer func() { _ = recover() }()
 					c.lease.db.Close()
 				}()
-				c.lease.db = nil
+				c.lease.db, c.lease.file, c.lease.locked = nil, nil, false
 			}
 			if c.broken.Swap(true) {
 				return
@@ -523,7 +430,7 @@ func (c *Cache) fault(op string, err error) {
 }
 
 func (c *Cache) viewLocked(fn func(*bolt.Tx) error) error {
-	db, err := c.open(true, c.timeout)
+	db, _, err := c.open(true, c.timeout)
 	if err != nil {
 		return err
 	}
@@ -543,27 +450,44 @@ func (c *Cache) updateLocked(lockWait time.Duration, fn func(*bolt.Tx) error) (e
 	// panics on a damaged page in a goroutine where no recover can reach it.
 	// Our own shared flock would keep the exclusive one from this process too.
 	c.yieldLease()
-	db, err := c.open(false, lockWait)
+	db, err := c.lockWriter(lockWait)
 	if err != nil {
 		return err
 	}
 	// Deferred so that a panic inside the transaction (a damaged file) still
-	// releases the flock other processes are waiting for.
+	// releases the flock other processes are waiting for: the open is closed
+	// unless the commit went through.
+	committed := false
 	defer func() {
-		if cerr := db.Close(); err == nil {
+		if committed {
+			c.unlockWriter()
+			return
+		}
+		if cerr := c.closeWriter(); err == nil {
 			err = cerr
 		}
 	}()
 	db.NoSync = true
-	return db.Update(fn)
+	var txid int
+	if err := db.Update(func(tx *bolt.Tx) error {
+		txid = tx.ID()
+		return fn(tx)
+	}); err != nil {
+		return err
+	}
+	committed = true
+	c.wr.committed(txid)
+	return nil
 }
 
-// open opens the file for one operation. bbolt can panic inside Open (a
+// open opens the file for one operation, or for a lease, and returns the
+// file bbolt opened (whose flock a lease gives back and takes again).
+// bbolt can panic inside Open (a
 // damaged freelist page) after taking the flock and before it could hand back
 // a DB to close; the lock other processes wait for is then dropped here, and
 // the panic goes on to guarded. (The memory map bbolt made stays until the
 // process ends; the cache is off from then on, so that happens once.)
-func (c *Cache) open(readOnly bool, lockWait time.Duration) (*bolt.DB, error) {
+func (c *Cache) open(readOnly bool, lockWait time.Duration) (*bolt.DB, *os.File, error) {
 	c.opens.Add(1)
 	var f *os.File
 	opts := &bolt.Options{Timeout: lockWait, ReadOnly: readOnly,
@@ -581,5 +505,6 @@ func (c *Cache) open(readOnly bool, lockWait time.Duration) (*bolt.DB, error) {
 			panic(p)
 		}
 	}()
-	return bolt.Open(c.path, 0o600, opts)
+	db, err := bolt.Open(c.path, 0o600, opts)
+	return db, f, err
 }

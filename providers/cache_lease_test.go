@@ -3,11 +3,14 @@ package providers
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/reflect-mcp/reflect/pipeline/llm"
 )
@@ -146,4 +149,148 @@ func BenchmarkCacheLookup(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(c.opens.Load()-before)/float64(b.N), "opens/lookup")
+}
+
+// lookupAll looks every request up through c and fails on a miss.
+func lookupAll(t *testing.T, c *Cache, reqs []llm.Request) {
+	t.Helper()
+	miss := llm.ClientFunc(func(ctx context.Context, r llm.Request) (llm.Response, error) {
+		t.Fatal("a stored reply went to the model")
+		return llm.Response{}, nil
+	})
+	for _, r := range reqs {
+		if resp, err := c.Wrap("openai", miss).Complete(context.Background(), r); err != nil || !resp.Cached {
+			t.Fatalf("lookup: %+v, %v", resp, err)
+		}
+	}
+}
+
+// endLeasePeriod ends the running lease period and its rest, as time
+// would, so the next lookup takes the lock again.
+func endLeasePeriod(c *Cache) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropLease()
+	c.lease.resting = time.Time{}
+}
+
+// A lease's open outlives its lock: lookups across lease periods, their
+// rests and this process's own writes open the file once, and the lock is
+// given back between periods all the same (a writer elsewhere gets in).
+func TestCacheLeaseKeepsItsOpenAcrossPeriods(t *testing.T) {
+	if !leaseKeepsOpen {
+		t.Skip("here a lease gives its lock back by closing")
+	}
+	path := filepath.Join(t.TempDir(), "calls.db")
+	reqs := warmCache(t, path, 20)
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lookupAll(t, c, reqs[:1])
+	before := c.opens.Load()
+	// A file that grew is opened afresh (its new pages are beyond the map).
+	grew, last := 0, fileSize(t, path)
+	lookup := func() {
+		if size := fileSize(t, path); size != last {
+			grew, last = grew+1, size
+		}
+		lookupAll(t, c, reqs)
+	}
+	for range 5 {
+		endLeasePeriod(c)
+		// In the rest between periods the file is free.
+		other, err := OpenCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.timeout = time.Nanosecond // a writer that finds the file held fails at once
+		other.put([]byte("other"), cacheEntry{Text: "x"})
+		other.Flush()
+		if st := other.Stats(); st.Faults != 0 {
+			t.Fatalf("a writer elsewhere found the file locked after the lease period ended: %+v", st)
+		}
+		lookup()
+		c.put([]byte("own"), cacheEntry{Text: "y"}) // our own write gives the lock back and takes it again
+		c.Flush()
+		lookup()
+	}
+	// Each period the own write's read-write open; the lease's open stays.
+	if opens := c.opens.Load() - before; opens != int64(5+grew) {
+		t.Errorf("5 lease periods with a write each opened the file %d times, want %d (the writes, and a fresh open for each of the %d times the file grew)", opens, 5+grew, grew)
+	}
+}
+
+// Through the open it kept, the lease sees what was committed elsewhere
+// while it did not hold the lock: new entries in a file of the same size,
+// and a file that grew beyond the lease's memory map or was replaced.
+func TestCacheLeaseSeesWhatChangedWhileUnlocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	reqs := warmCache(t, path, 4)
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lookupAll(t, c, reqs)
+	write := func(n int, size int) []llm.Request {
+		t.Helper()
+		w, err := OpenCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Repeat("x", size)
+		model := llm.ClientFunc(func(ctx context.Context, r llm.Request) (llm.Response, error) {
+			return llm.Response{Text: text, Model: "m"}, nil
+		})
+		out := make([]llm.Request, n)
+		for i := range out {
+			out[i] = testRequest()
+			out[i].Messages = []llm.Message{{Role: "user", Content: fmt.Sprintf("NEW %d %d", size, i)}}
+			if _, err := w.Wrap("openai", model).Complete(context.Background(), out[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if st := w.Stats(); st.Faults != 0 {
+			t.Fatalf("writer: %+v", st)
+		}
+		return out
+	}
+	size := func() int64 { return fileSize(t, path) }
+
+	endLeasePeriod(c)
+	before := size()
+	few := write(1, 10)
+	if size() != before {
+		t.Fatalf("one small entry grew the file %d -> %d; this case wants the same size", before, size())
+	}
+	lookupAll(t, c, few)
+
+	endLeasePeriod(c)
+	before = size()
+	many := write(200, 4<<10)
+	if size() == before {
+		t.Fatal("200 entries of 4 KB did not grow the file")
+	}
+	lookupAll(t, c, many)
+
+	endLeasePeriod(c)
+	if err := os.Rename(path, path+".old"); err != nil {
+		t.Fatal(err)
+	}
+	replaced := write(3, 10)
+	lookupAll(t, c, replaced)
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }

@@ -13,3 +13,19 @@ import (
 func unlockFile(f *os.File) {
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }
+
+// lockShared takes the shared flock on f again without waiting, false when
+// a writer holds the file.
+func lockShared(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil
+}
+
+// leaseKeepsOpen: here a lease's flock can be given back and taken again
+// while its open stays.
+const leaseKeepsOpen = true
+
+// lockExclusive takes the exclusive flock on f again without waiting,
+// false when another open holds the file.
+func lockExclusive(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}
