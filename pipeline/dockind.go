@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -111,28 +110,23 @@ var nonInvoiceStems = func() *stemSet {
 func keyWords(rs []rune) int {
 	n, inWord := 0, false
 	for _, r := range rs {
-		switch {
-		case r < utf8.RuneSelf:
-			c := byte(r)
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+		kind := keyBreak
+		if r < utf8.RuneSelf {
+			if isASCIIWordByte(asciiLower(byte(r))) {
+				kind = keyInWord
 			}
-			if !isASCIIWordByte(c) {
-				inWord = false
-				continue
-			}
+		} else {
+			kind = wideKeyRune(r)
+		}
+		switch kind {
+		case keyInWord:
 			if !inWord {
 				n++
 			}
 			inWord = true
-		case isCJK(r): // a word of its own
+		case keyOwnWord:
 			n++
 			inWord = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if !inWord {
-				n++
-			}
-			inWord = true
 		default:
 			inWord = false
 		}

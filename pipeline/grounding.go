@@ -123,6 +123,19 @@ func toLower(r rune) rune {
 		}
 		return r
 	}
+	return wideLower(r)
+}
+
+// wideLower is unicode.ToLower of a rune beyond ASCII, the runes from
+// U+2CF3 to U+A63F (CJK, kana, Hangul jamo, Yi) answered without unicode's
+// case tables: none of them has a lowercase. It is not inlined, so that
+// toLower is.
+//
+//go:noinline
+func wideLower(r rune) rune {
+	if uint32(r)-0x2CF3 < 0xA640-0x2CF3 {
+		return r
+	}
 	return unicode.ToLower(r)
 }
 

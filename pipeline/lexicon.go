@@ -418,12 +418,8 @@ type keyBuilder struct {
 }
 
 func (k *keyBuilder) add(r rune) {
-	switch {
-	case r < utf8.RuneSelf:
-		c := byte(r)
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
+	if r < utf8.RuneSelf {
+		c := asciiLower(byte(r))
 		if !isASCIIWordByte(c) {
 			k.inWord = false
 			return
@@ -433,21 +429,46 @@ func (k *keyBuilder) add(r rune) {
 		}
 		k.b.WriteByte(c)
 		k.inWord, k.any = true, true
-	case isCJK(r): // a word of its own
+		return
+	}
+	switch wideKeyRune(r) {
+	case keyOwnWord:
 		if k.any {
 			k.b.WriteByte(' ')
 		}
-		k.b.WriteRune(unicode.ToLower(r))
+		k.b.WriteRune(toLower(r))
 		k.inWord, k.any = false, true
-	case unicode.IsLetter(r) || unicode.IsDigit(r):
+	case keyInWord:
 		if !k.inWord && k.any {
 			k.b.WriteByte(' ')
 		}
-		k.b.WriteRune(unicode.ToLower(r))
+		k.b.WriteRune(toLower(r))
 		k.inWord, k.any = true, true
 	default:
 		k.inWord = false
 	}
+}
+
+// keyRuneKind is what a rune is to LabelKey's words.
+type keyRuneKind uint8
+
+const (
+	keyBreak   keyRuneKind = iota // no word's: it ends one
+	keyInWord                     // a letter or digit of a word
+	keyOwnWord                    // a CJK rune, a word of its own
+)
+
+// wideKeyRune is the kind of a rune beyond ASCII (an ASCII rune is in a
+// word when isASCIIWordByte lowered): keyBuilder and keyWords read runes
+// alike through it.
+func wideKeyRune(r rune) keyRuneKind {
+	switch {
+	case isCJK(r):
+		return keyOwnWord
+	case isAlnum(r):
+		return keyInWord
+	}
+	return keyBreak
 }
 
 // asciiLabelKey is LabelKey of an ASCII s, built in one allocation, or none
@@ -611,8 +632,9 @@ func isASCII(s string) bool {
 
 func isCJK(r rune) bool {
 	// No Han, Hiragana or Katakana code point is below U+2E80: most runes
-	// are answered without the tables.
-	return r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+	// are answered without the tables, and the CJK Unified Ideographs
+	// (U+4E00 to U+9FFF, all Han) without a search.
+	return r >= 0x2E80 && (uint32(r)-0x4E00 < 0xA000-0x4E00 || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana))
 }
 
 type lexHit struct {

@@ -543,7 +543,12 @@ func isAlnum(r rune) bool {
 }
 
 //go:noinline
-func wideAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func wideAlnum(r rune) bool {
+	if letter, ok := wideClassKnown(r); ok {
+		return letter
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 // isLetter is unicode.IsLetter with the ASCII runes decided inline.
 func isLetter(r rune) bool {
@@ -554,7 +559,27 @@ func isLetter(r rune) bool {
 }
 
 //go:noinline
-func wideLetter(r rune) bool { return unicode.IsLetter(r) }
+func wideLetter(r rune) bool {
+	if letter, ok := wideClassKnown(r); ok {
+		return letter
+	}
+	return unicode.IsLetter(r)
+}
+
+// wideClassKnown answers isLetter and isAlnum alike, without unicode's
+// tables, for the runes beyond ASCII that texts hold most: the CJK
+// ideographs (and Yi after them) are letters, and general punctuation
+// (dashes, quotes, bullets) is neither letter nor digit. ok is false for
+// any other rune (TestWideRunesAreUnicodes checks every rune).
+func wideClassKnown(r rune) (letter, ok bool) {
+	switch {
+	case uint32(r)-0x4E00 < 0xA48D-0x4E00:
+		return true, true
+	case uint32(r)-0x2000 < 0x2070-0x2000:
+		return false, true
+	}
+	return false, false
+}
 
 // asciiClass is what unicode says of each ASCII rune, read once.
 var asciiClass = func() (c [utf8.RuneSelf]uint8) {

@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -209,17 +208,36 @@ func newStemSet(stems ...string) *stemSet {
 // what strings.ToLower gives (each rune lowered, an invalid byte written as
 // U+FFFD), so a line with a capital beyond ASCII costs no allocation.
 func (st *stemSet) in(line string) bool {
-	if isASCII(line) {
+	if isASCII(line) || lowersOnlyASCII(line) {
 		return stemsIn(st, line)
 	}
 	var buf [256]byte
 	return stemsIn(st, appendLower(buf[:0], line))
 }
 
+// lowersOnlyASCII reports whether strings.ToLower(s) is s with its ASCII
+// letters lowered: every rune beyond ASCII is valid UTF-8 and its own
+// lowercase, as CJK and most lowercase text are. stemsIn compares ASCII
+// bytes in any case, so such a line needs no lowered copy.
+func lowersOnlyASCII(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || toLower(r) != r {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
 // appendLower appends strings.ToLower(s) to b.
 func appendLower(b []byte, s string) []byte {
 	for _, r := range s {
-		b = utf8.AppendRune(b, unicode.ToLower(r))
+		b = utf8.AppendRune(b, toLower(r))
 	}
 	return b
 }

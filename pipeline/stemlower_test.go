@@ -31,14 +31,14 @@ func TestAppendLowerIsToLower(t *testing.T) {
 // The stack-lowered stem search answers as the ToLower one on lines built
 // from the stems, their capitals, non-ASCII letters and invalid bytes.
 func TestStemSetInMatchesToLower(t *testing.T) {
-	sets := []*stemSet{selfBillingStems, taxOfficeStems, sellerStems}
+	sets := []*stemSet{selfBillingStems, taxOfficeStems, sellerStems, nonInvoiceStems}
 	var parts []string
 	for _, st := range sets {
 		for _, s := range st.stems {
 			parts = append(parts, s, strings.ToUpper(s), s[:len(s)/2])
 		}
 	}
-	parts = append(parts, " ", "İ", "\u212a", "Ⱥ", "\xff", "ÄÖÜ", "ΔΟΥ", "Σ", "x", ":", strings.Repeat("é", 130))
+	parts = append(parts, " ", "İ", "\u212a", "Ⱥ", "\xff", "ÄÖÜ", "äöü", "ΔΟΥ", "δου", "Σ", "x", ":", "請求書", "–", strings.Repeat("é", 130))
 	rng := rand.New(rand.NewPCG(7, 11))
 	for range 20000 {
 		var b strings.Builder

@@ -54,9 +54,18 @@ func (d *doc) cardIssuerLabel(li int, before string) string {
 // cardIssuerLine reports an issuer label on a card slip's line: label is
 // the issuer label afterIssuerLabel read at the start of line li.
 func (d *doc) cardIssuerLine(li int, label string) bool {
-	return slices.ContainsFunc(cardIssuerLabels, func(l []string) bool { return strings.Join(l, " ") == label }) &&
-		d.nearCardLine(li)
+	return slices.Contains(cardIssuerKeys, label) && d.nearCardLine(li)
 }
+
+// cardIssuerKeys are cardIssuerLabels' words joined by a space, as
+// afterIssuerLabel gives a label: joined once, not on every issuer line.
+var cardIssuerKeys = func() []string {
+	keys := make([]string, len(cardIssuerLabels))
+	for i, l := range cardIssuerLabels {
+		keys[i] = strings.Join(l, " ")
+	}
+	return keys
+}()
 
 // amountLineParty is what otherPartyAt returns for a name that opens a line
 // holding nothing else but an amount.
