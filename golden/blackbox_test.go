@@ -171,7 +171,8 @@ var blackboxSets = []struct {
 	// lists do not know qualifies ("Inspection date") dates another event.
 	// 40 flagged once a prefixed dollar ("FJ$", "NT$") names its own.
 	// 12 once stay, visit, order, delivery-note and East Asian due dates are other dates (session 8).
-	{"heldout-r6.jsonl", 12, 40, 4, 0},
+	// 11, 3 in ok once a date heading a letter after its place is the issue date (session 8).
+	{"heldout-r6.jsonl", 11, 40, 3, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op
@@ -203,7 +204,8 @@ var blackboxSets = []struct {
 	// documents).
 	// 43 once a quotation's number under Cotización No., Presupuesto No.
 	// or Orçamento nº is never the invoice's.
-	{"heldout-r7.jsonl", 43, 66, 6, 1},
+	// 41 once Bulgarian tax-event dates are other dates and a date heading a letter is the issue date (session 8).
+	{"heldout-r7.jsonl", 41, 66, 6, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -225,7 +227,9 @@ var blackboxSets = []struct {
 	// certifier of a construction payment, CJK buyer labels (q-role8).
 	// 50 correct fields flagged once a three-decimal currency's "1.250"
 	// reads as 1.25 (q-party8, our own documents).
-	{"heldout-r8.jsonl", 45, 50, 13, 25},
+	// 40, 12 in ok, 49 flagged once place-headed, ROC, Reiwa and Ukrainian dates anchor the issue date, a
+	// Hijri year is flagged and an arrival repeated on item lines is named (q-date8, our own documents).
+	{"heldout-r8.jsonl", 40, 49, 12, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

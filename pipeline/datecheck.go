@@ -29,6 +29,14 @@ const (
 	buddhistEraMax    = 2700
 )
 
+// Hijri years (and Iran's solar ones) run some 580 and 620 behind the
+// Gregorian calendar: a year in this range is one copied as printed beside
+// or instead of the Gregorian date, no invoice date of ours.
+const (
+	islamicYearMin = 1300
+	islamicYearMax = 1599
+)
+
 // readsAs reports whether a printed date's readings include iso, or iso
 // with its year written Buddhist-era as a Thai document prints it
 // ("12/03/2569" is 2026-03-12).
@@ -83,6 +91,10 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 	}
 	if y, _ := strconv.Atoi(iso[:4]); y >= buddhistEraMin && y <= buddhistEraMax {
 		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is a Buddhist-era year as printed; the Gregorian year is %d", y, y-buddhistEraOffset))
+		return
+	}
+	if y, _ := strconv.Atoi(iso[:4]); y >= islamicYearMin && y <= islamicYearMax {
+		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is an Islamic-calendar (Hijri) year as printed, not a Gregorian one: the invoice date is the Gregorian date", y))
 		return
 	}
 	read := iso // the date as the document prints it

@@ -56,7 +56,7 @@ var monthNames = map[string]int{
 	"gennaio": 1, "febbraio": 2, "aprile": 4, "maggio": 5, "giugno": 6, "luglio": 7, "settembre": 9,
 	"ottobre": 10, "dicembre": 12,
 	"janeiro": 1, "fevereiro": 2, "março": 3, "maio": 5, "junho": 6, "julho": 7, "setembro": 9,
-	"outubro": 10, "dezembro": 12,
+	"outubro": 10, "novembro": 11, "dezembro": 12,
 	"maart": 3, "augustus": 8,
 	// Russian (the genitive a date prints, "26 ноября 2026 г.", and the
 	// nominative), Greek (genitive, "14 Νοεμβρίου 2026") and Thai, full and
@@ -66,6 +66,11 @@ var monthNames = map[string]int{
 	"апрель": 4, "май": 5, "июнь": 6, "июль": 7, "август": 8, "сентябрь": 9, "октябрь": 10, "ноябрь": 11,
 	"декабрь": 12, "янв": 1, "фев": 2, "мар": 3, "апр": 4, "июн": 6, "июл": 7, "авг": 8, "сен": 9, "сент": 9,
 	"окт": 10, "ноя": 11, "нояб": 11, "дек": 12,
+	// Ukrainian, genitive ("10 листопада 2026 р.") and nominative.
+	"січня": 1, "лютого": 2, "березня": 3, "квітня": 4, "травня": 5, "червня": 6, "липня": 7, "серпня": 8,
+	"вересня": 9, "жовтня": 10, "листопада": 11, "грудня": 12, "січень": 1, "лютий": 2, "березень": 3,
+	"квітень": 4, "травень": 5, "червень": 6, "липень": 7, "серпень": 8, "вересень": 9, "жовтень": 10,
+	"листопад": 11, "грудень": 12,
 	"ιανουαρίου": 1, "φεβρουαρίου": 2, "μαρτίου": 3, "απριλίου": 4, "μαΐου": 5, "ιουνίου": 6, "ιουλίου": 7,
 	"αυγούστου": 8, "σεπτεμβρίου": 9, "οκτωβρίου": 10, "νοεμβρίου": 11, "δεκεμβρίου": 12,
 	"มกราคม": 1, "กุมภาพันธ์": 2, "มีนาคม": 3, "เมษายน": 4, "พฤษภาคม": 5, "มิถุนายน": 6, "กรกฎาคม": 7,
@@ -389,8 +394,9 @@ func cjkDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 		}
 	}
 	start := i
-	if base, at, ok := japaneseEra(rs, i); ok && parts[0] < 100 {
-		// 令和8年11月20日: the eighth year of Reiwa is 2026.
+	if base, at, ok := japaneseEra(rs, i); ok && parts[0] < 200 {
+		// 令和8年11月20日: the eighth year of Reiwa is 2026; 民國115年 is
+		// 2026 too.
 		parts[0], start = base+parts[0], at
 	}
 	iso, ok := isoDate(parts[0], parts[1], parts[2])
@@ -400,9 +406,10 @@ func cjkDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 	return DateMatch{ISO: []string{iso}, Start: start, End: end}, true
 }
 
-// japaneseEras are the era names Japanese documents date by, with the
-// Gregorian year before each era's first year.
-var japaneseEras = map[string]int{"令和": 2018, "平成": 1988, "昭和": 1925}
+// japaneseEras are the era names Japanese documents date by, and Taiwan's
+// (民國, the Republic of China), with the Gregorian year before each era's
+// first year.
+var japaneseEras = map[string]int{"令和": 2018, "平成": 1988, "昭和": 1925, "民國": 1911, "民国": 1911}
 
 // japaneseEra reports an era name right before position i (spaces
 // between allowed) and where it starts.

@@ -49,8 +49,48 @@ func (d *doc) printedDateSpans(iso string) []Span {
 			}
 		}
 	}
-	return append(spans, d.nationalDateSpans(iso)...)
+	spans = append(spans, d.nationalDateSpans(iso)...)
+	return append(spans, d.eraDateSpans(iso)...)
 }
+
+// eraDateSpans finds iso printed with an era's year and no era name before
+// it, as Taiwan prints the Republic of China's year (115/11/10,
+// 115年11月10日 for 2026-11-10) and Japan its Reiwa year abbreviated
+// (R8.11.10), in a text with Han characters; 民國 and 令和 before the year
+// are read by FindDates. Grounding only, like the rest.
+func (d *doc) eraDateSpans(iso string) []Span {
+	y, _ := strconv.Atoi(iso[:4])
+	m, day := iso[5:7], iso[8:]
+	um, uday := strings.TrimLeft(m, "0"), strings.TrimLeft(day, "0")
+	text := d.text()
+	if y <= rocEraBase || !strings.ContainsFunc(text, isCJK) {
+		return nil
+	}
+	roc := strconv.Itoa(y - rocEraBase)
+	forms := []string{roc + "/" + m + "/" + day, roc + "." + m + "." + day, roc + "-" + m + "-" + day,
+		roc + "年" + um + "月" + uday + "日", roc + "年" + m + "月" + day + "日"}
+	if y > reiwaEraBase {
+		r := strconv.Itoa(y - reiwaEraBase)
+		forms = append(forms, "R"+r+"."+m+"."+day, "R"+r+"/"+m+"/"+day, "R"+r+"."+um+"."+uday,
+			"R0"+r+"."+m+"."+day)
+	}
+	var spans []Span
+	for _, form := range forms {
+		for _, at := range indexAll(text, form) {
+			if end := at + len(form); !digitAt(text, at-1) && !digitAt(text, end) {
+				spans = append(spans, d.runeSpan(text, at, end))
+			}
+		}
+	}
+	return spans
+}
+
+// The Gregorian years before the Republic of China's first year (1912)
+// and Reiwa's (2019).
+const (
+	rocEraBase   = 1911
+	reiwaEraBase = 2018
+)
 
 // hungarianMonths are the month names of Hungarian's year-first dates
 // ("2026. március 4.").

@@ -756,7 +756,8 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			if _, dated := d.datedForOther(h); ok && dated {
 				continue // "Договор № 12 от 15.01.2025": the contract's date
 			}
-			if ok && h.role == own && !readsAs(m.ISO, val) && !d.otherEventDate(own, h, m) {
+			if anchored := !ok && !readsAs(m.ISO, val) && d.anchoredDate(m); anchored ||
+				ok && h.role == own && !readsAs(m.ISO, val) && !d.otherEventDate(own, h, m) {
 				labelled = m.ISO[0]
 				if m.Ambiguous || buddhistEra(labelled) {
 					labelled = m.Raw
@@ -804,6 +805,8 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	}
 	if labelled == "" {
 		if h := d.otherNamed(f, c.Spans); h.text != "" {
+			c.penalizeOtherNamed(f, val, h)
+		} else if h := d.neverIssueNamed(f, c.Spans); h.text != "" {
 			c.penalizeOtherNamed(f, val, h)
 		} else if h, n, ok := d.listedUnder(f, c.Spans); ok && f.Kind == KindIdentifier {
 			c.penalize(factorWrongLabel, fmt.Sprintf("%s is one of %d numbers listed under %q: the document lists other documents, it is not its own %s",

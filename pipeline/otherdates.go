@@ -1,16 +1,17 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
 
-// otherDateLabels name a date that is not the invoice's issue date: when it
+// eventDateLabels name a date that is not the invoice's issue date: when it
 // is due, when the goods left or arrived, when the service, the stay, the
 // sale or the event took place, when a bank booked a payment. They compete
 // with the invoice date's own labels in fieldLabelSet, longest match first,
 // so "Invoice date" beats "date" and "Due date" beats both.
-var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay by", "payable by", "fällig", "fällig am", "fälligkeit",
+var eventDateLabels = []string{"due", "due date", "due on", "payment due", "pay by", "payable by", "fällig", "fällig am", "fälligkeit",
 	"zahlbar bis", "échéance", "date d'échéance", "date limite", "vencimiento", "fecha de vencimiento", "scadenza",
 	"data di scadenza", "delivery", "delivery date", "delivered", "ship", "ship date", "shipped", "shipping date",
 	"dispatch date", "order date", "ordered", "valid until", "valid thru", "expiry", "expiry date", "expires", "exp",
@@ -22,9 +23,9 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	// document is not the date the invoice was issued.
 	"fecha de operación", "fecha operación", "data sprzedaży", "data dostawy", "termin płatności", "vencimento",
 	"data de vencimento", "data da saída", "data de saída", "data de entrega", "challan date", "dc date",
-	"delivery note date", "date of service", "service date", "dates of service", "arrival", "arrival date",
-	"departure", "departure date", "check-in", "check-out", "anreise", "abreise", "arrivée", "départ", "llegada",
-	"salida", "arrivo", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
+	"delivery note date", "date of service", "service date", "dates of service",
+	"departure", "departure date", "check-out", "abreise", "départ",
+	"salida", "partenza", "anzahlung", "deposit", "value date", "valuta", "wertstellung", "fecha valor",
 	"data valuta", "date de valeur", "data operazione", "data di consegna", "date of birth", "geburtsdatum",
 	"delivery by", "deliver by", "delivered by", "fahrt am", "reisedatum", "reisetag", "travel date", "date of travel",
 	"date de voyage", "fecha de viaje", "data del viaggio",
@@ -96,34 +97,25 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"date d'intervention", "date des travaux", "fecha del servicio", "fecha de trabajo", "data intervento",
 	"data lavori", "työpäivä", "arbetsdatum", "datum provedení", "data wykonania usługi", "data wykonania",
 	"дата выполнения работ", "дата оказания услуг", "hizmet tarihi",
-	// A stay's first and last day: a folio is issued when the guest leaves,
-	// never on the arrival date.
-	"check-in date", "check in", "check in date", "check-out date", "check out", "date of arrival", "date d'arrivée",
-	"date de départ", "fecha de llegada", "fecha de entrada", "fecha de ingreso", "data di arrivo", "data arrivo",
-	"data di partenza", "data de entrada", "data de chegada", "data de saída", "ankunft", "ankunftsdatum",
-	"anreisedatum", "abreisedatum", "aankomst", "aankomstdatum", "vertrek", "vertrekdatum", "ankomst", "ankomstdato",
-	"ankomstdatum", "avreise", "avresa", "saapumispäivä", "lähtöpäivä", "data przyjazdu", "data wyjazdu", "przyjazd",
-	"wyjazd", "příjezd", "odjezd", "заезд", "дата заезда", "выезд", "дата выезда", "заїзд", "дата заїзду", "виїзд",
-	"giriş tarihi", "çıkış tarihi", "varış tarihi", "άφιξη", "αναχώρηση", "入住日", "入住日期", "入住时间", "入住時間",
-	"离店日", "离店日期", "離店日期", "退房日期", "到店日期", "チェックイン", "チェックイン日", "チェックアウト", "到着日",
-	"체크인", "체크아웃", "입실일", "퇴실일", "วันเข้าพัก", "วันที่เข้าพัก", "วันออก", "ngày đến", "ngày đi",
-	"tanggal check-in", "tanggal kedatangan", "تاريخ الوصول", "تاريخ المغادرة",
-	// A visit, a consultation or an installation the bill is for.
+	// A stay's last day, and a visit, a consultation or an installation the
+	// bill is for. (A stay's first day and the next appointment are
+	// neverIssueDateLabels, below.)
+	"check-out date", "check out", "date de départ", "data di partenza", "data de saída", "abreisedatum", "vertrek",
+	"vertrekdatum", "avreise", "avresa", "lähtöpäivä", "data wyjazdu", "wyjazd", "odjezd", "выезд", "дата выезда",
+	"виїзд", "çıkış tarihi", "αναχώρηση", "离店日", "离店日期", "離店日期", "退房日期", "チェックアウト", "체크아웃", "퇴실일",
+	"วันออก", "ngày đi", "تاريخ المغادرة", "dep", "dep date",
 	"first visit", "date of first visit", "last visit", "visit", "installation", "installation date",
 	"date of installation", "installed", "installed on", "installationsdatum", "montage am", "date d'installation",
 	"date de pose", "fecha de instalación", "data di installazione", "data de instalação", "consultation date",
 	"date of consultation", "appointment date", "date of appointment", "termin am", "behandeldatum",
 	"datum behandeling", "fecha de la cita", "data da visita", "診察日", "来院日", "初診日", "就診日期", "就诊日期",
-	"看診日期", "진료일자", "방문일", "วันที่รับบริการ", "ngày khám", "муайене тарихи", "muayene tarihi",
-	// The next appointment, a date after the bill.
-	"next appointment", "next appt", "next visit", "next recall", "recall date", "follow-up", "follow up",
-	"follow-up date", "nächster termin", "nächster besuch", "folgetermin", "prochain rendez-vous", "prochain rdv",
-	"próxima cita", "próxima consulta", "próxima visita", "prossimo appuntamento", "prossima visita",
-	"volgende afspraak", "nästa besök", "neste time", "następna wizyta", "następny termin", "příští návštěva",
-	"следующий визит", "следующий приём", "следующий прием", "наступний візит", "bir sonraki randevu",
-	"下次覆診", "下次复诊", "下次覆诊", "下次回診", "覆診日期", "复诊日期", "下次預約", "下次预约", "次回予約", "次回ご予約",
-	"次回来院", "次回来院日", "다음 예약", "다음 진료", "다음 방문", "นัดครั้งต่อไป", "นัดครั้งถัดไป", "ngày tái khám",
-	"tái khám", "lần khám tới", "الموعد القادم", "התור הבא",
+	"看診日期", "진료일자", "방문일", "วันที่รับบริการ", "ngày khám", "muayene tarihi",
+	// A shipment or delivery in Chinese and Korean.
+	"出貨日期", "出货日期", "出貨日", "出货日", "發貨日期", "交貨日期", "交货日期", "送貨日期", "送货日期", "到貨日期",
+	"到货日期", "配送日期", "出庫日期", "出库日期", "출고일", "출고일자", "배송일", "배송일자", "납품일", "납품일자",
+	// Bulgaria's tax event (the supply), Ukraine's payment deadline.
+	"дата на данъчно събитие", "дата на данъчното събитие", "дата на доставка", "сплатити до", "термін оплати",
+	"строк оплати", "оплата до",
 	// An order the invoice answers, named in a phrase before its date.
 	"your order of", "your order dated", "order of", "order dated", "ihre bestellung vom", "bestellung vom",
 	"ihr auftrag vom", "auftrag vom", "su pedido del", "pedido del", "pedido de fecha", "su orden del",
@@ -142,6 +134,46 @@ var otherDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"delivery note of", "ddt del", "ddt", "documento di trasporto", "pakbon", "leveringsbon", "følgeseddel",
 	"följesedel", "lähete", "wz", "dodací list", "irsaliye", "накладная", "накладна", "送货单", "出货单", "納品書",
 	"거래명세서 일자"}
+
+// neverIssueDateLabels name a day no document is issued on: a stay's first
+// day (a folio is issued when the guest leaves) and the next appointment a
+// clinic prints under its bill. Unlike the other dates' labels, one such
+// printing names the date even when item lines repeat it (a folio's first
+// night), so long as no other printing stands alone or under the field's own
+// label (neverIssueNamed).
+var neverIssueDateLabels = []string{
+	// A stay's first day.
+	"arrival", "arrival date", "date of arrival", "arr", "arr date", "check-in", "check in", "check-in date",
+	"check in date", "anreise", "anreisedatum", "ankunft", "ankunftsdatum", "arrivée", "date d'arrivée", "llegada",
+	"fecha de llegada", "fecha de entrada", "fecha de ingreso", "arrivo", "data di arrivo", "data arrivo",
+	"data de entrada", "data de chegada", "aankomst", "aankomstdatum", "ankomst", "ankomstdato", "ankomstdatum",
+	"saapumispäivä", "data przyjazdu", "przyjazd", "příjezd", "заезд", "дата заезда", "заїзд", "дата заїзду",
+	"giriş tarihi", "varış tarihi", "άφιξη", "入住日", "入住日期", "入住时间", "入住時間", "到店日期", "チェックイン",
+	"チェックイン日", "到着日", "체크인", "입실일", "วันเข้าพัก", "วันที่เข้าพัก", "ngày đến", "tanggal check-in",
+	"tanggal kedatangan", "تاريخ الوصول",
+	// The next appointment, a day after the bill.
+	"next appointment", "next appt", "next visit", "next recall", "recall date", "follow-up", "follow up",
+	"follow-up date", "nächster termin", "nächster besuch", "folgetermin", "prochain rendez-vous", "prochain rdv",
+	"próxima cita", "próxima consulta", "próxima visita", "prossimo appuntamento", "prossima visita",
+	"volgende afspraak", "nästa besök", "neste time", "następna wizyta", "następny termin", "příští návštěva",
+	"следующий визит", "следующий приём", "следующий прием", "наступний візит", "bir sonraki randevu",
+	"下次覆診", "下次复诊", "下次覆诊", "下次回診", "覆診日期", "复诊日期", "下次預約", "下次预约", "次回予約", "次回ご予約",
+	"次回来院", "次回来院日", "다음 예약", "다음 진료", "다음 방문", "นัดครั้งต่อไป", "นัดครั้งถัดไป", "ngày tái khám",
+	"tái khám", "lần khám tới", "الموعد القادم", "התור הבא",
+}
+
+// otherDateLabels are every other date's labels, competing with the
+// invoice date's own.
+var otherDateLabels = append(slices.Clip(eventDateLabels), neverIssueDateLabels...)
+
+// neverIssueDateSet is neverIssueDateLabels in LabelKey form.
+var neverIssueDateSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range neverIssueDateLabels {
+		m[LabelKey(l)] = true
+	}
+	return m
+}()
 
 // bareDateLabels are own labels that say only "date": a word glued before
 // one on its line ("Inspection date:", "Survey date") makes it another
@@ -209,4 +241,54 @@ func (d *doc) issueDateElsewhere(own Role, iso string) bool {
 // date") beside another date that may be the document's own.
 func (d *doc) otherEventDate(own Role, h labelHit, m DateMatch) bool {
 	return d.qualifiedDateLabel(h) != "" && len(m.ISO) > 0 && d.issueDateElsewhere(own, m.ISO[0])
+}
+
+// neverIssueNamed is the label of a day no document is issued on (a stay's
+// first day, the next appointment) that names a printing of the date at
+// spans, directly or as its column's heading, when every other printing
+// shares its line with more numbers (a folio's or a plan's item lines) and
+// none carries the field's own label: a date printed alone, after a place
+// or under another label may be the issue date. Empty otherwise.
+func (d *doc) neverIssueNamed(f Field, spans []Span) labelHit {
+	var named labelHit
+	if f.Kind != KindDate {
+		return named
+	}
+	own := fieldLabelOwner(f.Name)
+	for _, sp := range spans {
+		h, ok := d.labelBefore(sp.Start)
+		if !ok {
+			h, ok = d.labelAbove(sp)
+		} else if !d.namesDirectly(h, sp) {
+			ok = false
+		}
+		switch {
+		case ok && h.role == own:
+			return labelHit{}
+		case ok && h.role == builtinLabelOwner && neverIssueDateSet[h.key]:
+			if named.text == "" {
+				named = h
+			}
+		case !d.moreNumbersOnLine(sp):
+			return labelHit{}
+		}
+	}
+	return named
+}
+
+// moreNumbersOnLine reports a digit on sp's line outside sp: an item line's
+// amount, not a date printed alone.
+func (d *doc) moreNumbersOnLine(sp Span) bool {
+	ls, le := d.lineBounds(d.lineOf(sp.Start))
+	for _, r := range d.rs[ls:sp.Start] {
+		if isDigit(r) {
+			return true
+		}
+	}
+	for _, r := range d.rs[min(sp.End, le):le] {
+		if isDigit(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -213,7 +213,7 @@ fields:
       fakturadato, dato, udstedelsesdato, utstedelsesdato, laskun päivämäärä, laskun pvm, laskupäivä, päiväys,
       päivämäärä, pvm, datum vystavení, datum vystavenia, dátum vystavenia, dátum vyhotovenia, kiállítás dátuma,
       számla kelte, kelt, data emiterii, data facturii, datum izdavanja, datum računa, datum izdaje, arve kuupäev,
-      sąskaitos data, izrakstīšanas datums, дата составления, дата рахунку, дата виставлення]
+      sąskaitos data, izrakstīšanas datums, дата составления, дата рахунку, дата виставлення, від]
   - name: subtotal
     kind: money
     role: subtotal
