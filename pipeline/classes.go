@@ -84,7 +84,7 @@ func markerBefore(rs []rune, ls, p int) Span {
 		k--
 	}
 	e := k
-	for k > ls && e-k < 4 && !unicode.IsSpace(rs[k-1]) && !unicode.IsDigit(rs[k-1]) && !strings.ContainsRune(":(-.,", rs[k-1]) {
+	for k > ls && e-k < 4 && !unicode.IsSpace(rs[k-1]) && !unicode.IsDigit(rs[k-1]) && !isMarkerBeforeStop(rs[k-1]) {
 		k--
 	}
 	if k > ls && isWordRune(rs[k-1]) {
@@ -93,13 +93,19 @@ func markerBefore(rs []rune, ls, p int) Span {
 	return Span{Start: k, End: e}
 }
 
+// isMarkerBeforeStop and isMarkerAfterStop are the punctuation that ends
+// a marker before an amount (":(-.,") and after one (":)-.,").
+func isMarkerBeforeStop(r rune) bool { return r == ':' || r == '(' || r == '-' || r == '.' || r == ',' }
+
+func isMarkerAfterStop(r rune) bool { return r == ':' || r == ')' || r == '-' || r == '.' || r == ',' }
+
 func markerAfter(rs []rune, p, le int) Span {
 	k := p
 	for k < le && k < p+1 && rs[k] == ' ' {
 		k++
 	}
 	s := k
-	for k < le && k-s < 4 && !unicode.IsSpace(rs[k]) && !unicode.IsDigit(rs[k]) && !strings.ContainsRune(":)-.,", rs[k]) {
+	for k < le && k-s < 4 && !unicode.IsSpace(rs[k]) && !unicode.IsDigit(rs[k]) && !isMarkerAfterStop(rs[k]) {
 		k++
 	}
 	if k < le && isWordRune(rs[k]) {

@@ -180,7 +180,13 @@ func realDates(ms []DateMatch) []DateMatch {
 // alternation is slow. ascii is the text when it is all ASCII (asciiText),
 // else "".
 func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
-	out := make([]DateMatch, 0, 4) // a receipt prints one to four
+	return scanDatesTo(make([]DateMatch, 0, 4), rs, ascii, st) // a receipt prints one to four
+}
+
+// scanDatesTo is scanDates appending to out[:0]: analyze passes a list
+// its scratch keeps from one document to the next.
+func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMatch {
+	out = out[:0]
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
 		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: cut(rs, ascii, s, e),
 			ident: numberLabelBefore(rs, s)})

@@ -184,10 +184,10 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	} else {
 		if cfg.Profile != nil {
 			notes = append(notes, "All fields passed the gate profile's confidence thresholds.")
+		} else if cfg.FieldThreshold == DefaultGate().FieldThreshold {
+			notes = append(notes, defaultPassNote) // most documents pass the default gate
 		} else {
-			var b [64]byte
-			line := appendPct(append(b[:0], "All fields passed the "...), cfg.FieldThreshold)
-			notes = append(notes, string(append(line, " confidence threshold."...)))
+			notes = append(notes, passNote(cfg.FieldThreshold))
 		}
 	}
 	if len(asides) > 0 {
@@ -236,6 +236,16 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // pct is fmt's "%.0f%%" of x*100 without its boxing: the gate writes one
 // per document.
 func pct(x float64) string { return string(appendPct(nil, x)) }
+
+// passNote is the note of a document whose every field passed the flat
+// threshold; defaultPassNote is that of the default gate, written once.
+func passNote(threshold float64) string {
+	var b [64]byte
+	line := appendPct(append(b[:0], "All fields passed the "...), threshold)
+	return string(append(line, " confidence threshold."...))
+}
+
+var defaultPassNote = passNote(DefaultGate().FieldThreshold)
 
 // appendPct appends pct(x) to b: a note is built in one buffer and copied
 // into its string once.

@@ -100,7 +100,16 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	}
 	st := &d.stop
 	d.st = st
-	all := scanDates(rs, ascii, st)
+	var all []DateMatch
+	if lent != nil {
+		all = scanDatesTo(lent.dates, rs, ascii, st)
+		lent.dates = all
+		if cap(all) > maxPooledAmounts {
+			lent.dates = nil
+		}
+	} else {
+		all = scanDates(rs, ascii, st)
+	}
 	d.dates = realDates(all)
 	// Date-shaped identifiers are no amounts either.
 	// Gathered on the stack and kept at their size: sized from the text,

@@ -191,7 +191,7 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 		}
 		head := firstSegment(line)
 		// A head with "@" or ":" is passed over before its words are read.
-		if strings.ContainsAny(head, "@:") || !endsInLegalForm(head) && !(anyName && seen <= 3 && d.firstNameLine(li) && headName(head)) {
+		if strings.IndexByte(head, '@') >= 0 || strings.IndexByte(head, ':') >= 0 || !endsInLegalForm(head) && !(anyName && seen <= 3 && d.firstNameLine(li) && headName(head)) {
 			continue
 		}
 		sp := Span{Start: ls, End: ls + utf8.RuneCountInString(head)}

@@ -129,13 +129,19 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	return anchored
 }
 
-// printsAmount reports whether a prints x (its magnitude), and whether a
-// is written with a dot that may group thousands ("1.500"), as which it
-// prints x too.
+// printsAmount reports whether a prints x (its magnitude), and, when it
+// does, whether a is written with a dot that may group thousands ("1.500"),
+// as which it prints x too. The raw text is read only for an amount whose
+// value is x or a thousandth of it: most amounts of a document are neither.
 func printsAmount(a *labelledAmount, x float64) (match, amb bool) {
-	amb = dotThousands(a.Raw)
-	return math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon ||
-		amb && math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon, amb
+	if math.Abs(math.Abs(a.Value)-math.Abs(x)) < amountEpsilon {
+		return true, dotThousands(a.Raw)
+	}
+	if math.Abs(math.Abs(a.Value)*1000-math.Abs(x)) < amountEpsilon {
+		amb = dotThousands(a.Raw)
+		return amb, amb
+	}
+	return false, false
 }
 
 // checkMoneyRole checks that x, grounded at matches, is the amount the

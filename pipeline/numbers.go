@@ -490,7 +490,7 @@ func currencyPrecedes(rs []rune, i int) bool {
 	if s > 0 && rs[s-1] == '.' {
 		s-- // "Fr. 1 297.20"
 	}
-	for s > 0 && k-s < 4 && !unicode.IsSpace(rs[s-1]) && !unicode.IsDigit(rs[s-1]) && !strings.ContainsRune(":;,.()", rs[s-1]) {
+	for s > 0 && k-s < 4 && !unicode.IsSpace(rs[s-1]) && !unicode.IsDigit(rs[s-1]) && !isMarkerStop(rs[s-1]) {
 		s--
 	}
 	if s == k || s > 0 && isAlnum(rs[s-1]) {
@@ -523,7 +523,7 @@ func currencyFollows(rs []rune, k int) bool {
 		k++
 	}
 	e := k
-	for e < len(rs) && e-k < 4 && !unicode.IsSpace(rs[e]) && !unicode.IsDigit(rs[e]) && !strings.ContainsRune(":;,.()", rs[e]) {
+	for e < len(rs) && e-k < 4 && !unicode.IsSpace(rs[e]) && !unicode.IsDigit(rs[e]) && !isMarkerStop(rs[e]) {
 		e++
 	}
 	if e == k || e < len(rs) && isAlnum(rs[e]) {
@@ -690,10 +690,36 @@ func percentAfterSpace(rs []rune, end int) bool {
 	return k > end && k < len(rs) && rs[k] == '%'
 }
 
+// hasDecimalMark reports a '.' or ',' in s: strings.ContainsAny(s, ".,")
+// without building a set per call, for amounts' raw text.
+func hasDecimalMark(s string) bool {
+	return strings.IndexByte(s, '.') >= 0 || strings.IndexByte(s, ',') >= 0
+}
+
+// isSignBeforeAmount reports the currency signs amountNegative reads past
+// ("$€£¥₹₩").
+func isSignBeforeAmount(r rune) bool {
+	switch r {
+	case '$', '€', '£', '¥', '₹', '₩':
+		return true
+	}
+	return false
+}
+
+// isMarkerStop reports the punctuation that ends a currency marker after
+// or before an amount (":;,.()").
+func isMarkerStop(r rune) bool {
+	switch r {
+	case ':', ';', ',', '.', '(', ')':
+		return true
+	}
+	return false
+}
+
 func amountNegative(rs []rune, start, end int) bool {
 	n := len(rs)
 	k := start - 1
-	for k >= 0 && (rs[k] == ' ' || unicode.IsLetter(rs[k]) || strings.ContainsRune("$€£¥₹₩", rs[k])) && start-k <= 5 {
+	for k >= 0 && (rs[k] == ' ' || isLetter(rs[k]) || isSignBeforeAmount(rs[k])) && start-k <= 5 {
 		k--
 	}
 	if k >= 0 && (rs[k] == '-' || rs[k] == '−') && (k == 0 || !isAlnum(rs[k-1])) {
@@ -704,7 +730,7 @@ func amountNegative(rs []rune, start, end int) bool {
 		// amount in an aside. Only spaces and currency symbols may stand
 		// between the parenthesis and the number.
 		p := start - 1
-		for p >= 0 && (rs[p] == ' ' || strings.ContainsRune("$€£¥₹₩", rs[p])) && start-p <= 3 {
+		for p >= 0 && (rs[p] == ' ' || isSignBeforeAmount(rs[p])) && start-p <= 3 {
 			p--
 		}
 		if p >= 0 && rs[p] == '(' {

@@ -558,7 +558,7 @@ func tableRow(rs []rune, amounts []labelledAmount, i int, hits []labelHit) bool 
 		return false
 	}
 	a, b := amounts[i], amounts[i+1]
-	if a.Line != b.Line || !strings.ContainsAny(a.Raw, ".,") || !strings.ContainsAny(b.Raw, ".,") {
+	if a.Line != b.Line || !hasDecimalMark(a.Raw) || !hasDecimalMark(b.Raw) {
 		return false
 	}
 	k := sort.Search(len(hits), func(i int) bool { return hits[i].start >= a.End })

@@ -21,6 +21,8 @@ type scratch struct {
 	starts, offsets []int32
 	// found gathers the amounts before amounts holds them.
 	found []AmountMatch
+	// dates are the document's date-shaped tokens (scanDates).
+	dates []DateMatch
 	// d is the doc itself, emptied when s goes back.
 	d doc
 }

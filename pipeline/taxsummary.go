@@ -250,7 +250,7 @@ func (d *doc) rowOf(idx []int, ls int, underHeader bool) (taxRow, bool) {
 	for k := 0; k+1 < len(idx); k++ {
 		bi, ti := idx[k], idx[k+1]
 		b, t := d.amounts[bi], d.amounts[ti]
-		if !strings.ContainsAny(t.Raw, ".,") || !strings.ContainsAny(b.Raw, ".,") {
+		if !hasDecimalMark(t.Raw) || !hasDecimalMark(b.Raw) {
 			continue
 		}
 		row := taxRow{base: bi, taxA: ti, tax: t.Value, net: b.Value}
