@@ -32,7 +32,11 @@ var issuerLabels = []string{"vendor", "supplier", "seller", "issuer", "issued by
 	"laskuttaja", "säljare", "leverantör", "selger", "sælger", "leverandør", "dodavatel", "dodávateľ", "eladó",
 	"satıcı", "satici", "sprzedający", "wystawca", "furnizor", "vânzător", "dobavljač", "prodavatelj",
 	"πωλητής", "εκδότης", "προμηθευτής", "销售方", "销方", "卖方", "penjual", "người bán", "ผู้ขาย", "المورد",
-	"البائع", "ספק"}
+	"البائع", "ספק",
+	// Who lets a property: on a rent or service-charge invoice the
+	// landlord issues it, and a building's name at the head is no party.
+	"landlord", "lessor", "vermieter", "verpächter", "bailleur", "arrendador", "locador", "locatore",
+	"verhuurder", "udlejer", "utleier", "hyresvärd", "vuokranantaja", "wynajmujący", "pronajímatel"}
 
 // issuerLabelFirst holds the first rune of each issuer label; read-only.
 var issuerLabelFirst = func() map[rune]bool {

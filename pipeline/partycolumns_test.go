@@ -116,3 +116,64 @@ func TestVendorIsAProviderOrAgent(t *testing.T) {
 		{"spanish community passes", es, v("Comunidad de Propietarios Edificio Sol"), "", ""},
 	})
 }
+
+// On a rent or service-charge invoice the landlord ("Landlord:",
+// "Vermieter:", "Arrendador:") issues it: a building's name at the head is
+// not the vendor, and the landlord passes.
+func TestBuildingNameIsNotTheLandlord(t *testing.T) {
+	v := vendorOnly
+	const za = "KENSINGTON GARDENS TOWER\nService Charge Invoice INV-7781   Date: 2026-11-01\n" +
+		"Landlord: Harbor Estates Ltd, Reg. 2011/004455/07\nTenant: Unit 1204, J. Mokoena\nTotal ZAR 2,400.00"
+	const de = "Wohnanlage Sonnenhof\nNebenkostenabrechnung 2026   Datum: 05.11.2026\n" +
+		"Vermieter: Immobilien Weber GmbH, Lindenstr. 4, 04109 Leipzig\nMieter: Familie Krause, Whg. 12\nNachzahlung 312,40 EUR"
+	const co = "Edificio Torre Mar\nFactura N° 2026-0311   Fecha: 04/11/2026\nArrendador: Inversiones Costa S.A.\n" +
+		"Arrendatario: Café Luna SAS\nTotal $ 4.500.000"
+	runClassCases(t, []classCase{
+		{"south african building name", za, v("KENSINGTON GARDENS TOWER"), "vendor_name", "Harbor Estates Ltd"},
+		{"south african landlord passes", za, v("Harbor Estates Ltd"), "", ""},
+		{"german residential complex", de, v("Wohnanlage Sonnenhof"), "vendor_name", "Immobilien Weber GmbH"},
+		{"german vermieter passes", de, v("Immobilien Weber GmbH"), "", ""},
+		{"colombian building", co, v("Edificio Torre Mar"), "vendor_name", "Inversiones Costa S.A."},
+		{"colombian arrendador passes", co, v("Inversiones Costa S.A."), "", ""},
+	})
+}
+
+// More two-column headings (three columns, one-word "Kundendaten",
+// Swedish "Faktureringsadress", "Spett.le") and invoicing software named
+// with its maker in a footer.
+func TestMoreColumnHeadingsAndSoftwareMakers(t *testing.T) {
+	v := vendorOnly
+	const why = "not the issuer"
+	const pk = "Seller                        Buyer                         Ship to\n" +
+		"Orion Textiles Ltd            Pacific Garments Inc          Pacific Garments Warehouse\n" +
+		"Plot 7, EPZ Karachi           88 Harbor Blvd, Oakland CA    Dock 4, Oakland CA\n" +
+		"COMMERCIAL INVOICE OT-5512   Date 2026-11-03\nTotal USD 48,200.00"
+	const at = "Schreinerei Vogt GmbH                     Kundendaten\n" +
+		"Werkstraße 8                              Hotel Alpenrose KG\n" +
+		"6020 Innsbruck                            Dorfplatz 1, 6100 Seefeld\n" +
+		"RECHNUNG 2026/218 vom 13.11.2026\nGesamtbetrag EUR 3.600,00"
+	const se = "Svensk Verktyg AB                        Faktureringsadress\n" +
+		"Industrigatan 4                          Nordic Bygg AB\n" +
+		"411 04 Göteborg                          Box 220, 111 20 Stockholm\n" +
+		"Faktura 55120   Fakturadatum 2026-11-12\nAtt betala SEK 5 000,00"
+	const pt = "Padaria Estrela Lda\nNIF 501234567\nFatura FT A/1123  Data 2026-11-08\nTotal 23,40 €\n" +
+		"Processado por programa certificado n.º 1234/AT - Moloni Software Lda"
+	const co = "Distribuidora Andina S.A.S.\nNIT 900.123.456-7\nFactura electrónica de venta FE-8812  Fecha 2026-11-09\n" +
+		"Total $ 238.000,00\nSoftware de facturación: Siigo S.A.S. NIT 830.048.145-8"
+	const in = "Sharma Electricals\nGSTIN 27ABCDE1234F1Z5\nTax Invoice 2026-311  Date 08/11/2026\nTotal Rs. 11,800.00\n" +
+		"Invoice generated using Zoho Invoice by Zoho Corporation Pvt Ltd"
+	runClassCases(t, []classCase{
+		{"pakistani buyer in the middle column", pk, v("Pacific Garments Inc"), "vendor_name", why},
+		{"pakistani seller passes", pk, v("Orion Textiles Ltd"), "", ""},
+		{"austrian kundendaten column", at, v("Hotel Alpenrose KG"), "vendor_name", why},
+		{"austrian seller passes", at, v("Schreinerei Vogt GmbH"), "", ""},
+		{"swedish faktureringsadress column", se, v("Nordic Bygg AB"), "vendor_name", why},
+		{"swedish seller passes", se, v("Svensk Verktyg AB"), "", ""},
+		{"portuguese certified program's maker", pt, v("Moloni Software Lda"), "vendor_name", why},
+		{"portuguese issuer passes", pt, v("Padaria Estrela Lda"), "", ""},
+		{"colombian invoicing software", co, v("Siigo S.A.S."), "vendor_name", why},
+		{"colombian issuer passes", co, v("Distribuidora Andina S.A.S."), "", ""},
+		{"indian generated using", in, v("Zoho Corporation Pvt Ltd"), "vendor_name", why},
+		{"indian issuer passes", in, v("Sharma Electricals"), "", ""},
+	})
+}

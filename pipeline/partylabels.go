@@ -154,8 +154,15 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"property manager", "property management by", "managing agents", "verwaltet durch", "verwaltet von",
 	"géré par", "gestionado por", "administrado por", "administrador de la finca",
 	"administrateur de biens", "c o", "care of",
-	// The Dutch invoice and delivery address.
-	"factuuradres", "afleveradres", "leveringsadres"}
+	// The Dutch invoice and delivery address; the customer's details as
+	// one word (Kundendaten, klantgegevens) and the Nordic invoice address.
+	"factuuradres", "afleveradres", "leveringsadres", "kundendaten", "kundenanschrift", "rechnungsanschrift",
+	"klantgegevens", "faktureringsadress", "faktureringsadresse", "asiakastiedot",
+	// Invoicing software named with its maker: "Software de facturación:",
+	// "generated using Zoho Invoice by …", Portugal's certified program
+	// ("Processado por programa certificado n.º 1234/AT - Moloni").
+	"software de facturación", "software de facturacion", "generated using", "created using", "made using",
+	"programa certificado", "software certificado"}
 
 // addressWords name the addressee only when they stand right before the name
 // with nothing else before it on its line ("To: M. Thibodeaux", "Sehr geehrte
