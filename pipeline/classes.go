@@ -48,6 +48,13 @@ func (d *doc) findAmountCurrency() (code, marker string, sp Span, ok bool) {
 				continue
 			}
 			m := d.str(w.Start, w.End)
+			if i, placed := placedSignAt[m]; placed {
+				// "FCFA", "Rs", "C$": the issuer's place says which currency.
+				if c := d.placedCode(placedSigns[i]); c != "" && d.asideCue(w.Start) == "" {
+					return c, m, w, true
+				}
+				continue
+			}
 			if c, shared := markerCode(m); c != "" && !shared {
 				if d.asideCue(w.Start) != "" {
 					continue // "USD equivalent (for information only)": not what is billed
@@ -121,7 +128,7 @@ var localSigns = map[string]bool{"Rp": true, "Rs": true, "Fr.": true, "Kč": tru
 	"KShs": true, "บาท": true, "ر.س": true, "ج.م": true,
 	"Bds$": true, "ден": true, "ден.": true, "դր.": true, "so'm": true, "soʻm": true, "сўм": true, "сом": true,
 	"Ks": true, "NRs": true, "Lei": true, "lei": true, "лв": true, "лв.": true, "TSh": true, "TShs": true,
-	"USh": true, "UShs": true, "د.ت": true, "د.ك": true, "د.ب": true, "ر.ع.": true, "ر.ع": true, "د.أ": true, "د.ا": true}
+	"USh": true, "UShs": true, "Gs.": true, "Gs": true, "Lps": true, "Lps.": true, "Lekë": true, "lekë": true, "د.ت": true, "د.ك": true, "د.ب": true, "ر.ع.": true, "ر.ع": true, "د.أ": true, "د.ا": true}
 
 // signOnlyCodes are currencies whose ISO code next to an amount is as often
 // a product or model code ("GEL", "MOP", "KWD B05"): their signs decide the
@@ -132,7 +139,8 @@ var signOnlyCodes = map[string]bool{"BND": true, "BSD": true, "FJD": true, "JMD"
 	"KGS": true, "KZT": true, "LAK": true, "MMK": true, "NPR": true, "GHS": true, "XOF": true, "XAF": true, "TND": true,
 	"KWD": true, "BHD": true, "OMR": true, "JOD": true, "RON": true, "BGN": true, "MNT": true, "KHR": true, "TZS": true,
 	"UGX": true, "ETB": true, "HNL": true, "GTQ": true, "PYG": true, "BOB": true, "VES": true, "PEN": true, "CRC": true,
-	"UAH": true, "VND": true, "BDT": true}
+	"UAH": true, "VND": true, "BDT": true, "ALL": true, "BTN": true, "MDL": true, "NIO": true, "PAB": true, "PGK": true,
+	"ZMW": true, "LKR": true, "PKR": true, "MUR": true, "SCR": true, "ZWL": true}
 
 type markerInfo struct {
 	code   string
@@ -334,6 +342,9 @@ func (d *doc) countryName() (int, Span, bool) {
 // checkCurrency2 grounds a currency code in a currency context only, and lets
 // the marker printed next to the amounts decide.
 func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
+	if d.checkPlacedSign(c, code) {
+		return
+	}
 	if printed, marker, _, ok := d.amountCurrency(); ok && printed != code {
 		c.penalize(factorContradiction, fmt.Sprintf("the document prints %q next to its amounts (%s), not %s", marker, printed, code))
 		return

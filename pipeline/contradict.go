@@ -17,6 +17,7 @@ const (
 	factorTwoLabels     = 0.3  // the document labels two different values for the field
 	factorOmission      = 0.0  // a null the document states a value for
 	factorCountryOnly   = 0.8  // no currency printed; only the issuer's country implies it
+	factorUnplaced      = 0.6  // a sign several countries' currencies share, and no place to choose by
 	factorNotIssuer     = 0.2  // a name that is the customer's or a title
 	factorCutName       = 0.25 // a name cut at a line of a name printed over several
 	factorBadIdentifier = 0.2  // an identifier that is a date, a composite or a fragment

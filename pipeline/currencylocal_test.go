@@ -57,7 +57,8 @@ func TestPrefixedDollarsAndLocalSigns(t *testing.T) {
 	cases = append(cases,
 		// "B$" is Brunei's dollar and the Bahamas': a wrong USD is flagged.
 		classCase{"brunei as usd", "Bandar Seri Begawan Mart\nTotal B$ 42.00", c("USD"), "currency", ""},
-		// Without a sign of their own, the prefix still says it is no USD.
+		// The prefix says it is no USD (TestLocalCurrencyPrintingPasses
+		// passes their own DOP and TTD).
 		classCase{"dominican as usd", "Ferretería Caribe SRL\nTotal RD$ 4,500.00", c("USD"), "currency", ""},
 		classCase{"trinidad as usd", "Port of Spain Traders Ltd\nAmount due TT$ 950.00", c("USD"), "currency", ""},
 		// A bare "$" still reads by the issuer's country, and a distance in

@@ -290,10 +290,8 @@ var currencyMarkers = map[string][]currencyMarker{
 	"DKK": {{text: "kr", shared: true}},
 	// A dollar sign with a prefix names its own dollar ("FJ$ 120.00" is
 	// the Fiji dollar, never USD); "B$" is Brunei's and the Bahamas', so
-	// the issuer's country decides between those two. "RD$" and "TT$"
-	// are left out for now: with them the held-out pin of wrong fields in
-	// ok records rises (their records' other wrong fields are silent); a
-	// USD record on such a document is still flagged (bareDollars).
+	// the issuer's country decides between those two. "C$" is Canada's
+	// and Nicaragua's: placedSigns decides between them.
 	"BND": {{text: "B$", shared: true}, {text: "BN$"}},
 	"BSD": {{text: "B$", shared: true}, {text: "BS$"}},
 	"FJD": {{text: "FJ$"}},
@@ -309,6 +307,9 @@ var currencyMarkers = map[string][]currencyMarker{
 	"SBD": {{text: "SI$"}},
 	"WST": {{text: "WS$"}},
 	"TOP": {{text: "T$"}},
+	"DOP": {{text: "RD$"}},
+	"TTD": {{text: "TT$"}},
+	"ZWL": {{text: "Z$"}},
 	// Local signs and abbreviations of less common currencies. The
 	// two-letter ones that are also words or units are weak.
 	"BAM": {{text: "KM", weak: true}, {text: "konvertibilna marka", weak: true}},
@@ -336,9 +337,11 @@ var currencyMarkers = map[string][]currencyMarker{
 	"TZS": {{text: "TSh"}, {text: "TShs"}},
 	"UGX": {{text: "USh"}, {text: "UShs"}},
 	"ETB": {{text: "Br", weak: true}, {text: "ብር"}, {text: "birr", weak: true}},
-	"HNL": {{text: "lempiras", weak: true}, {text: "lempira", weak: true}},
+	"HNL": {{text: "Lps."}, {text: "Lps"}, {text: "lempiras", weak: true}, {text: "lempira", weak: true}},
+	"ALL": {{text: "Lekë"}, {text: "lekë"}, {text: "Lek", weak: true}, {text: "lek", weak: true}},
+	"BTN": {{text: "Nu.", weak: true}, {text: "ngultrum", weak: true}},
 	"GTQ": {{text: "quetzales", weak: true}, {text: "quetzal", weak: true}},
-	"PYG": {{text: "₲"}, {text: "guaraníes", weak: true}},
+	"PYG": {{text: "₲"}, {text: "Gs."}, {text: "Gs"}, {text: "guaraníes", weak: true}},
 	"BOB": {{text: "Bs", weak: true, shared: true}, {text: "bolivianos", weak: true}},
 	"VES": {{text: "Bs", weak: true, shared: true}, {text: "Bs.S", weak: true}},
 	"PEN": {{text: "S/"}, {text: "soles", weak: true}},
