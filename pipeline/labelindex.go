@@ -253,11 +253,8 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		// or digit, else the rune after the end of k's word.
 		next = k + 1
 		if isAlnum(f.r[k]) {
-			h := wordHashStep(wordHashSeed, f.r[k])
-			for next < len(f.r) && isAlnum(f.r[next]) {
-				h = wordHashStep(h, f.r[next])
-				next++
-			}
+			var h uint32
+			next, h = alnumRun(f.r, k)
 			next++
 			// A label found here would start with this whole word: a
 			// label's leading word that goes on past it in the text ends
@@ -346,21 +343,56 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 	return out
 }
 
+// alnumRun is the end of the run of letters and digits that starts at
+// rs[k], one itself, and the run's word hash: the screen findLabelSets asks
+// of every word. It is not inlined so that its loop, which reads nearly
+// every rune of every document, keeps its values in registers.
+//
+//go:noinline
+func alnumRun(rs []rune, k int) (end int, h uint32) {
+	h = wordHashStep(wordHashSeed, rs[k])
+	for end = k + 1; end < len(rs); end++ {
+		r := rs[end]
+		// isAlnum, branching once on the ASCII class.
+		if uint32(r) < utf8.RuneSelf {
+			if asciiClass[r]&classAlnum == 0 {
+				break
+			}
+		} else if !wideAlnum(r) {
+			break
+		}
+		h = wordHashStep(h, r)
+	}
+	return end, h
+}
+
 // markCovered drops (li = -1) the hits a longer one covers, and repeats of
-// a span, and counts the rest.
+// a span, and counts the rest. hits are in findLabelSets' order: by start,
+// and longest first at each start. So only a hit starting at or before a
+// hit can cover it, and two running ends answer whether one does: the
+// longest end at its own start, and the furthest end of the hits before
+// it, where comparing each hit with all its neighbours was quadratic in the
+// hits near it. A covering hit is looked for no further back than 2*maxLen
+// runes (its original span may be longer than its label, over collapsed
+// spaces); when the furthest end belongs to a hit beyond that, the hits in
+// reach are read one by one.
 func markCovered(hits []rawHit, maxLen int) int {
 	kept := 0
 	last := rawHit{start: -1}
+	// before and beforeStart are the furthest end of the hits that start
+	// before start, and the latest start among those that reach it.
+	before, beforeStart := int32(-1), int32(-1)
+	start, longest := int32(-1), int32(-1) // the current start and its longest end
 	for i, h := range hits {
-		covered := false
-		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
-			o := hits[j]
-			covered = o.end >= h.end && o.end-o.start > h.end-h.start
+		if h.start != start {
+			if start >= 0 && longest >= before {
+				before, beforeStart = longest, start
+			}
+			start, longest = h.start, h.end
 		}
-		for j := i + 1; j < len(hits) && hits[j].start < h.end && !covered; j++ {
-			o := hits[j]
-			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
-		}
+		reach := int(h.start) - 2*maxLen
+		covered := longest > h.end ||
+			before >= h.end && (int(beforeStart) >= reach || coveredBefore(hits[:i], h, reach))
 		if covered || h.start == last.start && h.end == last.end {
 			hits[i].li = -1
 			continue
@@ -369,6 +401,17 @@ func markCovered(hits []rawHit, maxLen int) int {
 		kept++
 	}
 	return kept
+}
+
+// coveredBefore reports whether a hit of earlier, starting at reach or
+// after, covers h.
+func coveredBefore(earlier []rawHit, h rawHit, reach int) bool {
+	for j := len(earlier) - 1; j >= 0 && int(earlier[j].start) >= reach; j-- {
+		if o := earlier[j]; o.end >= h.end && o.end-o.start > h.end-h.start {
+			return true
+		}
+	}
+	return false
 }
 
 // keptHits appends the hits markCovered kept to out, named.

@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,58 @@ func BenchmarkLabelSetsBuild(b *testing.B) {
 	for b.Loop() {
 		if idx := newLabelSets(labelSet(s), fieldLabelSet(s)); idx == nil {
 			b.Fatal("no index")
+		}
+	}
+}
+
+// markCoveredByPairs is markCovered as it was first written: each hit
+// compared with the hits around it.
+func markCoveredByPairs(hits []rawHit, maxLen int) int {
+	kept := 0
+	last := rawHit{start: -1}
+	for i, h := range hits {
+		covered := false
+		for j := i - 1; j >= 0 && !covered && int(hits[j].start) >= int(h.start)-2*maxLen; j-- {
+			o := hits[j]
+			covered = o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		for j := i + 1; j < len(hits) && hits[j].start < h.end && !covered; j++ {
+			o := hits[j]
+			covered = o.start <= h.start && o.end >= h.end && o.end-o.start > h.end-h.start
+		}
+		if covered || h.start == last.start && h.end == last.end {
+			hits[i].li = -1
+			continue
+		}
+		last = h
+		kept++
+	}
+	return kept
+}
+
+// markCovered drops the same hits as comparing them pair by pair, on hit
+// lists in findLabelSets' order (by start, longest first at each start),
+// spans longer than the longest label (over collapsed spaces) included.
+func TestMarkCoveredIsPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 20000 {
+		maxLen := 1 + rng.IntN(8)
+		var hits []rawHit
+		for start := int32(rng.IntN(3)); len(hits) < 12; start += int32(1 + rng.IntN(4)) {
+			var ends []int32
+			for range 1 + rng.IntN(3) {
+				ends = append(ends, start+1+int32(rng.IntN(3*maxLen)))
+			}
+			slices.SortStableFunc(ends, func(a, b int32) int { return int(b - a) })
+			for _, e := range ends {
+				hits = append(hits, rawHit{start, e, int32(len(hits))})
+			}
+		}
+		want := slices.Clone(hits)
+		nWant := markCoveredByPairs(want, maxLen)
+		got := slices.Clone(hits)
+		if n := markCovered(got, maxLen); n != nWant || !slices.Equal(got, want) {
+			t.Fatalf("maxLen %d, hits %v: markCovered kept %d %v, pairwise %d %v", maxLen, hits, n, got, nWant, want)
 		}
 	}
 }
