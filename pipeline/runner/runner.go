@@ -43,7 +43,8 @@ func Run[T, R any](ctx context.Context, opts Options, src iter.Seq[T], do func(T
 	}
 	type out struct {
 		job
-		res R
+		res     R
+		skipped bool // taken before the cancel, never started: not emitted
 	}
 
 	// The source runs in a goroutine that may never return (a blocked read):
@@ -61,7 +62,13 @@ func Run[T, R any](ctx context.Context, opts Options, src iter.Seq[T], do func(T
 		}
 	}()
 	slots := make(chan struct{}, window)
-	jobs := make(chan job)
+	// A job per worker waits ready, and outcomes queue for emit (at most the
+	// window: each holds a slot), so neither a worker finishing nor one
+	// starting waits for another goroutine to be scheduled: at 32 workers a
+	// round of model replies arrives at once, and each worker's next
+	// document used to start only after the emitter had taken every earlier
+	// outcome and the dispatcher had read the next line.
+	jobs := make(chan job, workers)
 	go func() {
 		defer close(jobs)
 		for seq := 0; ; seq++ {
@@ -87,14 +94,33 @@ func Run[T, R any](ctx context.Context, opts Options, src iter.Seq[T], do func(T
 			}
 		}
 	}()
-	outs := make(chan out)
+	outs := make(chan out, window)
+	// A job still queued when ctx is cancelled is not started, as one the
+	// dispatcher had not handed over was not. Workers take a job and look
+	// at ctx in one step (under take), so the jobs started are the first
+	// ones taken and no item is skipped before one that ran.
+	var take sync.Mutex
+	next := func() (j job, ok, start bool) {
+		take.Lock()
+		defer take.Unlock()
+		j, ok = <-jobs
+		return j, ok, ctx.Err() == nil
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				outs <- out{j, do(j.item)}
+			for {
+				j, ok, start := next()
+				if !ok {
+					return
+				}
+				if !start {
+					outs <- out{job: j, skipped: true}
+					continue
+				}
+				outs <- out{job: j, res: do(j.item)}
 			}
 		}()
 	}
@@ -102,23 +128,27 @@ func Run[T, R any](ctx context.Context, opts Options, src iter.Seq[T], do func(T
 
 	if !opts.Ordered {
 		for o := range outs {
-			emit(o.item, o.res)
+			if !o.skipped {
+				emit(o.item, o.res)
+			}
 			<-slots
 		}
 		return
 	}
 	pending := map[int]out{}
-	next := 0
+	seq := 0
 	for o := range outs {
 		pending[o.seq] = o
 		for {
-			p, ok := pending[next]
+			p, ok := pending[seq]
 			if !ok {
 				break
 			}
-			delete(pending, next)
-			next++
-			emit(p.item, p.res)
+			delete(pending, seq)
+			seq++
+			if !p.skipped {
+				emit(p.item, p.res)
+			}
 			<-slots
 		}
 	}

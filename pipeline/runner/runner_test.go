@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"iter"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -116,5 +117,33 @@ func TestCancelAbandonsABlockedSource(t *testing.T) {
 	}, func(i, _ int) { got = append(got, i) })
 	if !slices.Equal(got, []int{0, 1, 2}) {
 		t.Fatalf("emitted %v, want the three items taken", got)
+	}
+}
+
+// Jobs wait ready for the workers, yet after a cancel no item starts that
+// had not started before it: the items in flight finish and are emitted,
+// the ones waiting are dropped.
+func TestCancelStartsNoWaitingItem(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var started atomic.Int64
+	release := make(chan struct{})
+	var got []int
+	go func() {
+		for started.Load() < 2 {
+			runtime.Gosched()
+		}
+		cancel() // both workers busy, more items waiting for them
+		close(release)
+	}()
+	Run(ctx, Options{Workers: 2, Ordered: true}, count(100), func(i int) int {
+		started.Add(1)
+		<-release
+		return i
+	}, func(i, _ int) { got = append(got, i) })
+	if n := started.Load(); n != 2 {
+		t.Fatalf("%d items started, want the 2 in flight at the cancel", n)
+	}
+	if !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("emitted %v, want [0 1]", got)
 	}
 }
