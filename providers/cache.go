@@ -287,7 +287,8 @@ func (c *Cache) get(key []byte) (cacheEntry, bool) {
 
 // cacheOp is one lookup (val nil) or write waiting for a batch. A lookup's
 // entry is decoded inside the transaction, straight from the file's pages,
-// so the value is not copied out first.
+// so the value is not copied out first; a write's entry is encoded into val
+// by the writer (encoded).
 type cacheOp struct {
 	key, val []byte
 	entry    cacheEntry

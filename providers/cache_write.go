@@ -47,21 +47,22 @@ type pendingEntry struct {
 
 // put stores e under key: queued for the writer, or committed at once when
 // the Cache is closed (a call past its lookup when Close came).
+//
+// The reply is encoded for the file by the writer, not here: put runs on
+// the call's path, when a round of replies queues on the cores, and the
+// writer commits commitLinger later.
 func (c *Cache) put(key []byte, e cacheEntry) {
 	if c.broken.Load() {
 		return
 	}
-	v, err := json.Marshal(e)
-	if err != nil {
-		c.fault("store", err)
-		return
-	}
-	op := &cacheOp{key: key, val: v}
+	op := &cacheOp{key: key, entry: e}
 	w := &c.w
 	w.mu.Lock()
 	if c.closed.Load() {
 		w.mu.Unlock()
-		c.do(op)
+		if len(encoded([]*cacheOp{op})) > 0 {
+			c.do(op)
+		}
 		if op.err != nil {
 			c.fault("store", op.err)
 		}
@@ -107,7 +108,9 @@ func (c *Cache) write() {
 		batch := w.queue // never empty: a round starts only with replies queued
 		w.queue = nil
 		w.mu.Unlock()
-		c.commit(batch)
+		if ok := encoded(batch); len(ok) > 0 {
+			c.commit(ok)
+		}
 		w.mu.Lock()
 		for _, op := range batch {
 			if p, ok := w.pending[string(op.key)]; ok && p.op == op {
@@ -132,6 +135,18 @@ func (c *Cache) write() {
 		w.mu.Unlock()
 		linger.Reset(commitLinger)
 	}
+}
+
+// encoded encodes each write's entry for the file and returns the writes
+// that could be; one that could not (a NaN cost) carries its error.
+func encoded(batch []*cacheOp) []*cacheOp {
+	ok := batch[:0:0]
+	for _, op := range batch {
+		if op.val, op.err = json.Marshal(op.entry); op.err == nil {
+			ok = append(ok, op)
+		}
+	}
+	return ok
 }
 
 // Flush waits until every reply queued so far is committed (or has failed

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,27 @@ func TestCacheWriterSeesCommitsElsewhere(t *testing.T) {
 				t.Fatalf("the file holds %d entries, want %d", rep.Entries, tc.wantAfter)
 			}
 		})
+	}
+}
+
+// The writer encodes the replies it commits: one that cannot be encoded (a
+// NaN cost) is a fault, and the replies committed with it are stored.
+func TestCacheWriterEncodesEachReply(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.put([]byte("bad"), cacheEntry{Text: "x", CostUSD: math.NaN()})
+	c.put([]byte("good"), cacheEntry{Text: "y"})
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Faults != 1 {
+		t.Fatalf("stats %+v, want the NaN reply's fault", st)
+	}
+	rep, err := CheckCache(path)
+	if err != nil || !rep.OK() || rep.Entries != 1 {
+		t.Fatalf("check: %+v, %v; want the good reply stored", rep, err)
 	}
 }
