@@ -232,7 +232,8 @@ var blackboxSets = []struct {
 	// reads as 1.25 (q-party8, our own documents).
 	// 40, 12 in ok, 49 flagged once place-headed, ROC, Reiwa and Ukrainian dates anchor the issue date, a
 	// Hijri year is flagged and an arrival repeated on item lines is named (q-date8, our own documents).
-	{"heldout-r8.jsonl", 40, 49, 12, 25},
+	// 36 once a glossed label (Ký hiệu (Serial)), NAV and remito variants, dated delivery notes and Icelandic due dates are read (q-date8).
+	{"heldout-r8.jsonl", 36, 49, 12, 25},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -335,6 +335,12 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	}
 	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
 	gap = numberSignDropper.Replace(gap)
+	if o := strings.IndexByte(gap, '('); o >= 0 {
+		// A gloss in another language: "Ký hiệu (Serial): 1C26TML".
+		if c := strings.IndexByte(gap[o:], ')'); c > 0 && !strings.ContainsFunc(gap[o:o+c], unicode.IsDigit) {
+			gap = gap[:o] + gap[o+c+1:]
+		}
+	}
 	return strings.IndexFunc(gap, func(r rune) bool {
 		return !unicode.IsSpace(r) && !strings.ContainsRune(":：#.-–№º°();|,\"", r) || r == '\n'
 	}) < 0
@@ -373,6 +379,17 @@ func (d *doc) otherNamed(f Field, spans []Span) labelHit {
 	own := fieldLabelOwner(f.Name)
 	for _, sp := range spans {
 		h, ok := d.labelBefore(sp.Start)
+		if ok && f.Kind == KindDate && h.role == own {
+			// "Delivery Note DN-8812 dated 12 Nov 2026": the date is the
+			// document the line names before its dating word.
+			if o, dated := d.datedForOther(h); dated && h.key != "date" && (otherDateSet[o.key] || notTheNumberSet[o.key]) &&
+				d.firstDateAfter(h, sp) {
+				if named.text == "" {
+					named = o
+				}
+				continue
+			}
+		}
 		if a, above := d.labelAbove(sp); !ok && above {
 			// A column's heading, or a label alone on the line above.
 			if a.role == own {

@@ -123,7 +123,9 @@ var otherNumberLabels = []string{
 	"ký hiệu mẫu số", "mã số bí mật", "mã tra cứu hóa đơn", "mã của cơ quan thuế", "uuid", "submission uuid",
 	"submission id", "long id", "internal id", "document uuid", "validation id", "qr code id", "irbm uuid",
 	"nav azonosító", "nav tranzakció azonosító", "nav tranzakció", "nav transaction id", "nav transaction",
-	"nav id", "tranzakció azonosító", "transaction id", "szoftver azonosító",
+	"nav id", "tranzakció azonosító", "transaction id", "szoftver azonosító", "tranzakció-azonosító",
+	"tranzakcióazonosító", "nav online számla", "online számla azonosító", "beküldési azonosító",
+	"n° de remito", "nº de remito", "remitos", "remito asociado", "remitos asociados", "rto nº",
 	// A utility's account, customer, subscriber, installation, meter or
 	// supply point: a bill that prints no number of its own still prints
 	// these, and none of them is the bill's number.

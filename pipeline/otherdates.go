@@ -113,6 +113,12 @@ var eventDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	// A shipment or delivery in Chinese and Korean.
 	"出貨日期", "出货日期", "出貨日", "出货日", "發貨日期", "交貨日期", "交货日期", "送貨日期", "送货日期", "到貨日期",
 	"到货日期", "配送日期", "出庫日期", "出库日期", "출고일", "출고일자", "배송일", "배송일자", "납품일", "납품일자",
+	// An Icelandic due date; a first consultation; the day work was completed.
+	"eindagi", "gjalddagi", "initial consultation", "initial visit", "first consultation", "erstbehandlung",
+	"erstkonsultation", "primera consulta", "primera visita", "première consultation", "prima visita",
+	"primeira consulta", "work completed", "work completed on", "completed on", "completion date",
+	"date of completion", "fertigstellung", "fertiggestellt am", "date d'achèvement", "fecha de finalización",
+	"data de execução", "data di completamento",
 	// Bulgaria's tax event (the supply), Ukraine's payment deadline.
 	"дата на данъчно събитие", "дата на данъчното събитие", "дата на доставка", "сплатити до", "термін оплати",
 	"строк оплати", "оплата до",

@@ -117,3 +117,30 @@ func TestEastAsianDueDatesAreNotTheIssueDate(t *testing.T) {
 		{"TW 繳費期限", tw, d("2026-12-05"), "invoice_date", "繳費期限"},
 	})
 }
+
+// A delivery note dated after its number ("Delivery Note DN-8812 dated 12
+// Nov 2026", "Lieferschein Nr. 8812 vom 12.11.2026"), an Icelandic due date
+// (Eindagi, Gjalddagi), a first consultation and the day work was completed
+// are other dates.
+func TestDatedDeliveryNotesDueAndCompletionDates(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	uk := "Northern Paper\nInvoice 4471\n20 Nov 2026\nDelivery Note DN-8812 dated 12 Nov 2026\nTotal £48.00"
+	de := "Baustoffe Meyer GmbH\nRechnung 4471\nBremen, 20.11.2026\nLieferschein Nr. 8812 vom 12.11.2026\nGesamt 47,60 EUR"
+	is := "Hlíð ehf.\nReikningur 4471\n20.11.2026\nGjalddagi: 05.12.2026\nSamtals 12.400 kr."
+	is2 := "Hlíð ehf.\nReikningur 4471\nDags. 20.11.2026\nEindagi: 05.12.2026\nSamtals 12.400 kr."
+	nz := "Physio Plus\nInvoice 4471\nAuckland, 20 November 2026\nInitial consultation: 05/11/2026\nTotal NZ$120.00"
+	au := "Kelly Plumbing\nInvoice 4471\n20/11/2026\nCompletion date: 14/11/2026\nTotal $180.00"
+	runDateCases(t, []classCase{
+		{"UK issue date", uk, d("2026-11-20"), "", ""},
+		{"UK delivery note dated", uk, d("2026-11-12"), "invoice_date", "Delivery Note"},
+		{"DE issue date", de, d("2026-11-20"), "", ""},
+		{"DE Lieferschein Nr. … vom", de, d("2026-11-12"), "invoice_date", ""},
+		{"IS issue date", is, d("2026-11-20"), "", ""},
+		{"IS Gjalddagi", is, d("2026-12-05"), "invoice_date", "Gjalddagi"},
+		{"IS Eindagi", is2, d("2026-12-05"), "invoice_date", "Eindagi"},
+		{"NZ issue date", nz, d("2026-11-20"), "", ""},
+		{"NZ initial consultation", nz, d("2026-11-05"), "invoice_date", "Initial consultation"},
+		{"AU issue date", au, d("2026-11-20"), "", ""},
+		{"AU completion date", au, d("2026-11-14"), "invoice_date", "Completion date"},
+	})
+}

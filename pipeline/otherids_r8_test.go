@@ -96,3 +96,26 @@ func TestCertificateDeliveryAndEInvoiceIDsAreNotTheInvoiceNumber(t *testing.T) {
 		{"HU NAV transaction, no own number", hu2, n("3F9K2L1M0Q7P"), "invoice_number", "NAV tranzakció"},
 	})
 }
+
+// More of the same class: a gloss in another language between a label and
+// its value ("Ký hiệu (Serial): 1C26TML") still lets the label name the
+// value; Hungary's NAV transaction under its longer names and Argentina's
+// remito under "N° de Remito" or "Remitos asociados" are never the number.
+func TestGlossedAndLongerSystemLabels(t *testing.T) {
+	n := func(v string) map[string]any { return map[string]any{"invoice_number": v} }
+	vn := "Công ty TNHH Minh Long\nHÓA ĐƠN\nKý hiệu (Serial): 1C26TML\nSố (No.): 4471\nTổng cộng 1.100.000 VND"
+	hu := "Kovács Kft.\nSzámla sorszáma: KV-2026/4471\nNAV Online Számla tranzakció-azonosító: 3F9K2L1M0Q7P\nFizetendő 12 700 Ft"
+	hu2 := "Kovács Kft.\nSzámlaszám: KV-2026/4471\nNAV beküldési azonosító: 3F9K2L1M0Q7P\nFizetendő 12 700 Ft"
+	ar := "Distribuidora Río SRL\nFactura B 0003-00004471\nN° de Remito: 0001-00008812\nTotal $ 12.100,00"
+	ar2 := "Distribuidora Río SRL\nFactura B 0003-00004471\nRemitos asociados: 0001-00008812\nTotal $ 12.100,00"
+	runClassCases(t, []classCase{
+		{"VN own number", vn, n("4471"), "", ""},
+		{"VN series with a gloss", vn, n("1C26TML"), "invoice_number", "Ký hiệu"},
+		{"HU own number", hu, n("KV-2026/4471"), "", ""},
+		{"HU NAV Online Számla transaction", hu, n("3F9K2L1M0Q7P"), "invoice_number", "tranzakció-azonosító"},
+		{"HU NAV submission id", hu2, n("3F9K2L1M0Q7P"), "invoice_number", "beküldési azonosító"},
+		{"AR own number", ar, n("0003-00004471"), "", ""},
+		{"AR N° de Remito", ar, n("0001-00008812"), "invoice_number", "Remito"},
+		{"AR remitos asociados", ar2, n("0001-00008812"), "invoice_number", "Remitos asociados"},
+	})
+}
