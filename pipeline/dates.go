@@ -125,13 +125,34 @@ func numberLabelBefore(rs []rune, start int) bool {
 	return numberWords[w] || strings.HasSuffix(w, "nummer") || strings.HasSuffix(w, "number")
 }
 
-// ValidISODate reports whether s is a real calendar date written YYYY-MM-DD.
+// ValidISODate reports whether s is a real calendar date written
+// YYYY-MM-DD: what time.Parse("2006-01-02", s) accepts, read by hand (it is
+// asked of every date a record states; TestValidISODateIsTimeParse).
 func ValidISODate(s string) bool {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return false
 	}
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	num := func(i, j int) int {
+		n := 0
+		for _, c := range []byte(s[i:j]) {
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, m, d := num(0, 4), num(5, 7), num(8, 10)
+	if m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
+	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		days = 29
+	}
+	return d <= days
 }
 
 // ParseDate reads a string holding exactly one date (surrounding spaces and

@@ -297,10 +297,8 @@ func (d *doc) outranked(f Field, spans []Span, val string) (labelHit, string, in
 		if r <= top {
 			continue
 		}
-		if sp, ok := numberAfter(d.rs, h.end); ok && d.lineOf(sp.Start) == d.lineOf(h.start) {
-			if t := string(d.rs[sp.Start:sp.End]); !sameNumber(t, val) && !hasComponent(t, val) {
-				tok, top = t, r
-			}
+		if _, t, ok := d.otherNumberAfter(h, val); ok {
+			tok, top = t, r
 		}
 	}
 	return loose, tok, top, tok != ""
@@ -652,18 +650,25 @@ func nativeDigit(r rune) rune {
 	if r > 0x1C59 && r < 0xA620 || r > 0xABF9 && r < 0xFF10 || !unicode.Is(unicode.Nd, r) {
 		return r
 	}
-	for _, rg := range unicode.Nd.R16 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi {
-			return '0' + (r-lo)%10
-		}
-	}
-	for _, rg := range unicode.Nd.R32 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi {
-			return '0' + (r-lo)%10
+	for _, rg := range digitRanges {
+		if r >= rg[0] && r <= rg[1] {
+			return '0' + (r-rg[0])%10
 		}
 	}
 	return r
 }
+
+// digitRanges are unicode.Nd's ranges, its 16-bit and 32-bit tables in one
+// list, each range's first rune a zero.
+var digitRanges = func() (out [][2]rune) {
+	for _, rg := range unicode.Nd.R16 {
+		out = append(out, [2]rune{rune(rg.Lo), rune(rg.Hi)})
+	}
+	for _, rg := range unicode.Nd.R32 {
+		out = append(out, [2]rune{rune(rg.Lo), rune(rg.Hi)})
+	}
+	return out
+}()
 
 // arabicForms are U+0660-U+066C: the Arabic-Indic digits, the Arabic
 // percent sign and the decimal and thousands separators.

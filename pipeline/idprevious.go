@@ -132,6 +132,21 @@ func (d *doc) otherInvoicePhrase(sp Span) string {
 	return ""
 }
 
+// otherNumberAfter is the number label h introduces on its own line, and
+// its span, when it is neither val nor holds val as a component: another
+// number the document gives the label's field.
+func (d *doc) otherNumberAfter(h labelHit, val string) (Span, string, bool) {
+	sp, ok := numberAfter(d.rs, h.end)
+	if !ok || d.lineOf(sp.Start) != d.lineOf(h.start) {
+		return Span{}, "", false
+	}
+	t := string(d.rs[sp.Start:sp.End])
+	if sameNumber(t, val) || hasComponent(t, val) {
+		return Span{}, "", false
+	}
+	return sp, t, true
+}
+
 // otherInvoiceOnly is the phrase that names every occurrence of an
 // identifier as another invoice's, when the document labels a different
 // number with the field's own labels on a line that names no other
@@ -156,11 +171,7 @@ func (d *doc) otherInvoiceOnly(f Field, spans []Span, val string) string {
 		if h.role != own {
 			continue
 		}
-		sp, ok := numberAfter(d.rs, h.end)
-		if !ok || d.lineOf(sp.Start) != d.lineOf(h.start) {
-			continue
-		}
-		if tok := string(d.rs[sp.Start:sp.End]); !sameNumber(tok, val) && !hasComponent(tok, val) && d.otherInvoicePhrase(sp) == "" {
+		if sp, _, ok := d.otherNumberAfter(h, val); ok && d.otherInvoicePhrase(sp) == "" {
 			return phrase
 		}
 	}

@@ -100,7 +100,7 @@ func isTaxHeader(rs []rune, words []wordSpan) bool {
 	var buf [48]byte
 	for _, w := range words {
 		// Lowered once and looked up once for the three sets.
-		if !taxHeaderShapes.mayHold(toLower(rs[w.a]), w.b-w.a) {
+		if !taxHeaderShapes.mayHold(toLower(rs[w.a]), w.b-w.a) || !taxHeaderHashes.has(loweredHash(rs[w.a:w.b])) {
 			continue
 		}
 		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
@@ -132,8 +132,10 @@ var taxHeaderClass = func() map[string]uint8 {
 	return m
 }()
 
-// taxHeaderShapes are taxHeaderClass' shapes.
-var taxHeaderShapes = shapesOf(taxHeaderClass)
+// taxHeaderShapes are taxHeaderClass' shapes, and taxHeaderHashes its
+// words' hashes: most words of a line above amounts are no header's, and
+// are passed over before they are lowered into a key.
+var taxHeaderShapes, taxHeaderHashes = shapesOf(taxHeaderClass), hashesOf(taxHeaderClass)
 
 const (
 	headerItem = 1 << iota
