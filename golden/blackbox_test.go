@@ -172,7 +172,10 @@ var blackboxSets = []struct {
 	// 40 flagged once a prefixed dollar ("FJ$", "NT$") names its own.
 	// 12 once stay, visit, order, delivery-note and East Asian due dates are other dates (session 8).
 	// 11, 3 in ok once a date heading a letter after its place is the issue date (session 8).
-	{"heldout-r6.jsonl", 11, 40, 3, 0},
+	// 10, 2 in ok once a bank named after the account number it holds, and
+	// more roles (place of supply, fleet, carrier, practitioner) are no
+	// vendor (q-role8).
+	{"heldout-r6.jsonl", 10, 40, 2, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op
@@ -233,7 +236,12 @@ var blackboxSets = []struct {
 	// 40, 12 in ok, 49 flagged once place-headed, ROC, Reiwa and Ukrainian dates anchor the issue date, a
 	// Hijri year is flagged and an arrival repeated on item lines is named (q-date8, our own documents).
 	// 36 once a glossed label (Ký hiệu (Serial)), NAV and remito variants, dated delivery notes and Icelandic due dates are read (q-date8).
-	{"heldout-r8.jsonl", 36, 49, 12, 25},
+	// 32, 9 in ok, 48 flagged, 18 misleading once a factoring company or a
+	// practitioner ("Provider: Dr …, DMD") named below the head, a bank after
+	// its account number, a shipper/exporter on a carrier's bill, buyer- or
+	// recipient-created tax invoices and more roles' labels are known
+	// (q-role8, own documents).
+	{"heldout-r8.jsonl", 32, 48, 9, 18},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -616,6 +616,9 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the tax office printed beside the seller's tax number, not the issuer", val))
 		return
 	}
+	if d.checkNamedRole(c, val) {
+		return
+	}
 	if label, head, ok := d.senderNotIssuer(c.Spans, val); ok {
 		c.penalize(factorNotIssuer, fmt.Sprintf("%q is the party named after %q, not the issuer: the document's head names %q", val, strings.ToUpper(label), head))
 		return

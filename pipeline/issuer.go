@@ -186,7 +186,7 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 			continue
 		}
 		seen++
-		if name, label, ok := afterIssuerLabel(line); ok && !d.cardIssuerLine(li, label) {
+		if name, label, ok := afterIssuerLabel(line); ok && !d.cardIssuerLine(li, label) && !practitionerUnder(label, name) {
 			start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
 			return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, li, true, weakIssuerLabels[label]}, true
 		}

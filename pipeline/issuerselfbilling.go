@@ -14,13 +14,20 @@ import (
 // head that wrote it.
 var selfBillingTitles = tokenizeLabels([]string{"self billing", "self billed", "selfbilling", "gutschriftverfahren",
 	"gutschriftsverfahren", "autofacturation", "auto facturation", "autofactura", "autofacturación", "autofattura",
-	"zelffacturatie", "självfakturering"})
+	"zelffacturatie", "självfakturering",
+	// Australia's and New Zealand's recipient- or buyer-created tax
+	// invoice, and self-billing in more European languages.
+	"recipient created tax invoice", "buyer created tax invoice", "rcti", "bcti", "autofaturação",
+	"autofacturação", "samofakturowanie", "samofakturace", "selvfakturering", "selvfakturering", "itselaskutus",
+	"αυτοτιμολόγηση", "önszámlázás", "autofacturare", "samofakturiranje"})
 
 // selfBillingSupplierLabels introduce the supplier on a self-billing
 // invoice; the German one names it as the recipient of the credit.
 var selfBillingSupplierLabels = []string{"supplier", "seller", "vendor", "lieferant", "leistungserbringer",
 	"gutschriftsempfänger", "gutschriftempfänger", "fournisseur", "vendeur", "proveedor", "fornitore",
-	"cedente", "cedente/prestatore", "prestatore", "leverancier", "contractor", "subcontractor", "auftragnehmer"}
+	"cedente", "cedente/prestatore", "prestatore", "leverancier", "contractor", "subcontractor", "auftragnehmer",
+	"supplier name", "grower", "producer", "payee", "fornecedor", "dostawca", "dodavatel", "leverandør", "toimittaja",
+	"leverantör", "προμηθευτής", "szállító", "furnizor"}
 
 // selfBilledSupplier is the supplier a self-billing invoice names in its
 // head, when the head carries a self-billing title.
@@ -124,7 +131,8 @@ func cutFoldPrefix(s, l string) (string, bool) {
 // selfBillingStems are the parts of every self-billing title a head line
 // must hold before its words are compared: most documents have none, and
 // most head lines are ASCII, searched without lowering them.
-var selfBillingStems = newStemSet("self", "gutschrift", "autofa", "autofact", "zelffact", "självfakt")
+var selfBillingStems = newStemSet("self", "gutschrift", "autofa", "autofact", "zelffact", "självfakt", "created tax",
+	"rcti", "bcti", "samofakt", "selvfakt", "itselask", "αυτοτιμολ", "önszáml")
 
 func selfBillingStem(line string) bool { return selfBillingStems.in(line) }
 

@@ -171,6 +171,9 @@ func (d *doc) otherPartyAt(sp Span) string {
 	if l := d.roleOnLine(li, ls, sp); l != "" {
 		return l
 	}
+	if l := d.guestCompanyLabel(li, d.str(max(ls, sp.Start-40), sp.Start)); l != "" {
+		return l
+	}
 	if d.paymentBankAt(li, sp) {
 		return "bank"
 	}
@@ -376,7 +379,13 @@ func blockHeading(line string) string {
 // only when the head names another issuer (the carrier) is the shipper
 // not the vendor.
 var senderLabels = [][]string{{"shipper"}, {"consignor"}, {"absender"}, {"versender"}, {"expéditeur"},
-	{"remitente"}, {"mittente"}}
+	{"remitente"}, {"mittente"},
+	// The shipper as exporter, by name or details, and the sender in more
+	// languages.
+	{"shipper", "exporter"}, {"shipper", "name"}, {"shipper", "s", "name"}, {"shipper", "details"}, {"sender"},
+	{"afzender"}, {"avsändare"}, {"avsender"}, {"afsender"}, {"lähettäjä"}, {"nadawca"}, {"odesílatel"},
+	{"feladó"}, {"gönderici"}, {"gönderen"}, {"expedidor"}, {"remetente"}, {"荷送人"}, {"发货人"}, {"寄件人"},
+	{"發貨人"}, {"송하인"}}
 
 // senderNotIssuer reports a name printed only right after a sender label
 // ("Shipper: Delta Hardware Co") on a document whose head names a different
@@ -399,6 +408,9 @@ func (d *doc) senderNotIssuer(spans []Span, val string) (string, string, bool) {
 		label = strings.Join(senderLabels[i], " ")
 	}
 	h, ok := d.headIssuer(false)
+	if !ok && label != "" {
+		h, ok = d.headIssuer(true) // a carrier's brand with no legal form ("SWIFTLINE CARGO")
+	}
 	if label == "" || !ok || h.weak || strings.EqualFold(strings.TrimSpace(h.name), strings.TrimSpace(val)) {
 		return "", "", false
 	}

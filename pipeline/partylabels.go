@@ -101,7 +101,16 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	// The brand a hotel or shop is run under: its owner licenses the name,
 	// the operating company issues the bill.
 	"under licence from", "under license from", "franchisor", "sous licence de", "unter lizenz von",
-	"bajo licencia de", "su licenza di", "a member of",
+	"bajo licencia de", "su licenza di", "a member of", "franchised by", "franchise of", "trademark of",
+	"trademarks of", "part of the", "member of", "eine marke der", "eine marke von", "una marca de", "une marque de",
+	"a brand of", "brand of", "subsidiary of", "franchise agreement with", "licence agreement with",
+	"license agreement with",
+	// Who holds the card a slip was paid with.
+	"cardholder", "card holder", "card member", "karteninhaber", "titulaire de la carte", "titular de la tarjeta",
+	"titolare carta", "titular do cartão",
+	// Who saw, treated or referred a clinic's patient.
+	"seen by", "treated by", "referred by", "prescribed by", "verordnet von", "überwiesen von", "prescrit par",
+	"prescrito por", "prescritto da",
 	// Who certifies a construction payment for the employer.
 	"certified by", "certified for payment by", "bescheinigt durch", "certifié par",
 	// Buyers of Chinese, Taiwanese and Hong Kong invoices in traditional
@@ -121,7 +130,8 @@ var customerLabels = []string{"rechnung an", "rechnungsadresse", "empfänger", "
 	"account with", "account at", "konto bei", "compte auprès de", "ouvert auprès de", "compte chez",
 	"domiciliation", "domiciliation bancaire", "domiciliación bancaria", "cuenta en", "cuenta abierta en",
 	"conto presso", "conto corrente presso", "coordinate bancarie", "appoggio bancario", "banca d appoggio",
-	"rekening bij", "payable at", "drawn on", "振込先", "お振込先", "振込口座", "お振込口座", "開戶行", "開戶銀行",
+	"rekening bij", "payable at", "drawn on", "direct debit from", "debit from", "debited from", "abgebucht von",
+	"prélevé sur", "cargado en", "addebitato su", "振込先", "お振込先", "振込口座", "お振込口座", "開戶行", "開戶銀行",
 	"开户行", "开户银行", "자동이체", "입금계좌", "입금은행",
 	// The buyer in more languages: Spanish Adquiriente, the "Doit" of an
 	// old-style French or West African invoice ("Doit : M. X" names who
