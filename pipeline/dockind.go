@@ -195,6 +195,15 @@ func hasKeyPhrase(key, phrase string) bool {
 // not keyed only to learn that.
 func (d *doc) mayHoldSubject(l int) bool {
 	ls, le := d.lineBounds(l)
+	// Most lines hold no j in either case, which the word needs: one
+	// test a rune passes them.
+	j := false
+	for _, r := range d.rs[ls:le] {
+		j = j || r|0x20 == 'j'
+	}
+	if !j {
+		return false
+	}
 	const word = "subject"
 	matched := 0
 	for _, r := range d.rs[ls:le] {
