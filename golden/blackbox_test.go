@@ -52,7 +52,12 @@ var blackboxSets = []struct {
 	// neither the total nor the subtotal.
 	// 84, 69 in ok once "Inv. No." with its dots labels the invoice's own
 	// number (a reference beside it is no longer taken for it).
-	{"documents.jsonl", 84, 12, 69, 0},
+	// 83, 68 in ok once the issue date is anchored in more languages: Polish,
+	// Czech, Slovak, Serbian, Romanian, Turkish, Finnish … months; bare
+	// date labels in Devanagari, Burmese, Persian, Bengali, Georgian …;
+	// delivery, turnover and due labels in those languages (q-id8, our
+	// own documents).
+	{"documents.jsonl", 83, 12, 68, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	{"documents-r1.jsonl", 4, 9, 4, 0},
@@ -211,7 +216,9 @@ var blackboxSets = []struct {
 	// 61 flagged once signs several countries share (FCFA, "L", "Q", "K",
 	// "B/.", "C$", "lei") are read by the issuer's place, and RD$, TT$,
 	// Gs., Lps., Lekë and Nu. ground their own currencies.
-	{"heldout-r7.jsonl", 41, 61, 6, 1},
+	// 39 once the issue date is anchored in more languages (month names,
+	// bare date labels in Devanagari, Burmese, Persian …; q-id8).
+	{"heldout-r7.jsonl", 39, 61, 6, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,

@@ -77,6 +77,25 @@ var monthNames = map[string]int{
 	"สิงหาคม": 8, "กันยายน": 9, "ตุลาคม": 10, "พฤศจิกายน": 11, "ธันวาคม": 12, "ม.ค.": 1, "ก.พ.": 2,
 	"มี.ค.": 3, "เม.ย.": 4, "พ.ค.": 5, "มิ.ย.": 6, "ก.ค.": 7, "ส.ค.": 8, "ก.ย.": 9, "ต.ค.": 10, "พ.ย.": 11,
 	"ธ.ค.": 12,
+	// The genitive a Polish, Czech, Slovak or Serbian date prints ("5
+	// listopada 2026", "20. listopadu 2026", "20. novembra 2026"), Romanian, Turkish, Finnish (partitive),
+	// Scandinavian, Indonesian and Catalan months. Croatian is left out: its
+	// "listopada" is October, Polish's November.
+	"stycznia": 1, "lutego": 2, "marca": 3, "kwietnia": 4, "maja": 5, "czerwca": 6, "lipca": 7, "sierpnia": 8,
+	"września": 9, "października": 10, "listopada": 11, "grudnia": 12,
+	"ledna": 1, "února": 2, "března": 3, "dubna": 4, "května": 5, "června": 6, "července": 7, "srpna": 8,
+	"září": 9, "října": 10, "listopadu": 11, "prosince": 12,
+	"januára": 1, "februára": 2, "apríla": 4, "mája": 5, "júna": 6, "júla": 7, "augusta": 8, "septembra": 9,
+	"októbra": 10, "novembra": 11, "decembra": 12,
+	"januara": 1, "februara": 2, "marta": 3, "aprila": 4, "juna": 6, "jula": 7, "avgusta": 8, "oktobra": 10,
+	"ianuarie": 1, "februarie": 2, "martie": 3, "aprilie": 4, "iunie": 6, "iulie": 7, "septembrie": 9,
+	"octombrie": 10, "noiembrie": 11, "decembrie": 12,
+	"ocak": 1, "şubat": 2, "mart": 3, "nisan": 4, "mayıs": 5, "haziran": 6, "temmuz": 7, "ağustos": 8,
+	"eylül": 9, "ekim": 10, "kasım": 11, "aralık": 12,
+	"tammikuuta": 1, "helmikuuta": 2, "maaliskuuta": 3, "huhtikuuta": 4, "toukokuuta": 5, "kesäkuuta": 6,
+	"heinäkuuta": 7, "elokuuta": 8, "syyskuuta": 9, "lokakuuta": 10, "marraskuuta": 11, "joulukuuta": 12,
+	"maj": 5, "augusti": 8, "desember": 12, "maret": 3, "agustus": 8, "pebruari": 2, "nopember": 11,
+	"gener": 1, "febrer": 2, "març": 3, "maig": 5, "juny": 6, "juliol": 7, "agost": 8, "setembre": 9, "desembre": 12,
 }
 
 // monthShapes are monthNames' shapes: most words of a document are no

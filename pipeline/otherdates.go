@@ -139,7 +139,24 @@ var eventDateLabels = []string{"due", "due date", "due on", "payment due", "pay 
 	"guia de remision", "guia de remessa", "remito", "remito del", "delivery note", "delivery note dated",
 	"delivery note of", "ddt del", "ddt", "documento di trasporto", "pakbon", "leveringsbon", "følgeseddel",
 	"följesedel", "lähete", "wz", "dodací list", "irsaliye", "накладная", "накладна", "送货单", "出货单", "納品書",
-	"거래명세서 일자"}
+	"거래명세서 일자",
+	// A delivery, supply, turnover, service or tax-event date, and a due
+	// date, in the languages and scripts whose issue-date labels reflect
+	// knows too (a record copying one of them is flagged against the issue
+	// date, or by this label where none is labelled).
+	"piegādes datums", "pakalpojuma sniegšanas datums", "apmaksas termiņš", "pristatymo data", "tarnekuupäev",
+	"ပို့ဆောင်သည့်ရက်", "ပို့ဆောင်သည့်နေ့", "ပေးချေရမည့်ရက်", "डिलीवरी तिथि", "डिलीवरी की तिथि", "आपूर्ति की तिथि",
+	"आपूर्ति तिथि", "देय तिथि", "भुक्तानी मिति", "डेलिभरी मिति", "تاریخ تحویل", "تاریخ ارسال", "تاریخ سررسید",
+	"ngày giao hàng", "ngày giao", "hạn thanh toán", "tanggal pengiriman", "tgl kirim", "tanggal jatuh tempo",
+	"jatuh tempo", "tarikh penghantaran", "tarikh akhir", "tarikh tamat", "szállítás dátuma", "szállítási dátum",
+	"data livrării", "data livrarii", "data scadenței", "datum isporuke", "datum prometa", "datum prometa dobara",
+	"datum dobave", "datum opravljene storitve", "datum valute", "valuta plaćanja", "дата на доставка",
+	"дата на данъчно събитие", "дата на данъчното събитие", "датум на промет", "датум на испорака", "датум промета",
+	"валута на плаќање", "валута плаћања", "дата податкового зобов'язання", "дата совершения оборота",
+	"дата оборота", "дата постачання", "дата відвантаження", "дата надання послуг", "teslimat tarihi",
+	"วันที่ส่งของ", "วันที่จัดส่ง", "วันส่งของ", "交货日期", "交貨日期", "送货日期", "服务日期", "배송일", "납품일",
+	"공급일", "dienstleistungsdatum", "tax event date", "date of taxable supply", "turnover date", "წოდების თარიღი",
+	"მიწოდების თარიღი", "մատակարարման ամսաթիվ", "ማስረከቢያ ቀን"}
 
 // neverIssueDateLabels name a day no document is issued on: a stay's first
 // day (a folio is issued when the guest leaves) and the next appointment a

@@ -213,7 +213,11 @@ fields:
       fakturadato, dato, udstedelsesdato, utstedelsesdato, laskun päivämäärä, laskun pvm, laskupäivä, päiväys,
       päivämäärä, pvm, datum vystavení, datum vystavenia, dátum vystavenia, dátum vyhotovenia, kiállítás dátuma,
       számla kelte, kelt, data emiterii, data facturii, datum izdavanja, datum računa, datum izdaje, arve kuupäev,
-      sąskaitos data, izrakstīšanas datums, дата составления, дата рахунку, дата виставлення, від]
+      sąskaitos data, izrakstīšanas datums, дата составления, дата рахунку, дата виставлення, від,
+      दिनांक, तिथि, तारीख, मिति, बीजक तिथि, ရက်စွဲ, နေ့စွဲ, تاریخ, تاریخ فاکتور, تاریخ صدور, তারিখ, ວັນທີ, កាលបរិច្ឆេទ,
+      თარიღი, rēķina datums, kuupäev, tanggal, tgl, tanggal faktur, tarikh, tarikh invois, ngày lập,
+      petsa, tarehe, tarix, огноо, күні, датум, датум на фактура, дата на издаване, дата на фактура,
+      datum fakture, data e faturës, dagsetning]
   - name: subtotal
     kind: money
     role: subtotal
