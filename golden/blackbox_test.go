@@ -180,7 +180,8 @@ var blackboxSets = []struct {
 	// 10, 2 in ok once a bank named after the account number it holds, and
 	// more roles (place of supply, fleet, carrier, practitioner) are no
 	// vendor (q-role8).
-	{"heldout-r6.jsonl", 10, 40, 2, 0},
+	// 9 once a Vietnamese "Ngày … tháng … năm …" heading is the issue date (q-date8).
+	{"heldout-r6.jsonl", 9, 40, 2, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op

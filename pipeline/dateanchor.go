@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -73,4 +74,38 @@ func eraNamed(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// vietnameseIssueDate is the date a Vietnamese invoice prints under its
+// title in words, "Ngày 10 tháng 11 năm 2026" (Day 10, month 11, year
+// 2026), read only when that is the text's one such date: FindDates does
+// not list it, yet it is the issue date as surely as a labelled one.
+func (d *doc) vietnameseIssueDate() (string, bool) {
+	if d.ascii || !strings.Contains(d.text(), "ng") {
+		return "", false // "ngày" is no ASCII word; most texts are not lowered
+	}
+	text := d.lowerText()
+	at := strings.Index(text, "ngày ")
+	if at < 0 || !strings.Contains(text[at:], " tháng ") {
+		return "", false
+	}
+	var iso string
+	for at >= 0 {
+		var day, month, year int
+		rest := text[at+len("ngày "):]
+		n, _ := fmt.Sscanf(rest, "%d tháng %d năm %d", &day, &month, &year)
+		if n == 3 {
+			got, ok := isoDate(year, month, day)
+			if !ok || iso != "" && got != iso {
+				return "", false
+			}
+			iso = got
+		}
+		next := strings.Index(rest, "ngày ")
+		if next < 0 {
+			break
+		}
+		at += len("ngày ") + next
+	}
+	return iso, iso != ""
 }

@@ -90,3 +90,17 @@ func TestArrivalRepeatedOnItemLinesIsNotTheIssueDate(t *testing.T) {
 		{"day use: the arrival day printed alone too", dayUse, d("2026-11-14"), "", ""},
 	})
 }
+
+// A Vietnamese invoice prints its issue date under its title in words,
+// "Ngày 10 tháng 11 năm 2026": another date the record gives (a delivery
+// or an order printed with a label the lists do not know) is flagged
+// against it, and the heading's date passes.
+func TestVietnameseHeadingDateIsTheIssueDate(t *testing.T) {
+	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
+	vn := "Công ty TNHH Minh Long\nHÓA ĐƠN GIÁ TRỊ GIA TĂNG\nNgày 10 tháng 11 năm 2026\nKý hiệu: 1C26TML  Số: 0004471\n" +
+		"Đơn đặt hàng 25/10/2026\nTổng cộng 1.100.000 VND"
+	runDateCases(t, []classCase{
+		{"VN heading date", vn, d("2026-11-10"), "", ""},
+		{"VN order date", vn, d("2026-10-25"), "invoice_date", "document labels (2026-11-10)"},
+	})
+}

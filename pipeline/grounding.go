@@ -768,6 +768,9 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				break
 			}
 		}
+		if iso, ok := d.vietnameseIssueDate(); labelled == "" && ok && iso != val {
+			labelled = iso
+		}
 	} else if f.Kind == KindText {
 		// A name runs to the end of its line: "Patient: Maria Gonzalez".
 		want := string(foldNeedle(val, foldAlnum))
