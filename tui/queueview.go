@@ -38,12 +38,15 @@ func (q *queuePage) View() string {
 	b.WriteByte('\n')
 	b.WriteString(st.Header.Render(fitWidth("  STATUS  "+pad("ID", q.idWidth())+"  CONF "+pad("FLAG", q.flagWidth())+" REV  TEXT", q.width)))
 	h := q.listHeight()
-	empty := q.emptyLines()
+	var empty []string
+	if len(q.view) == 0 {
+		empty = q.emptyLines()
+	}
 	for line := 0; line < h; line++ {
 		b.WriteByte('\n')
 		vi := q.offset + line
 		if vi >= len(q.view) {
-			if len(q.view) == 0 && line < len(empty) {
+			if line < len(empty) {
 				b.WriteString(st.Muted.Render(ansi.Truncate(empty[line], q.width, "…")))
 			}
 			continue
