@@ -84,9 +84,6 @@ func mayHoldRegistration(line string) bool {
 // registrationFirstWords screens words for registrationsByFirst.
 var registrationFirstWords = hashesOf(registrationsByFirst)
 
-// maxRegistrationWord is longer than any label's first word.
-const maxRegistrationWord = 32
-
 // registrationLabel is label k of registrationLabels followed by
 // bankLabels, and whether it is a bank's.
 func registrationLabel(k int) ([]string, bool) {

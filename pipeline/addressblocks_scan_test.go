@@ -79,8 +79,8 @@ func TestRegistrationCuesIsEachLabelSearched(t *testing.T) {
 // counts, and the labels' first words fit its buffer.
 func TestMayHoldRegistrationTurnsAwayOnlyLinesWithoutLabels(t *testing.T) {
 	for w := range registrationsByFirst {
-		if len(w) > maxRegistrationWord {
-			t.Errorf("label word %q is longer than maxRegistrationWord", w)
+		if len(w) > maxLookupWord {
+			t.Errorf("label word %q is longer than maxLookupWord", w)
 		}
 	}
 	lines := []string{"ACME Oy | Y-tunnus 1234567-8", "VAT No: GB123", "IBAN: FI21", "Hauptstraße 5", "Company Number 0123",

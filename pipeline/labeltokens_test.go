@@ -108,14 +108,14 @@ func TestLabelTokensAreLabelTokensTexts(t *testing.T) {
 // does from LabelTokens.
 func TestASCIIEndsInLegalFormAgrees(t *testing.T) {
 	for w := range titleWords {
-		if isASCII(w) && len(w) > maxASCIITitleWord {
-			t.Errorf("title word %q is longer than maxASCIITitleWord", w)
+		if isASCII(w) && len(w) > maxLookupWord {
+			t.Errorf("title word %q is longer than maxLookupWord", w)
 		}
 	}
 	for _, f := range legalForms {
 		for _, w := range f {
-			if len(w) > maxLegalFormWord {
-				t.Errorf("legal form word %q is longer than maxLegalFormWord", w)
+			if len(w) > maxLookupWord {
+				t.Errorf("legal form word %q is longer than maxLookupWord", w)
 			}
 		}
 	}

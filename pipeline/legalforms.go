@@ -141,10 +141,6 @@ func isTitleWord(w string) bool {
 // asciiTitleWords screens words for titleWords.
 var asciiTitleWords = hashesOf(titleWords)
 
-// maxLegalFormWord bounds the length of a legal form's words (a test keeps
-// it so).
-const maxLegalFormWord = 16
-
 // asciiLower is an ASCII byte lowercased.
 func asciiLower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
@@ -153,9 +149,10 @@ func asciiLower(c byte) byte {
 	return c
 }
 
-// maxLookupWord is the longest ASCII word lookupLower lowers: longer than
-// any word of the sets it reads (maxLabelWord, maxASCIITitleWord,
-// maxLegalFormWord, maxRegistrationWord bound them, each kept so by a test).
+// maxLookupWord is the longest ASCII word lookupLower lowers: no word of
+// the sets it reads (customer labels, address words, honorifics, name
+// continuations, title words, legal forms, registration labels) is longer,
+// as their tests keep them.
 const maxLookupWord = 32
 
 // lookupLower is set[strings.ToLower(w)] for an ASCII word w, lowered on the
@@ -181,10 +178,6 @@ func lookupLower[V any](set map[string]V, screen *wordHashes, w string) (V, bool
 	v, ok := set[string(low[:len(w)])]
 	return v, ok
 }
-
-// maxASCIITitleWord bounds the length of the ASCII titleWords (a test
-// keeps it so).
-const maxASCIITitleWord = 16
 
 // asciiWordByte is an ASCII byte labelTokens keeps in a word, in any case.
 func asciiWordByte(b byte) bool {

@@ -194,9 +194,8 @@ func (d *doc) otherPartyAt(sp Span) string {
 			}
 		}
 		if before := strings.TrimSpace(d.str(ls, sp.Start)); before == "" {
-			if l := d.lineHeading(li - 1); l != "" {
-				return l
-			}
+			// The heading on the line above is the block label's first
+			// candidate.
 			if l := d.customerBlockLabel(li); l != "" {
 				return l
 			}

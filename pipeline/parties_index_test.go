@@ -49,15 +49,15 @@ func TestCustomerLabelOfReadsAsLabelTokens(t *testing.T) {
 	for _, ls := range [][][]string{customerLabelToks, addressWordToks} {
 		for _, l := range ls {
 			for _, w := range l {
-				if isASCII(w) && len(w) > maxLabelWord {
-					t.Errorf("label word %q is longer than maxLabelWord", w)
+				if isASCII(w) && len(w) > maxLookupWord {
+					t.Errorf("label word %q is longer than maxLookupWord", w)
 				}
 			}
 		}
 	}
 	for h := range honorifics {
-		if isASCII(h) && len(h) > maxLabelWord {
-			t.Errorf("honorific %q is longer than maxLabelWord", h)
+		if isASCII(h) && len(h) > maxLookupWord {
+			t.Errorf("honorific %q is longer than maxLookupWord", h)
 		}
 	}
 	lines := []string{"", "  ", "Bill To: ACME", "BILL TO:", "bill-to", "Customer Copy   SHIP TO", "Sold To:   Ship To:",
@@ -170,8 +170,8 @@ func TestStemSetFindsEachStem(t *testing.T) {
 // LabelTokens forms do.
 func TestIsTitleAndLeadWordReadAsLabelTokens(t *testing.T) {
 	for w := range nameContinuations {
-		if isASCII(w) && len(w) > maxLabelWord {
-			t.Errorf("name continuation %q is longer than maxLabelWord", w)
+		if isASCII(w) && len(w) > maxLookupWord {
+			t.Errorf("name continuation %q is longer than maxLookupWord", w)
 		}
 	}
 	r := rand.New(rand.NewPCG(4, 4))

@@ -12,11 +12,6 @@ import (
 // checks ask of a dozen lines per document whether their words hold a
 // customer label. Every function here answers as its LabelTokens form does.
 
-// maxLabelWord bounds the length of the ASCII words of customer labels,
-// address words and honorifics (a test keeps it so): a longer word of a
-// text is none of them.
-const maxLabelWord = 24
-
 // customerLabelOf is customerLabelIn(LabelTokens(s)).
 func customerLabelOf(s string) string {
 	if !isASCII(s) {
