@@ -768,8 +768,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 				break
 			}
 		}
-		if iso, ok := d.vietnameseIssueDate(); labelled == "" && ok && iso != val {
-			labelled = iso
+		if labelled == "" {
+			if iso, ok := d.vietnameseIssueDate(); ok && iso != val {
+				labelled = iso
+			}
 		}
 	} else if f.Kind == KindText {
 		// A name runs to the end of its line: "Patient: Maria Gonzalez".

@@ -122,11 +122,6 @@ func (d *doc) otherDocPhrase(sp Span) (phrase, what string) {
 	return "", ""
 }
 
-// isLineWordRune reports a rune lineWords keeps inside a word.
-func isLineWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-'
-}
-
 // bareNumberWord reports an own label that is only a word for "number"
 // ("Số", "No.", "Nr."): "Hợp đồng số" is the contract's number however the
 // bare word alone would name the document's.

@@ -52,9 +52,12 @@ var unpaidWords = map[string]bool{
 // lineWords are the lower-cased words of s, split at anything but letters,
 // digits, apostrophes and hyphens.
 func lineWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
-	})
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isLineWordRune(r) })
+}
+
+// isLineWordRune reports a rune lineWords keeps inside a word.
+func isLineWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-'
 }
 
 // mayNameInvoice reports whether a part (between hyphens) of a word of
@@ -103,13 +106,11 @@ func (d *doc) otherInvoicePhrase(sp Span) string {
 	before := string(d.rs[ls:sp.Start])
 	ws := lineWords(before)
 	for i, w := range ws {
+		inv := false
 		for _, part := range strings.Split(w, "-") {
 			if otherInvoiceWords[part] {
 				return strings.TrimSpace(before)
 			}
-		}
-		inv := false
-		for _, part := range strings.Split(w, "-") {
 			inv = inv || invoiceWords[part]
 		}
 		if !inv {

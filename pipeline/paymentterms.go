@@ -29,7 +29,7 @@ var dayWords = map[string]bool{"days": true, "day": true, "pv": true, "päivää
 // after "net"/"netto", or before a day word that "net"/"netto" follows.
 // They are no amounts, and a "net" beside them is no subtotal's label.
 func paymentTerm(rs []rune, start, end int) bool {
-	if end-start > 3 || slices.ContainsFunc(rs[start:end], func(r rune) bool { return r < '0' || r > '9' }) ||
+	if end-start > 3 || !digitsAt(rs, start, end-start) ||
 		!termDays(atoiRunes(rs[start:end])) {
 		return false
 	}

@@ -8,7 +8,7 @@ import "math"
 // amounts carry cents.
 func placeOrYear(a labelledAmount) bool {
 	n := len(a.Raw)
-	if n < 4 || n > 5 || !digitRunes([]rune(a.Raw)) {
+	if n < 4 || n > 5 || !allDigits(a.Raw) {
 		return false
 	}
 	v := math.Abs(a.Value)

@@ -57,14 +57,14 @@ func joinSpaceGroups(rs []rune, ascii string, found []AmountMatch) []AmountMatch
 // drops a middle group that starts with 0 ("1 043 478.26") as a code.
 func spaceGroupAt(rs []rune, ascii string, found []AmountMatch, k int) (spaceGroup, bool) {
 	a := found[k]
-	if a.End-a.Start > 3 || !digitRunes(rs[a.Start:a.End]) {
+	if a.End-a.Start > 3 || !digitsAt(rs, a.Start, a.End-a.Start) {
 		return spaceGroup{}, false
 	}
 	p := a.End
-	for p+3 < len(rs) && isGroupSpace(rs[p]) && digitRunes(rs[p+1:p+4]) {
+	for p+3 < len(rs) && isGroupSpace(rs[p]) && digitsAt(rs, p+1, 3) {
 		p += 4
 	}
-	if p == a.End || p+2 >= len(rs) || rs[p] != '.' || !digitRunes(rs[p+1:p+3]) || p+3 < len(rs) && isAlnum(rs[p+3]) {
+	if p == a.End || p+2 >= len(rs) || rs[p] != '.' || !digitsAt(rs, p+1, 2) || p+3 < len(rs) && isAlnum(rs[p+3]) {
 		return spaceGroup{}, false
 	}
 	end := p + 3
@@ -78,15 +78,6 @@ func spaceGroupAt(rs []rune, ascii string, found []AmountMatch, k int) (spaceGro
 }
 
 func isGroupSpace(r rune) bool { return r == ' ' || r == '\u00a0' || r == '\u202f' || r == '\u2009' }
-
-func digitRunes(rs []rune) bool {
-	for _, r := range rs {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return len(rs) > 0
-}
 
 // addUp reports two of the groups adding up to a third, or a group and
 // another amount with cents (one outside every group) adding up to a
