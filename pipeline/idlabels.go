@@ -131,7 +131,7 @@ var notTheNumberLabels = []string{
 	"commercial register", "commercial register no", "commercial reg", "commercial reg. no",
 	"инн", "кпп", "инн/кпп", "огрн", "огрнип", "окпо", "бик", "р/с", "к/с", "унп", "бин", "иин",
 	"เลขประจำตัวผู้เสียภาษี", "เลขประจำตัวผู้เสียภาษีอากร", "เลขที่ผู้เสียภาษี", "เลขทะเบียนนิติบุคคล",
-	"mst", "vkn", "c.u.i.t.", "cuit n°", "cuil", "c.u.i.l.",
+	"c.u.i.t.", "cuit n°", "cuil", "c.u.i.l.",
 	// Argentina's authorisation codes of an electronic document.
 	"cae", "cae n°", "cae nº", "cae nro", "c.a.e.", "cae no", "caea",
 	// Contracts, policies, members and students.

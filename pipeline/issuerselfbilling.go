@@ -18,7 +18,7 @@ var selfBillingTitles = tokenizeLabels([]string{"self billing", "self billed", "
 	// Australia's and New Zealand's recipient- or buyer-created tax
 	// invoice, and self-billing in more European languages.
 	"recipient created tax invoice", "buyer created tax invoice", "rcti", "bcti", "autofaturação",
-	"autofacturação", "samofakturowanie", "samofakturace", "selvfakturering", "selvfakturering", "itselaskutus",
+	"autofacturação", "samofakturowanie", "samofakturace", "selvfakturering", "itselaskutus",
 	"αυτοτιμολόγηση", "önszámlázás", "autofacturare", "samofakturiranje"})
 
 // selfBillingSupplierLabels introduce the supplier on a self-billing
