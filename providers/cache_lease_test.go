@@ -272,9 +272,10 @@ func TestCacheLeaseSeesWhatChangedWhileUnlocked(t *testing.T) {
 
 	endLeasePeriod(c)
 	before = size()
-	many := write(200, 4<<10)
+	// More than the map the file starts with (cacheMapSize).
+	many := write(cacheMapSize/(16<<10)+50, 16<<10)
 	if size() == before {
-		t.Fatal("200 entries of 4 KB did not grow the file")
+		t.Fatalf("%d KB of entries did not grow the file", (cacheMapSize/(16<<10)+50)*16)
 	}
 	lookupAll(t, c, many)
 

@@ -46,6 +46,34 @@ func TestCacheCommitsShareAnOpen(t *testing.T) {
 	release()
 }
 
+// A cache filling up from nothing grows its file once, not at every
+// doubling of bbolt's memory map: each growth is an fsync inside a commit
+// that lookups wait for, and sends the kept opens to open the file again.
+func TestCacheFileGrowsOnceToItsMap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.db")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sizes := map[int64]bool{fileSize(t, path): true}
+	const n, size = 64, 16 << 10 // 1 MiB: a cold batch of 1,000 calls
+	for i := range n {
+		c.put(fmt.Appendf(nil, "grow-%d", i), cacheEntry{Text: strings.Repeat("x", size)})
+		c.Flush()
+		sizes[fileSize(t, path)] = true
+	}
+	if st := c.Stats(); st.Faults != 0 {
+		t.Fatal(st)
+	}
+	if len(sizes) > 2 {
+		t.Errorf("the file took %d sizes while 1 MiB was committed, want 2 (one growth, to the map's %d bytes)", len(sizes), cacheMapSize)
+	}
+	if fileSize(t, path) != cacheMapSize {
+		t.Errorf("the file is %d bytes, want the map's %d", fileSize(t, path), cacheMapSize)
+	}
+}
+
 // A commit made elsewhere between two of ours (small, large enough to grow
 // the file, or on a file that replaced ours) makes our next commit open
 // afresh: a kept read-write open's freelist would be stale and overwrite
