@@ -137,7 +137,22 @@ func numberLabelBefore(rs []rune, start int) bool {
 	for k >= 0 && unicode.IsLetter(rs[k]) && rs[k] != 'º' {
 		k--
 	}
-	w := strings.ToLower(string(rs[k+1 : e]))
+	// Lowered on the stack (strings.ToLower's runes): every date-shaped
+	// token asks.
+	var buf [64]byte
+	w := buf[:0]
+	for _, r := range rs[k+1 : e] {
+		if len(w)+utf8.UTFMax > len(buf) {
+			return numberWordLower(strings.ToLower(string(rs[k+1:e])), deg)
+		}
+		w = utf8.AppendRune(w, unicode.ToLower(r))
+	}
+	return numberWordLower(string(w), deg)
+}
+
+// numberWordLower is numberLabelBefore's test of the lowered word w before
+// a date-shaped token (after a degree sign when deg).
+func numberWordLower(w string, deg bool) bool {
 	if deg {
 		return w == "n" || w == "no" || w == "nr"
 	}
@@ -232,12 +247,6 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			ident: numberLabelBefore(rs, s)})
 	}
 	n := len(rs)
-	at := func(i int) rune {
-		if i < 0 || i >= n {
-			return 0
-		}
-		return rs[i]
-	}
 	digitsAt := func(i int) int { // length of the digit run starting at i
 		k := i
 		for k < n && isDigit(rs[k]) {
@@ -245,7 +254,7 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 		}
 		return k - i
 	}
-	for i := 0; i < n && !st.stop(); i++ {
+	for i := 0; i < n && !st.stop(); {
 		// Spaces and punctuation start nothing: passed over in a tight
 		// loop, with the context asked once per word or number.
 		for i < n && rs[i] < utf8.RuneSelf && asciiClass[rs[i]]&classAlnum == 0 {
@@ -256,21 +265,36 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 		}
 		r := rs[i]
 		switch {
-		case isDigit(r) && !isDigit(at(i-1)):
+		case isDigit(r):
+			// A run of digits is read at its first digit and passed over
+			// whole: the loop never stops inside one, so no digit before
+			// i.
+			l := digitsAt(i)
 			// A numeric date's first digits end at its separator.
-			if p := i + digitsAt(i); p < n && isNumericDateSep(rs[p]) {
+			if p := i + l; p < n && isNumericDateSep(rs[p]) {
 				if m, ok := numericDate(rs, i, digitsAt); ok {
 					add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
 				}
 			}
-			// An ASCII text prints no 年 or 년.
-			if ascii == "" {
+			// An ASCII text prints no 年 or 년, and cjkDate wants one
+			// after at most four digits and some spaces.
+			if ascii == "" && l <= 4 && cjkYearMarkAt(rs, i+l) {
 				if m, ok := cjkDate(rs, i, digitsAt); ok {
 					add(m.Start, m.End, m.ISO, false, OrderUnknown)
 				}
 			}
-		case isLetter(r) && !isLetter(at(i-1)) && !isThai(at(i-1)):
+			i += l
+		case isLetter(r):
+			// Words are passed over whole too, so the rune before i is no
+			// letter; a word after a Thai mark is no word's start.
 			k := i
+			if i > 0 && isThai(rs[i-1]) {
+				for k < n && isLetter(rs[k]) {
+					k++
+				}
+				i = k
+				continue
+			}
 			if isThai(r) {
 				// Thai writes vowels and tone marks as combining marks, and
 				// abbreviates months with dots ("พ.ย."): its word is the
@@ -285,19 +309,27 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			// Nearly every word is no month's: its length and initial (the
 			// screens monthNamed starts with), then its hash, lowered, pass
 			// it over before any lookup.
-			if !mayBeMonth(rs[i:k]) || !monthHashes.has(loweredHash(rs[i:k])) {
-				i = k - 1
-				continue
-			}
-			if mo, ok := monthNamed(rs[i:k]); ok {
-				if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {
-					add(m.Start, m.End, m.ISO, false, OrderUnknown)
+			if mayBeMonth(rs[i:k]) && monthHashes.has(loweredHash(rs[i:k])) {
+				if mo, ok := monthNamed(rs[i:k]); ok {
+					if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {
+						add(m.Start, m.End, m.ISO, false, OrderUnknown)
+					}
 				}
 			}
-			i = k - 1
+			i = k
+		default:
+			i++
 		}
 	}
 	return dedupeDates(out)
+}
+
+// cjkYearMarkAt reports 年 or 년 at p or past spaces after it.
+func cjkYearMarkAt(rs []rune, p int) bool {
+	for p < len(rs) && rs[p] == ' ' {
+		p++
+	}
+	return p < len(rs) && (rs[p] == '年' || rs[p] == '년')
 }
 
 // isThai reports a rune of the Thai block, letters and marks alike.

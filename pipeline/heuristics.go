@@ -150,82 +150,102 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 // asciiText(text): a text is read once for the three, into one allocation,
 // sc's when sc is not nil.
 func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
-	if asciiText(text) == "" {
-		rs, f = wideTextRunes(text, sc)
-		return rs, f, ""
-	}
 	n := len(text)
 	buf := sc.runeBuf(2 * n)
-	rs, fr := buf[:n:n], buf[n:2*n:2*n]
-	// First as if no whitespace followed whitespace, as in most documents:
-	// then each rune folds alone, with no branch to mispredict.
-	var doubled, prev uint8
-	for i := range n {
+	rs, fr := buf[:n:n], buf[n:][:n:n]
+	// First as if the text were ASCII with no whitespace after whitespace,
+	// as most documents are: each byte folds alone, and one well-predicted
+	// test stops the loop at the first byte that breaks either.
+	var prev uint8
+	i := 0
+	for ; i < len(rs); i++ {
 		c := text[i]
 		rs[i] = rune(c)
 		fr[i] = rune(asciiFold[c])
 		sp := asciiFoldSpace[c]
-		doubled |= sp & prev
+		if sp&prev|c>>7 != 0 {
+			break
+		}
 		prev = sp
 	}
-	if doubled == 0 {
+	if i == n {
 		return rs, folded{r: fr}, text
 	}
-	m := 0
-	for i := range n {
-		c := text[i]
-		rs[i] = rune(c)
-		r := rune(c)
-		switch {
-		case c == ' ' || c-'\t' < 5: // isSpace
-			if m > 0 && fr[m-1] == ' ' {
-				f.r = fr[:m]
-				f.droppedIn(n, sc)
-				continue
-			}
-			r = ' '
-		case c-'A' < 26:
-			r += 'a' - 'A'
-		}
-		fr[m] = r
-		m++
-		if f.start != nil {
-			f.start = append(f.start, int32(i))
-		}
+	if text[i] >= utf8.RuneSelf {
+		rs, f = wideTextRunes(text, buf, sc)
+		return rs, f, ""
 	}
+	// text[i] is whitespace after whitespace: the fold drops it and, from
+	// here on, keeps each rune's origin. m > 0: text[i-1] was kept.
+	m := i
 	f.r = fr[:m]
+	f.droppedIn(n, sc)
+	start := f.start[:n:n]
+	for i++; i < len(rs); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			rs, f = wideTextRunes(text, buf, sc)
+			return rs, f, ""
+		}
+		rs[i] = rune(c)
+		if asciiFoldSpace[c] != 0 && fr[m-1] == ' ' {
+			continue
+		}
+		fr[m] = rune(asciiFold[c])
+		start[m] = int32(i)
+		m++
+	}
+	f.r, f.start = fr[:m], start[:m]
 	return rs, f, text
 }
 
 // wideTextRunes is textRunes of a text beyond ASCII: each rune narrowed
-// and folded as it is decoded, the runes and the fold in one array, sc's
-// when sc is not nil. Folding keeps at most a rune per rune, so the fold
-// never outgrows its half.
-func wideTextRunes(text string, sc *scratch) (rs []rune, f folded) {
+// and folded as it is decoded, the runes and the fold in buf (2×len(text)
+// runes: a text has no more runes than bytes, and folding keeps at most a
+// rune per rune).
+func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 	n := utf8.RuneCountInString(text)
-	buf := sc.runeBuf(2 * n)
-	rs, f.r = buf[:n:n], buf[n:n:2*n]
-	i := 0
-	for _, r := range text {
-		if uint32(r) >= utf8.RuneSelf {
-			r = narrowRune(r)
-		}
-		rs[i] = r
-		if isSpace(r) {
-			if m := len(f.r); m > 0 && f.r[m-1] == ' ' {
-				f.droppedIn(n, sc)
-				i++
-				continue
-			}
-			r = ' '
+	rs, fr := buf[:n:n], buf[n:][:n:n]
+	var start []int32
+	i, m := 0, 0
+	for j := 0; j < len(text); i++ {
+		// Most runes of most texts are ASCII even here: they fold from the
+		// tables, undecoded.
+		var r rune
+		if c := text[j]; c < utf8.RuneSelf {
+			j++
+			rs[i] = rune(c)
+			r = rune(asciiFold[c])
 		} else {
-			r = toLower(r)
+			var size int
+			r, size = utf8.DecodeRuneInString(text[j:])
+			j += size
+			r = narrowRune(r)
+			rs[i] = r
+			if isSpace(r) {
+				r = ' '
+			} else {
+				r = toLower(r)
+			}
 		}
-		f.r = append(f.r, r)
-		if f.start != nil {
-			f.start = append(f.start, int32(i))
+		// Only whitespace folds to a space.
+		if r == ' ' && m > 0 && fr[m-1] == ' ' {
+			if start == nil {
+				f.r = fr[:m]
+				f.droppedIn(n, sc)
+				start = f.start[:n:n]
+			}
+			continue
 		}
-		i++
+		fr[m] = r
+		if start != nil {
+			start[m] = int32(i)
+		}
+		m++
+	}
+	f.r = fr[:m]
+	if start != nil {
+		f.start = start[:m]
 	}
 	return rs, f
 }

@@ -16,6 +16,9 @@ func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
 		"Café Müller\nSumme 7,50 €", "株式会社さくら　商事\n合計　　￥１，１００\r\n",
 		"ＩＮＶ－２０２６  Ｎｏ．\u00a0\u00a05\n\u2028x", "bad \xff\xfe utf-8\n\xc3",
 		"İSTANBUL \u212A  ǅ ß ΣΑΣ\n\n",
+		// ASCII up to a run of spaces, then beyond it: the fold's offsets
+		// start in one pass and are redone in the other.
+		"  x", "ACME  TRADING\n\nTOTAL 5.00 €", "ACME TRADING\n\u00a0\u00a0", "é", "x\xff",
 	}
 	sc := new(scratch)
 	for _, dirty := range []string{"", "x", "ÿ" + string(make([]byte, 300))} {
