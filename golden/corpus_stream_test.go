@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -138,5 +139,26 @@ func TestOpenCorpusStreamsManyBatches(t *testing.T) {
 	rows, err := st.Summaries(ctx, c.ID)
 	if err != nil || len(rows) != len(ids) || rows[len(rows)-1].DocID != ids[len(ids)-1] {
 		t.Fatalf("rows = %d, %v", len(rows), err)
+	}
+}
+
+// A batch is bounded by its texts' bytes as well as by its count: a file of
+// large documents is never held whole.
+func TestStreamJSONLBoundsABatchByBytes(t *testing.T) {
+	text := strings.Repeat("x", streamBatchBytes/2+1)
+	var in bytes.Buffer
+	for i := range 5 {
+		fmt.Fprintf(&in, "{\"id\":\"d%d\",\"text\":%q}\n", i, text)
+	}
+	var sizes []int
+	_, err := streamJSONL(&in, NewDocIDs(nil), func(b []store.Document) error {
+		sizes = append(sizes, len(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(sizes) != "[2 2 1]" {
+		t.Fatalf("batches of %v documents, want [2 2 1]", sizes)
 	}
 }

@@ -28,68 +28,106 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 	}
 	// Reopening a stored corpus is the common case (issue 11: review FILE on
 	// 100k documents took an exclusive lock and an fsync on every open):
-	// look first under a shared lock, and write only what is new.
-	var fresh []Document
-	var changed, unchanged []Document
-	same := false
+	// look first under a shared lock, and take the write lock only when
+	// something is to be written. The look stops at the first such thing;
+	// the write decides again under its lock, so what it writes is what the
+	// file has at that moment, not at the look.
+	var need bool
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		bs, err := buckets(tx, bktCorpora, bktDocIndex)
-		if err != nil {
-			return err
-		}
-		if old := bs[0].Get([]byte(c.ID)); old != nil {
-			var prev Corpus
-			if err := json.Unmarshal(old, &prev); err == nil {
-				want := c
-				want.Created = prev.Created
-				a, _ := json.Marshal(prev)
-				b, _ := json.Marshal(want)
-				same = bytes.Equal(a, b)
-			}
-		}
-		marks := tx.Bucket(bktTextChanged)
-		for _, d := range docs {
-			seq := bs[1].Get(docKey(c.ID, d.ID))
-			if seq == nil {
-				fresh = append(fresh, d)
-				continue
-			}
-			stored, err := storedDoc(tx, c.ID, seq)
-			if err != nil {
-				return err
-			}
-			switch {
-			case !sameText(stored, d.Text):
-				changed = append(changed, d)
-			case marks != nil && marks.Get(docKey(c.ID, d.ID)) != nil:
-				unchanged = append(unchanged, d) // the file has the stored text again
-			}
-		}
-		return nil
+		p, err := planCorpus(tx, c, docs, true)
+		need = p.writes()
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("put corpus %q: %w", c.ID, err)
 	}
-	if same && len(fresh) == 0 && len(changed) == 0 && len(unchanged) == 0 {
+	if !need {
 		return nil
 	}
-	sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Seq < fresh[j].Seq })
 	err = s.update(ctx, func(tx *bbolt.Tx) error {
+		p, err := planCorpus(tx, c, docs, false)
+		if err != nil {
+			return err
+		}
 		if err := putCorpus(tx, c); err != nil {
 			return err
 		}
-		// addDocument skips an id another process stored since the look.
-		for _, d := range fresh {
-			if _, err := addDocument(tx, c.ID, d); err != nil {
-				return err
-			}
+		sort.SliceStable(p.fresh, func(i, j int) bool { return p.fresh[i].Seq < p.fresh[j].Seq })
+		packAppends(tx, docIDsAscend(p.fresh))
+		if err := appendFresh(tx, c.ID, p.fresh); err != nil {
+			return err
 		}
-		return markTextChanges(tx, c.ID, changed, unchanged)
+		return markTextChanges(tx, c.ID, p.changed, p.unchanged)
 	})
 	if err != nil {
 		return fmt.Errorf("put corpus %q: %w", c.ID, err)
 	}
 	return nil
+}
+
+// corpusPlan is what PutCorpus has to write: the corpus record when it is
+// not the stored one, the documents the store does not have, those whose
+// file text differs from the stored text, and those marked changed whose
+// file has the stored text again.
+type corpusPlan struct {
+	record                    bool
+	fresh, changed, unchanged []Document
+}
+
+func (p corpusPlan) writes() bool {
+	return p.record || len(p.fresh) > 0 || len(p.changed) > 0 || len(p.unchanged) > 0
+}
+
+// planCorpus compares c and docs with the store. With firstOnly it stops
+// at the first thing to write: the look before the write lock needs only
+// to know whether there is one.
+func planCorpus(tx *bbolt.Tx, c Corpus, docs []Document, firstOnly bool) (corpusPlan, error) {
+	var p corpusPlan
+	bs, err := buckets(tx, bktCorpora, bktDocIndex, bktDocs)
+	if err != nil {
+		return p, err
+	}
+	p.record = true
+	if old := bs[0].Get([]byte(c.ID)); old != nil {
+		var prev Corpus
+		if err := json.Unmarshal(old, &prev); err == nil {
+			want := c
+			want.Created = prev.Created
+			a, _ := json.Marshal(prev)
+			b, _ := json.Marshal(want)
+			p.record = !bytes.Equal(a, b)
+		}
+	}
+	marks := tx.Bucket(bktTextChanged)
+	key := prefix(c.ID)
+	for _, d := range docs {
+		if firstOnly && p.writes() {
+			return p, nil
+		}
+		key = append(key[:len(c.ID)+1], d.ID...)
+		seq := bs[1].Get(key)
+		if seq == nil {
+			p.fresh = append(p.fresh, d)
+			continue
+		}
+		switch {
+		case !sameText(bs[2].Get(append(prefix(c.ID), seq...)), d.Text):
+			p.changed = append(p.changed, d)
+		case marks != nil && marks.Get(key) != nil:
+			p.unchanged = append(p.unchanged, d) // the file has the stored text again
+		}
+	}
+	return p, nil
+}
+
+// docIDsAscend reports whether docs' ids are in ascending order.
+func docIDsAscend(docs []Document) bool {
+	for i := 1; i < len(docs); i++ {
+		if docs[i].ID <= docs[i-1].ID {
+			return false
+		}
+	}
+	return true
 }
 
 // putCorpus upserts the corpus record, keeping the original creation time.
@@ -118,13 +156,12 @@ func putCorpus(tx *bbolt.Tx, c Corpus) error {
 // addDocument stores d at the next Seq unless its ID is already in the
 // corpus; it returns the stored document either way.
 func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
-	bs, err := buckets(tx, bktDocs, bktDocIndex, bktSummaries, bktTraces)
+	bs, err := docBuckets(tx)
 	if err != nil {
 		return Document{}, err
 	}
-	docs, index, sums, traces := bs[0], bs[1], bs[2], bs[3]
-	if seq := index.Get(docKey(corpusID, d.ID)); seq != nil {
-		raw := docs.Get(append(prefix(corpusID), seq...))
+	if seq := bs.index.Get(docKey(corpusID, d.ID)); seq != nil {
+		raw := bs.docs.Get(append(prefix(corpusID), seq...))
 		var old Document
 		if err := json.Unmarshal(raw, &old); err != nil {
 			return Document{}, fmt.Errorf("decode document %q: %w", d.ID, err)
@@ -132,28 +169,73 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 		return old, nil
 	}
 	d.CorpusID = corpusID
-	d.Seq = nextSeq(docs, corpusID)
+	d.Seq = nextSeq(bs.docs, corpusID)
+	return d, bs.put(corpusID, d)
+}
+
+// appendFresh stores docs after the corpus's last document, in order:
+// addDocument for many, whose ids planCorpus found new in this same
+// transaction, so the next Seq is found once and no id is looked up again.
+// Only an id repeated within docs is looked for (the first one is stored).
+func appendFresh(tx *bbolt.Tx, corpusID string, docs []Document) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	bs, err := docBuckets(tx)
+	if err != nil {
+		return err
+	}
+	// Ids in ascending order cannot repeat.
+	recheck := !docIDsAscend(docs)
+	seq := nextSeq(bs.docs, corpusID)
+	for _, d := range docs {
+		if recheck && bs.index.Get(docKey(corpusID, d.ID)) != nil {
+			continue
+		}
+		d.CorpusID, d.Seq = corpusID, seq
+		if err := bs.put(corpusID, d); err != nil {
+			return err
+		}
+		seq++
+	}
+	return nil
+}
+
+// docBucketSet is the buckets a new document is written to.
+type docBucketSet struct{ docs, index, sums, traces *bbolt.Bucket }
+
+func docBuckets(tx *bbolt.Tx) (docBucketSet, error) {
+	bs, err := buckets(tx, bktDocs, bktDocIndex, bktSummaries, bktTraces)
+	if err != nil {
+		return docBucketSet{}, err
+	}
+	return docBucketSet{bs[0], bs[1], bs[2], bs[3]}, nil
+}
+
+// put writes a new document d, whose CorpusID and Seq are set, with its
+// index entry and queue row.
+func (bs docBucketSet) put(corpusID string, d Document) error {
 	raw, err := json.Marshal(d)
 	if err != nil {
-		return Document{}, fmt.Errorf("encode document %q: %w", d.ID, err)
+		return fmt.Errorf("encode document %q: %w", d.ID, err)
 	}
 	key := seqKey(corpusID, d.Seq)
-	if err := docs.Put(key, raw); err != nil {
-		return Document{}, err
+	if err := bs.docs.Put(key, raw); err != nil {
+		return err
 	}
-	if err := index.Put(docKey(corpusID, d.ID), key[len(key)-8:]); err != nil {
-		return Document{}, err
+	if err := bs.index.Put(docKey(corpusID, d.ID), key[len(key)-8:]); err != nil {
+		return err
 	}
 	row := sumRec{Summary: Summary{DocID: d.ID, Kind: d.Kind, Seq: d.Seq, Snippet: snippetOf(d.Text)}}
-	if err := sums.Put(key, encodeSummary(row)); err != nil {
-		return Document{}, err
+	if err := bs.sums.Put(key, encodeSummary(row)); err != nil {
+		return err
 	}
 	if d.TraceID != "" {
-		if err := traces.Put([]byte(d.TraceID), docKey(corpusID, d.ID)); err != nil {
-			return Document{}, err
+		if err := bs.traces.Put([]byte(d.TraceID), docKey(corpusID, d.ID)); err != nil {
+			return err
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // nextSeq is one past the corpus's last document.

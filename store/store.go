@@ -465,17 +465,30 @@ func prefix(corpusID string) []byte {
 	return append(b, 0)
 }
 
+// The keys are built in one allocation each: a corpus open builds several
+// per document.
+
 func seqKey(corpusID string, seq int) []byte {
-	return append(prefix(corpusID), u64(uint64(seq))...)
+	b := make([]byte, len(corpusID)+1+8)
+	copy(b, corpusID)
+	binary.BigEndian.PutUint64(b[len(corpusID)+1:], uint64(seq))
+	return b
 }
 
 func docKey(corpusID, docID string) []byte {
-	return append(prefix(corpusID), docID...)
+	b := make([]byte, 0, len(corpusID)+1+len(docID))
+	b = append(b, corpusID...)
+	b = append(b, 0)
+	return append(b, docID...)
 }
 
 func subKey(corpusID, docID, sub string) []byte {
-	k := append(docKey(corpusID, docID), 0)
-	return append(k, sub...)
+	b := make([]byte, 0, len(corpusID)+len(docID)+len(sub)+2)
+	b = append(b, corpusID...)
+	b = append(b, 0)
+	b = append(b, docID...)
+	b = append(b, 0)
+	return append(b, sub...)
 }
 
 // scanPrefix calls fn for every key with the given prefix, in key order.

@@ -3,9 +3,11 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/store/storetest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -365,5 +367,34 @@ func TestStoreSameValue(t *testing.T) {
 		if got := store.SameValue(c.a, c.b); got != c.want {
 			t.Errorf("SameValue(%#v, %#v) = %v", c.a, c.b, got)
 		}
+	}
+}
+
+// An id given twice in one PutCorpus is stored once, with its first text,
+// whether the ids come in order or not; a later call appends after it.
+func TestPutCorpusRepeatedIDKeepsTheFirst(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	c := store.Corpus{ID: "c1", Name: "receipts", Kind: "file", Schema: "invoice"}
+	docs := []store.Document{{ID: "b", Seq: 0, Text: "first b"}, {ID: "a", Seq: 1, Text: "a"}, {ID: "b", Seq: 2, Text: "second b"}}
+	if err := s.PutCorpus(ctx, c, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutCorpus(ctx, c, []store.Document{{ID: "c", Text: "c"}, {ID: "d", Text: "d"}, {ID: "d", Text: "d again"}}); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := s.Summaries(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range sums {
+		got = append(got, fmt.Sprintf("%s@%d", r.DocID, r.Seq))
+	}
+	if want := "b@0 a@1 c@2 d@3"; strings.Join(got, " ") != want {
+		t.Fatalf("rows %v, want %s", got, want)
+	}
+	if d, err := s.Document(ctx, "c1", "b"); err != nil || d.Text != "first b" {
+		t.Fatalf("b = %+v, %v", d, err)
 	}
 }

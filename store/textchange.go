@@ -26,15 +26,6 @@ type TextChange struct {
 	Seen         time.Time `json:"seen"`
 }
 
-// storedDoc is the raw JSON of the document at seq.
-func storedDoc(tx *bbolt.Tx, corpusID string, seq []byte) ([]byte, error) {
-	docs, err := bucket(tx, bktDocs)
-	if err != nil {
-		return nil, err
-	}
-	return docs.Get(append(prefix(corpusID), seq...)), nil
-}
-
 // sameText reports whether a stored document's JSON holds text, without
 // decoding it: both were encoded by encoding/json, so equal texts are equal
 // bytes after the key.
