@@ -172,6 +172,9 @@ func (f folded) find(needle []rune) []Span {
 	if m == 0 || m > len(f.r) {
 		return nil
 	}
+	if m >= skipFindMin {
+		return f.findSkipping(needle)
+	}
 	var out []Span
 	for k := 0; k+m <= len(f.r); {
 		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
@@ -180,6 +183,38 @@ func (f folded) find(needle []rune) []Span {
 			continue
 		}
 		k++
+	}
+	return out
+}
+
+// skipFindMin is the shortest needle findSkipping looks for: a shorter one
+// skips too little to pay for its table.
+const skipFindMin = 4
+
+// findSkipping is find by Horspool's rule: the window's last rune says how
+// far the needle can move, so a search reads about one rune in len(needle)
+// of a text where it does not occur, where reading every rune was most of
+// what grounding a value cost. The table is indexed by the runes' low byte;
+// runes sharing one keep the shortest move, which misses no occurrence.
+func (f folded) findSkipping(needle []rune) []Span {
+	m := len(needle)
+	// last is 1 + the last index before m-1 at which a rune with that low
+	// byte stands in needle, 0 for none: a window ending in such a rune
+	// moves m - last.
+	var last [256]int32
+	for i, r := range needle[:m-1] {
+		last[byte(r)] = int32(i + 1)
+	}
+	var out []Span
+	hay, tail, head := f.r, needle[m-1], needle[:m-1]
+	for k := 0; k+m <= len(hay); {
+		c := hay[k+m-1]
+		if c == tail && runesEqual(hay[k:k+m-1], head) {
+			out = append(out, Span{Start: f.origin(k), End: f.endOf(k + m - 1)})
+			k += m
+			continue
+		}
+		k += m - int(last[byte(c)])
 	}
 	return out
 }

@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// findEveryRune is find as it read every rune: the leftmost match, then the
+// next one after it.
+func findEveryRune(f folded, needle []rune) []Span {
+	m := len(needle)
+	if m == 0 || m > len(f.r) {
+		return nil
+	}
+	var out []Span
+	for k := 0; k+m <= len(f.r); {
+		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
+			out = append(out, Span{Start: f.origin(k), End: f.endOf(k + m - 1)})
+			k += m
+			continue
+		}
+		k++
+	}
+	return out
+}
+
+// The skipping search finds what reading every rune finds, on texts of few
+// runes (so needles recur and overlap), runes that share a low byte
+// ('a' U+0061 and 'š' U+0161, 'A' and 'Ł' U+0141) and folded texts that
+// dropped space runs.
+func TestFindSkippingFindsWhatEveryRuneFinds(t *testing.T) {
+	alphabet := []rune{'a', 'b', 'š', 'Ł', 'A', ' ', '1', 'ő'}
+	rng := rand.New(rand.NewPCG(3, 5))
+	pick := func(n int) []rune {
+		rs := make([]rune, n)
+		for i := range rs {
+			rs[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return rs
+	}
+	for range 30000 {
+		text := string(pick(rng.IntN(60)))
+		f := foldRunes([]rune(text), foldSpaces)
+		var needle []rune
+		if len(f.r) > 0 && rng.IntN(2) == 0 {
+			// A needle cut from the text occurs at least once.
+			a := rng.IntN(len(f.r))
+			needle = f.r[a : a+min(len(f.r)-a, 1+rng.IntN(12))]
+		} else {
+			needle = foldNeedle(string(pick(1+rng.IntN(12))), foldSpaces)
+		}
+		if got, want := f.find(needle), findEveryRune(f, needle); !reflect.DeepEqual(got, want) {
+			t.Fatalf("find(%q in %q) = %v, reading every rune finds %v", string(needle), text, got, want)
+		}
+	}
+}
