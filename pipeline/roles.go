@@ -140,25 +140,53 @@ type wordSpan struct{ a, b int }
 // wordSpans appends to out up to n words immediately before (dir -1) or
 // after (dir +1) position p, staying within [lo, hi).
 func wordSpans(rs []rune, p, dir, n, lo, hi int, out []wordSpan) []wordSpan {
-	i := p
 	if dir < 0 {
-		i = p - 1
+		return wordSpansBefore(rs, p, n, lo, hi, out)
 	}
-	for found := 0; found < n && i >= lo && i < hi; {
+	return wordSpansAfter(rs, p, n, lo, hi, out)
+}
+
+// wordSpansAfter is wordSpans forward: i only grows, so only hi bounds it
+// once p is at or past lo. The two directions are apart because the word
+// scans run for lines of every document, and one loop stepping by dir
+// tested both bounds and added dir on every rune.
+func wordSpansAfter(rs []rune, p, n, lo, hi int, out []wordSpan) []wordSpan {
+	if p < lo {
+		return out
+	}
+	for i := p; n > 0 && i < hi; {
 		if !isLetter(rs[i]) {
-			i += dir
+			i++
 			continue
 		}
-		j := i
-		for j >= lo && j < hi && isLetter(rs[j]) {
-			j += dir
+		j := i + 1
+		for j < hi && isLetter(rs[j]) {
+			j++
 		}
-		a, b := i, j
-		if dir < 0 {
-			a, b = j+1, i+1
+		out = append(out, wordSpan{i, j})
+		n--
+		i = j
+	}
+	return out
+}
+
+// wordSpansBefore is wordSpans backward from p-1: i only falls, so only lo
+// bounds it once it starts below hi.
+func wordSpansBefore(rs []rune, p, n, lo, hi int, out []wordSpan) []wordSpan {
+	if p-1 >= hi {
+		return out
+	}
+	for i := p - 1; n > 0 && i >= lo; {
+		if !isLetter(rs[i]) {
+			i--
+			continue
 		}
-		out = append(out, wordSpan{a, b})
-		found++
+		j := i - 1
+		for j >= lo && isLetter(rs[j]) {
+			j--
+		}
+		out = append(out, wordSpan{j + 1, i + 1})
+		n--
 		i = j
 	}
 	return out
