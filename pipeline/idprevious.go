@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -49,43 +50,43 @@ var unpaidWords = map[string]bool{
 	"impagada": true, "impayée": true, "impayee": true, "insoluta": true, "nieopłacona": true, "niezapłacona": true,
 }
 
-// lineWords are the lower-cased words of s, split at anything but letters,
-// digits, apostrophes and hyphens.
-func lineWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isLineWordRune(r) })
-}
-
-// isLineWordRune reports a rune lineWords keeps inside a word.
+// isLineWordRune reports a rune the line's words keep: letters, digits,
+// apostrophes and hyphens.
 func isLineWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-'
 }
 
-// mayNameInvoice reports whether a part (between hyphens) of a word of
-// lineWords(string(rs)) is one of invoiceWords or otherInvoiceWords, which
-// otherInvoicePhrase needs to return a phrase. The parts are lowered into
-// a buffer on the stack, the way strings.ToLower lowers them.
-func mayNameInvoice(rs []rune) bool {
-	var buf [64]byte // longer than any of the words
-	part, long := buf[:0], false
-	named := func() bool {
-		return !long && len(part) > 0 && (invoiceWords[string(part)] || otherInvoiceWords[string(part)])
-	}
+// lowerLineWords appends rs to buf lowered as strings.ToLower(string(rs))
+// lowers it, and to ws the spans in buf of its words: the runs of
+// isLineWordRune runes. The phrase check reads a line's words from it
+// without a string per line or per word.
+func lowerLineWords(rs []rune, buf []byte, ws []wordSpan) ([]byte, []wordSpan) {
+	start := -1
 	for _, r := range rs {
-		r = unicode.ToLower(r)
-		if r == '-' || !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' {
-			if named() {
-				return true
+		if uint32(r) < utf8.RuneSelf {
+			if uint32(r)-'A' < 26 {
+				r += 'a' - 'A'
 			}
-			part, long = part[:0], false
-			continue
+		} else {
+			if !utf8.ValidRune(r) {
+				r = utf8.RuneError // as string(rs) writes it
+			}
+			r = unicode.ToLower(r)
 		}
-		if long || len(part)+utf8.RuneLen(r) > cap(part) {
-			long = true
-			continue
+		if isLineWordRune(r) {
+			if start < 0 {
+				start = len(buf)
+			}
+		} else if start >= 0 {
+			ws = append(ws, wordSpan{start, len(buf)})
+			start = -1
 		}
-		part = utf8.AppendRune(part, r)
+		buf = utf8.AppendRune(buf, r)
 	}
-	return named()
+	if start >= 0 {
+		ws = append(ws, wordSpan{start, len(buf)})
+	}
+	return buf, ws
 }
 
 // otherInvoicePhrase is the words before sp on its line when they name
@@ -95,38 +96,55 @@ func mayNameInvoice(rs []rune) bool {
 // offen"); empty otherwise.
 func (d *doc) otherInvoicePhrase(sp Span) string {
 	ln := d.lineOf(sp.Start)
-	ls := d.lineStarts[ln]
 	le := len(d.rs)
 	if ln+1 < len(d.lineStarts) {
 		le = d.lineStarts[ln+1]
 	}
-	if !mayNameInvoice(d.rs[ls:sp.Start]) {
-		return "" // most lines name no invoice: their words are not built
-	}
-	before := string(d.rs[ls:sp.Start])
-	ws := lineWords(before)
+	return otherInvoicePhraseIn(d.rs, d.lineStarts[ln], sp, le)
+}
+
+// otherInvoicePhraseIn is otherInvoicePhrase for sp on the line [ls, le)
+// of rs. The words are lowered into buffers on the stack, and the phrase
+// is built only when it is returned: most lines before a number name no
+// other invoice.
+func otherInvoicePhraseIn(rs []rune, ls int, sp Span, le int) string {
+	var bb [256]byte
+	var wb [32]wordSpan
+	buf, ws := lowerLineWords(rs[ls:sp.Start], bb[:0], wb[:0])
+	phrase := func() string { return strings.TrimSpace(string(rs[ls:sp.Start])) }
 	for i, w := range ws {
 		inv := false
-		for _, part := range strings.Split(w, "-") {
-			if otherInvoiceWords[part] {
-				return strings.TrimSpace(before)
+		for p := w.a; ; {
+			q := w.b
+			if k := bytes.IndexByte(buf[p:w.b], '-'); k >= 0 {
+				q = p + k
 			}
-			inv = inv || invoiceWords[part]
+			if otherInvoiceWords[string(buf[p:q])] {
+				return phrase()
+			}
+			inv = inv || invoiceWords[string(buf[p:q])]
+			if q == w.b {
+				break
+			}
+			p = q + 1
 		}
 		if !inv {
 			continue
 		}
 		for j := max(0, i-3); j < len(ws) && j <= i+3; j++ {
-			if j != i && otherInvoiceQualifiers[ws[j]] {
-				return strings.TrimSpace(before)
+			if j != i && otherInvoiceQualifiers[string(buf[ws[j].a:ws[j].b])] {
+				return phrase()
 			}
 		}
 		if sp.End >= le {
 			continue // a value read across lines
 		}
-		for _, a := range lineWords(string(d.rs[sp.End:le])) {
-			if unpaidWords[a] {
-				return strings.TrimSpace(before)
+		var ab [128]byte
+		var aw [16]wordSpan
+		after, aws := lowerLineWords(rs[sp.End:le], ab[:0], aw[:0])
+		for _, a := range aws {
+			if unpaidWords[string(after[a.a:a.b])] {
+				return phrase()
 			}
 		}
 	}
