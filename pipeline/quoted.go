@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // originalMessageWords mark the separator a mail client writes above the
@@ -26,6 +27,9 @@ func (d *doc) findQuoted() int {
 	// A run of five hyphens is looked for once in an ASCII text, not on
 	// each of its lines: most texts hold none.
 	t := d.text()
+	if !mayQuote(t) {
+		return -1
+	}
 	dashes := len(t) != len(d.rs) || strings.Contains(t, "-----")
 	for i, ls := range d.lineStarts {
 		le := len(d.rs)
@@ -43,6 +47,72 @@ func (d *doc) findQuoted() int {
 		own = own || line != ""
 	}
 	return -1
+}
+
+// mayQuote reports whether some line of text t may open a quote
+// (opensQuote): t holds a '>', a run of five hyphens or three underscores,
+// or a colon that ends one of wroteWords. Most texts hold none of them, and
+// their lines are then not read one by one.
+func mayQuote(t string) bool {
+	if strings.IndexByte(t, '>') >= 0 || strings.Contains(t, "-----") || strings.Contains(t, "___") {
+		return true
+	}
+	for i := 0; ; {
+		k := strings.IndexByte(t[i:], ':')
+		if k < 0 {
+			return false
+		}
+		i += k + 1
+		if endsInWroteWord(t[:i]) {
+			return true
+		}
+	}
+}
+
+// wroteByTail lists wroteWords by the rune before their colon, lowered:
+// an ASCII one by itself, the others under 0.
+var wroteByTail = func() (by [utf8.RuneSelf][]string) {
+	for _, w := range wroteWords {
+		r, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(w, ":"))
+		if r >= utf8.RuneSelf {
+			r = 0
+		}
+		by[r] = append(by[r], w)
+	}
+	return by
+}()
+
+// endsInWroteWord reports whether s, ending in a colon, ends in one of
+// wroteWords once lowered (as strings.ToLower lowers, rune by rune). Only
+// the words that end in the rune before the colon are compared: "Date:"
+// and "12:30" end in none a mail client writes.
+func endsInWroteWord(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
+	if r = toLower(r); r >= utf8.RuneSelf {
+		r = 0
+	}
+	for _, w := range wroteByTail[r] {
+		if lowerHasSuffix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerHasSuffix reports whether s, lowered rune by rune, ends in w.
+func lowerHasSuffix(s, w string) bool {
+	for w != "" {
+		if s == "" {
+			return false
+		}
+		wr, wn := utf8.DecodeLastRuneInString(w)
+		r, n := utf8.DecodeLastRuneInString(s)
+		if toLower(r) != wr {
+			return false
+		}
+		s, w = s[:len(s)-n], w[:len(w)-wn]
+	}
+	return true
 }
 
 // opensQuote reports a line a mail client writes above the message a reply

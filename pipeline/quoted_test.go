@@ -90,3 +90,39 @@ func TestOpensQuoteReadsASCIIInAnyCase(t *testing.T) {
 		t.Errorf("only %d lines open a quote: the comparison says little", quotes)
 	}
 }
+
+// A text with a line that opens a quote passes the whole-text screen
+// findQuoted runs first, in any case and script the mail client wrote.
+func TestMayQuoteKeepsEveryTextWithAQuoteLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 21))
+	pieces := []string{"-----", "----", "Original Message", "___", "__", ">", "Tom ", "Date:", "Total: 12.00", " ", "\n", "x",
+		"ÉCRIT :", "İ", "\u212a", "Ó:", "NAPISAŁ:", "ESCRIBIÓ:", "Ha Scritto:", ":", "é:"}
+	for _, w := range wroteWords {
+		pieces = append(pieces, w, strings.ToUpper(w), strings.ToUpper(w[:1])+w[1:])
+	}
+	quotes, screened := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		opens := false
+		for line := range strings.SplitSeq(text, "\n") {
+			opens = opens || opensQuote(strings.TrimSpace(line))
+		}
+		may := mayQuote(text)
+		if opens && !may {
+			t.Fatalf("%q has a line that opens a quote, but mayQuote says none may", text)
+		}
+		if opens {
+			quotes++
+		}
+		if !may {
+			screened++
+		}
+	}
+	if quotes < 1000 || screened < 1000 {
+		t.Fatalf("%d texts open a quote and %d are screened out: the texts test too little", quotes, screened)
+	}
+}
