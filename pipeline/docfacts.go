@@ -37,6 +37,9 @@ type docFacts struct {
 	// offsets are the byte offset of each rune of the text, and its length
 	// last; built by str for a text that is not ASCII.
 	offsets []int32
+
+	// party are the party checks' screens (partyscreen.go).
+	party partyFacts
 }
 
 // memo is a value computed on first use.

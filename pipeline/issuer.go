@@ -260,7 +260,10 @@ func afterIssuerLabel(line string) (string, string, bool) {
 	// than the longest label, on the stack.
 	var buf [64]byte
 	low := lowerHead(buf[:0], line, maxIssuerLabel)
-	for _, l := range issuerLabels {
+	if len(low) == 0 {
+		return "", "", false
+	}
+	for _, l := range issuerLabelsByByte[low[0]] {
 		if len(low) < len(l) || string(low[:len(l)]) != l {
 			continue
 		}

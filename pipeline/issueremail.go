@@ -20,11 +20,19 @@ var yourDocument = []string{"your invoice", "your bill", "your quote", "ihre rec
 // our invoice", the To: address's company is the customer; with "your
 // invoice", the From: address's is.
 func (d *doc) checkEmailParty(c *FieldCheck, val string) {
-	if c.Factor < 1 || !d.headMailLine() {
+	if c.Factor < 1 {
 		return
 	}
+	t := d.trigrams()
+	if !t.mayHoldAny(mailLineScreen) || !d.headMailLine() {
+		return
+	}
+	ours, yours := t.mayHoldAny(ourDocumentScreen), t.mayHoldAny(yourDocumentScreen)
+	if !ours && !yours {
+		return // neither is printed: the lowered text is not needed
+	}
 	low := d.lowerText()
-	ours, yours := containsAny(low, ourDocument), containsAny(low, yourDocument)
+	ours, yours = ours && containsAny(low, ourDocument), yours && containsAny(low, yourDocument)
 	if ours == yours {
 		return // no claim, or both: nothing settles who wrote what
 	}

@@ -32,6 +32,9 @@ var selfBillingSupplierLabels = []string{"supplier", "seller", "vendor", "liefer
 // selfBilledSupplier is the supplier a self-billing invoice names in its
 // head, when the head carries a self-billing title.
 func (d *doc) selfBilledSupplier() (headIssuerName, bool) {
+	if !d.trigrams().mayHoldAny(selfBillingScreen) {
+		return headIssuerName{}, false // no head line can hold a title's stem
+	}
 	var head [headLines]Span // the head's non-blank lines, trimmed
 	lines := head[:0]
 	titled := false

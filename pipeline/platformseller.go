@@ -77,6 +77,9 @@ type seller struct {
 // platformSellers are the distinct sellers the document names after a
 // seller phrase (at most four), in order.
 func (d *doc) platformSellers() []seller {
+	if t := d.trigrams(); !t.mayHoldAny(sellerScreen) && !t.mayHoldAny(principalScreen) {
+		return nil // neither screen below can pass: the text holds no needle
+	}
 	if !d.mayNameSeller() && !d.mayNamePrincipal() {
 		return nil
 	}

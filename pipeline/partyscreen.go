@@ -1,0 +1,164 @@
+package pipeline
+
+import "unicode/utf8"
+
+// The party checks screen a document before they read its lines: most
+// documents print no seller phrase, no self-billing title and no phrase
+// naming a principal, and one pass over the folded text answers for all of
+// them. A screen may let a document through that holds none; the exact
+// test behind it decides.
+
+// issuerLabelsByByte lists, for each byte, the issuer labels that start
+// with it, in issuerLabels' order: afterIssuerLabel compares a head line
+// only with the labels its first byte allows, where it compared every label
+// with every head line. Read-only after init.
+var issuerLabelsByByte = func() (m [256][]string) {
+	for _, l := range issuerLabels {
+		m[l[0]] = append(m[l[0]], l)
+	}
+	return m
+}()
+
+// partyFacts are the party checks' per-document screens, built on first
+// use.
+type partyFacts struct {
+	tri trigramSet
+}
+
+// trigramSet holds the hashes of every run of three runes of a document's
+// folded text (lowercased, each run of whitespace one space), in 4,096
+// bits, and whether the text holds a rune beyond ASCII.
+type trigramSet struct {
+	bits [64]uint64
+	// runes holds the hashes of the runes beyond ASCII, in 1,024 bits: a
+	// needle in CJK has few trigrams or none, and a text in CJK holds many.
+	runes [16]uint64
+	wide  bool
+	done  bool
+}
+
+// runeBits is how many bits apart a trigram packs its runes: every rune
+// fits.
+const runeBits = 21
+
+// triMul hashes three runes packed runeBits apart: it is even, so the
+// product ignores the top bit of the packed word (the fourth rune back).
+const triMul = 0x3C6EF372FE94F82A // 0x9E3779B97F4A7C15 << 1, wrapped
+
+// trigrams is the document's trigram set.
+func (d *doc) trigrams() *trigramSet {
+	t := &d.facts.party.tri
+	if t.done {
+		return t
+	}
+	t.done, t.wide = true, !d.ascii
+	var x uint64
+	if !t.wide {
+		for _, c := range d.fold.r {
+			// The first two runes also set the bits of a run padded with
+			// zero runes: a bit more, and no test in the loop.
+			x = x<<runeBits | uint64(uint32(c))
+			m := x * triMul
+			t.bits[m>>58] |= 1 << (m >> 52 & 63)
+		}
+		return t
+	}
+	for _, c := range d.fold.r {
+		x = x<<runeBits | uint64(uint32(c))
+		m := x * triMul
+		t.bits[m>>58] |= 1 << (m >> 52 & 63)
+		if c >= utf8.RuneSelf {
+			h := uint64(uint32(c)) * triMul
+			t.runes[h>>60] |= 1 << (h >> 54 & 63)
+		}
+	}
+	return t
+}
+
+// triNeedle is what a text must hold for a lowercase needle to stand in
+// it: the hashes of its three-rune runs, and a rune beyond ASCII when the
+// needle has one (a needle of one or two runes is screened by that alone).
+type triNeedle struct {
+	hashes []uint16
+	wide   bool
+	// runes are the hashes of a needle's runes beyond ASCII.
+	runes []uint16
+}
+
+func newTriNeedles(needles ...string) []triNeedle {
+	out := make([]triNeedle, len(needles))
+	for i, n := range needles {
+		rs := []rune(n)
+		var x uint64
+		for k, c := range rs {
+			if c >= 0x80 {
+				out[i].wide = true
+			}
+			x = x<<runeBits | uint64(uint32(c))
+			if k >= 2 {
+				out[i].hashes = append(out[i].hashes, uint16(x*triMul>>52))
+			}
+		}
+		for _, c := range rs {
+			if c >= utf8.RuneSelf {
+				out[i].runes = append(out[i].runes, uint16(uint64(uint32(c))*triMul>>54))
+			}
+		}
+	}
+	return out
+}
+
+// mayHold reports whether the text may hold the needle: false only when
+// it cannot.
+func (t *trigramSet) mayHold(n triNeedle) bool {
+	if n.wide && !t.wide {
+		return false
+	}
+	for _, h := range n.hashes {
+		if t.bits[h>>6&63]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	for _, h := range n.runes {
+		if t.runes[h>>6&15]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mayHoldAny reports whether the text may hold one of needles.
+func (t *trigramSet) mayHoldAny(needles []triNeedle) bool {
+	for _, n := range needles {
+		if t.mayHold(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// sellerScreen is sellerNeedles for the trigram set.
+var sellerScreen = func() []triNeedle {
+	var ns []string
+	for _, l := range sellerNeedles {
+		for _, n := range l {
+			ns = append(ns, string(n))
+		}
+	}
+	return newTriNeedles(ns...)
+}()
+
+// principalScreen is principalScreens lowercased, as the folded text
+// holds them.
+var principalScreen = newTriNeedles("behalf of", "amens ", "amen und", "our le compte de", "or cuenta de",
+	"er conto di")
+
+// selfBillingScreen is selfBillingStems for the trigram set.
+var selfBillingScreen = newTriNeedles(selfBillingStems.stems...)
+
+// mailLineScreen is what headMailLine's lines open with.
+var mailLineScreen = newTriNeedles("to:", "from:")
+
+// ourDocumentScreen and yourDocumentScreen are ourDocument and
+// yourDocument for the trigram set.
+var ourDocumentScreen, yourDocumentScreen = newTriNeedles(ourDocument...), newTriNeedles(yourDocument...)
