@@ -83,7 +83,11 @@ var blackboxSets = []struct {
 	// other-party labels; 33 flagged once the days of a payment term (Net
 	// 30, 14 pv netto) are no amounts.
 	// 25, 12 in ok once one item line of several is not the total.
-	{"heldout-r3.jsonl", 25, 33, 12, 0},
+	// 23, 11 in ok once a vendor the document does not point to as its
+	// issuer (named only under a label that is not the issuer's after the
+	// head's company, or only below the head) is flagged (issuerpoint.go,
+	// session 9, our own documents).
+	{"heldout-r3.jsonl", 23, 33, 11, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -128,7 +132,8 @@ var blackboxSets = []struct {
 	// registered letterhead (or above a seller's footer) and the parties a
 	// row of column headings names (SHIPPER   CONSIGNEE) are not the vendor.
 	// 29, 17 in ok once stay, visit, order, delivery-note and East Asian due dates are other dates (session 8).
-	{"heldout-r4.jsonl", 29, 38, 17, 12},
+	// 26, 16 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
+	{"heldout-r4.jsonl", 26, 38, 16, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -139,7 +144,8 @@ var blackboxSets = []struct {
 	// 13 correct fields flagged with session 6's amount shapes; 11 once a
 	// patient's share and a Turkish payable are totals; 7 with session 7's
 	// own-number titles and other identifiers).
-	{"heldout-r5.jsonl", 7, 11, 0, 0},
+	// 6 once a vendor the document does not point to as its issuer is flagged (session 9).
+	{"heldout-r5.jsonl", 6, 11, 0, 0},
 	// Held out: 50 documents in 43 countries and 27 languages (hotel folios,
 	// car rental deposits, freight and customs brokers, school fees, tolls,
 	// pharmacies, vets, SaaS proration, progress claims with retention,
@@ -219,7 +225,8 @@ var blackboxSets = []struct {
 	// Gs., Lps., Lekë and Nu. ground their own currencies.
 	// 39 once the issue date is anchored in more languages (month names,
 	// bare date labels in Devanagari, Burmese, Persian …; q-id8).
-	{"heldout-r7.jsonl", 39, 61, 6, 1},
+	// 38, 5 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
+	{"heldout-r7.jsonl", 38, 61, 5, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -249,7 +256,8 @@ var blackboxSets = []struct {
 	// its account number, a shipper/exporter on a carrier's bill, buyer- or
 	// recipient-created tax invoices and more roles' labels are known
 	// (q-role8, own documents).
-	{"heldout-r8.jsonl", 32, 48, 9, 18},
+	// 28, 7 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
+	{"heldout-r8.jsonl", 28, 48, 7, 18},
 	// Round 9 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries and regions used in no earlier round:
 	// Puerto Rico, Scotland, Catalonia, Iraqi Kurdistan …; Thaana, Tajik,
@@ -262,7 +270,12 @@ var blackboxSets = []struct {
 	// 50 true records ok, 19 reasons naming another wrong value. It is the
 	// honest measure of session 8's rules; never write a rule from its
 	// documents.
-	{"heldout-r9.jsonl", 90, 88, 16, 19},
+	// 73, 10 in ok once a vendor the document does not point to as its
+	// issuer (under a label that is not the issuer's after the head's
+	// company, or only below the head: a bank, a platform, a licensor, a
+	// printer) is flagged (issuerpoint.go, session 9, written from the
+	// class summary with our own documents).
+	{"heldout-r9.jsonl", 73, 88, 10, 19},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -685,6 +685,11 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		}
 	}
 	d.checkEmailParty(c, val)
+	if len(sellers) == 0 {
+		// The one seller a platform's receipt names is its vendor below
+		// the platform's head.
+		d.checkIssuerPoint(c, val)
+	}
 }
 
 // nameLike is a line that can be part of a name: letters, no digits, no

@@ -93,10 +93,14 @@ func TestSeedDemoHeuristicsOnly(t *testing.T) {
 }
 
 // The flagship test: the carrier's name is in the source and no layout rule
-// says it is not the issuer, so grounding cannot catch it; only the Critic
-// does, and flipping only its verdict flips the decision.
+// says it is not the issuer (the sender line above it names a trade name
+// with no legal form or registration, which may be a person's or a
+// brand's, so the document's head gives no party to set against it), so
+// grounding cannot catch it; only the Critic does, and flipping only its
+// verdict flips the decision. With "From: Acme Corp" the head names a
+// company and the heuristics flag the carrier (issuerpoint.go).
 func TestCriticCatchesWhatHeuristicsCannot(t *testing.T) {
-	text := "Invoice\nFrom: Acme Corp\nShipped with: Globex Freight\nInvoice #A-99\nDate: 2026-01-05\nTotal: $250.00 USD"
+	text := "Invoice\nFrom: Acme Trading\nShipped with: Globex Freight\nInvoice #A-99\nDate: 2026-01-05\nTotal: $250.00 USD"
 	gen := map[string]any{"vendor_name": "Globex Freight", "invoice_number": "A-99", "invoice_date": "2026-01-05",
 		"subtotal": nil, "tax": nil, "total": 250.0, "currency": "USD"}
 	run := func(vendorVerdict pipeline.FieldVerdict) pipeline.Result {
