@@ -270,8 +270,11 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			// whole: the loop never stops inside one, so no digit before
 			// i.
 			l := digitsAt(i)
-			// A numeric date's first digits end at its separator.
-			if p := i + l; p < n && isNumericDateSep(rs[p]) {
+			// A numeric date's first digits end at its separator, and its
+			// second (one or two) at the same separator: most digit runs
+			// are amounts ("12.50") that fail here.
+			if p := i + l; p+3 < n && isNumericDateSep(rs[p]) && isDigit(rs[p+1]) &&
+				(rs[p+2] == rs[p] || isDigit(rs[p+2]) && rs[p+3] == rs[p]) {
 				if m, ok := numericDate(rs, i, digitsAt); ok {
 					add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
 				}
@@ -309,7 +312,7 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			// Nearly every word is no month's: its length and initial (the
 			// screens monthNamed starts with), then its hash, lowered, pass
 			// it over before any lookup.
-			if mayBeMonth(rs[i:k]) && monthHashes.has(loweredHash(rs[i:k])) {
+			if l := k - i; l >= 3 && l <= 12 && monthShapes.mayHold(toLower(r), l) && monthHashes.has(loweredHash(rs[i:k])) {
 				if mo, ok := monthNamed(rs[i:k]); ok {
 					if m, ok := monthNameDate(rs, i, k, mo, digitsAt); ok {
 						add(m.Start, m.End, m.ISO, false, OrderUnknown)

@@ -115,10 +115,11 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	// Gathered on the stack and kept at their size: sized from the text,
 	// the list was twice as long as a receipt's amounts.
 	// A lent list keeps the size it grew to for the next document.
+	d.lineStarts = lineStartsIn(rs, ascii, lent)
 	var found []AmountMatch
 	if lent != nil {
 		lent.found = lent.found[:0]
-		scanAmounts(rs, ascii, all, st, func(a AmountMatch) { lent.found = append(lent.found, a) })
+		scanAmounts(rs, ascii, all, d.lineStarts, st, func(a AmountMatch) { lent.found = append(lent.found, a) })
 		found = lent.found
 		if cap(found) > maxPooledAmounts {
 			lent.found = nil
@@ -126,7 +127,7 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	} else {
 		var buf [48]AmountMatch
 		found = buf[:0]
-		scanAmounts(rs, ascii, all, st, func(a AmountMatch) { found = append(found, a) })
+		scanAmounts(rs, ascii, all, d.lineStarts, st, func(a AmountMatch) { found = append(found, a) })
 	}
 	found = joinSpaceGroups(rs, ascii, found)
 	amounts := lent.amountBuf(len(found))
@@ -135,7 +136,6 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	}
 	hits := findLabelSets(rs, ascii, d.fold, s.labelSets(), st, lent)
 	d.moneyHits, d.fieldHits = hits[0], hits[1]
-	d.lineStarts = lineStartsIn(rs, ascii, lent)
 	d.amounts = labelInPlace(rs, d.lineStarts, amounts, d.moneyHits, st)
 	unlabelPlacesAndYears(d.amounts)
 	d.order = documentOrder(d.dates)

@@ -364,7 +364,7 @@ func FindAmounts(text string) []AmountMatch {
 // ASCII (asciiText), else "".
 func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []AmountMatch {
 	out := make([]AmountMatch, 0, amountsCap(rs))
-	scanAmounts(rs, ascii, dates, st, func(a AmountMatch) { out = append(out, a) })
+	scanAmounts(rs, ascii, dates, nil, st, func(a AmountMatch) { out = append(out, a) })
 	return out
 }
 
@@ -375,7 +375,9 @@ func amountsCap(rs []rune) int { return len(rs)/16 + 4 }
 
 // scanAmounts passes each amount findAmounts lists to emit, in order, so
 // analyze keeps them in its own list instead of copying a second one.
-func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit func(AmountMatch)) {
+// starts, when not nil, are rs's line starts (lineStartsOf): each amount's
+// line is read from them instead of counted.
+func scanAmounts(rs []rune, ascii string, dates []DateMatch, starts []int, st *stopper, emit func(AmountMatch)) {
 	line, lineAt := 0, 0
 	n := len(rs)
 	at := func(i int) rune {
@@ -413,15 +415,20 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper, emit f
 			j = extendSpaceGrouped(rs, i, j)
 		}
 		i = j
-		if ascii != "" && lineAt < start {
-			line += strings.Count(ascii[lineAt:start], "\n")
-			lineAt = start
-		}
-		for lineAt < start {
-			if rs[lineAt] == '\n' {
+		switch {
+		case starts != nil:
+			for line+1 < len(starts) && starts[line+1] <= start {
 				line++
 			}
-			lineAt++
+		case ascii != "":
+			line += strings.Count(ascii[lineAt:start], "\n")
+			lineAt = start
+		default:
+			for ; lineAt < start; lineAt++ {
+				if rs[lineAt] == '\n' {
+					line++
+				}
+			}
 		}
 		// The cheap rune checks first: most digit runs of a document are
 		// parts of dates, codes and phone numbers, and need no string.

@@ -92,22 +92,32 @@ var (
 		"base": true, "summary": true, "analysis": true, "sales": true, "ht": true, "消費税": true, "税抜": true}
 )
 
-// isTaxHeader reports a tax summary's header line: a tax word and a column
-// of amounts ("GST SUMMARY AMOUNT(RM) TAX(RM)", "MwSt-Satz Netto MwSt"), and
-// not the header of the item lines.
-func isTaxHeader(rs []rune, words []wordSpan) bool {
+// isTaxHeaderLine reports a tax summary's header line rs[lo:hi]: a tax
+// word and a column of amounts among its first n words ("GST SUMMARY
+// AMOUNT(RM) TAX(RM)", "MwSt-Satz Netto MwSt"), and not the header of the
+// item lines. It runs on the lines above every line of amounts, so the
+// words are read in one pass: each is hashed as it is passed over, and only
+// a word the screens let through is lowered and looked up.
+func isTaxHeaderLine(rs []rune, lo, hi, n int) bool {
 	tax, col := false, false
-	var buf [48]byte
-	for _, w := range words {
-		// Lowered once and looked up once for the three sets.
-		if !taxHeaderShapes.mayHold(toLower(rs[w.a]), w.b-w.a) || !taxHeaderHashes.has(loweredHash(rs[w.a:w.b])) {
+	line := rs[lo:hi]
+	for i, found := 0, 0; found < n && i < len(line); {
+		if !isLetter(line[i]) {
+			i++
 			continue
 		}
-		b, ok := lowerWord(buf[:0], rs[w.a:w.b])
-		if !ok {
+		j, h := i, uint32(wordHashSeed)
+		for j < len(line) && isLetter(line[j]) {
+			h = wordHashStep(h, toLower(line[j]))
+			j++
+		}
+		found++
+		w := line[i:j]
+		i = j
+		if !taxHeaderShapes.mayHold(toLower(w[0]), len(w)) || !taxHeaderHashes.has(h) {
 			continue
 		}
-		c := taxHeaderClass[string(b)]
+		c := taxHeaderWord(w)
 		if c&headerItem != 0 {
 			return false
 		}
@@ -115,6 +125,16 @@ func isTaxHeader(rs []rune, words []wordSpan) bool {
 		col = col || c&headerCol != 0
 	}
 	return tax && col
+}
+
+// taxHeaderWord is the classes of w, lowered, in taxHeaderClass.
+func taxHeaderWord(w []rune) uint8 {
+	var buf [48]byte
+	b, ok := lowerWord(buf[:0], w)
+	if !ok {
+		return 0
+	}
+	return taxHeaderClass[string(b)]
 }
 
 // taxHeaderClass is each word of taxHeaderItem, taxHeaderTax and
@@ -158,7 +178,6 @@ func (d *doc) findTaxSummary() {
 	// appending to a list the summary kept cost an allocation a receipt.
 	var rowsBuf [4]taxRow
 	sum.rows = rowsBuf[:0]
-	var hw [8]wordSpan
 	// A header reaches the six lines below it, so only a line of amounts
 	// asks whether one stands above it: the lines with none among its six
 	// predecessors are read then (noAmounts remembers which), not every
@@ -181,7 +200,7 @@ func (d *doc) findTaxSummary() {
 		}
 		for h := max(read, li-headerReach); h < li; h++ {
 			hs, he := d.lineBounds(h)
-			if noAmounts[h%len(noAmounts)] && isTaxHeader(d.rs, wordSpans(d.rs, hs, +1, 8, hs, he, hw[:0])) {
+			if noAmounts[h%len(noAmounts)] && isTaxHeaderLine(d.rs, hs, he, 8) {
 				headerUntil = max(headerUntil, h+headerReach)
 			}
 		}
@@ -251,7 +270,7 @@ func (d *doc) findTaxSummary() {
 func (d *doc) rowOf(idx []int, ls int, underHeader bool) (taxRow, bool) {
 	for k := 0; k+1 < len(idx); k++ {
 		bi, ti := idx[k], idx[k+1]
-		b, t := d.amounts[bi], d.amounts[ti]
+		b, t := &d.amounts[bi], &d.amounts[ti]
 		if !hasDecimalMark(t.Raw) || !hasDecimalMark(b.Raw) {
 			continue
 		}
@@ -275,8 +294,8 @@ func (d *doc) rowOf(idx []int, ls int, underHeader bool) (taxRow, bool) {
 // RM0.42"), and takes the tax role from a "tax" as large as a total.
 func (d *doc) rateBases() {
 	minTotal := math.Inf(1)
-	for _, a := range d.amounts {
-		if a.role == RoleTotal && a.Value > 0 && centsForm(a.Raw) {
+	for i := range d.amounts {
+		if a := &d.amounts[i]; a.role == RoleTotal && a.Value > 0 && centsForm(a.Raw) {
 			minTotal = math.Min(minTotal, a.Value)
 		}
 	}
@@ -312,7 +331,7 @@ func (d *doc) rateBases() {
 		}
 	}
 	for i := range d.amounts {
-		t := d.amounts[i]
+		t := &d.amounts[i]
 		if t.role != RoleTax {
 			continue
 		}
