@@ -44,7 +44,7 @@ func (s *Store) PutCorpus(ctx context.Context, c Corpus, docs []Document) error 
 	if !need {
 		return nil
 	}
-	err = s.update(ctx, func(tx *bbolt.Tx) error {
+	err = s.updateGrowing(ctx, storedSize(c.ID, docs), func(tx *bbolt.Tx) error {
 		p, err := planCorpus(tx, c, docs, false)
 		if err != nil {
 			return err
@@ -99,14 +99,19 @@ func planCorpus(tx *bbolt.Tx, c Corpus, docs []Document, firstOnly bool) (corpus
 		}
 	}
 	marks := tx.Bucket(bktTextChanged)
+	if !firstOnly {
+		p.fresh = make([]Document, 0, len(docs))
+	}
+	// One cursor for every lookup: Bucket.Get makes one per call.
+	index := bs[1].Cursor()
 	key := prefix(c.ID)
 	for _, d := range docs {
 		if firstOnly && p.writes() {
 			return p, nil
 		}
 		key = append(key[:len(c.ID)+1], d.ID...)
-		seq := bs[1].Get(key)
-		if seq == nil {
+		k, seq := index.Seek(key)
+		if !bytes.Equal(k, key) {
 			p.fresh = append(p.fresh, d)
 			continue
 		}
@@ -118,6 +123,16 @@ func planCorpus(tx *bbolt.Tx, c Corpus, docs []Document, firstOnly bool) (corpus
 		}
 	}
 	return p, nil
+}
+
+// storedSize is about what storing docs adds to the file, twice over for
+// the pages a commit copies before it frees the old ones.
+func storedSize(corpusID string, docs []Document) int {
+	n := 0
+	for _, d := range docs {
+		n += 2 * (len(d.Text) + len(d.Text)/16 + 2*len(d.ID) + 3*len(corpusID) + 200)
+	}
+	return n
 }
 
 // docIDsAscend reports whether docs' ids are in ascending order.
@@ -170,72 +185,8 @@ func addDocument(tx *bbolt.Tx, corpusID string, d Document) (Document, error) {
 	}
 	d.CorpusID = corpusID
 	d.Seq = nextSeq(bs.docs, corpusID)
-	return d, bs.put(corpusID, d)
-}
-
-// appendFresh stores docs after the corpus's last document, in order:
-// addDocument for many, whose ids planCorpus found new in this same
-// transaction, so the next Seq is found once and no id is looked up again.
-// Only an id repeated within docs is looked for (the first one is stored).
-func appendFresh(tx *bbolt.Tx, corpusID string, docs []Document) error {
-	if len(docs) == 0 {
-		return nil
-	}
-	bs, err := docBuckets(tx)
-	if err != nil {
-		return err
-	}
-	// Ids in ascending order cannot repeat.
-	recheck := !docIDsAscend(docs)
-	seq := nextSeq(bs.docs, corpusID)
-	for _, d := range docs {
-		if recheck && bs.index.Get(docKey(corpusID, d.ID)) != nil {
-			continue
-		}
-		d.CorpusID, d.Seq = corpusID, seq
-		if err := bs.put(corpusID, d); err != nil {
-			return err
-		}
-		seq++
-	}
-	return nil
-}
-
-// docBucketSet is the buckets a new document is written to.
-type docBucketSet struct{ docs, index, sums, traces *bbolt.Bucket }
-
-func docBuckets(tx *bbolt.Tx) (docBucketSet, error) {
-	bs, err := buckets(tx, bktDocs, bktDocIndex, bktSummaries, bktTraces)
-	if err != nil {
-		return docBucketSet{}, err
-	}
-	return docBucketSet{bs[0], bs[1], bs[2], bs[3]}, nil
-}
-
-// put writes a new document d, whose CorpusID and Seq are set, with its
-// index entry and queue row.
-func (bs docBucketSet) put(corpusID string, d Document) error {
-	raw, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("encode document %q: %w", d.ID, err)
-	}
-	key := seqKey(corpusID, d.Seq)
-	if err := bs.docs.Put(key, raw); err != nil {
-		return err
-	}
-	if err := bs.index.Put(docKey(corpusID, d.ID), key[len(key)-8:]); err != nil {
-		return err
-	}
-	row := sumRec{Summary: Summary{DocID: d.ID, Kind: d.Kind, Seq: d.Seq, Snippet: snippetOf(d.Text)}}
-	if err := bs.sums.Put(key, encodeSummary(row)); err != nil {
-		return err
-	}
-	if d.TraceID != "" {
-		if err := bs.traces.Put([]byte(d.TraceID), docKey(corpusID, d.ID)); err != nil {
-			return err
-		}
-	}
-	return nil
+	w := docWriter{docBucketSet: bs, corpusID: corpusID}
+	return d, w.put(d)
 }
 
 // nextSeq is one past the corpus's last document.

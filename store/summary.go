@@ -33,7 +33,11 @@ const (
 // encodeSummary writes a hand-rolled binary row: JSON decoding of 100,000 rows
 // costs hundreds of milliseconds, this costs a few.
 func encodeSummary(r sumRec) []byte {
-	b := make([]byte, 0, 64+len(r.DocID)+len(r.Snippet)+len(r.Error))
+	return appendSummary(make([]byte, 0, 64+len(r.DocID)+len(r.Snippet)+len(r.Error)), r)
+}
+
+// appendSummary appends r's row to b.
+func appendSummary(b []byte, r sumRec) []byte {
 	b = append(b, sumFormat)
 	b = binary.AppendUvarint(b, uint64(r.Seq))
 	b = appendString(b, r.DocID)
