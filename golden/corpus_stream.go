@@ -22,6 +22,7 @@ type CorpusStore interface {
 	Corpora(ctx context.Context) ([]store.Corpus, error)
 	CorpusFingerprint(ctx context.Context, corpusID string) (store.Fingerprint, bool, error)
 	PutCorpusFingerprint(ctx context.Context, corpusID string, fp store.Fingerprint) error
+	FinishCorpusFile(ctx context.Context, c store.Corpus, fp store.Fingerprint) error
 	LegacyStore
 }
 
@@ -105,31 +106,27 @@ func OpenCorpus(ctx context.Context, st CorpusStore, path, schema string) (store
 		}
 	}
 	h := sha256.New()
-	var putErr error
-	bad, err := streamJSONL(io.TeeReader(f, h), NewDocIDs(legacy), func(batch []store.Document) error {
-		// The record keeps its old hash until the whole file is stored.
-		putErr = st.PutCorpus(ctx, c, batch)
-		return putErr
-	})
-	if putErr != nil {
+	// The record keeps its old hash until the whole file is stored.
+	rec := c
+	bh := putBehind(func(batch []store.Document) error { return st.PutCorpus(ctx, rec, batch) })
+	bad, err := streamJSONL(io.TeeReader(f, h), NewDocIDs(legacy), bh.put)
+	if putErr := bh.wait(); putErr != nil {
 		return c, nil, putErr
 	}
 	if err != nil {
 		return c, nil, fmt.Errorf("%w %s: %w", ErrCorpusFile, abs, err)
 	}
 	c.ContentHash = hex.EncodeToString(h.Sum(nil))
-	if err := st.PutCorpus(ctx, c, nil); err != nil {
-		return c, nil, err
-	}
 	fp := withSkips(store.Fingerprint{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Hash: c.ContentHash}, bad)
-	if err := st.PutCorpusFingerprint(ctx, c.ID, fp); err != nil {
+	if err := st.FinishCorpusFile(ctx, c, fp); err != nil {
 		return c, nil, err
 	}
 	return c, bad, nil
 }
 
 // streamJSONL is loadJSONL without holding the texts: documents are handed
-// to put a batch at a time. Only ids are kept, to find duplicates.
+// to put a batch at a time, and put keeps the batch. Only ids are kept, to
+// find duplicates.
 func streamJSONL(r io.Reader, ids *DocIDs, put func([]store.Document) error) ([]LineError, error) {
 	var bad []LineError
 	seen := map[string]int{}
@@ -161,8 +158,7 @@ func streamJSONL(r io.Reader, ids *DocIDs, put func([]store.Document) error) ([]
 			if err := put(batch); err != nil {
 				return err
 			}
-			clear(batch)
-			batch, held = batch[:0], 0
+			batch, held = make([]store.Document, 0, streamBatch), 0
 		}
 		return nil
 	})
@@ -175,6 +171,54 @@ func streamJSONL(r io.Reader, ids *DocIDs, put func([]store.Document) error) ([]
 		}
 	}
 	return bad, nil
+}
+
+// behind stores batches in a goroutine of its own, one batch behind the
+// reader: reading, hashing and decoding the next batch overlaps storing
+// this one and its fsyncs. At most three batches are held: one being
+// stored, one handed over, one being read.
+type behind struct {
+	batches chan []store.Document
+	failed  chan struct{}
+	done    chan struct{}
+	err     error
+}
+
+// errStopped stops the reader once a batch could not be stored; wait
+// returns that batch's error.
+var errStopped = errors.New("stopped: a batch could not be stored")
+
+func putBehind(put func([]store.Document) error) *behind {
+	b := &behind{batches: make(chan []store.Document, 1), failed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		for batch := range b.batches {
+			if b.err != nil {
+				continue // nothing after a failed batch is stored
+			}
+			if b.err = put(batch); b.err != nil {
+				close(b.failed)
+			}
+		}
+	}()
+	return b
+}
+
+// put hands a batch over.
+func (b *behind) put(batch []store.Document) error {
+	select {
+	case <-b.failed:
+		return errStopped
+	case b.batches <- batch:
+		return nil
+	}
+}
+
+// wait stores what was handed over and returns the first batch's error.
+func (b *behind) wait() error {
+	close(b.batches)
+	<-b.done
+	return b.err
 }
 
 // withSkips adds the skipped lines (at most store.MaxSkippedLines of them)

@@ -3,6 +3,7 @@ package golden
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -160,5 +161,33 @@ func TestStreamJSONLBoundsABatchByBytes(t *testing.T) {
 	}
 	if fmt.Sprint(sizes) != "[2 2 1]" {
 		t.Fatalf("batches of %v documents, want [2 2 1]", sizes)
+	}
+}
+
+// Once a batch cannot be stored, no later batch is, the reader stops, and
+// the batch's error is the one reported.
+func TestPutBehindStopsAtTheFirstFailedBatch(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 5*streamBatch + 1 {
+		fmt.Fprintf(&in, "{\"id\":\"d%d\",\"text\":\"t\"}\n", i)
+	}
+	full := errors.New("disk full")
+	var calls []int
+	bh := putBehind(func(b []store.Document) error {
+		calls = append(calls, b[0].Seq)
+		if len(calls) == 2 {
+			return full
+		}
+		return nil
+	})
+	_, err := streamJSONL(&in, NewDocIDs(nil), bh.put)
+	if werr := bh.wait(); !errors.Is(werr, full) {
+		t.Fatalf("wait = %v, want the failed batch's error", werr)
+	}
+	if err != nil && !errors.Is(err, errStopped) {
+		t.Fatalf("reader: %v", err)
+	}
+	if fmt.Sprint(calls) != fmt.Sprint([]int{0, streamBatch}) {
+		t.Fatalf("batches stored from seqs %v, want the first two only", calls)
 	}
 }

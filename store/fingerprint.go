@@ -91,3 +91,31 @@ func (s *Store) PutCorpusFingerprint(ctx context.Context, corpusID string, fp Fi
 	}
 	return nil
 }
+
+// FinishCorpusFile records a corpus's record and the fingerprint of the
+// file it was stored from in one transaction (one commit where PutCorpus
+// and PutCorpusFingerprint make two). Like PutCorpusFingerprint, call it
+// only after every document of that file is stored.
+func (s *Store) FinishCorpusFile(ctx context.Context, c Corpus, fp Fingerprint) error {
+	if err := checkID("corpus id", c.ID); err != nil {
+		return fmt.Errorf("finish corpus: %w", err)
+	}
+	raw, err := json.Marshal(fp)
+	if err != nil {
+		return fmt.Errorf("encode fingerprint: %w", err)
+	}
+	err = s.update(ctx, func(tx *bbolt.Tx) error {
+		if err := putCorpus(tx, c); err != nil {
+			return err
+		}
+		b, err := tx.CreateBucketIfNotExists(bktFileprints)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(c.ID), raw)
+	})
+	if err != nil {
+		return fmt.Errorf("finish corpus %q: %w", c.ID, err)
+	}
+	return nil
+}
