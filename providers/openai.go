@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -156,8 +155,8 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if err != nil {
 		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
 	}
-	var comp chatCompletion
-	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&comp); err != nil {
+	comp, err := decodeCompletion(raw)
+	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			err = fmt.Errorf("reply is not a chat completion (is the server OpenAI-compatible?): %s is a JSON %s: %w", te.Field, te.Value, err)
@@ -197,25 +196,6 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	}
 	billed.Text = choice.Message.Content
 	return billed, nil
-}
-
-// chatCompletion is the part of a Chat Completions reply Complete reads.
-// Token counts are floats so that a compatible server writing 120.0 is read.
-type chatCompletion struct {
-	Model   string       `json:"model"`
-	Choices []chatChoice `json:"choices"`
-	Usage   struct {
-		PromptTokens     float64 `json:"prompt_tokens"`
-		CompletionTokens float64 `json:"completion_tokens"`
-	} `json:"usage"`
-}
-
-type chatChoice struct {
-	Message struct {
-		Content string `json:"content"`
-		Refusal string `json:"refusal"`
-	} `json:"message"`
-	FinishReason string `json:"finish_reason"`
 }
 
 // body is the request's JSON as the SDK encodes ChatCompletionNewParams
