@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -148,9 +149,15 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if err != nil {
 		return llm.Response{}, err
 	}
-	var raw []byte
+	var res *http.Response
 	start := time.Now()
-	err = c.client.Post(ctx, "chat/completions", body, &raw)
+	err = c.client.Post(ctx, "chat/completions", body, &res)
+	if err != nil {
+		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
+	}
+	buf := replyBuffers.Get().(*bytes.Buffer)
+	defer putReplyBuffer(buf)
+	raw, err := readReply(buf, res)
 	latency := time.Since(start)
 	if err != nil {
 		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
@@ -196,6 +203,38 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	}
 	billed.Text = choice.Message.Content
 	return billed, nil
+}
+
+// replyBuffers hold replies while they are decoded: the SDK would read
+// each into a slice grown from 512 bytes, a few allocations a call, and
+// parse its Content-Type, which Complete never looked at (a reply is
+// decoded as JSON whatever it says it is). Decoding copies out what it
+// keeps, so a buffer is free again once the reply is decoded.
+var replyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledReply bounds the buffers kept: one huge reply must not hold its
+// memory for the rest of the run.
+const maxPooledReply = 256 << 10
+
+func putReplyBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledReply {
+		b.Reset()
+		replyBuffers.Put(b)
+	}
+}
+
+// readReply reads the body of a successful reply (Post was given a
+// **http.Response, so the body is the caller's to read and close; closing
+// it ends the call's timeout) into buf and returns its bytes.
+func readReply(buf *bytes.Buffer, res *http.Response) ([]byte, error) {
+	defer res.Body.Close()
+	if res.ContentLength > 0 && res.ContentLength <= maxPooledReply {
+		buf.Grow(int(res.ContentLength) + bytes.MinRead) // ReadFrom wants MinRead free for each read, the last (EOF) too
+	}
+	if _, err := buf.ReadFrom(res.Body); err != nil {
+		return nil, fmt.Errorf("error reading response body: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
 // body is the request's JSON as the SDK encodes ChatCompletionNewParams
