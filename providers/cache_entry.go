@@ -2,10 +2,56 @@ package providers
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
+	"time"
 
 	"github.com/reflect-mcp/reflect/internal/jsonstr"
 )
+
+// encodeEntry encodes e exactly as json.Marshal does (FuzzEncodeEntry),
+// without reflection: the writer encodes every reply it commits, while a
+// round of replies may be queuing on the cores. A value json.Marshal
+// refuses (a NaN or infinite cost, a year it cannot write) and a time
+// outside UTC go to json.Marshal, for its bytes or its error.
+func encodeEntry(e cacheEntry) ([]byte, error) {
+	if math.IsNaN(e.CostUSD) || math.IsInf(e.CostUSD, 0) || e.Stored.Location() != time.UTC ||
+		e.Stored.Year() < 0 || e.Stored.Year() > 9999 {
+		return json.Marshal(e)
+	}
+	b := make([]byte, 0, len(e.Text)+len(e.Text)/8+len(e.Model)+160)
+	b = append(b, `{"text":"`...)
+	b = jsonstr.AppendChars(b, e.Text, true)
+	b = append(b, `","model":"`...)
+	b = jsonstr.AppendChars(b, e.Model, true)
+	b = append(b, `","input_tokens":`...)
+	b = strconv.AppendInt(b, int64(e.InputTokens), 10)
+	b = append(b, `,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(e.OutputTokens), 10)
+	b = append(b, `,"cost_usd":`...)
+	b = appendJSONFloat(b, e.CostUSD)
+	b = append(b, `,"stored":"`...)
+	b = e.Stored.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...), nil
+}
+
+// appendJSONFloat writes a finite float64 as encoding/json does: %f
+// between 1e-6 and 1e21, else %e with a one-digit negative exponent
+// unpadded (1e-07 as 1e-7).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
 
 // decodeEntry decodes a stored reply as json.Unmarshal into a cacheEntry
 // would, with the same result and the same verdict on every input

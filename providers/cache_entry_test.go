@@ -2,6 +2,7 @@ package providers
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -79,4 +80,40 @@ func BenchmarkDecodeEntry(b *testing.B) {
 			}
 		}
 	})
+}
+
+// FuzzEncodeEntry: encodeEntry writes what json.Marshal writes, byte for
+// byte, or fails as it does.
+func FuzzEncodeEntry(f *testing.F) {
+	f.Add(`{"total":12.5,"vendor":"Müller & Söhne <GmbH>"}`, "gpt-4o-mini", int64(1200), int64(85), 0.000154, int64(1764698400), int64(123456789), false)
+	f.Add("line\nbreak\ttab \"q\" \\ \u2028\u2029 \x01\x7f 😀 bad \xff\xfe", "", int64(-1), int64(0), 1.5e-7, int64(0), int64(0), true)
+	f.Add("", "m", int64(1)<<40, int64(-5), 1e21, int64(-62135596800), int64(0), false)
+	f.Add("x", "m", int64(0), int64(0), -0.0, int64(253402300800), int64(0), false)
+	f.Add("x", "m", int64(0), int64(0), 123456789.125, int64(1), int64(1000), true)
+	f.Fuzz(func(t *testing.T, text, model string, in, out int64, cost float64, sec, nsec int64, local bool) {
+		stored := time.Unix(sec, nsec).UTC()
+		if local {
+			stored = stored.In(time.FixedZone("X", 5*3600+1800))
+		}
+		e := cacheEntry{Text: text, Model: model, InputTokens: int(in), OutputTokens: int(out), CostUSD: cost, Stored: stored}
+		want, werr := json.Marshal(e)
+		got, gerr := encodeEntry(e)
+		if (werr == nil) != (gerr == nil) || string(got) != string(want) {
+			t.Fatalf("%+v:\n got %s, %v\nwant %s, %v", e, got, gerr, want, werr)
+		}
+	})
+}
+
+// Years json.Marshal cannot write, and costs it refuses, fail as it does.
+func TestEncodeEntryRefusesWhatMarshalRefuses(t *testing.T) {
+	for _, e := range []cacheEntry{
+		{CostUSD: math.NaN(), Stored: time.Now().UTC()},
+		{CostUSD: math.Inf(1), Stored: time.Now().UTC()},
+		{Stored: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Stored: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		if _, err := encodeEntry(e); err == nil {
+			t.Errorf("%+v encoded", e)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -142,7 +141,7 @@ func (c *Cache) write() {
 func encoded(batch []*cacheOp) []*cacheOp {
 	ok := batch[:0:0]
 	for _, op := range batch {
-		if op.val, op.err = json.Marshal(op.entry); op.err == nil {
+		if op.val, op.err = encodeEntry(op.entry); op.err == nil {
 			ok = append(ok, op)
 		}
 	}
