@@ -114,7 +114,7 @@ func (d *doc) textBlocks() []textBlock {
 	open := -1
 	for li := 0; li < len(d.lineStarts); li++ {
 		ls, le := d.lineBounds(li)
-		if a, b := trimmedRunes(d.rs, ls, le); a == b {
+		if spacesOnly(d.rs[ls:le]) {
 			if open >= 0 {
 				out = append(out, textBlock{open, li - 1})
 				open = -1

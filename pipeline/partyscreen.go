@@ -162,3 +162,14 @@ var mailLineScreen = newTriNeedles("to:", "from:")
 // ourDocumentScreen and yourDocumentScreen are ourDocument and
 // yourDocument for the trigram set.
 var ourDocumentScreen, yourDocumentScreen = newTriNeedles(ourDocument...), newTriNeedles(yourDocument...)
+
+// spacesOnly reports whether every rune of rs is whitespace: trimmedRunes
+// leaving nothing, with ASCII whitespace decided inline.
+func spacesOnly(rs []rune) bool {
+	for _, r := range rs {
+		if !isSpace(r) {
+			return false
+		}
+	}
+	return true
+}

@@ -39,8 +39,15 @@ func customerLabelOf(s string) string {
 	for len(bare) > 0 && isHonorific(s[bare[len(bare)-1].Start:bare[len(bare)-1].End]) {
 		bare = bare[:len(bare)-1]
 	}
-	for i, l := range addressWordToks {
-		if wordsAre(s, bare, l) {
+	if len(bare) == 0 {
+		return ""
+	}
+	// Only the address words that start with the first bare word can be
+	// its words: the index lists them in ascending order, so the first
+	// that matches is the first of the whole list that would.
+	words, _ := lookupLower(addressWordsByFirst, nil, s[bare[0].Start:bare[0].End])
+	for _, i := range words {
+		if wordsAre(s, bare, addressWordToks[i]) {
 			return addressWords[i]
 		}
 	}
