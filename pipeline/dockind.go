@@ -74,19 +74,42 @@ func (d *doc) nonInvoiceKindKeyed() string {
 // nonInvoiceKind chooses them, from their word counts, and a line that may
 // be a subject line is read whatever its length; no key is built.
 func (d *doc) mayHoldNonInvoiceTitle() bool {
+	// A subject line holds a j, which most texts hold nowhere: below the
+	// top their lines are then not read at all.
+	t := d.text()
+	j := strings.IndexByte(t, 'j') >= 0 || strings.IndexByte(t, 'J') >= 0
+	subject := func(l int) bool { return j && d.mayHoldSubject(l) }
 	seen := 0
 	for l := range d.lineStarts {
 		top := seen < titleLines
-		if !top && !d.mayHoldSubject(l) {
+		if !top && !j {
+			break
+		}
+		if !top && !subject(l) {
 			continue
 		}
 		ls, le := d.lineBounds(l)
-		words := keyWords(d.rs[ls:le])
-		if words == 0 {
+		if !hasKeyWord(d.rs[ls:le]) {
 			continue
 		}
 		seen++
-		if (!top || words <= maxTitleWords || d.mayHoldSubject(l)) && nonInvoiceStems.in(d.str(ls, le)) {
+		// The words are counted only for a line that holds a first word.
+		if nonInvoiceStems.in(d.str(ls, le)) && (!top || keyWords(d.rs[ls:le]) <= maxTitleWords || subject(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasKeyWord reports whether keyWords(rs) > 0: whether a rune of rs starts
+// a word of its key.
+func hasKeyWord(rs []rune) bool {
+	for _, r := range rs {
+		if r < utf8.RuneSelf {
+			if isASCIIWordByte(asciiLower(byte(r))) {
+				return true
+			}
+		} else if wideKeyRune(r) != keyBreak {
 			return true
 		}
 	}
