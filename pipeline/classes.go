@@ -441,8 +441,24 @@ func (d *doc) embeddedDate(digits string) string {
 // seconds only when dated (the value also embeds a date), or "".
 func (d *doc) embeddedTime(digits string, dated bool) string {
 	rs := d.rs
-	for i := 0; i+4 < len(rs); i++ {
-		if rs[i+2] != ':' || !isDigit(rs[i]) || !isDigit(rs[i+1]) || !isDigit(rs[i+3]) || !isDigit(rs[i+4]) ||
+	// Only a colon can stand at i+2: an ASCII text's colons are found in
+	// its bytes (which are its runes), another's rune by rune.
+	text, from := d.text(), 0
+	for {
+		c := -1
+		if d.ascii {
+			if k := strings.IndexByte(text[from:], ':'); k >= 0 {
+				c = from + k
+			}
+		} else if k := slices.Index(rs[from:], ':'); k >= 0 {
+			c = from + k
+		}
+		if c < 0 || c+2 >= len(rs) {
+			return ""
+		}
+		from = c + 1
+		i := c - 2
+		if i < 0 || !isDigit(rs[i]) || !isDigit(rs[i+1]) || !isDigit(rs[i+3]) || !isDigit(rs[i+4]) ||
 			i > 0 && isDigit(rs[i-1]) {
 			continue
 		}
@@ -456,7 +472,6 @@ func (d *doc) embeddedTime(digits string, dated bool) string {
 			return string(t)
 		}
 	}
-	return ""
 }
 
 // identifierCandidates are the values the document labels as numbers: the

@@ -693,7 +693,7 @@ func tokenAfter(rs []rune, end int) (Span, bool) {
 	for q > p && strings.ContainsRune(",;.:)", rs[q-1]) {
 		q--
 	}
-	if q == p || !strings.ContainsFunc(string(rs[p:q]), unicode.IsDigit) {
+	if q == p || !slices.ContainsFunc(rs[p:q], unicode.IsDigit) {
 		return Span{}, false
 	}
 	return Span{Start: p, End: q}, true

@@ -498,10 +498,16 @@ func (c *FieldCheck) penalizeLooseOther(f Field, val string, other, by labelHit,
 var numberSigns = map[string]bool{"nº": true, "n°": true, "no": true, "no.": true, "nr": true, "nr.": true,
 	"núm": true, "núm.": true, "num": true, "num.": true, "№": true, "n.": true, "n": true}
 
+// maxNumberSign is the most runes a number sign has ("núm.").
+const maxNumberSign = 4
+
 // skipNumberSign moves p past a number sign and the separators after it.
 func skipNumberSign(rs []rune, p int) int {
 	q := p
 	for q < len(rs) && !unicode.IsSpace(rs[q]) && rs[q] != ':' && rs[q] != '：' {
+		if q-p == maxNumberSign {
+			return p // lowering keeps a word's runes: a longer one is no sign
+		}
 		q++
 	}
 	if q == p || q >= len(rs) {
