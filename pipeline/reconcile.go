@@ -12,18 +12,34 @@ import (
 // make the relation hold in place of the field's value.
 func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, anchored map[string]bool, explained func(float64) bool,
 	fix func(field string, want, tol float64) (labelledAmount, bool)) {
-	vals := map[string]float64{}
+	// A relation has a few fields: their values are looked up in a list on
+	// the stack, and the reason is written only for a relation that fails.
+	var valBuf [8]fieldValue
+	vals := valBuf[:0]
 	for _, name := range append(termFields(rel), rel.Result) {
 		x, ok := moneyValue(rec[name])
 		if !ok {
 			return
 		}
-		vals[name] = x
+		vals = append(vals, fieldValue{name, x})
+	}
+	val := func(name string) float64 {
+		for _, v := range vals {
+			if v.name == name {
+				return v.x
+			}
+		}
+		return 0
 	}
 	sum := 0.0
+	for _, t := range rel.Terms {
+		sum += float64(t.Sign) * val(t.Field)
+	}
+	if math.Abs(sum-val(rel.Result)) <= tol+1e-9 || explained(val(rel.Result)-sum) {
+		return
+	}
 	var expr strings.Builder
 	for i, t := range rel.Terms {
-		sum += float64(t.Sign) * vals[t.Field]
 		switch {
 		case t.Sign < 0 && i == 0:
 			expr.WriteString("-")
@@ -32,12 +48,9 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 		case i > 0:
 			expr.WriteString(" + ")
 		}
-		fmt.Fprintf(&expr, "%s(%s)", t.Field, FormatFloat(vals[t.Field]))
+		fmt.Fprintf(&expr, "%s(%s)", t.Field, FormatFloat(val(t.Field)))
 	}
-	if math.Abs(sum-vals[rel.Result]) <= tol+1e-9 || explained(vals[rel.Result]-sum) {
-		return
-	}
-	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, FormatFloat(vals[rel.Result]))
+	reason := fmt.Sprintf("%s != %s(%s)", expr.String(), rel.Result, FormatFloat(val(rel.Result)))
 	var blamed []string
 	for _, name := range append(termFields(rel), rel.Result) {
 		if !anchored[name] {
@@ -52,8 +65,8 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 		// final one (a total with the tip), which the total's own checks read.
 		for _, t := range rel.Terms {
 			name, sign := t.Field, float64(t.Sign)
-			want := (vals[rel.Result] - (sum - sign*vals[name])) * sign
-			if math.Abs(want-vals[name]) <= tol+1e-9 {
+			want := (val(rel.Result) - (sum - sign*val(name))) * sign
+			if math.Abs(want-val(name)) <= tol+1e-9 {
 				continue
 			}
 			if a, ok := fix(name, want, tol); ok {
@@ -79,6 +92,12 @@ func reconcile(rep HeuristicReport, rel Relation, rec Record, tol float64, ancho
 		c.penalize(factorArithmetic, reason)
 		rep[name] = c
 	}
+}
+
+// fieldValue is a field's value in a relation.
+type fieldValue struct {
+	name string
+	x    float64
 }
 
 func termFields(rel Relation) []string {
