@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // The encoder below reproduces Python's json.dumps(obj, sort_keys=True,
@@ -135,8 +134,6 @@ func appendPyNumber(b []byte, n json.Number) []byte {
 	return appendPyFloat(b, f)
 }
 
-var keyPool = sync.Pool{New: func() any { s := make([]string, 0, 16); return &s }}
-
 // appendPyJSON appends v (a decoded JSON value, or the Go types a caller in
 // process may use) with sorted keys and ensure_ascii escaping.
 func appendPyJSON(b []byte, v any) []byte {
@@ -205,8 +202,9 @@ func appendPyJSON(b []byte, v any) []byte {
 // value is replaced by over (added if m lacks it), so a normalized inner
 // object can be hashed without building it.
 func appendPyObject(b []byte, m map[string]any, overKey string, over any) []byte {
-	kp := keyPool.Get().(*[]string)
-	keys := (*kp)[:0]
+	// Most objects have a few keys: their sort needs no heap.
+	var stack [16]string
+	keys := stack[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -229,9 +227,6 @@ func appendPyObject(b []byte, m map[string]any, overKey string, over any) []byte
 			b = appendPyJSON(b, m[k])
 		}
 	}
-	clear(keys)
-	*kp = keys[:0]
-	keyPool.Put(kp)
 	return append(b, '}')
 }
 

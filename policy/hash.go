@@ -3,10 +3,7 @@ package policy
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"sync"
 )
-
-var hashBufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // envHash is hash, computed once and only when something needs it (a hold,
 // a resubmission, an audit line).
@@ -20,8 +17,10 @@ func (f *facts) envHash() string {
 // hash is envelope_hash of f's normalized envelope, computed from the raw
 // inner objects with the canonical values substituted, so no map is built.
 func (f *facts) hash() string {
-	bp := hashBufPool.Get().(*[]byte)
-	b := (*bp)[:0]
+	// An envelope's canonical form is a few hundred bytes: it is built on
+	// the stack unless it is larger.
+	var stack [512]byte
+	b := stack[:0]
 	b = append(b, `{"action":`...)
 	b = appendPyObject(b, f.action, "verb", f.verb)
 	b = append(b, `,"axes":`...)
@@ -32,8 +31,6 @@ func (f *facts) hash() string {
 	b = appendPyObject(b, f.target, "environment", f.env)
 	b = append(b, '}')
 	sum := sha256.Sum256(b)
-	*bp = b
-	hashBufPool.Put(bp)
 	var out [64]byte
 	hex.Encode(out[:], sum[:])
 	return string(out[:])
