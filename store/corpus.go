@@ -98,13 +98,17 @@ func planCorpus(tx *bbolt.Tx, c Corpus, docs []Document, firstOnly bool) (corpus
 			p.record = !bytes.Equal(a, b)
 		}
 	}
-	marks := tx.Bucket(bktTextChanged)
 	if !firstOnly {
 		p.fresh = make([]Document, 0, len(docs))
 	}
-	// One cursor for every lookup: Bucket.Get makes one per call.
-	index := bs[1].Cursor()
-	key := prefix(c.ID)
+	// One cursor per bucket for every lookup: Bucket.Get makes one per call.
+	index, stored := bs[1].Cursor(), bs[2].Cursor()
+	var marks *bbolt.Cursor
+	if b := tx.Bucket(bktTextChanged); b != nil {
+		marks = b.Cursor()
+	}
+	var text textMatch
+	key, at := prefix(c.ID), prefix(c.ID)
 	for _, d := range docs {
 		if firstOnly && p.writes() {
 			return p, nil
@@ -115,14 +119,25 @@ func planCorpus(tx *bbolt.Tx, c Corpus, docs []Document, firstOnly bool) (corpus
 			p.fresh = append(p.fresh, d)
 			continue
 		}
+		at = append(at[:len(c.ID)+1], seq...)
+		sk, raw := stored.Seek(at)
+		if !bytes.Equal(sk, at) {
+			raw = nil
+		}
 		switch {
-		case !sameText(bs[2].Get(append(prefix(c.ID), seq...)), d.Text):
+		case !text.same(raw, d.Text):
 			p.changed = append(p.changed, d)
-		case marks != nil && marks.Get(key) != nil:
+		case marks != nil && seekExact(marks, key):
 			p.unchanged = append(p.unchanged, d) // the file has the stored text again
 		}
 	}
 	return p, nil
+}
+
+// seekExact reports whether c's bucket has key.
+func seekExact(c *bbolt.Cursor, key []byte) bool {
+	k, _ := c.Seek(key)
+	return bytes.Equal(k, key)
 }
 
 // storedSize is about what storing docs adds to the file, twice over for

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/reflect-mcp/reflect/internal/jsonstr"
 	"go.etcd.io/bbolt"
 )
 
@@ -26,15 +27,17 @@ type TextChange struct {
 	Seen         time.Time `json:"seen"`
 }
 
-// sameText reports whether a stored document's JSON holds text, without
-// decoding it: both were encoded by encoding/json, so equal texts are equal
-// bytes after the key.
-func sameText(raw []byte, text string) bool {
-	enc, err := json.Marshal(text)
-	if err != nil {
-		return false
-	}
-	return bytes.Contains(raw, append([]byte(`"text":`), enc...))
+// textMatch reports whether a stored document's JSON holds a text, without
+// decoding it: both are encoded as json.Marshal encodes (appendDocumentJSON
+// is held to it), so equal texts are equal bytes after the key. It encodes
+// into one buffer for every document it is asked about.
+type textMatch struct{ buf []byte }
+
+func (m *textMatch) same(raw []byte, text string) bool {
+	m.buf = append(m.buf[:0], `"text":"`...)
+	m.buf = jsonstr.AppendChars(m.buf, text, true)
+	m.buf = append(m.buf, '"')
+	return bytes.Contains(raw, m.buf)
 }
 
 func markTextChanges(tx *bbolt.Tx, corpusID string, changed, unchanged []Document) error {
