@@ -40,6 +40,14 @@ const (
 	streamBatchBytes = 4 << 20
 )
 
+// OpenHeapHeadroom is the collector headroom (heapheadroom.Keep) a process
+// should give OpenCorpus on a large file, as review does. Storing a file
+// keeps about 30 MB alive (three batches, one write transaction) but
+// allocates about 2.7 KB a document, most of it bbolt's, so with the Go
+// default a 100k open collected a dozen times, a fifth of its CPU; with this
+// headroom it collects a few times. It costs at most this much more memory.
+const OpenHeapHeadroom = 128 << 20
+
 // OpenCorpus stores a corpus file (or directory) and returns its record.
 // A JSONL file whose size and mtime match the fingerprint stored with the
 // corpus is not read at all; otherwise it is streamed line by line and only

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/reflect-mcp/reflect/golden"
+	"github.com/reflect-mcp/reflect/internal/heapheadroom"
 	"github.com/reflect-mcp/reflect/pipeline"
 	"github.com/reflect-mcp/reflect/store"
 	"github.com/reflect-mcp/reflect/tui"
@@ -281,7 +282,9 @@ func openReviewCorpus(ctx context.Context, st *store.Store, queue string, pos []
 		return peekCorpus(ctx, st, pos[0], schema)
 	}
 	// Streamed, and not read at all when the stored fingerprint matches.
+	restore := heapheadroom.Keep(golden.OpenHeapHeadroom)
 	corpus, lineErrs, err := golden.OpenCorpus(ctx, st, pos[0], schema)
+	restore()
 	if errors.Is(err, golden.ErrCorpusFile) {
 		return corpus, usageErr(err)
 	}

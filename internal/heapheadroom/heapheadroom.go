@@ -1,4 +1,9 @@
-package main
+// Package heapheadroom tunes the garbage collector for a run that keeps
+// little alive but allocates a lot (a batch, a corpus file stored into the
+// store): the Go default collects whenever the heap doubles, from 4 MB, so
+// such a run collects dozens of times and spends a fifth of its CPU on it.
+// It imports nothing of ours.
+package heapheadroom
 
 import (
 	"os"
@@ -7,19 +12,6 @@ import (
 	"runtime/metrics"
 	"sync"
 )
-
-// batchHeapHeadroom is how much a batch run lets its heap grow past what
-// the last collection found live before the next collection starts.
-//
-// A batch keeps little alive (about 4 MB at 32 workers: the label index,
-// the documents in flight), so the Go default (collect when the heap doubles,
-// from 4 MB) collected about 13 times in 500 documents, a ninth of the run's
-// CPU, right when a round of model replies queues on the cores. With 32 MiB
-// of headroom the same run collects once or twice. It costs at most 32 MiB
-// more memory than the default, and a heap already larger than 32 MiB
-// collects exactly as by default (GOGC 100), so no batch collects more
-// often than before or holds more than twice its live heap.
-const batchHeapHeadroom = 32 << 20
 
 const defaultGCPercent = 100
 
@@ -32,10 +24,13 @@ type heapHeadroom struct {
 	sample   []metrics.Sample
 }
 
-// keepHeapHeadroom tunes the collector for a batch run and returns the
-// function that puts the default back. A GOGC the user set is theirs:
-// nothing is tuned then.
-func keepHeapHeadroom(headroom uint64) (restore func()) {
+// Keep tunes the collector so that the next collection starts once the
+// heap has grown by max(live, headroom) past what the last one found live,
+// and returns the function that puts back the percent it found. It costs
+// at most headroom more memory than the default, and a heap already larger
+// than headroom collects exactly as by default (GOGC 100). A GOGC the user
+// set is theirs: nothing is tuned then.
+func Keep(headroom uint64) (restore func()) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return func() {}
 	}

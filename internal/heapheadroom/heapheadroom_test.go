@@ -1,4 +1,4 @@
-package main
+package heapheadroom
 
 import (
 	"os"
@@ -38,9 +38,9 @@ func TestHeapHeadroomRetunesAfterEachCollectionAndRestoresTheDefault(t *testing.
 	if _, set := os.LookupEnv("GOGC"); set {
 		t.Skip("GOGC is set: the tuner leaves the user's setting alone")
 	}
-	restore := keepHeapHeadroom(1 << 30) // far above this test's live heap
+	restore := Keep(1 << 30) // far above this test's live heap
 	if got := gcPercent(); got <= defaultGCPercent {
-		t.Fatalf("GC percent after keepHeapHeadroom = %d, want above %d", got, defaultGCPercent)
+		t.Fatalf("GC percent after Keep = %d, want above %d", got, defaultGCPercent)
 	}
 	debug.SetGCPercent(defaultGCPercent)
 	// The cleanup armed for the next cycle sets it again after a collection.
@@ -69,9 +69,9 @@ func TestHeapHeadroomRestoresThePercentItFound(t *testing.T) {
 	}
 	const found = 250
 	defer debug.SetGCPercent(debug.SetGCPercent(found))
-	restore := keepHeapHeadroom(1 << 30) // tunes far above 250
+	restore := Keep(1 << 30) // tunes far above 250
 	if got := gcPercent(); got == found {
-		t.Fatalf("GC percent after keepHeapHeadroom = %d, want it tuned", got)
+		t.Fatalf("GC percent after Keep = %d, want it tuned", got)
 	}
 	restore()
 	if got := gcPercent(); got != found {
