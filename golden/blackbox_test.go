@@ -274,8 +274,9 @@ var blackboxSets = []struct {
 	// issuer (under a label that is not the issuer's after the head's
 	// company, or only below the head: a bank, a platform, a licensor, a
 	// printer) is flagged (issuerpoint.go, session 9, written from the
-	// class summary with our own documents).
-	{"heldout-r9.jsonl", 73, 88, 10, 19},
+	// class summary with our own documents). 72 once legal forms the
+	// shared lists miss (ООО, PT, Kft., EOOD …) mark the head's company.
+	{"heldout-r9.jsonl", 72, 88, 10, 19},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -56,7 +56,7 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		// before the head is read for its parties.
 		return
 	}
-	h, strong, ok := d.headParty(li, sp)
+	h, strong, ok := d.headParty(li, sp, val)
 	if !ok || sameName(h.name, val) {
 		// The head names no party before the value (a receipt that prints
 		// its shop's name only at its foot), or the value itself.
@@ -187,10 +187,15 @@ func countWords(s string) int {
 // ("Supplier", "Myyjä", "From"), or a phrase ending in one or naming the
 // one paid ("Issued by", "Payable to").
 func issuerLabelText(label string) bool {
+	toks := LabelTokens(label)
+	for _, t := range toks {
+		if sellerWords[t] {
+			return true
+		}
+	}
 	if _, _, ok := afterIssuerLabel(label + ": x"); ok {
 		return true
 	}
-	toks := LabelTokens(label)
 	if len(toks) > 1 {
 		// An issuer label with a word after it: "Seller name", "Supplier
 		// details", "Vendor information".
@@ -198,21 +203,17 @@ func issuerLabelText(label string) bool {
 			return true
 		}
 	}
-	for _, t := range toks {
-		if shopWords[t] {
-			return true
-		}
-	}
 	return proseNamesIssuer(label)
 }
 
-// shopWords name the place that sells: a label holding one ("Store:",
-// "Shop name:", "店舗:", "가게:") introduces the seller a platform's or a
-// chain's receipt names below its own head.
-var shopWords = map[string]bool{"store": true, "shop": true, "restaurant": true, "outlet": true, "tienda": true,
+// sellerWords name the place that sells or the document's issuer where
+// issuerLabels do not: a label holding one ("Store:", "Shop name:",
+// "店舗:", "가게:", "Émetteur :") introduces the seller a platform's or a
+// chain's receipt names below its own head, or the issuer itself.
+var sellerWords = map[string]bool{"store": true, "shop": true, "restaurant": true, "outlet": true, "tienda": true,
 	"loja": true, "magasin": true, "boutique": true, "geschäft": true, "filiale": true, "negozio": true,
 	"winkel": true, "butik": true, "sklep": true, "店舗": true, "店铺": true, "商店": true, "门店": true, "가게": true,
-	"매장": true, "상점": true}
+	"매장": true, "상점": true, "émetteur": true, "emetteur": true, "payee": true}
 
 // centsAbove reports an amount with cents on a line above li: the body (its
 // item, total or payment lines) has begun.
@@ -301,20 +302,23 @@ func (d *doc) bodyPlace(li int) string {
 //
 // It also reports whether the evidence is strong: anything but an address
 // alone, which a person's or a buyer's block printed first also has.
-func (d *doc) headParty(li int, sp Span) (h headIssuerName, strong, ok bool) {
+func (d *doc) headParty(li int, sp Span, val string) (h headIssuerName, strong, ok bool) {
 	h, ok = d.headIssuer(true)
+	if ok && sameName(h.name, val) {
+		return h, true, true // the head's issuer label names the value further down
+	}
 	if ok && h.sp.Start < sp.Start && (h.line != li || h.sp.End <= sp.Start) {
-		if h.labelled && !h.weak || endsInLegalForm(h.name) || dottedForm(h.name) || d.registeredFrom(h.line, h.sp.End) {
+		if h.labelled && !h.weak || companyForm(h.name) || d.registeredFrom(h.line, h.sp.End) {
 			return h, true, true
 		}
 		if d.addressUnder(h.line) {
-			if c, ok := d.dottedHeadCompany(li, sp); ok {
+			if c, ok := d.formHeadCompany(li, sp); ok {
 				return c, true, true
 			}
 			return h, false, true
 		}
 	}
-	c, ok := d.dottedHeadCompany(li, sp)
+	c, ok := d.formHeadCompany(li, sp)
 	return c, ok, ok
 }
 
@@ -350,12 +354,12 @@ func (d *doc) addressUnder(k int) bool {
 	return true
 }
 
-// dottedHeadCompany is the first company the head names before the value
-// at sp on line li by a legal form the lists may miss, which dotted
-// initials end ("sh.p.k.", "d.o.o.", "S.A.C.", "s.r.o."), printed alone
-// on its line or after a label ("Shitësi: Drita Ndërtim sh.p.k."), and
-// which no customer label introduces.
-func (d *doc) dottedHeadCompany(li int, sp Span) (headIssuerName, bool) {
+// formHeadCompany is the first company the head names before the value at
+// sp on line li by its legal form (companyForm, which knows forms the
+// shared lists miss), printed alone on its line or after a label
+// ("Shitësi: Drita Ndërtim sh.p.k."), and which no customer label
+// introduces.
+func (d *doc) formHeadCompany(li int, sp Span) (headIssuerName, bool) {
 	seen := 0
 	for k := 0; k <= li && seen < headLines; k++ {
 		ks, ke := d.lineBounds(k)
@@ -368,21 +372,26 @@ func (d *doc) dottedHeadCompany(li int, sp Span) (headIssuerName, bool) {
 		}
 		seen++
 		line := d.str(a, b)
-		if !strings.Contains(line, ".") {
-			continue // no dotted form on it
-		}
 		off := 0
 		if i := indexColon(line); i >= 0 {
+			if !strings.HasPrefix(line[i:], ":") {
+				continue // a full-width colon: a CJK label's field
+			}
 			off = i + 1
 			for off < len(line) && (line[off] == ' ' || line[off] == ':') {
 				off++
 			}
-			if !strings.HasPrefix(line[i:], ":") {
-				continue // a full-width colon: a CJK label, no dotted form
-			}
 		}
 		name := firstSegment(line[off:])
-		if name == "" || !dottedForm(name) || customerLabelOf(line) != "" || d.underCustomerLabel(k) {
+		if name == "" || !dottedForm(name) && (endsInLegalForm(name) || !companyForm(name)) || customerLabelOf(line) != "" || d.underCustomerLabel(k) {
+			// A form the shared lists know is headIssuer's to weigh: it
+			// passed such a line over for a reason.
+			continue
+		}
+		if off > 0 && !dottedForm(name) && !issuerLabelText(strings.TrimRight(line[:off], " :")) {
+			// A company after a label the head gives another role
+			// ("Carrier:", "Organiser:"); the dotted forms stand for
+			// the seller labels the lists miss ("Shitësi:").
 			continue
 		}
 		start := a + len([]rune(line[:off]))
@@ -390,6 +399,63 @@ func (d *doc) dottedHeadCompany(li int, sp Span) (headIssuerName, bool) {
 	}
 	return headIssuerName{}, false
 }
+
+// companyForm reports a name that a legal form marks as a company's: one
+// the shared lists know (endsInLegalForm), dotted initials at its end, or
+// a form the lists miss before the name ("ООО «Северный ветер»", "PT Maju
+// Jaya", "UAB Baltų prekyba", "Công ty TNHH An Phát") or after it ("Kft.",
+// "EOOD", "JSC", "TNHH").
+func companyForm(name string) bool {
+	if endsInLegalForm(name) || dottedForm(name) {
+		return true
+	}
+	first, rest, ok := strings.Cut(strings.TrimSpace(name), " ")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	if prefixForms[strings.TrimRight(first, ".,")] {
+		return true
+	}
+	if strings.EqualFold(first, "công") && strings.HasPrefix(strings.ToLower(rest), "ty ") {
+		return true
+	}
+	last := name[strings.LastIndexByte(strings.TrimRight(name, " .,)"), ' ')+1:]
+	last = strings.Trim(last, " .,()")
+	if len(last) > 5 {
+		return false
+	}
+	var buf [8]byte
+	low := buf[:0]
+	for _, r := range last {
+		if r == '.' {
+			continue
+		}
+		if r >= 0x80 {
+			return suffixForms[strings.ToLower(strings.ReplaceAll(last, ".", ""))]
+		}
+		low = append(low, asciiLower(byte(r)))
+	}
+	return suffixForms[string(low)]
+}
+
+// prefixForms are legal forms printed before a company's name, as printed
+// (upper case): Indonesian, Lithuanian, Latvian, Estonian, Romanian, and
+// the Russian, Ukrainian, Belarusian, Kazakh, Uzbek and Tajik ones.
+var prefixForms = map[string]bool{"PT": true, "CV": true, "UAB": true, "AB": true, "SIA": true, "AS": true,
+	"OÜ": true, "SC": true, "ООО": true, "ОАО": true, "ЗАО": true, "АО": true, "ПАО": true, "ИП": true,
+	"ТОВ": true, "ПрАТ": true, "ПАТ": true, "ФОП": true, "ТОО": true, "ОДО": true, "ЧУП": true, "МЧЖ": true,
+	"ҶДММ": true, "ООД": true, "ЕООД": true, "АД": true, "ДОО": true}
+
+// suffixForms are legal forms printed after a company's name that the
+// shared lists do not hold, lowercased without their dots: Hungarian,
+// Bulgarian, Balkan, Albanian, Baltic and Nordic, Vietnamese, Latin
+// American and English ones.
+var suffixForms = map[string]bool{"kft": true, "zrt": true, "nyrt": true, "bt": true, "doo": true, "dd": true,
+	"ad": true, "ood": true, "eood": true, "shpk": true, "sha": true, "jsc": true, "pjsc": true, "eirl": true,
+	"sac": true, "saa": true, "sprl": true, "bvba": true, "ehf": true, "hf": true, "asa": true, "tnhh": true,
+	"cia": true, "sas": true, "sapi": true, "srl": true, "lp": true, "pllc": true, "ltée": true, "ltee": true,
+	"inc": true, "co": true, "oü": true, "uab": true, "sia": true, "ооо": true, "тов": true, "еоод": true, "оод": true,
+	"доо": true}
 
 // dottedForm reports a name of two words at least whose last word is
 // dotted initials, two at least of one to three letters each: a legal form

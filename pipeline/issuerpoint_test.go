@@ -60,7 +60,24 @@ func TestIssuerIsWhomTheDocumentPointsTo(t *testing.T) {
 	// An issuer label with a word after it, below a buyer's block.
 	sellerDetails := "Prepared for Ruiz Holdings Ltd\n\nInvoice 2026-14   20/11/2026\nConsulting 10 h   US$1,500.00\nTotal   US$1,500.00\n\n" +
 		"Seller details:\nOrion Advisory LLC\n200 Bay St, Nassau"
+	// Legal forms the shared lists miss mark the head's company: before
+	// the name (ООО, PT) or after it (Kft.).
+	ruSubscriber := "ООО «Северный ветер»\nг. Москва, ул. Лесная, д. 5\nСчёт № 118 от 20.11.2026\nАбонент:\nАО «Городские сети»\n" +
+		"Услуги связи   12 000,00\nИтого   12 000,00 руб."
+	idProvider := "PT Maju Jaya Abadi\nJl. Sudirman No. 5, Jakarta\nINVOICE 2026/11/118   20/11/2026\nJasa konsultasi   Rp 10.000.000,00\n" +
+		"Total   Rp 10.000.000,00\nPembayaran diproses oleh Kilat Bayar Nusantara"
+	huPrinter := "Duna Épületgépészet Kft.\nBudapest, Fő utca 12.\nSzámla 2026/0412   2026.11.20\nKazáncsere   100 000 Ft\nÁFA 27%   27 000 Ft\n" +
+		"Összesen   127 000 Ft\n\nNyomda: Pannon Print Kft."
+	// The issuer named under an issuer's word the issuer labels lack.
+	emetteur := "Lafourche Marketplace SAS\nCommande 8812   20/11/2026\nÉmetteur : Fromagerie Vallée SARL\nComté 1 kg   24,00 €\nTotal   24,00 €"
 	runClassCases(t, []classCase{
+		{"french émetteur under a platform passes", emetteur, v("Fromagerie Vallée SARL"), "", ""},
+		{"russian subscriber under its label", ruSubscriber, v("АО «Городские сети»"), "vendor_name", under},
+		{"russian supplier passes", ruSubscriber, v("ООО «Северный ветер»"), "", ""},
+		{"indonesian payment processor", idProvider, v("Kilat Bayar Nusantara"), "vendor_name", only},
+		{"indonesian consultancy passes", idProvider, v("PT Maju Jaya Abadi"), "", ""},
+		{"hungarian printer", huPrinter, v("Pannon Print Kft."), "vendor_name", only},
+		{"hungarian installer passes", huPrinter, v("Duna Épületgépészet Kft."), "", ""},
 		{"albanian buyer under its label", alBuyer, v("Agro Vlora sh.p.k."), "vendor_name", under},
 		{"albanian seller passes", alBuyer, v("Drita Ndërtim sh.p.k."), "", ""},
 		{"serbian buyer on its label's line", rsBuyer, v("Nova Gradnja d.o.o."), "vendor_name", under},
