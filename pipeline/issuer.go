@@ -62,11 +62,15 @@ var maxIssuerLabel = func() int {
 // rune up to there.
 func lowerHead(b []byte, s string, n int) []byte {
 	start := len(b)
-	for _, r := range s {
-		if len(b)-start >= n {
-			break
+	for i := 0; i < len(s) && len(b)-start < n; {
+		if c := s[i]; c < utf8.RuneSelf {
+			b = append(b, asciiLower(c)) // unicode.ToLower's answer, without decoding
+			i++
+			continue
 		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += w
 	}
 	return b
 }
@@ -259,11 +263,15 @@ func afterIssuerLabel(line string) (string, string, bool) {
 	// Only the head of the lowered line is compared: lower no more of it
 	// than the longest label, on the stack.
 	var buf [64]byte
-	low := lowerHead(buf[:0], line, maxIssuerLabel)
+	low := lowerHead(buf[:0], line, 1)
 	if len(low) == 0 {
 		return "", "", false
 	}
-	for _, l := range issuerLabelsByByte[low[0]] {
+	// Only the labels that start with the lowered line's first byte can
+	// match: lower no more of the line than the longest of them.
+	labels := issuerLabelsByByte[low[0]]
+	low = lowerHead(buf[:0], line, maxIssuerLabelByByte[low[0]])
+	for _, l := range labels {
 		if len(low) < len(l) || string(low[:len(l)]) != l {
 			continue
 		}
@@ -318,6 +326,9 @@ func segmentEnd(line string) int {
 		first[k] = -1
 	}
 	for i := 0; i < len(line); i++ {
+		if !segmentByte[line[i]] {
+			continue // most bytes start no separator: one test passes them
+		}
 		// Each separator but the tab is a space or a comma and a second byte
 		// of its own: only the separators that byte allows are compared.
 		var k int
@@ -472,9 +483,9 @@ func (d *doc) issuerBelowLabel(li, ls int, line string) (headIssuerName, bool) {
 		return headIssuerName{}, false
 	}
 	low := strings.ToLower(line)
-	for _, l := range issuerLabels {
+	for _, l := range strongIssuerLabels {
 		at := strings.Index(low, l)
-		if at < 0 || at+len(l) > len(line) || weakIssuerLabels[l] || at > 0 && !unicode.IsSpace(rune(low[at-1])) {
+		if at < 0 || at+len(l) > len(line) || at > 0 && !unicode.IsSpace(rune(low[at-1])) {
 			continue
 		}
 		rest := strings.TrimLeft(line[at+len(l):], " \t")

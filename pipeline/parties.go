@@ -245,10 +245,13 @@ func proseNamesIssuer(before string) bool {
 			}
 		}
 	}
-	for _, l := range issuerLabels {
-		if weakIssuerLabels[l] {
-			continue // "payment from Aetna 50.00" is an insurer's payment
-		}
+	if low == "" {
+		return false
+	}
+	// "payment from Aetna 50.00" is an insurer's payment: the sender labels
+	// are not among the labels compared, and only those that end in the
+	// text's last byte can end it.
+	for _, l := range strongIssuerLabelsByLast[low[len(low)-1]] {
 		if rest, ok := strings.CutSuffix(low, l); ok {
 			if r, _ := utf8.DecodeLastRuneInString(rest); rest == "" || !isWordRune(r) {
 				return true

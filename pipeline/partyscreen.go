@@ -173,3 +173,40 @@ func spacesOnly(rs []rune) bool {
 	}
 	return true
 }
+
+// maxIssuerLabelByByte is, for each byte, the length in bytes of the
+// longest issuer label that starts with it.
+var maxIssuerLabelByByte = func() (m [256]int) {
+	for _, l := range issuerLabels {
+		m[l[0]] = max(m[l[0]], len(l))
+	}
+	return m
+}()
+
+// segmentByte marks the bytes a separator of segmentSeps starts with.
+var segmentByte = func() (m [256]bool) {
+	for _, sep := range segmentSeps {
+		m[sep[0]] = true
+	}
+	return m
+}()
+
+// strongIssuerLabels are issuerLabels but the sender labels
+// (weakIssuerLabels), in the same order.
+var strongIssuerLabels = func() (out []string) {
+	for _, l := range issuerLabels {
+		if !weakIssuerLabels[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}()
+
+// strongIssuerLabelsByLast lists, for each byte, the strong issuer labels
+// that end in it, in issuerLabels' order.
+var strongIssuerLabelsByLast = func() (m [256][]string) {
+	for _, l := range strongIssuerLabels {
+		m[l[len(l)-1]] = append(m[l[len(l)-1]], l)
+	}
+	return m
+}()
