@@ -241,7 +241,15 @@ func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 // scanDatesTo is scanDates appending to out[:0]: analyze passes a list
 // its scratch keeps from one document to the next.
 func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMatch {
-	out = out[:0]
+	out, _ = scanDatesRuns(out, nil, false, rs, ascii, st)
+	return out
+}
+
+// scanDatesRuns is scanDatesTo that also appends to runs[:0], when record
+// is set, where each run of digits starts: every digit run of the text, in
+// order, which scanAmounts then visits instead of reading the text again.
+func scanDatesRuns(out []DateMatch, runs []int32, record bool, rs []rune, ascii string, st *stopper) ([]DateMatch, []int32) {
+	out, runs = out[:0], runs[:0]
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
 		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: cut(rs, ascii, s, e),
 			ident: numberLabelBefore(rs, s)})
@@ -270,6 +278,9 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			// whole: the loop never stops inside one, so no digit before
 			// i.
 			l := digitsAt(i)
+			if record {
+				runs = append(runs, int32(i))
+			}
 			// A numeric date's first digits end at its separator, and its
 			// second (one or two) at the same separator: most digit runs
 			// are amounts ("12.50") that fail here.
@@ -324,7 +335,7 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 			i++
 		}
 	}
-	return dedupeDates(out)
+	return dedupeDates(out), runs
 }
 
 // cjkYearMarkAt reports 年 or 년 at p or past spaces after it.

@@ -101,11 +101,15 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	st := &d.stop
 	d.st = st
 	var all []DateMatch
+	var runs []int32 // where each digit run starts, with a lent list
 	if lent != nil {
-		all = scanDatesTo(lent.dates, rs, ascii, st)
-		lent.dates = all
+		all, runs = scanDatesRuns(lent.dates, lent.digits, true, rs, ascii, st)
+		lent.dates, lent.digits = all, runs
 		if cap(all) > maxPooledAmounts {
 			lent.dates = nil
+		}
+		if cap(runs) > maxPooledRunes {
+			lent.digits = nil
 		}
 	} else {
 		all = scanDates(rs, ascii, st)
@@ -119,7 +123,7 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	var found []AmountMatch
 	if lent != nil {
 		lent.found = lent.found[:0]
-		scanAmounts(rs, ascii, all, d.lineStarts, st, func(a AmountMatch) { lent.found = append(lent.found, a) })
+		scanAmounts(rs, ascii, all, d.lineStarts, runs, st, func(a AmountMatch) { lent.found = append(lent.found, a) })
 		found = lent.found
 		if cap(found) > maxPooledAmounts {
 			lent.found = nil
@@ -127,7 +131,7 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 	} else {
 		var buf [48]AmountMatch
 		found = buf[:0]
-		scanAmounts(rs, ascii, all, d.lineStarts, st, func(a AmountMatch) { found = append(found, a) })
+		scanAmounts(rs, ascii, all, d.lineStarts, runs, st, func(a AmountMatch) { found = append(found, a) })
 	}
 	found = joinSpaceGroups(rs, ascii, found)
 	amounts := lent.amountBuf(len(found))
@@ -206,48 +210,64 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 	n := utf8.RuneCountInString(text)
 	rs, fr := buf[:n:n], buf[n:][:n:n]
-	var start []int32
-	i, m := 0, 0
-	for j := 0; j < len(text); i++ {
-		// Most runes of most texts are ASCII even here: they fold from the
-		// tables, undecoded.
-		var r rune
+	// Until folding drops a rune each rune folds in its own place, as in
+	// textRunes; from the first dropped on, the origins are kept.
+	i, j := 0, 0
+	dropped := false
+	for ; j < len(text); i++ {
+		var r, fold rune
 		if c := text[j]; c < utf8.RuneSelf {
+			// Most runes of most texts are ASCII even here: they fold
+			// from the table, undecoded.
+			r, fold = rune(c), rune(asciiFold[c])
 			j++
-			rs[i] = rune(c)
-			r = rune(asciiFold[c])
 		} else {
-			var size int
-			r, size = utf8.DecodeRuneInString(text[j:])
-			j += size
-			r = narrowRune(r)
-			rs[i] = r
-			if isSpace(r) {
-				r = ' '
-			} else {
-				r = toLower(r)
-			}
+			r, fold, j = wideRuneAt(text, j)
 		}
+		rs[i] = r
 		// Only whitespace folds to a space.
-		if r == ' ' && m > 0 && fr[m-1] == ' ' {
-			if start == nil {
-				f.r = fr[:m]
-				f.droppedIn(n, sc)
-				start = f.start[:n:n]
-			}
+		if fold == ' ' && i > 0 && fr[i-1] == ' ' {
+			dropped = true
+			break
+		}
+		fr[i] = fold
+	}
+	if !dropped {
+		return rs, folded{r: fr}
+	}
+	m := i
+	f.r = fr[:m]
+	f.droppedIn(n, sc)
+	start := f.start[:n:n]
+	for i++; j < len(text); i++ {
+		var r, fold rune
+		if c := text[j]; c < utf8.RuneSelf {
+			r, fold = rune(c), rune(asciiFold[c])
+			j++
+		} else {
+			r, fold, j = wideRuneAt(text, j)
+		}
+		rs[i] = r
+		if fold == ' ' && fr[m-1] == ' ' {
 			continue
 		}
-		fr[m] = r
-		if start != nil {
-			start[m] = int32(i)
-		}
+		fr[m] = fold
+		start[m] = int32(i)
 		m++
 	}
-	f.r = fr[:m]
-	if start != nil {
-		f.start = start[:m]
-	}
+	f.r, f.start = fr[:m], start[:m]
 	return rs, f
+}
+
+// wideRuneAt is the rune beyond ASCII at byte j of text, narrowed, its
+// fold and the offset past it.
+func wideRuneAt(text string, j int) (r, fold rune, next int) {
+	r, size := utf8.DecodeRuneInString(text[j:])
+	r = narrowRune(r)
+	if isSpace(r) {
+		return r, ' ', j + size
+	}
+	return r, toLower(r), j + size
 }
 
 // asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it
@@ -303,6 +323,28 @@ func lineStartsOf(rs []rune) []int {
 // from ascii when the text is all ASCII (asciiText): its rune offsets are
 // its byte offsets, and the newlines are found by the vectorised byte search.
 func lineStartsIn(rs []rune, ascii string, sc *scratch) []int {
+	if sc != nil && len(rs) < maxPooledRunes {
+		// A lent list holds a line per rune: one pass fills it, with no
+		// count of the lines first.
+		starts := sc.lineBuf(len(rs) + 1)[:1]
+		starts[0] = 0 // a lent list is not zeroed
+		if ascii == "" {
+			for i, r := range rs {
+				if r == '\n' {
+					starts = append(starts, i+1)
+				}
+			}
+			return starts
+		}
+		for at := 0; ; {
+			i := strings.IndexByte(ascii[at:], '\n')
+			if i < 0 {
+				return starts
+			}
+			at += i + 1
+			starts = append(starts, at)
+		}
+	}
 	if ascii == "" {
 		n := 1
 		for _, r := range rs {

@@ -364,7 +364,7 @@ func FindAmounts(text string) []AmountMatch {
 // ASCII (asciiText), else "".
 func findAmounts(rs []rune, ascii string, dates []DateMatch, st *stopper) []AmountMatch {
 	out := make([]AmountMatch, 0, amountsCap(rs))
-	scanAmounts(rs, ascii, dates, nil, st, func(a AmountMatch) { out = append(out, a) })
+	scanAmounts(rs, ascii, dates, nil, nil, st, func(a AmountMatch) { out = append(out, a) })
 	return out
 }
 
@@ -376,9 +376,12 @@ func amountsCap(rs []rune) int { return len(rs)/16 + 4 }
 // scanAmounts passes each amount findAmounts lists to emit, in order, so
 // analyze keeps them in its own list instead of copying a second one.
 // starts, when not nil, are rs's line starts (lineStartsOf): each amount's
-// line is read from them instead of counted.
-func scanAmounts(rs []rune, ascii string, dates []DateMatch, starts []int, st *stopper, emit func(AmountMatch)) {
+// line is read from them instead of counted. runs, when not nil, are where
+// each run of digits of rs starts (scanDatesRuns): the scan goes from one
+// to the next instead of reading every rune between.
+func scanAmounts(rs []rune, ascii string, dates []DateMatch, starts []int, runs []int32, st *stopper, emit func(AmountMatch)) {
 	line, lineAt := 0, 0
+	next := 0 // the first run not passed
 	n := len(rs)
 	at := func(i int) rune {
 		if i < 0 || i >= n {
@@ -389,8 +392,21 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, starts []int, st *s
 	for i := 0; i < n && !st.stop(); {
 		// Most runes are no digits: they are passed over in a tight loop,
 		// the context asked once per digit run instead of once per rune.
-		for i < n && !isDigit(rs[i]) {
-			i++
+		// An amount may end inside a run ("1 2345"), so the next starts
+		// there; else at the next run.
+		switch {
+		case runs == nil:
+			for i < n && !isDigit(rs[i]) {
+				i++
+			}
+		case !isDigit(rs[i]):
+			for next < len(runs) && int(runs[next]) < i {
+				next++
+			}
+			i = n
+			if next < len(runs) {
+				i = int(runs[next])
+			}
 		}
 		if i == n {
 			break

@@ -21,8 +21,10 @@ type scratch struct {
 	starts, offsets []int32
 	// found gathers the amounts before amounts holds them.
 	found []AmountMatch
-	// dates are the document's date-shaped tokens (scanDates).
-	dates []DateMatch
+	// dates are the document's date-shaped tokens (scanDates), and digits
+	// where its digit runs start (scanDatesRuns).
+	dates  []DateMatch
+	digits []int32
 	// d is the doc itself, emptied when s goes back.
 	d doc
 }

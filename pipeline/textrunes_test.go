@@ -53,3 +53,37 @@ func TestDocTextIsItsRunes(t *testing.T) {
 		}
 	}
 }
+
+// A document analysed in arrays a scratch lends, after other documents
+// left them dirty, is the document analysed fresh: its amounts found from
+// the digit runs the date scan listed, their lines from the line starts.
+func TestLentAnalysisIsFreshAnalysis(t *testing.T) {
+	texts := []string{
+		"ACME TRADING\nINVOICE NO: 1234\nDATE: 12/03/2018\nSUBTOTAL 10.00\nGST 6% 0.60\nTOTAL 10.60\n",
+		"no digits here\nat all", "", "5", "x5", ".50 and 0.50\n(68.75) 12-", "2 400 000,00 Ft\n1 2345\nHUF 51 800",
+		"Rechnung vom 3. März 2026\nGesamt 1.190,00 €\nMwSt. 19 % 190,00", "2026年4月1日\n合計 ￥１，１００\n",
+		"TOTAL   12.50\n\n\nCASH    20.00\t\tCHANGE 7.50", "ŞİRKET  A.Ş.\nTUTAR 1.250,50 TL\n12.03.2026",
+	}
+	s := Invoice()
+	var pool scratchPool
+	ctx := context.Background()
+	for range 2 {
+		for _, text := range texts {
+			want, err := analyze(ctx, text, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := analyzeWith(ctx, text, s, &pool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.rs, want.rs) || !reflect.DeepEqual(got.fold, want.fold) ||
+				!reflect.DeepEqual(got.dates, want.dates) || !reflect.DeepEqual(got.amounts, want.amounts) ||
+				!reflect.DeepEqual(got.lineStarts, want.lineStarts) || !reflect.DeepEqual(got.moneyHits, want.moneyHits) ||
+				!reflect.DeepEqual(got.fieldHits, want.fieldHits) || !reflect.DeepEqual(got.summary, want.summary) {
+				t.Errorf("%q: lent analysis differs:\n got %+v %v\nwant %+v %v", text, got.amounts, got.lineStarts, want.amounts, want.lineStarts)
+			}
+			pool.put(got.lent)
+		}
+	}
+}
