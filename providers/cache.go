@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -326,35 +327,44 @@ func (c *Cache) runBatch(batch []*cacheOp, lockWait time.Duration) error {
 	for _, o := range batch {
 		writes = writes || o.val != nil
 	}
-	run := func(tx *bolt.Tx) error {
-		b := tx.Bucket(callsBucket)
-		for _, o := range batch {
-			switch {
-			case o.val != nil:
-				if err := b.Put(o.key, o.val); err != nil {
+	if writes {
+		return c.updateLocked(lockWait, func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists(callsBucket)
+			if err != nil {
+				return err
+			}
+			for _, o := range batch {
+				if o.val == nil {
+					lookup(b.Cursor(), o)
+				} else if err := b.Put(o.key, o.val); err != nil {
 					o.err = err
 				}
-			case b != nil:
-				if v := b.Get(o.key); v != nil {
-					if e, err := decodeEntry(v); err != nil {
-						o.err = fmt.Errorf("entry %x: %w", o.key[:min(6, len(o.key))], err)
-					} else {
-						o.entry, o.found = e, true
-					}
-				}
+			}
+			return nil
+		})
+	}
+	return c.viewLeased(func(tx *bolt.Tx) error {
+		if cur := c.lease.cursor(tx); cur != nil {
+			for _, o := range batch {
+				lookup(cur, o)
 			}
 		}
 		return nil
+	})
+}
+
+// lookup finds o's entry with cur, as Bucket.Get would (a key holding a
+// nested bucket is no entry), and decodes it straight from the file's pages.
+func lookup(cur *bolt.Cursor, o *cacheOp) {
+	k, v := cur.Seek(o.key)
+	if v == nil || !bytes.Equal(k, o.key) {
+		return
 	}
-	if writes {
-		return c.updateLocked(lockWait, func(tx *bolt.Tx) error {
-			if _, err := tx.CreateBucketIfNotExists(callsBucket); err != nil {
-				return err
-			}
-			return run(tx)
-		})
+	if e, err := decodeEntry(v); err != nil {
+		o.err = fmt.Errorf("entry %x: %w", o.key[:min(6, len(o.key))], err)
+	} else {
+		o.entry, o.found = e, true
 	}
-	return c.viewLeased(run)
 }
 
 // guarded runs fn, an operation on the file. bbolt panics on a damaged file

@@ -54,6 +54,12 @@ type readLease struct {
 	size   int64    // the file's size when db mapped it
 	locked bool     // file holds the shared flock
 	tx     *bolt.Tx
+	// cur is a cursor on the calls bucket in curTx, kept for the lookups of
+	// every batch in that transaction: Tx.Bucket and Bucket.Get each build
+	// a bucket or a cursor anew (seven allocations a lookup), and a cursor
+	// seeks with the stack it already has.
+	cur   *bolt.Cursor
+	curTx *bolt.Tx
 	// opened: zero between periods; resting: when the last period ended
 	opened, resting time.Time
 }
@@ -93,6 +99,18 @@ func (c *Cache) viewLeased(fn func(*bolt.Tx) error) error {
 		l.tx = tx
 	}
 	return fn(l.tx)
+}
+
+// cursor returns the lease's cursor on the calls bucket in tx, or nil
+// when the file has no such bucket. Caller holds c.mu.
+func (l *readLease) cursor(tx *bolt.Tx) *bolt.Cursor {
+	if l.curTx != tx {
+		l.cur, l.curTx = nil, tx
+		if b := tx.Bucket(callsBucket); b != nil {
+			l.cur = b.Cursor()
+		}
+	}
+	return l.cur
 }
 
 // lockLease makes the lease hold the file's shared flock: on the open it

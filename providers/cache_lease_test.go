@@ -295,3 +295,29 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// A lookup finds its own key and no neighbour: the lease's cursor seeks to
+// the first key at or after the one asked for, within one read transaction
+// and after our own commits began new ones.
+func TestCacheLookupFindsOnlyItsKey(t *testing.T) {
+	c, err := OpenCache(filepath.Join(t.TempDir(), "calls.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, k := range []string{"b", "bc", "d"} {
+		c.put([]byte(k), cacheEntry{Text: "text of " + k})
+		c.Flush()
+	}
+	for range 2 { // the second round in the same lease transaction
+		for _, k := range []string{"a", "b", "bb", "bc", "bcd", "c", "d", "e"} {
+			e, found := c.get([]byte(k))
+			if want := k == "b" || k == "bc" || k == "d"; found != want || found && e.Text != "text of "+k {
+				t.Errorf("lookup %q: found %v %q", k, found, e.Text)
+			}
+		}
+	}
+	if st := c.Stats(); st.Faults != 0 {
+		t.Fatal(st)
+	}
+}
