@@ -43,6 +43,24 @@ var otherInvoiceWords = map[string]bool{
 	"voorschotfactuur": true, "ennakkolasku": true,
 }
 
+// invoiceWordClass says of each of invoiceWords and otherInvoiceWords
+// which it is: a line's words are looked up once for both.
+var invoiceWordClass = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for w := range invoiceWords {
+		m[w] |= invoiceWord
+	}
+	for w := range otherInvoiceWords {
+		m[w] |= otherInvoiceWord
+	}
+	return m
+}()
+
+const (
+	invoiceWord = 1 << iota
+	otherInvoiceWord
+)
+
 // unpaidWords after a number on an invoice line say that invoice is still
 // open: an earlier one a reminder or the next invoice carries forward.
 var unpaidWords = map[string]bool{
@@ -53,7 +71,10 @@ var unpaidWords = map[string]bool{
 // isLineWordRune reports a rune the line's words keep: letters, digits,
 // apostrophes and hyphens.
 func isLineWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-'
+	if uint32(r) < utf8.RuneSelf {
+		return asciiClass[r]&classAlnum != 0 || r == '\'' || r == '-'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '’'
 }
 
 // lowerLineWords appends rs to buf lowered as strings.ToLower(string(rs))
@@ -119,10 +140,11 @@ func otherInvoicePhraseIn(rs []rune, ls int, sp Span, le int) string {
 			if k := bytes.IndexByte(buf[p:w.b], '-'); k >= 0 {
 				q = p + k
 			}
-			if otherInvoiceWords[string(buf[p:q])] {
+			c := invoiceWordClass[string(buf[p:q])]
+			if c&otherInvoiceWord != 0 {
 				return phrase()
 			}
-			inv = inv || invoiceWords[string(buf[p:q])]
+			inv = inv || c&invoiceWord != 0
 			if q == w.b {
 				break
 			}
