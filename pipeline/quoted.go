@@ -300,6 +300,12 @@ var afterRowWords = map[string]bool{"jest": true, "po korekcie": true, "wartoÅ›Ä
 // rowHead is the label that starts line l, in LabelKey form: its words up
 // to the first digit or sign.
 func (d *doc) rowHead(l int) string {
+	ls, q := d.rowHeadSpan(l)
+	return LabelKey(d.str(ls, q))
+}
+
+// rowHeadSpan is the runes of line l that rowHead keys.
+func (d *doc) rowHeadSpan(l int) (int, int) {
 	ls := d.lineStarts[l]
 	le := len(d.rs)
 	if l+1 < len(d.lineStarts) {
@@ -309,7 +315,53 @@ func (d *doc) rowHead(l int) string {
 	for q < le && !isDigit(d.rs[q]) && d.rs[q] != '-' && d.rs[q] != '(' {
 		q++
 	}
-	return LabelKey(d.str(ls, q))
+	return ls, q
+}
+
+// rowHeadIn reports whether rowHead(l) is in set. The key is written into
+// a buffer on the stack: most rows' heads are in no set, and were a string
+// each for every amount a money field grounds.
+func (d *doc) rowHeadIn(l int, set map[string]bool) bool {
+	ls, q := d.rowHeadSpan(l)
+	var buf [64]byte
+	b, ok := appendLabelKey(buf[:0], d.rs[ls:q])
+	return ok && set[string(b)]
+}
+
+// appendLabelKey appends LabelKey(string(rs)) to b as keyBuilder writes it; ok
+// is false when the key would not fit b's capacity (no set holds one so
+// long).
+func appendLabelKey(b []byte, rs []rune) (_ []byte, ok bool) {
+	inWord, any := false, false
+	for _, r := range rs {
+		if r < utf8.RuneSelf {
+			c := asciiLower(byte(r))
+			if !isASCIIWordByte(c) {
+				inWord = false
+				continue
+			}
+			if !inWord && any {
+				b = append(b, ' ')
+			}
+			b = append(b, c)
+			inWord, any = true, true
+		} else {
+			kind := wideKeyRune(r)
+			if kind == keyBreak {
+				inWord = false
+				continue
+			}
+			if any && (kind == keyOwnWord || !inWord) {
+				b = append(b, ' ')
+			}
+			b = utf8.AppendRune(b, toLower(r))
+			inWord, any = kind == keyInWord, true
+		}
+		if len(b) > cap(b)-utf8.UTFMax-1 {
+			return b, false
+		}
+	}
+	return b, true
 }
 
 // checkBeforeCorrection flags an amount a correcting invoice prints only on
@@ -320,16 +372,14 @@ func (d *doc) checkBeforeCorrection(c *FieldCheck, f Field, val string) {
 	if f.Kind != KindMoney || len(c.Spans) == 0 {
 		return
 	}
-	head := ""
 	for _, sp := range c.Spans {
-		h := d.rowHead(d.lineOf(sp.Start))
-		if !beforeRowWords[h] {
+		if !d.rowHeadIn(d.lineOf(sp.Start), beforeRowWords) {
 			return
 		}
-		head = h
 	}
+	head := d.rowHead(d.lineOf(c.Spans[len(c.Spans)-1].Start))
 	for l := range d.lineStarts {
-		if afterRowWords[d.rowHead(l)] {
+		if d.rowHeadIn(l, afterRowWords) {
 			c.penalize(factorWrongLabel, fmt.Sprintf("%s is on the %q row, the figures before the correction; the document corrects them (row %q, line %d)",
 				val, head, d.rowHead(l), l+1))
 			return

@@ -126,3 +126,24 @@ func TestMayQuoteKeepsEveryTextWithAQuoteLine(t *testing.T) {
 		t.Fatalf("%d texts open a quote and %d are screened out: the texts test too little", quotes, screened)
 	}
 }
+
+// The key written on the stack is LabelKey's, on runes in and beyond ASCII,
+// CJK runes (a word each), punctuation and keys too long for the buffer.
+func TestAppendLabelKeyIsLabelKey(t *testing.T) {
+	pieces := []string{"Było", "PRZED KOREKTĄ", "Wartość", " ", "  ", ":", "-", "é", "İ", "\u212a", "優惠", "券", "a1", "x",
+		"Before correction", "VOR KORREKTUR", "ANTES DE LA CORRECCIÓN", ".", "'", strings.Repeat("b", 70), "Ä"}
+	r := rand.New(rand.NewPCG(4, 40))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var buf [64]byte
+		got, ok := appendLabelKey(buf[:0], []rune(s))
+		want := LabelKey(s)
+		if ok && string(got) != want || !ok && len(want) <= len(buf)-5 {
+			t.Fatalf("appendLabelKey(%q) = %q, %v; LabelKey gives %q", s, got, ok, want)
+		}
+	}
+}
