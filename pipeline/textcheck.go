@@ -12,11 +12,11 @@ import (
 // "ACME LTD\u0000" is invisible in every view yet makes the record differ
 // from what the reviewer saw; it is refused, never returned ok.
 func CheckTextValue(s string) error {
-	// Every document is checked: eight printable ASCII bytes are decided at
-	// once, and a window that is not (a line break, a non-ASCII rune) is
-	// read byte by byte and rune by rune to its end.
+	// Every document is checked: eight allowed ASCII bytes (line breaks
+	// too) are decided at once, and a window that is not (a non-ASCII rune,
+	// a control character) is read byte by byte and rune by rune to its end.
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && printableASCII8(s[i:i+8]) {
+		if i+8 <= len(s) && allowedASCII8(s[i:i+8]) {
 			i += 8
 			continue
 		}
@@ -41,9 +41,11 @@ func CheckTextValue(s string) error {
 	return nil
 }
 
-// printableASCII8 reports whether the eight bytes of s are all in
-// 0x20-0x7E: none has its high bit set, none is below 0x20, none is DEL.
-func printableASCII8(s string) bool {
+// allowedASCII8 reports whether the eight bytes of s are all ASCII the
+// rule allows: printable (0x20-0x7E), tab, LF, CR or form feed. Line
+// breaks are allowed here too: a receipt breaks its lines every few dozen
+// bytes, and a window holding one was read byte by byte.
+func allowedASCII8(s string) bool {
 	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
@@ -51,12 +53,12 @@ func printableASCII8(s string) bool {
 	if w&highs != 0 {
 		return false
 	}
-	// With every byte below 0x80, a byte below 0x20 borrows into its high
-	// bit when 0x20 is taken from each, and DEL (0x7F) becomes a zero byte
-	// when xored with 0x7F, which then borrows likewise.
-	below := (w - 0x20*ones) & ^w & highs
-	del := w ^ 0x7F*ones
-	return below == 0 && (del-ones)&^del&highs == 0
+	// With every byte below 0x80 no sum below carries into the next byte:
+	// b+0x60 reaches 0x80 exactly when b >= 0x20, and (b^v)+0x7F exactly
+	// when b != v.
+	low := ^(w + 0x60*ones) & highs
+	is := func(v uint64) uint64 { return ^((w ^ v*ones) + 0x7F*ones) & highs }
+	return is(0x7F) == 0 && low&^(is('\t')|is('\n')|is('\r')|is('\f')) == 0
 }
 
 // controlError names the control character r at byte i.
