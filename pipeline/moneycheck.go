@@ -40,10 +40,19 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		c.penalize(factorNotFound, fmt.Sprintf("%v is not an amount", v))
 		return false
 	}
-	// Counted first so both lists are allocated once at their size.
+	// Counted first so both lists are allocated once at their size; the
+	// first matches found are remembered, so most fields read the amounts
+	// once.
 	n := 0
+	var found [32]struct {
+		i   int32
+		amb bool
+	}
 	for i := range d.amounts {
-		if m, _ := d.printsAmountIn(&d.amounts[i], x); m {
+		if m, amb := d.printsAmountIn(&d.amounts[i], x); m {
+			if n < len(found) {
+				found[n].i, found[n].amb = int32(i), amb
+			}
 			n++
 		}
 	}
@@ -53,16 +62,24 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 		c.Spans = slices.Grow(c.Spans, n)
 	}
 	var dotted string // the ambiguous token, while every match is one
-	for i := range d.amounts {
-		a := &d.amounts[i]
-		if m, amb := d.printsAmountIn(a, x); m {
-			if len(matches) == 0 && amb {
-				dotted = a.Raw
-			} else if !amb {
-				dotted = ""
+	add := func(a *labelledAmount, amb bool) {
+		if len(matches) == 0 && amb {
+			dotted = a.Raw
+		} else if !amb {
+			dotted = ""
+		}
+		matches = append(matches, *a)
+		c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
+	}
+	if n <= len(found) {
+		for _, m := range found[:n] {
+			add(&d.amounts[m.i], m.amb)
+		}
+	} else {
+		for i := range d.amounts {
+			if m, amb := d.printsAmountIn(&d.amounts[i], x); m {
+				add(&d.amounts[i], amb)
 			}
-			matches = append(matches, *a)
-			c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 		}
 	}
 	if x != 0 && len(matches) > 0 && !slices.ContainsFunc(matches, func(a labelledAmount) bool {
@@ -509,24 +526,28 @@ func (d *doc) carriedBalance(r Role, a labelledAmount) (prev, own labelledAmount
 	if r != RoleTotal || a.role != RoleTotal {
 		return prev, own, false
 	}
+	// The amounts are read in place: most are unlabelled, and copying
+	// each to test its key was most of the cost.
 	found := false
-	for _, p := range d.amounts {
+	for i := range d.amounts {
+		p := &d.amounts[i]
 		if p.Start >= a.Start {
 			break
 		}
-		if previousBalanceKeys[p.key] && p.Value > 0 {
-			prev, found = p, true
+		if p.key != "" && previousBalanceKeys[p.key] && p.Value > 0 {
+			prev, found = *p, true
 		}
 	}
 	if !found || d.statementTitled() {
 		return prev, own, false
 	}
-	for _, y := range d.amounts {
+	for i := range d.amounts {
+		y := &d.amounts[i]
 		if y.Start >= a.Start {
 			break
 		}
 		if y.Start != prev.Start && y.Value > 0 && y.role != roleOther && near(y.Value+prev.Value, a.Value, 0.011) {
-			return prev, y, true
+			return prev, *y, true
 		}
 	}
 	return prev, own, false
