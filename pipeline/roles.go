@@ -649,7 +649,7 @@ const maxHeadingRow = 240
 // holds nothing but amounts. A heading row of one role ("Qty Price Total"
 // over an item) names no amount of the row under it.
 func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits []labelHit) (labelHit, bool) {
-	a := amounts[i]
+	a := &amounts[i] // read in place: most amounts are no cell's, and return at once
 	if a.Line == 0 || a.Line+1 > len(starts) {
 		return labelHit{}, false
 	}
@@ -662,7 +662,7 @@ func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits 
 	if le-ls > maxHeadingRow || pe-ps > maxHeadingRow || i > 0 && amounts[i-1].Line == a.Line-1 {
 		return labelHit{}, false
 	}
-	k := sort.Search(len(hits), func(j int) bool { return hits[j].start >= ps })
+	k := firstHitFrom(hits, ps)
 	var roles [3]bool
 	n := 0
 	for j := k; j < len(hits) && hits[j].start < pe; j++ {
