@@ -211,6 +211,9 @@ func (d *doc) lineHasCents(li int) bool {
 // addressee's only when that footer's party also heads the document. It
 // returns that party.
 func (d *doc) addresseeBlock(spans []Span, val string) (registeredParty, bool) {
+	if !d.opensBlocks(spans) {
+		return registeredParty{}, false // the loop below would return at that span
+	}
 	blocks := d.textBlocks()
 	if len(blocks) < 2 || len(spans) == 0 {
 		return registeredParty{}, false

@@ -210,3 +210,24 @@ var strongIssuerLabelsByLast = func() (m [256][]string) {
 	}
 	return m
 }()
+
+// opensBlocks reports whether every one of spans (capped) opens its line
+// and its block: a blank line or the text's start above it, nothing before
+// it on its line. addresseeBlock asks it of every span before it reads the
+// document's blocks.
+func (d *doc) opensBlocks(spans []Span) bool {
+	for _, sp := range capped(spans) {
+		li := d.lineOf(sp.Start)
+		ls, _ := d.lineBounds(li)
+		if !spacesOnly(d.rs[ls:sp.Start]) {
+			return false
+		}
+		if li > 0 {
+			ps, pe := d.lineBounds(li - 1)
+			if !spacesOnly(d.rs[ps:pe]) {
+				return false
+			}
+		}
+	}
+	return true
+}
