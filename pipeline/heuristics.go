@@ -489,9 +489,8 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 		reconcile(rep, rel, rec, s.Tolerance, anchored, d.roundingExplains, d.printedFix(s))
 	}
 	d.contradictions(rep, s, rec)
-	for name, c := range rep {
-		c.markPrimary()
-		rep[name] = c
+	for _, c := range rep {
+		c.markPrimary() // marks the span in the array the report's check shares
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
