@@ -345,8 +345,17 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 	if d.checkPlacedSign(c, code) {
 		return
 	}
-	if printed, marker, _, ok := d.amountCurrency(); ok && printed != code {
+	// One currency on the billed lines decides; where they print two
+	// (a total and its equivalent in local currency), either may be the
+	// one billed, and the other checks choose.
+	b := d.billedFor(code)
+	billed := b.decides(code)
+	if printed, marker, _, ok := d.amountCurrency(); !billed && ok && printed != code && (!b.refutes(code) || b.hasCode(printed)) {
 		c.penalize(factorContradiction, fmt.Sprintf("the document prints %q next to its amounts (%s), not %s", marker, printed, code))
+		return
+	}
+	if b.refutes(code) {
+		d.flagUnbilled(c, b, code)
 		return
 	}
 	var ctx []Span
@@ -356,7 +365,9 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		}
 	}
 	if len(ctx) > 0 {
-		if ctx = d.checkAsideCurrency(c, code, ctx); len(ctx) > 0 {
+		if billed {
+			c.Spans, c.Grounded = ctx, true
+		} else if ctx = d.checkAsideCurrency(c, code, ctx); len(ctx) > 0 {
 			c.Spans, c.Grounded = ctx, true
 		}
 		return

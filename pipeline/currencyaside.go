@@ -20,7 +20,8 @@ var asideCues = []string{"for information only", "for information", "information
 	"exchange rate", "indicative", "zur information", "zur info", "gegenwert", "umgerechnet", "à titre indicatif",
 	"à titre d'information", "pour information", "contre-valeur", "contrevaleur", "equivalente", "a título informativo",
 	"aproximadamente", "aprox.", "a titolo informativo", "controvalore", "ter informatie", "tegenwaarde",
-	"للعلم فقط", "ما يعادل", "справочно", "эквивалент"}
+	"للعلم فقط", "ما يعادل", "справочно", "эквивалент",
+	"contravalor", "contra-valor", "echivalent", "ekvivalent"}
 
 // asideCue is the aside cue that covers offset p on its line, or "": a
 // cue covers its clause, from the bracket it opens in (or the end of the

@@ -453,6 +453,18 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 			sharedSpans, sharedMarker, primary = sp, m.text, m.primary
 		}
 	}
+	if sharedSpans == nil && code == "CVE" {
+		// The cifrão ("1.250$00") is the escudo's, and Cape Verde's the one
+		// escudo left.
+		for p, r := range rs {
+			if r == '$' && isCifrao(rs, p) {
+				sharedSpans = append(sharedSpans, Span{Start: p, End: p + 1})
+			}
+		}
+		if sharedSpans != nil {
+			return sharedSpans, 1, ""
+		}
+	}
 	if sharedSpans == nil {
 		for sign, c := range letterSigns {
 			if c == code {
@@ -492,15 +504,25 @@ func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []
 }
 
 // bareDollars drops the "$" of a prefixed dollar ("FJ$", "NT$", "B$"):
-// its prefix names another currency, so it is no bare "$".
+// its prefix names another currency, so it is no bare "$". It drops the
+// cifrão too, the "$" that separates escudos from centavos between digits
+// ("1.250$00", Cape Verde's and once Portugal's): no dollar is written so.
 func bareDollars(rs []rune, spans []Span) []Span {
 	out := spans[:0:0]
 	for _, s := range spans {
-		if s.Start == 0 || !unicode.IsLetter(rs[s.Start-1]) {
-			out = append(out, s)
+		if s.Start > 0 && unicode.IsLetter(rs[s.Start-1]) || isCifrao(rs, s.Start) {
+			continue
 		}
+		out = append(out, s)
 	}
 	return out
+}
+
+// isCifrao reports a "$" at p with a digit before it and exactly two
+// digits after it.
+func isCifrao(rs []rune, p int) bool {
+	return p > 0 && p+2 < len(rs) && isDigit(rs[p-1]) && isDigit(rs[p+1]) && isDigit(rs[p+2]) &&
+		(p+3 == len(rs) || !isDigit(rs[p+3]))
 }
 
 // letterSignSpans are the places a letter sign (letterSigns) stands for

@@ -43,6 +43,7 @@ type doc struct {
 	summary *taxSummary
 	// Computed on first use.
 	currency   *printedCurrency
+	billedCur  *billedCurrency
 	rounds     []labelledAmount
 	pays       []payment
 	roundsDone bool
