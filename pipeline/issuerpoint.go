@@ -57,6 +57,16 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		return
 	}
 	h, strong, ok := d.headParty(li, sp, val)
+	if first := !ok || sameName(h.name, val) && !h.labelled; first && labelled && inHead && !d.registeredFrom(li, sp.End) {
+		// The first party the head names, under a label that is not an
+		// issuer's ("I / To", "Абонент:"), while another party prints its
+		// registration and bank account: the document points to that one.
+		if p, ok := d.registeredOther(li, val); ok {
+			c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only under %q (line %d), a label that is not the issuer's; the document prints another party's registration (line %d)",
+				val, label, li+1, p.line+1))
+		}
+		return
+	}
 	if !ok || sameName(h.name, val) {
 		// The head names no party before the value (a receipt that prints
 		// its shop's name only at its foot), or the value itself.
@@ -483,4 +493,33 @@ func dottedForm(name string) bool {
 		}
 	}
 	return n == 0 && groups >= 2
+}
+
+// registeredOther is a party of another name than val that prints its
+// registration with a bank account or a second registration (a seller's
+// footer; a buyer's block may print its VAT number) in a block of its
+// own, not line li's.
+func (d *doc) registeredOther(li int, val string) (registeredParty, bool) {
+	for _, b := range d.textBlocks() {
+		if b.first <= li && li <= b.last {
+			continue
+		}
+		if p, ok := d.blockRegistration(b); ok && !p.customerish && !sameName(p.name, val) && (p.strongCues || d.blockBank(b)) {
+			return p, true
+		}
+	}
+	return registeredParty{}, false
+}
+
+// blockBank reports a bank account's label in block b.
+func (d *doc) blockBank(b textBlock) bool {
+	for li := b.first; li <= b.last; li++ {
+		ls, le := d.lineBounds(li)
+		if line := d.str(ls, le); mayHoldRegistration(line) {
+			if _, bank, _ := registrationCues(LabelTokens(line)); bank {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -70,7 +70,16 @@ func TestIssuerIsWhomTheDocumentPointsTo(t *testing.T) {
 		"Összesen   127 000 Ft\n\nNyomda: Pannon Print Kft."
 	// The issuer named under an issuer's word the issuer labels lack.
 	emetteur := "Lafourche Marketplace SAS\nCommande 8812   20/11/2026\nÉmetteur : Fromagerie Vallée SARL\nComté 1 kg   24,00 €\nTotal   24,00 €"
+	// The buyer named first under a recipient's label, the seller only in
+	// its registered footer with its bank account; and the seller first
+	// under a label the lists lack, over a buyer block with a VAT number.
+	toFirst := "I / To\nKaimana Reef Resort Ltd\nAli'i Drive 12, Kailua-Kona\n\nINVOICE 2026-0412   20/11/2026\nLinen service   US$900.00\nTotal   US$900.00\n\n" +
+		"Makai Laundry Services\nGST reg no 4412-88\nAccount number 0012-884412"
+	sellerFirst := "Shitësi:\nDrita Ndërtim\nRruga e Kavajës 12, Tiranë\n\nBlerësi:\nAgro Vlora\nVAT no AL-K12345678\n\nÇimento 10 thasë   3 000,00\nTotali   3 000,00 Lekë"
 	runClassCases(t, []classCase{
+		{"buyer first under I / To", toFirst, v("Kaimana Reef Resort Ltd"), "vendor_name", "another party's registration"},
+		{"registered laundry passes", toFirst, v("Makai Laundry Services"), "", ""},
+		{"seller first under its own label passes", sellerFirst, v("Drita Ndërtim"), "", ""},
 		{"french émetteur under a platform passes", emetteur, v("Fromagerie Vallée SARL"), "", ""},
 		{"russian subscriber under its label", ruSubscriber, v("АО «Городские сети»"), "vendor_name", under},
 		{"russian supplier passes", ruSubscriber, v("ООО «Северный ветер»"), "", ""},
