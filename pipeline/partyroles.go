@@ -330,10 +330,10 @@ func practitionerName(name string) bool {
 	n := strings.TrimSpace(name)
 	first, _, _ := strings.Cut(n, " ")
 	first = strings.TrimRight(first, ".,")
-	title := slices.ContainsFunc(practitionerTitles, func(t string) bool { return strings.EqualFold(first, t) })
+	title := equalFoldAny(first, practitionerTitles, practitionerTitleSet)
 	if !title {
 		last := strings.Trim(n[strings.LastIndexAny(n, " ,")+1:], ".")
-		title = slices.ContainsFunc(practitionerDegrees, func(t string) bool { return strings.EqualFold(last, t) })
+		title = equalFoldAny(last, practitionerDegrees, practitionerDegreeSet)
 	}
 	return title && !hasLegalForm(n)
 }

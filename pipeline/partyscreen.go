@@ -1,6 +1,10 @@
 package pipeline
 
-import "unicode/utf8"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // The party checks screen a document before they read its lines: most
 // documents print no seller phrase, no self-billing title and no phrase
@@ -230,4 +234,29 @@ func (d *doc) opensBlocks(spans []Span) bool {
 		}
 	}
 	return true
+}
+
+// equalFoldAny reports whether w is one of the lowercase ASCII words,
+// compared as strings.EqualFold does: an ASCII w is lowered on the stack
+// and looked up in set (the words as a set), any other w compared with
+// each word (a rune beyond ASCII may fold to an ASCII letter, as the Kelvin
+// sign does to k).
+func equalFoldAny(w string, words []string, set map[string]bool) bool {
+	if isASCII(w) {
+		in, _ := lookupLower(set, nil, w)
+		return in
+	}
+	return slices.ContainsFunc(words, func(t string) bool { return strings.EqualFold(w, t) })
+}
+
+// practitionerTitleSet and practitionerDegreeSet are practitionerTitles
+// and practitionerDegrees as sets.
+var practitionerTitleSet, practitionerDegreeSet = wordSet(practitionerTitles), wordSet(practitionerDegrees)
+
+func wordSet(words []string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
 }

@@ -111,3 +111,23 @@ func upperFirst(s string) string {
 	}
 	return s
 }
+
+// equalFoldAny answers as comparing with strings.EqualFold word by word,
+// for ASCII words in any case and for runes beyond ASCII that fold to ASCII
+// letters (the Kelvin sign, the long s).
+func TestEqualFoldAnyIsEqualFold(t *testing.T) {
+	words := append(slices.Clone(practitionerTitles), practitionerDegrees...)
+	set := wordSet(words)
+	var tries []string
+	for _, w := range words {
+		tries = append(tries, w, strings.ToUpper(w), upperFirst(w), w[:len(w)-1], w+"x",
+			strings.ReplaceAll(w, "k", "\u212a"), strings.ReplaceAll(w, "s", "ſ"), strings.ReplaceAll(w, "d", "Đ"))
+	}
+	tries = append(tries, "", "Dr", "DR.", "é", strings.Repeat("d", 40))
+	for _, w := range tries {
+		want := slices.ContainsFunc(words, func(t string) bool { return strings.EqualFold(w, t) })
+		if got := equalFoldAny(w, words, set); got != want {
+			t.Errorf("equalFoldAny(%q) = %v; strings.EqualFold with each word gives %v", w, got, want)
+		}
+	}
+}
