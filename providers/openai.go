@@ -74,6 +74,7 @@ type OpenAI struct {
 	// schemas spares each call decoding its JSON schema into a map and
 	// encoding it again (a fifth of a call's CPU).
 	schemas *encodedSchemas
+	replies *replyBuffers
 }
 
 // NewOpenAI builds an OpenAI Chat Completions client. The SDK does the
@@ -115,7 +116,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if prices == nil {
 		prices = DefaultPrices()
 	}
-	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, scrub: newScrubber(cfg.APIKey), schemas: &encodedSchemas{}}, nil
+	return &OpenAI{client: openai.NewClient(opts...), format: format, prices: prices, scrub: newScrubber(cfg.APIKey), schemas: &encodedSchemas{}, replies: &replyBuffers{}}, nil
 }
 
 // inMemoryBody gives net/http each attempt's body as the in-memory reader
@@ -155,8 +156,8 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	if err != nil {
 		return llm.Response{}, vendorError(ctx, "openai", req.Model, c.scrub, err)
 	}
-	buf := replyBuffers.Get().(*bytes.Buffer)
-	defer putReplyBuffer(buf)
+	buf := c.replies.get()
+	defer c.replies.put(buf)
 	raw, err := readReply(buf, res)
 	latency := time.Since(start)
 	if err != nil {
@@ -209,17 +210,25 @@ func (c *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 // each into a slice grown from 512 bytes, a few allocations a call, and
 // parse its Content-Type, which Complete never looked at (a reply is
 // decoded as JSON whatever it says it is). Decoding copies out what it
-// keeps, so a buffer is free again once the reply is decoded.
-var replyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// keeps, so a buffer is free again once the reply is decoded. The pool is
+// the client's, not the package's: no state outlives a client.
+type replyBuffers struct{ pool sync.Pool }
+
+func (r *replyBuffers) get() *bytes.Buffer {
+	if b, ok := r.pool.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
 
 // maxPooledReply bounds the buffers kept: one huge reply must not hold its
 // memory for the rest of the run.
 const maxPooledReply = 256 << 10
 
-func putReplyBuffer(b *bytes.Buffer) {
+func (r *replyBuffers) put(b *bytes.Buffer) {
 	if b.Cap() <= maxPooledReply {
 		b.Reset()
-		replyBuffers.Put(b)
+		r.pool.Put(b)
 	}
 }
 
