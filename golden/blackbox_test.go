@@ -279,8 +279,9 @@ var blackboxSets = []struct {
 	// class summary with our own documents). 72 once legal forms the
 	// shared lists miss (ООО, PT, Kft., EOOD …) mark the head's company.
 	// 69 and 87 flagged once the currency beside the billed amounts
-	// decides, not a code on an aside line (currencybilled.go, session 9).
-	{"heldout-r9.jsonl", 69, 87, 10, 19},
+	// decides, not a code on an aside line (currencybilled.go, session 9);
+	// 68 once a shared sign yields to the sharing currency's printed code.
+	{"heldout-r9.jsonl", 68, 87, 10, 19},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -375,7 +375,7 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 	spans, factor, note := currencyEvidence(d.rs, d.fold, code, true)
 	if len(spans) > 0 {
 		c.Spans, c.Grounded = spans, true
-		if d.placedSharedSign(c, code, spans) {
+		if d.placedSharedSign(c, code, spans) || d.familySignCode(c, code, spans) {
 			return
 		}
 		if factor < 1 && factor > 0.5 {

@@ -619,3 +619,59 @@ var isoCodes = func() map[string]string {
 	}
 	return m
 }()
+
+// signFamilies are the currencies each widely shared sign is printed for,
+// beyond those currencyMarkers lists with it: a "$" is also Jamaica's,
+// Liberia's or Uruguay's, a "£" Egypt's or Lebanon's, a "kr" Iceland's.
+var signFamilies = map[string]map[string]bool{
+	"$": setOf("USD", "AUD", "CAD", "NZD", "SGD", "HKD", "MXN", "ARS", "CLP", "COP", "JMD", "TTD", "BBD", "BSD", "BZD",
+		"BMD", "KYD", "FJD", "GYD", "LRD", "NAD", "SBD", "SRD", "TWD", "XCD", "BND", "UYU", "DOP", "CUP", "ZWL", "ZWG",
+		"TOP", "WST", "KID", "NIO"),
+	"£":  setOf("GBP", "EGP", "LBP", "SYP", "SDG", "SSP", "FKP", "GIP", "SHP"),
+	"kr": setOf("SEK", "NOK", "DKK", "ISK"),
+}
+
+func setOf(codes ...string) map[string]bool {
+	m := make(map[string]bool, len(codes))
+	for _, c := range codes {
+		m[c] = true
+	}
+	return m
+}
+
+// familySignCode flags a code grounded only by a shared sign ("$", "£",
+// "kr") while the document prints, as a currency, the code of another
+// currency written with that sign: "$" beside the amounts and "All amounts
+// in JMD" is no USD, "£" and "EGP" no GBP. It reports whether it flagged.
+func (d *doc) familySignCode(c *FieldCheck, code string, spans []Span) bool {
+	sign := d.str(spans[0].Start, spans[0].End)
+	family := signFamilies[sign]
+	if family == nil || !family[code] {
+		return false
+	}
+	for _, sp := range spans[1:] {
+		if d.str(sp.Start, sp.End) != sign {
+			return false
+		}
+	}
+	rs := d.rs
+	for p := 0; p+3 <= len(rs); p++ {
+		if !isCapRune(rs[p]) || p > 0 && isWordRune(rs[p-1]) || !isCapRune(rs[p+1]) || !isCapRune(rs[p+2]) ||
+			p+3 < len(rs) && isWordRune(rs[p+3]) {
+			continue
+		}
+		other := isoCodes[string([]byte{byte(rs[p]), byte(rs[p+1]), byte(rs[p+2])})]
+		if other == "" || other == code || !family[other] {
+			continue
+		}
+		sp := Span{Start: p, End: p + 3}
+		if !d.inCurrencyContext(sp) || d.asideCue(p) != "" {
+			continue
+		}
+		c.Spans = append(c.Spans, sp)
+		c.penalize(factorContradiction, fmt.Sprintf("%q is the sign of several currencies, and the document prints %q (line %d), not %s",
+			sign, other, d.lineOf(p)+1, code))
+		return true
+	}
+	return false
+}

@@ -156,3 +156,24 @@ func TestCurrencyBesideTheBilledAmounts(t *testing.T) {
 	)
 	runClassCases(t, cases)
 }
+
+// A sign several currencies share is read as the one whose code the
+// document prints: a "$" beside a Jamaican invoice's amounts that states
+// JMD is no USD, a "£" on an Egyptian one no GBP, a "kr" in Iceland no SEK.
+func TestSharedSignReadByThePrintedCode(t *testing.T) {
+	c := func(code string) map[string]any { return map[string]any{"currency": code} }
+	const jm = "Blue Mountain Supplies Ltd\nKingston 10, Jamaica\nInvoice 4471\nCement 20 bags        $ 38,000.00\nGCT 15%               $ 5,700.00\nTotal                 $ 43,700.00\nAll amounts in JMD"
+	const eg = "Nile Office Trading\nCairo, Egypt\nInvoice 2026/88\nPaper 10 boxes        £ 4,500.00\nVAT 14%                 £ 630.00\nTotal                 £ 5,130.00\nCurrency: EGP"
+	const is = "Hraun ehf.\nReykjavík\nReikningur 311\nViðgerð             48.000 kr\nVSK 24%             11.520 kr\nSamtals             59.520 kr\nGjaldmiðill (currency): ISK"
+	const us = "Lakeside Hardware Inc\nBoise, ID 83702\nInvoice 5521\nLumber            $ 380.00\nTotal             $ 380.00"
+	const uk = "Thames Print Ltd\nLondon SE1 7PB\nInvoice 7781\nPrinting          £ 450.00\nVAT 20%            £ 90.00\nTotal             £ 540.00"
+	runClassCases(t, []classCase{
+		{"jamaican dollar as usd", jm, c("USD"), "currency", "JMD"},
+		{"jamaican dollar", jm, c("JMD"), "", ""},
+		{"egyptian pound as gbp", eg, c("GBP"), "currency", "EGP"},
+		{"icelandic krona as sek", is, c("SEK"), "currency", "ISK"},
+		{"icelandic krona", is, c("ISK"), "", ""},
+		{"pound sterling stays", uk, c("GBP"), "", ""},
+		{"a us dollar is not refuted", us, c("USD"), "", ""},
+	})
+}
