@@ -3,6 +3,7 @@ package pipeline
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,28 @@ func TestFindSkippingFindsWhatEveryRuneFinds(t *testing.T) {
 		}
 		if got, want := f.find(needle), findEveryRune(f, needle); !reflect.DeepEqual(got, want) {
 			t.Fatalf("find(%q in %q) = %v, reading every rune finds %v", string(needle), text, got, want)
+		}
+	}
+}
+
+// A hit's text is its runes as written, beyond ASCII too, where the texts
+// are cut from one string: on the golden documents and on a text with more
+// hits than keptHits notes on the stack.
+func TestKeptHitTextsAreTheirRunes(t *testing.T) {
+	texts := []string{strings.Repeat("Gesamtbetrag 9,90 MwSt 1,58 Rechnungsnummer Ä-1\n", 40),
+		"ＴＯＴＡＬ　１２．５０\nMwSt-Nr DE123 Rechnungsnummer 4711 Gesamtbetrag 9,90"}
+	for _, g := range goldenDocuments(t) {
+		texts = append(texts, g.text)
+	}
+	both := Invoice().labelSets()
+	for _, text := range texts {
+		rs := narrowRunes(text)
+		for _, hits := range findLabelSets(rs, "", foldRunes(rs, foldSpaces), both, nil, nil) {
+			for _, h := range hits {
+				if h.text != string(rs[h.start:h.end]) {
+					t.Fatalf("hit [%d,%d) of %.40q reads %q, its runes %q", h.start, h.end, text, h.text, string(rs[h.start:h.end]))
+				}
+			}
 		}
 	}
 }

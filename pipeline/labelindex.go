@@ -440,18 +440,19 @@ func keptHits(out []labelHit, rs []rune, ascii string, hits []rawHit, labels []r
 	}
 	var b strings.Builder
 	b.Grow(size)
+	// Each hit's end in the string is noted as it is written (on the stack
+	// for the hits of most documents), not counted again rune by rune.
+	var endBuf [64]int32
+	ends := endBuf[:0]
 	for _, h := range mine {
 		for _, r := range rs[h.start:h.end] {
 			b.WriteRune(r)
 		}
+		ends = append(ends, int32(b.Len()))
 	}
 	texts, at := b.String(), 0
 	for i := range mine {
-		n := 0
-		for _, r := range rs[mine[i].start:mine[i].end] {
-			n += utf8RuneLen(r)
-		}
-		mine[i].text, at = texts[at:at+n], at+n
+		mine[i].text, at = texts[at:ends[i]], int(ends[i])
 	}
 	return out
 }

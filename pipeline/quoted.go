@@ -87,7 +87,15 @@ var wroteByTail = func() (by [utf8.RuneSelf][]string) {
 // the words that end in the rune before the colon are compared: "Date:"
 // and "12:30" end in none a mail client writes.
 func endsInWroteWord(s string) bool {
-	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
+	if len(s) < 2 {
+		return false // every word is longer than its colon
+	}
+	// The rune before the colon, decoded only beyond ASCII: most colons
+	// follow a digit or a letter of a label.
+	r := rune(s[len(s)-2])
+	if r >= utf8.RuneSelf {
+		r, _ = utf8.DecodeLastRuneInString(s[:len(s)-1])
+	}
 	if r = toLower(r); r >= utf8.RuneSelf {
 		r = 0
 	}
