@@ -48,15 +48,6 @@ var issuerLabelFirst = func() map[rune]bool {
 	return m
 }()
 
-// maxIssuerLabel is the length in bytes of the longest issuer label.
-var maxIssuerLabel = func() int {
-	n := 0
-	for _, l := range issuerLabels {
-		n = max(n, len(l))
-	}
-	return n
-}()
-
 // lowerHead appends to b the first n bytes at least of
 // strings.ToLower(s), or all of it when it is shorter: s lowered rune by
 // rune up to there.
@@ -260,8 +251,8 @@ func afterIssuerLabel(line string) (string, string, bool) {
 	if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
 		return "", "", false // no issuer label starts the line
 	}
-	// Only the head of the lowered line is compared: lower no more of it
-	// than the longest label, on the stack.
+	// Only the head of the lowered line is compared: it is lowered on the
+	// stack.
 	var buf [64]byte
 	low := lowerHead(buf[:0], line, 1)
 	if len(low) == 0 {
