@@ -228,7 +228,8 @@ var blackboxSets = []struct {
 	// 39 once the issue date is anchored in more languages (month names,
 	// bare date labels in Devanagari, Burmese, Persian …; q-id8).
 	// 38, 5 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
-	{"heldout-r7.jsonl", 37, 61, 4, 1},
+	// 59 flagged once "5 062,000" (space-grouped thousands, three decimals) is one amount (q-spacegroup).
+	{"heldout-r7.jsonl", 37, 59, 4, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -291,7 +292,8 @@ var blackboxSets = []struct {
 	// 53 of 366 wrong fields silent (14.5%), 7 in ok records, 84 correct
 	// fields flagged, 8 of 50 true records ok, 5 reasons naming another
 	// wrong value. It is the honest measure of session 9's rules; never write a rule from its documents.
-	{"heldout-r10.jsonl", 53, 84, 7, 5},
+	// 82 flagged once "5 062,000" (space-grouped thousands, three decimals) is one amount (q-spacegroup).
+	{"heldout-r10.jsonl", 53, 82, 7, 5},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -465,7 +465,7 @@ func scanAmounts(rs []rune, ascii string, dates []DateMatch, starts []int, runs 
 
 // extendSpaceGrouped joins "2 400 000,00" (the digits rs[i:j] and the
 // groups after): plain spaces group thousands only in the comma-decimal
-// form, since "1 193.00" on a receipt is a quantity and a price, or when a
+// form (two decimals, or three for the dinars: "5 062,000"), since "1 193.00" on a receipt is a quantity and a price, or when a
 // currency opens or closes the amount ("CHF 1 297.20", "R 5 154.80",
 // "HUF 51 800", "32 400 Ft").
 func extendSpaceGrouped(rs []rune, i, j int) int {
@@ -496,8 +496,8 @@ func extendSpaceGrouped(rs []rune, i, j int) int {
 	for m < len(rs) && isDigit(rs[m]) {
 		m++
 	}
-	if m-(k+1) == 2 && (m == len(rs) || !isAlnum(rs[m])) {
-		return m
+	if (m-(k+1) == 2 || m-(k+1) == 3 && rs[k] == ',') && (m == len(rs) || !isAlnum(rs[m])) {
+		return m // "2 400 000,00"; "5 062,000": dinars have three decimals
 	}
 	return j
 }

@@ -26,3 +26,25 @@ func TestSpaceGroupedThousands(t *testing.T) {
 		{"quantity and total stay apart", qty, map[string]any{"subtotal": 565.50, "tax": 33.93, "total": 599.43}, "", ""},
 	})
 }
+
+// Class "a space groups the thousands before a decimal comma" (dinars with
+// three decimals, French, Polish and Swedish invoices, with a plain,
+// no-break or narrow no-break space): the amount is one number, so the true
+// record passes and a piece of it ("5", "234.56") is flagged against the
+// whole. A quantity and a price on an item line stay two numbers.
+func TestSpaceGroupedDecimalComma(t *testing.T) {
+	tn := "Société Tunisienne de Distribution SARL\nFacture N° 2026-118\nTotal HT 4 254,622\nTimbre fiscal 1,000\nTotal TTC 5 062,000"
+	pl := "Hurtownia Kowalski Sp. z o.o.\nFaktura VAT 17/2026\nRazem netto 1\u00a0003,71\nVAT 23% 230,85\nDo zapłaty 1\u00a0234,56"
+	se := "Kontorsmaterial AB\nFaktura 8812\nNetto 987,65\nMoms 25% 246,91\nAtt betala 1\u202f234,56"
+	fr := "Papeterie du Centre\nFacture 2291\nRamette A4 12 500\nTotal HT 500,00\nTVA 20% 100,00\nTotal TTC 600,00"
+	runClassCases(t, []classCase{
+		{"TN three decimals", tn, map[string]any{"subtotal": 4254.622, "total": 5062.0}, "", ""},
+		{"TN the thousands as the total", tn, map[string]any{"total": 5.0}, "total", "5062"},
+		{"TN the millimes as the total", tn, map[string]any{"total": 62.0}, "total", "5062"},
+		{"PL no-break space", pl, map[string]any{"subtotal": 1003.71, "tax": 230.85, "total": 1234.56}, "", ""},
+		{"PL a piece as the total", pl, map[string]any{"total": 234.56}, "total", "1234.56"},
+		{"SE narrow no-break space", se, map[string]any{"subtotal": 987.65, "tax": 246.91, "total": 1234.56}, "", ""},
+		{"SE a piece as the total", se, map[string]any{"total": 1.0}, "total", "1234.56"},
+		{"FR a quantity and a price stay apart", fr, map[string]any{"subtotal": 500.0, "tax": 100.0, "total": 600.0}, "", ""},
+	})
+}
