@@ -88,7 +88,7 @@ func FuzzEncodeEntry(f *testing.F) {
 	f.Add(`{"total":12.5,"vendor":"Müller & Söhne <GmbH>"}`, "gpt-4o-mini", int64(1200), int64(85), 0.000154, int64(1764698400), int64(123456789), false)
 	f.Add("line\nbreak\ttab \"q\" \\ \u2028\u2029 \x01\x7f 😀 bad \xff\xfe", "", int64(-1), int64(0), 1.5e-7, int64(0), int64(0), true)
 	f.Add("", "m", int64(1)<<40, int64(-5), 1e21, int64(-62135596800), int64(0), false)
-	f.Add("x", "m", int64(0), int64(0), -0.0, int64(253402300800), int64(0), false)
+	f.Add("x", "m", int64(0), int64(0), math.Copysign(0, -1), int64(253402300800), int64(0), false)
 	f.Add("x", "m", int64(0), int64(0), 123456789.125, int64(1), int64(1000), true)
 	f.Fuzz(func(t *testing.T, text, model string, in, out int64, cost float64, sec, nsec int64, local bool) {
 		stored := time.Unix(sec, nsec).UTC()
