@@ -92,7 +92,12 @@ var previousBalanceKeys = keyedSet(func() map[string]bool {
 var withholdingLabels = []string{"iva retenido", "isr retenido", "retenido", "retención", "retencion", "withholding",
 	"withholding tax", "tax withheld", "tds", "ritenuta", "ritenuta d'acconto", "源泉徴収税", "源泉徴収税額", "源泉所得税",
 	"kdv tevkifatı", "kdv tevkifati", "tevkifat", "tevkifat tutarı", "tevkifat tutari", "tevkif edilen kdv",
-	"tevkifata tabi kdv"}
+	"tevkifata tabi kdv",
+	// income tax withheld at source on a professional's invoice
+	"retenue à la source", "retenue a la source", "ras", "retención irpf", "retencion irpf", "retención isr",
+	"retencion isr", "retención de irpf", "irpf", "retenção na fonte", "retencao na fonte", "retenção", "retencao",
+	"irrf", "retenção irrf", "ritenuta di acconto", "παρακράτηση", "παρακράτηση φόρου", "stopaj", "gelir vergisi stopajı",
+	"stopaj kesintisi", "quellensteuer", "ضريبة الاستقطاع", "الخصم من المنبع", "withholding tax deducted"}
 
 // withholdingKeys is withholdingLabels in LabelKey form.
 var withholdingKeys = keyedSet(func() map[string]bool {

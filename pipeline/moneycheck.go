@@ -199,6 +199,13 @@ func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labell
 					strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
 				return false
 			}
+			if gross, w, ok := d.netAfterWithholding(f.Role, a); ok {
+				c.setPrimary(a.Start)
+				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net left after a withholding (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
+					strings.ToUpper(strings.Join(strings.Fields(w.label), " ")), w.Value, w.Line+1, gross.Value,
+					strings.ToUpper(strings.Join(strings.Fields(gross.label), " ")), gross.Line+1))
+				return false
+			}
 			c.setPrimary(a.Start)
 			return true
 		}
