@@ -52,7 +52,7 @@ func TestEraHijriAndMonthNameDates(t *testing.T) {
 	runDateCases(t, []classCase{
 		{"TW ROC heading", tw, d("2026-11-10"), "", ""},
 		{"TW ROC due date", tw, d("2026-11-30"), "invoice_date", "付款期限"},
-		{"TW ROC year as printed", tw, d("0115-11-10"), "invoice_date", "not found"},
+		{"TW ROC year as printed", tw, d("0115-11-10"), "invoice_date", "before 1970"},
 		{"TW ROC numeric", twNum, d("2026-11-10"), "", ""},
 		{"TW ROC numeric shipment", twNum, d("2026-11-12"), "invoice_date", "出貨日期"},
 		{"TW ROC year read as 2015", twNum, d("2015-11-10"), "invoice_date", "not found"},

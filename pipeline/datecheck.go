@@ -37,6 +37,23 @@ const (
 	islamicYearMax = 1599
 )
 
+// A date more than a year after the verifying moment, or before 1970, is no
+// invoice's: the Buddhist-era and Hijri ranges above have their own reasons,
+// this is the backstop for the other calendars (Bikram Sambat 2080s,
+// Japanese and Taiwanese era years) and for a mistyped year. Within a year
+// ahead is a pre-dated invoice.
+const (
+	maxYearsAhead    = 1
+	minPlausibleYear = 1970
+)
+
+func implausibleYear(iso string, y, now int) string {
+	if y > now {
+		return fmt.Sprintf("the date %s is %d years after today (%d): a date in another calendar (Bikram Sambat, Solar Hijri, Buddhist era) copied as Gregorian, or a mistyped year?", iso, y-now, now)
+	}
+	return fmt.Sprintf("the date %s is before %d: an era year (Japan's Reiwa %d, Taiwan's Minguo %d are %d) or another calendar's date copied as Gregorian, or a mistyped year?", iso, minPlausibleYear, now-2018, now-1911, now)
+}
+
 // readsAs reports whether a printed date's readings include iso, or iso
 // with its year written Buddhist-era as a Thai document prints it
 // ("12/03/2569" is 2026-03-12).
@@ -95,6 +112,10 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 	}
 	if y, _ := strconv.Atoi(iso[:4]); y >= islamicYearMin && y <= islamicYearMax {
 		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is an Islamic-calendar (Hijri) year as printed, not a Gregorian one: the invoice date is the Gregorian date", y))
+		return
+	}
+	if y, _ := strconv.Atoi(iso[:4]); d.nowYear > 0 && (y > d.nowYear+maxYearsAhead || y < minPlausibleYear) {
+		c.penalize(factorInvalidDate, implausibleYear(iso, y, d.nowYear))
 		return
 	}
 	read := iso // the date as the document prints it

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -33,6 +34,7 @@ type doc struct {
 	amounts []labelledAmount
 	dates   []DateMatch
 	order   DateOrder // the numeric date convention the document proves
+	nowYear int       // the verifying moment's year: later dates are implausible
 	// fieldHits are the labels of non-money fields and their competitors.
 	fieldHits []labelHit
 	// moneyHits are the money labels.
@@ -401,17 +403,19 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 // pass over the text checks it, so a megabyte document under a deadline
 // returns promptly with the context's error.
 func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Record) (HeuristicReport, error) {
-	return runHeuristics(ctx, text, s, rec, nil, nil)
+	return runHeuristics(ctx, text, s, rec, nil, nil, time.Now().Year())
 }
 
 // runHeuristics skips the omission check of the unstated fields.
 // The doc's arrays come from pool (nil: allocated) and go back when it
 // returns: the report holds nothing of them.
-func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, pool *scratchPool) (HeuristicReport, error) {
+// nowYear is the verifying moment's year, the dates' plausibility bound.
+func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, pool *scratchPool, nowYear int) (HeuristicReport, error) {
 	d, err := analyzeWith(ctx, text, s, pool)
 	if err != nil {
 		return nil, err
 	}
+	d.nowYear = nowYear
 	defer pool.put(d.lent)
 	d.facts.src = text
 	rep := HeuristicReport{}

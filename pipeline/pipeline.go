@@ -34,6 +34,10 @@ type Config struct {
 	// "local" or "openai:gpt-4o-mini/openai:gpt-4.1-mini"), so stored results
 	// are reused only for the same pipeline.
 	Version string
+	// Now is the verifying moment a date is judged against (an invoice
+	// dated decades ahead is another calendar's date copied as Gregorian);
+	// nil is time.Now. Tests set it so their verdicts do not age.
+	Now func() time.Time
 }
 
 // Pipeline runs Generator → heuristics → Critic → gate.
@@ -199,7 +203,11 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
-	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated, &p.scratch)
+	now := time.Now
+	if p.cfg.Now != nil {
+		now = p.cfg.Now
+	}
+	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated, &p.scratch, now().Year())
 	if err != nil {
 		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
 		u := usage // a copy escapes, on this path only
