@@ -97,7 +97,7 @@ var withholdingLabels = []string{"iva retenido", "isr retenido", "retenido", "re
 	"retenue à la source", "retenue a la source", "ras", "retención irpf", "retencion irpf", "retención isr",
 	"retencion isr", "retención de irpf", "irpf", "retenção na fonte", "retencao na fonte", "retenção", "retencao",
 	"irrf", "retenção irrf", "ritenuta di acconto", "παρακράτηση", "παρακράτηση φόρου", "stopaj", "gelir vergisi stopajı",
-	"stopaj kesintisi", "quellensteuer", "ضريبة الاستقطاع", "الخصم من المنبع", "withholding tax deducted"}
+	"stopaj kesintisi", "quellensteuer", "retenue", "retenue bnc", "retenue fiscale", "retenue ir", "précompte", "precompte", "airsi", "ضريبة الاستقطاع", "الخصم من المنبع", "withholding tax deducted"}
 
 // withholdingKeys is withholdingLabels in LabelKey form.
 var withholdingKeys = keyedSet(func() map[string]bool {

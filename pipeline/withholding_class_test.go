@@ -34,3 +34,21 @@ func TestNetAfterWithholdingIsNotTheTotal(t *testing.T) {
 		{"gr net after παρακράτηση", gr, tot(1040), "total", "1.240,00"},
 	})
 }
+
+// The French label comes in many forms on West African and Maghreb
+// invoices ("Retenue BNC", "Retenue 5%", "Précompte AIRSI"): each is a
+// withholding, and the net after it is not the total.
+func TestNetAfterFrenchWithholdingForms(t *testing.T) {
+	doc := func(label string) string {
+		return "Cabinet Ndiaye Conseil SARL\nFacture 2026-071\nHonoraires HT   2000,00\nTVA 18%   360,00\nTotal TTC   2360,00\n" +
+			label + "   100,00\nNet à payer   2260,00"
+	}
+	tot := func(x float64) map[string]any { return map[string]any{"total": x} }
+	var cases []classCase
+	for _, l := range []string{"Retenue à la source sur honoraires 5%", "Moins retenue à la source 5%", "Retenue BNC 5%",
+		"Retenue 5%", "RAS 5%", "Précompte AIRSI 5%"} {
+		cases = append(cases, classCase{l + ": net", doc(l), tot(2260), "total", "2360.00"},
+			classCase{l + ": total", doc(l), tot(2360), "", ""})
+	}
+	runClassCases(t, cases)
+}
