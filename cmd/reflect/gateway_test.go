@@ -26,12 +26,15 @@ var (
 	gatewayBinErr  error
 )
 
-// TestMain removes the binary reflectBin built: each run of the package
-// left a 108 MB directory in the temp dir (177 of them after one session).
+// TestMain removes the binaries reflectBin and benchReflect built: each
+// run of the package left a 108 MB directory in the temp dir (177 of them
+// after one session).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if gatewayBin != "" {
-		os.RemoveAll(filepath.Dir(gatewayBin))
+	for _, bin := range []string{gatewayBin, benchBin} {
+		if bin != "" {
+			os.RemoveAll(filepath.Dir(bin))
+		}
 	}
 	os.Exit(code)
 }
