@@ -106,15 +106,15 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
 		return
 	}
-	if y, _ := strconv.Atoi(iso[:4]); y >= buddhistEraMin && y <= buddhistEraMax {
+	y, _ := strconv.Atoi(iso[:4])
+	switch {
+	case y >= buddhistEraMin && y <= buddhistEraMax:
 		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is a Buddhist-era year as printed; the Gregorian year is %d", y, y-buddhistEraOffset))
 		return
-	}
-	if y, _ := strconv.Atoi(iso[:4]); y >= islamicYearMin && y <= islamicYearMax {
+	case y >= islamicYearMin && y <= islamicYearMax:
 		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is an Islamic-calendar (Hijri) year as printed, not a Gregorian one: the invoice date is the Gregorian date", y))
 		return
-	}
-	if y, _ := strconv.Atoi(iso[:4]); d.nowYear > 0 && (y > d.nowYear+maxYearsAhead || y < minPlausibleYear) {
+	case d.nowYear > 0 && (y > d.nowYear+maxYearsAhead || y < minPlausibleYear):
 		c.penalize(factorInvalidDate, implausibleYear(iso, y, d.nowYear))
 		return
 	}
@@ -122,7 +122,6 @@ func (d *doc) checkDate(c *FieldCheck, iso string) {
 	spans, ambiguous := d.datesReading(iso)
 	if len(spans) == 0 && len(ambiguous) == 0 {
 		// A Thai document prints the Buddhist-era year (2569 for 2026).
-		y, _ := strconv.Atoi(iso[:4])
 		read = strconv.Itoa(y+buddhistEraOffset) + iso[4:]
 		spans, ambiguous = d.datesReading(read)
 	}

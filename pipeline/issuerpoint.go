@@ -42,7 +42,7 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 			above++
 		}
 	}
-	if above == 0 && blankRunes(d.rs[ls:sp.Start]) {
+	if above == 0 && spacesOnly(d.rs[ls:sp.Start]) {
 		return // the value opens the document: its letterhead
 	}
 	label, labelled := d.introLabel(li, sp)
@@ -82,7 +82,7 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		}
 		return
 	}
-	if opens := !labelled && blankRunes(d.rs[segmentStart(d.rs, ls, sp.Start):sp.Start]); opens &&
+	if opens := !labelled && spacesOnly(d.rs[segmentStart(d.rs, ls, sp.Start):sp.Start]); opens &&
 		(!strong && !d.amountOn(li) || d.registeredFrom(li, sp.End) && !d.registeredFrom(h.line, h.sp.End)) {
 		// A seller's footer or block with its registration below a head
 		// that prints none (a buyer's block printed first), or a name on a
@@ -92,16 +92,6 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 	}
 	c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only %s (line %d), not where the document names its issuer; the document's heading names another party (line %d)",
 		val, d.bodyPlace(li), li+1, h.line+1))
-}
-
-// blankRunes reports runes that are all white space.
-func blankRunes(rs []rune) bool {
-	for _, r := range rs {
-		if !unicode.IsSpace(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // segmentStart is where the column segment holding offset p starts on the
@@ -162,7 +152,7 @@ func labelText(s string) (string, bool) {
 		return "", false
 	}
 	var buf [16]byte
-	low := string(appendASCIILower(buf[:0], last))
+	low := string(appendLower(buf[:0], last))
 	if !recipientWords[low] && !(low == "s" && strings.HasSuffix(strings.ToLower(t), "m/s")) {
 		return "", false
 	}
@@ -170,14 +160,6 @@ func labelText(s string) (string, bool) {
 		return "", false
 	}
 	return t, true
-}
-
-// appendASCIILower appends the ASCII s lowercased to b.
-func appendASCIILower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		b = append(b, asciiLower(s[i]))
-	}
-	return b
 }
 
 // countWords counts the runs of letters and digits in s.
@@ -356,12 +338,7 @@ func (d *doc) addressUnder(k int) bool {
 	if toks := LabelTokens(line); len(toks) == 0 || titleWords[toks[0]] {
 		return false // "INVOICE 2026-114" under a brand
 	}
-	for _, a := range d.amounts {
-		if a.Line == k+1 && centsForm(a.Raw) {
-			return false
-		}
-	}
-	return true
+	return !d.lineHasCents(k + 1)
 }
 
 // formHeadCompany is the first company the head names before the value at
