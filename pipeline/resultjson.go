@@ -187,24 +187,13 @@ func appendOrdered[V any](b []byte, m map[string]V, order []string, val func([]b
 	return append(b, '}'), true
 }
 
-// appendFloat writes f as encoding/json does: 'f' format unless tiny or
-// huge, then 'e' with a two-digit-free exponent ("1e-07" becomes "1e-7").
+// appendFloat writes f as encoding/json does; false for NaN and ±Inf,
+// which encoding/json refuses.
 func appendFloat(b []byte, f float64) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, false
 	}
-	abs, format := math.Abs(f), byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b, true
+	return jsonstr.AppendFloat(b, f), true
 }
 
 // appendAny writes the values a Record holds; anything else is left to

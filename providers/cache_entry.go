@@ -29,28 +29,10 @@ func encodeEntry(e cacheEntry) ([]byte, error) {
 	b = append(b, `,"output_tokens":`...)
 	b = strconv.AppendInt(b, int64(e.OutputTokens), 10)
 	b = append(b, `,"cost_usd":`...)
-	b = appendJSONFloat(b, e.CostUSD)
+	b = jsonstr.AppendFloat(b, e.CostUSD)
 	b = append(b, `,"stored":"`...)
 	b = e.Stored.AppendFormat(b, time.RFC3339Nano)
 	return append(b, `"}`...), nil
-}
-
-// appendJSONFloat writes a finite float64 as encoding/json does: %f
-// between 1e-6 and 1e21, else %e with a one-digit negative exponent
-// unpadded (1e-07 as 1e-7).
-func appendJSONFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
 
 // decodeEntry decodes a stored reply as json.Unmarshal into a cacheEntry
@@ -84,10 +66,8 @@ func decodeEntryLayout(b []byte) (e cacheEntry, ok bool) {
 	if !r.str(&skip) || e.Stored.UnmarshalJSON(b[start:r.i]) != nil || !r.lit("}") {
 		return cacheEntry{}, false
 	}
-	for _, c := range b[r.i:] {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return cacheEntry{}, false
-		}
+	if jsonstr.SkipSpace(b, r.i) != len(b) {
+		return cacheEntry{}, false
 	}
 	return e, true
 }

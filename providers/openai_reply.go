@@ -288,13 +288,7 @@ func (r *replyReader) float(dst *float64) bool {
 
 func (r *replyReader) nullOr(read func() bool) bool { return r.null() || read() }
 
-func (r *replyReader) null() bool {
-	if bytes.HasPrefix(r.b[r.i:], []byte("null")) {
-		r.i += 4
-		return true
-	}
-	return false
-}
+func (r *replyReader) null() bool { return r.literal("null") }
 
 func (r *replyReader) peek() byte {
 	if r.i < len(r.b) {

@@ -5,6 +5,8 @@
 package jsonstr
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -146,4 +148,23 @@ func SkipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// AppendFloat appends a finite f as encoding/json writes a float64: 'f'
+// format unless tiny or huge, then 'e' with a one-digit negative exponent
+// unpadded ("1e-07" becomes "1e-7"). The caller rejects NaN and ±Inf,
+// which encoding/json refuses.
+func AppendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
