@@ -80,16 +80,20 @@ func (s *Store) PutCorpusFingerprint(ctx context.Context, corpusID string, fp Fi
 		if _, err := getCorpus(tx, corpusID); err != nil {
 			return err
 		}
-		b, err := tx.CreateBucketIfNotExists(bktFileprints)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(corpusID), raw)
+		return putFingerprint(tx, corpusID, raw)
 	})
 	if err != nil {
 		return fmt.Errorf("put fingerprint of %q: %w", corpusID, err)
 	}
 	return nil
+}
+
+func putFingerprint(tx *bbolt.Tx, corpusID string, raw []byte) error {
+	b, err := tx.CreateBucketIfNotExists(bktFileprints)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(corpusID), raw)
 }
 
 // FinishCorpusFile records a corpus's record and the fingerprint of the
@@ -108,11 +112,7 @@ func (s *Store) FinishCorpusFile(ctx context.Context, c Corpus, fp Fingerprint) 
 		if err := putCorpus(tx, c); err != nil {
 			return err
 		}
-		b, err := tx.CreateBucketIfNotExists(bktFileprints)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(c.ID), raw)
+		return putFingerprint(tx, c.ID, raw)
 	})
 	if err != nil {
 		return fmt.Errorf("finish corpus %q: %w", c.ID, err)
