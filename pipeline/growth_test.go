@@ -6,7 +6,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reflect-mcp/reflect/internal/testclock"
 )
@@ -29,37 +28,24 @@ func sized(shape string, n int) string {
 	return "ACME\nInvoice No: A-1\n" + strings.Repeat(shape, n/len(shape)+1)[:n]
 }
 
-// timeHeuristics is the least CPU time of five runs.
-func timeHeuristics(text string) time.Duration {
-	s := Invoice()
-	best := time.Duration(1 << 62)
-	for range 5 {
-		start := testclock.CPUTime()
-		RunHeuristics(text, s, growthRecord)
-		best = min(best, testclock.CPUTime()-start)
-	}
-	return best
-}
-
 // Verify is at most n log n in the text: 8x the text costs at most 12x the
-// time, on every adversarial shape.
+// time, on every adversarial shape. testclock.Growth times eight runs of
+// the small text against one of the large in the same window, so load from
+// other test packages falls on both sides alike.
 func TestHeuristicsGrowth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("growth test")
 	}
 	const n = 32 << 10
+	s := Invoice()
 	for name, shape := range growthShapes {
-		var small, big time.Duration
-		var ratio float64
-		// A second measurement before failing: another process's burst on a
-		// shared machine is not growth.
-		for try := 0; try < 2 && (try == 0 || ratio > 12); try++ {
-			small, big = timeHeuristics(sized(shape, n)), timeHeuristics(sized(shape, 8*n))
-			ratio = float64(big) / float64(max(small, time.Microsecond))
-		}
-		t.Logf("%-22s %6d B %8v  %6d B %8v  x%.1f", name, n, small, 8*n, big, ratio)
+		small, big := sized(shape, n), sized(shape, 8*n)
+		ratio, ts, tb := testclock.Growth(8, 5, 12,
+			func() { RunHeuristics(small, s, growthRecord) },
+			func() { RunHeuristics(big, s, growthRecord) })
+		t.Logf("%-22s %6d B %8v  %6d B %8v  x%.1f", name, n, ts, 8*n, tb, ratio)
 		if ratio > 12 {
-			t.Errorf("%s: 8x the text took %.1fx the time (%v -> %v)", name, ratio, small, big)
+			t.Errorf("%s: 8x the text took %.1fx the time (%v -> %v)", name, ratio, ts, tb)
 		}
 	}
 }

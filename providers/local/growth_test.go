@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reflect-mcp/reflect/internal/testclock"
 	"github.com/reflect-mcp/reflect/pipeline"
@@ -49,33 +48,28 @@ func repeatTo(n int, unit func(i int) string) string {
 	return b.String()
 }
 
-func extractTime(t testing.TB, text string) time.Duration {
-	t.Helper()
-	e, s := local.New(), pipeline.Invoice()
-	best := time.Duration(1 << 62)
-	for range 3 {
-		start := testclock.CPUTime()
-		if _, err := e.Generate(context.Background(), pipeline.Document{Text: text}, s); err != nil {
-			t.Fatal(err)
-		}
-		best = min(best, testclock.CPUTime()-start)
-	}
-	return best
-}
-
 // TestExtractGrowth: eight times the text costs at most twelve times the
 // time on every adversarial shape, so no stage is quadratic or worse.
+// testclock.Growth times eight runs of the small text against one of the
+// large in the same window, so load from other test packages falls on both
+// sides alike.
 func TestExtractGrowth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("growth test")
 	}
 	const n = 16 << 10
+	e, s := local.New(), pipeline.Invoice()
 	for name, shape := range shapes {
 		t.Run(name, func(t *testing.T) {
 			small, large := shape(n), shape(8*n)
-			extractTime(t, small) // warm up
-			ts, tl := extractTime(t, small), extractTime(t, large)
-			ratio := float64(tl) / float64(max(ts, time.Microsecond))
+			extract := func(text string) func() {
+				return func() {
+					if _, err := e.Generate(context.Background(), pipeline.Document{Text: text}, s); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			ratio, ts, tl := testclock.Growth(8, 5, 12, extract(small), extract(large))
 			t.Logf("%s: %d bytes %v, %d bytes %v, ratio %.1f", name, len(small), ts, len(large), tl, ratio)
 			if ratio > 12 {
 				t.Errorf("8x the text took %.1fx the time (%v vs %v): super-linear", ratio, tl, ts)
