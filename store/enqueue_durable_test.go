@@ -84,6 +84,15 @@ func TestEnqueueDurableCommitsBehindTheAnswer(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// The rows are visible once the drain commits, before it has removed
+	// its files: wait for it, or the temporary directory's removal races
+	// the drain (CI saw "directory not empty").
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if outboxPending(s.path) {
+		t.Fatal("entries left waiting after the scheduled drain")
+	}
 }
 
 // A drain cut short (the process died mid-replay) left its file: the next
