@@ -101,13 +101,19 @@ func (d *doc) datesReading(iso string) (spans []Span, ambiguous []DateMatch) {
 	return spans, ambiguous
 }
 
-func (d *doc) checkDate(c *FieldCheck, iso string) {
+// checkDate checks that iso is a real date the document prints, in the
+// document's day/month order. Only the document's own date (own: the
+// field's role is RoleDocumentDate) is judged by the years an issue date
+// can have: a birth date of 1958 or a passport's expiry in 2034 is a true
+// value of a field of its own.
+func (d *doc) checkDate(c *FieldCheck, iso string, own bool) {
 	if !ValidISODate(iso) {
 		c.penalize(factorInvalidDate, fmt.Sprintf("invalid date %q", iso))
 		return
 	}
 	y, _ := strconv.Atoi(iso[:4])
 	switch {
+	case !own:
 	case y >= buddhistEraMin && y <= buddhistEraMax:
 		c.penalize(factorInvalidDate, fmt.Sprintf("year %d is a Buddhist-era year as printed; the Gregorian year is %d", y, y-buddhistEraOffset))
 		return

@@ -453,8 +453,8 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 				d.twoLabelled(&c, f, x)
 			}
 		case KindDate:
-			d.checkDate(&c, val)
-			if c.Grounded {
+			d.checkDate(&c, val, f.Role == RoleDocumentDate)
+			if c.Grounded && f.Role == RoleDocumentDate {
 				d.checkDatePlace(&c, val)
 			}
 		case KindCurrency:

@@ -35,6 +35,13 @@ const (
 	RoleSubtotal Role = "subtotal"
 	RoleTax      Role = "tax"
 	RoleTotal    Role = "total"
+	// RoleDocumentDate marks the date field that is the document's own date
+	// (an invoice's issue date): the date checks that judge a date as the
+	// date a document was issued on (a year ahead of the verifying moment,
+	// before 1970, another calendar's year, a due or validity date printed
+	// after the issue moment) apply to it alone. A birth date, an expiry or
+	// a delivery date is judged only by its grounding and its labels.
+	RoleDocumentDate Role = "document_date"
 )
 
 // DefaultRoleLabels are the source labels that name each role when a schema
@@ -200,6 +207,7 @@ fields:
       schlussrechnung, schlussrechnung nr, endrechnung, final invoice, final invoice no, facture finale, factura final]
   - name: invoice_date
     kind: date
+    role: document_date
     description: The date the invoice was issued, as YYYY-MM-DD.
     labels: [invoice date, date, dated, issued, issued on, issue date, date of issue, billing date, bill date,
       receipt date, datum, rechnungsdatum, date de facture, date d'émission, fecha, fecha de factura,
@@ -329,6 +337,7 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 		return nil, &SchemaError{File: file, Line: keyLine(top, "fields"), Msg: "schema declares no fields"}
 	}
 	seen := map[string]bool{}
+	docDate := "" // the field holding RoleDocumentDate
 	for i := range raw.Fields {
 		n := &raw.Fields[i]
 		var rf rawField
@@ -364,8 +373,16 @@ func ParseSchema(data []byte, file string) (*Schema, error) {
 			if f.Kind != KindMoney {
 				return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: role %q needs kind money", f.Name, f.Role)}
 			}
+		case RoleDocumentDate:
+			if f.Kind != KindDate {
+				return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: role %q needs kind date", f.Name, f.Role)}
+			}
+			if docDate != "" {
+				return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: role %q is already field %q's: a document has one date of its own", f.Name, f.Role, docDate)}
+			}
+			docDate = f.Name
 		default:
-			return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: unknown role %q (want subtotal, tax, total)", f.Name, rf.Role)}
+			return nil, &SchemaError{File: file, Line: roleLine, Msg: fmt.Sprintf("field %q: unknown role %q (want subtotal, tax, total for money, document_date for a date)", f.Name, rf.Role)}
 		}
 		// A money field without a role and a currency have no labelled grounding.
 		if len(f.Labels) > 0 && (f.Kind == KindMoney && f.Role == RoleNone || f.Kind == KindCurrency) {
