@@ -28,10 +28,13 @@ type labelIndex struct {
 	maxLen int
 	// first screens the word starts: a word begins a label only when it is
 	// the leading word of one, and most words of a document are no label's
-	// (nil: no screen). A walk down the trie from a word start costs a few
-	// nodes scattered over a large trie; the word's hash is taken while its
-	// end is found anyway.
+	// (nil: no screen, and every word start is walked from the root). The
+	// word's hash is taken while its end is found anyway.
 	first *wordHashes
+	// lead maps each leading word straight to its node, for the words the
+	// screen lets through: walking a word down the trie cost a few nodes
+	// scattered over a large trie per rune.
+	lead leadWords
 }
 
 // leadingWords is the screen of labels' leading words. A label that starts
@@ -97,6 +100,14 @@ func (idx *labelIndex) edgeChild(node int32, r rune) int32 {
 		return kids[lo].node
 	}
 	return 0
+}
+
+// child is node's child by rune r, or 0.
+func (idx *labelIndex) child(node int32, r rune) int32 {
+	if t := idx.nodes[node].table; t >= 0 && uint32(r) < utf8.RuneSelf {
+		return idx.tables[t][r]
+	}
+	return idx.edgeChild(node, r)
 }
 
 func newLabelIndex(labels []roleLabel) *labelIndex {
@@ -210,6 +221,7 @@ func newLabelSets(first, second []roleLabel) *labelIndex {
 	}
 	idx.nodes = nodes
 	idx.first = leadingWords(labels)
+	idx.lead = newLeadWords(idx)
 	return idx
 }
 
@@ -252,32 +264,42 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		// The next word start: the next rune after one that is no letter
 		// or digit, else the rune after the end of k's word.
 		next = k + 1
-		if isAlnum(f.r[k]) {
+		// The walk starts at rune j in node.
+		j, node := k, int32(0)
+		switch r := f.r[k]; {
+		case isAlnum(r):
 			var h uint32
 			next, h = alnumRun(f.r, k)
 			next++
+			if idx.first == nil {
+				node = idx.child(0, r)
+				break
+			}
 			// A label found here would start with this whole word: a
 			// label's leading word that goes on past it in the text ends
 			// inside a word, which a hit may not, and one whose leading
 			// word stops before a rune that is no letter or digit needs
-			// the text's word to stop there too.
-			if idx.first != nil && !idx.first.has(h) {
+			// the text's word to stop there too. So the walk starts at
+			// the word's last rune, in the node its leading word reaches:
+			// a label ending on an earlier rune of the word ends inside it
+			// (folding keeps each rune a letter or digit or not, and drops
+			// no rune after a letter or digit).
+			if !idx.first.has(h) {
 				continue
 			}
-		}
-		// Likewise the table lookups; most word starts (spaces,
-		// punctuation, digits) begin no label.
-		var node int32
-		if r := f.r[k]; uint32(r) < utf8.RuneSelf {
+			j, node = next-2, idx.lead.node(h, f.r[k:next-1])
+		case uint32(r) < utf8.RuneSelf:
+			// Likewise the table lookups; most word starts (spaces,
+			// punctuation) begin no label.
 			node = root[r]
-		} else {
+		default:
 			node = idx.edgeChild(0, r)
 		}
 		if node == 0 {
 			continue
 		}
 		group := [2]int{len(raw[0]), len(raw[1])}
-		for j := k; ; {
+		for {
 			n := &idx.nodes[node]
 			// Most nodes end no label: the list is not sliced for them.
 			if n.nend > 0 {
