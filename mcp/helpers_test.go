@@ -106,6 +106,15 @@ func openStore(t testing.TB) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Queued answers commit behind the reply (EnqueueDurable): wait for that
+	// drain before the temporary directory goes, as `reflect mcp` does
+	// before it exits, or the removal races it (CI saw "directory not
+	// empty"). Registered after TempDir, so it runs before its removal.
+	t.Cleanup(func() {
+		if err := st.Flush(context.Background()); err != nil {
+			t.Errorf("flush the store: %v", err)
+		}
+	})
 	return st
 }
 
