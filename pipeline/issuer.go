@@ -48,6 +48,15 @@ var issuerLabelFirst = func() map[rune]bool {
 	return m
 }()
 
+// issuerLabelFirstByte is issuerLabelFirst for an ASCII first byte, in
+// either case.
+var issuerLabelFirstByte = func() (m [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		m[c] = issuerLabelFirst[unicode.ToLower(rune(c))]
+	}
+	return m
+}()
+
 // lowerHead appends to b the first n bytes at least of
 // strings.ToLower(s), or all of it when it is shorter: s lowered rune by
 // rune up to there.
@@ -181,12 +190,16 @@ func (d *doc) headIssuer(anyName bool) (headIssuerName, bool) {
 			continue
 		}
 		seen++
-		if name, label, ok := afterIssuerLabel(line); ok && !d.cardIssuerLine(li, label) && !practitionerUnder(label, name) {
-			start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
-			return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, li, true, weakIssuerLabels[label]}, true
-		}
-		if h, ok := d.issuerBelowLabel(li, ls, line); ok {
-			return h, true
+		// Every issuer label is followed by a colon: a line with none is
+		// read for its name alone.
+		if colon := strings.IndexByte(line, ':'); colon >= 0 || !d.ascii && indexColon(line) >= 0 {
+			if name, label, ok := labelledIssuer(line); ok && !d.cardIssuerLine(li, label) && !practitionerUnder(label, name) {
+				start := ls + utf8.RuneCountInString(line[:strings.Index(line, name)])
+				return headIssuerName{name, Span{Start: start, End: start + utf8.RuneCountInString(name)}, li, true, weakIssuerLabels[label]}, true
+			}
+			if h, ok := d.issuerBelowLabel(li, ls, line); ok {
+				return h, true
+			}
 		}
 		head := firstSegment(line)
 		// A head with "@" or ":" is passed over before its words are read.
@@ -248,8 +261,20 @@ func afterIssuerLabel(line string) (string, string, bool) {
 	if indexColon(line) < 0 {
 		return "", "", false // every issuer label is followed by a colon
 	}
-	if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
-		return "", "", false // no issuer label starts the line
+	return labelledIssuer(line)
+}
+
+// labelledIssuer is afterIssuerLabel of a line that holds a colon.
+func labelledIssuer(line string) (string, string, bool) {
+	if line == "" {
+		return "", "", false
+	}
+	if c := line[0]; c < utf8.RuneSelf {
+		if !issuerLabelFirstByte[c] {
+			return "", "", false // no issuer label starts the line
+		}
+	} else if r, _ := utf8.DecodeRuneInString(line); !issuerLabelFirst[unicode.ToLower(r)] {
+		return "", "", false
 	}
 	// Only the head of the lowered line is compared: it is lowered on the
 	// stack.
@@ -454,13 +479,30 @@ func bareColon(line string) bool {
 			return false
 		}
 		c := i + j
-		if firstSegment(strings.TrimLeft(strings.TrimLeft(line[c:], ":"), "：")) == "" {
+		if rest := strings.TrimLeft(strings.TrimLeft(line[c:], ":"), "："); !opensWord(rest) && firstSegment(rest) == "" {
 			return true
 		}
 		_, w := utf8.DecodeRuneInString(line[c:])
 		i = c + w
 	}
 	return false
+}
+
+// opensWord reports a text whose first segment cannot be empty: spaces,
+// then an ASCII letter or digit. No separator of segmentEnd starts at or
+// before that byte but the spaces opening the text (which cut nothing), and
+// no bracket opens the text, so firstSegment keeps the byte.
+func opensWord(s string) bool {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i < len(s) && isASCIIAlnum(s[i])
+}
+
+// isASCIIAlnum reports an ASCII letter or digit.
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 }
 
 // issuerBelowLabel reads the issuer's name under an issuer label that heads

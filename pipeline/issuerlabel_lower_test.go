@@ -45,6 +45,7 @@ func TestAfterIssuerLabelMatchesToLower(t *testing.T) {
 		r, n := utf8.DecodeRuneInString(l)
 		heads = append(heads, l, strings.ToUpper(l), string(unicode.ToUpper(r))+l[n:], l[:len(l)/2])
 	}
+	heads = append(heads, "Q", "1", "x", "-", "Ü", "東") // no label's first letter
 	tails := []string{": ", "：", " : ", ":", " ", "Ä", "İ", "\u212a", "\xff", "ACME GmbH", "Ölwerke AG", "ΔΟΥ Σ",
 		"x@y.z", "Nabywca:", "  ", "Ⱥ", strings.Repeat("É", 40)}
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -59,6 +60,42 @@ func TestAfterIssuerLabelMatchesToLower(t *testing.T) {
 		wn, wl, wok := afterIssuerLabelToLower(line)
 		if n != wn || l != wl || ok != wok {
 			t.Fatalf("afterIssuerLabel(%q) = %q, %q, %v; the whole-line lowering gives %q, %q, %v", line, n, l, ok, wn, wl, wok)
+		}
+	}
+}
+
+// bareColonCut is bareColon before opensWord spared it firstSegment.
+func bareColonCut(line string) bool {
+	for i := 0; i < len(line); {
+		j := indexColon(line[i:])
+		if j < 0 {
+			return false
+		}
+		c := i + j
+		if firstSegment(strings.TrimLeft(strings.TrimLeft(line[c:], ":"), "：")) == "" {
+			return true
+		}
+		_, w := utf8.DecodeRuneInString(line[c:])
+		i = c + w
+	}
+	return false
+}
+
+// A colon followed by spaces and a letter or digit is never bare: bareColon
+// answers as cutting the first segment after every colon did, on lines of
+// labels, column gaps, separators, brackets and runes beyond ASCII.
+func TestBareColonMatchesFirstSegment(t *testing.T) {
+	pieces := []string{":", "：", " ", "   ", "\t", ", ", " · ", " | ", " — ", " - ", "(", ")", " (", "(1)", "A", "z", "7",
+		"Seller", "Nabywca", "Ä", "\u00a0", "\u3000", "-", "|", "·", ",", "@", "x@y.z", "\xff"}
+	rng := rand.New(rand.NewPCG(7, 9))
+	for range 50000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		line := b.String()
+		if got, want := bareColon(line), bareColonCut(line); got != want {
+			t.Fatalf("bareColon(%q) = %v, cutting the segments gives %v", line, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Legal forms: the words that end a company's name ("SDN BHD", "GmbH",
@@ -44,15 +45,105 @@ func hasLegalForm(name string) bool {
 // aside) are a legal form: "VIVOPAC MARKETING SDN BHD (1070687-M)",
 // "Müller Druck GmbH", "株式会社さくら商事".
 func endsInLegalForm(line string) bool {
-	if isASCII(line) {
+	may, wide := legalWordIn(line)
+	if !may && !wide {
+		return false // no word of the line ends a legal form
+	}
+	if !wide && isASCII(line) {
 		if ends, ok := asciiEndsInLegalForm(line); ok {
 			return ends
 		}
 	} else if strings.Contains(line, "株式会社") || strings.Contains(line, "有限会社") || strings.Contains(line, "(주)") || strings.Contains(line, "주식회사") {
 		return true
+	} else if !may {
+		return false
 	}
 	return tokensEndInLegalForm(LabelTokens(line))
 }
+
+// legalWordIn screens a line for endsInLegalForm: may is false when no
+// run of ASCII letters in it, bounded by anything else, is the last word
+// of a legal form, and no rune in it lowers to an ASCII letter (İ, the
+// Kelvin sign). Every word of a line's LabelTokens that is a legal form's
+// (ASCII) word is such a run, so a line that fails the screen ends in no
+// legal form. wide reports a byte beyond ASCII, when may is false (the
+// scan stops at the first run that passes).
+func legalWordIn(line string) (may, wide bool) {
+	var v uint64 // the run's bytes lowered, the last eight
+	n := 0       // the run's length
+	var or byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if legalWordByte[c] {
+			v = v<<8 | uint64(c|0x20) // a letter lowered; a digit or & as it is
+			n++
+			continue
+		}
+		if n > 0 && isLegalLast(v, line[i-n:i]) {
+			return true, false
+		}
+		v, n = 0, 0
+		or |= c
+		if c >= 0xC4 && (c == 0xC4 && strings.HasPrefix(line[i:], "İ") || c == 0xE2 && strings.HasPrefix(line[i:], "\u212a")) {
+			return true, false
+		}
+	}
+	if n > 0 && isLegalLast(v, line[len(line)-n:]) {
+		return true, false
+	}
+	return false, or >= utf8.RuneSelf
+}
+
+// isLegalLast reports whether run, whose last eight bytes lowered v packs,
+// is the last word of a legal form in any case.
+func isLegalLast(v uint64, run string) bool {
+	if len(run) <= 8 {
+		h := v * 0x9E3779B97F4A7C15 >> (64 - legalLastBits)
+		for ; legalLastTable[h] != 0; h = (h + 1) & (1<<legalLastBits - 1) {
+			if legalLastTable[h] == v {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.ContainsFunc(legalLastLong, func(w string) bool { return strings.EqualFold(run, w) })
+}
+
+// legalLastBits sizes legalLastTable: a quarter full at most.
+const legalLastBits = 8
+
+// legalLastTable holds the last words of legalForms of eight bytes or
+// fewer, packed a byte each, in an open-addressed table; legalLastLong the
+// longer ones. Read-only after init.
+var legalLastTable, legalLastLong = func() (t [1 << legalLastBits]uint64, long []string) {
+	for _, f := range legalForms {
+		w := f[len(f)-1]
+		if len(w) > 8 {
+			if !slices.Contains(long, w) {
+				long = append(long, w)
+			}
+			continue
+		}
+		var v uint64
+		for k := 0; k < len(w); k++ {
+			v = v<<8 | uint64(w[k])
+		}
+		h := v * 0x9E3779B97F4A7C15 >> (64 - legalLastBits)
+		for t[h] != 0 && t[h] != v {
+			h = (h + 1) & (1<<legalLastBits - 1)
+		}
+		t[h] = v
+	}
+	return t, long
+}()
+
+// legalWordByte is asciiWordByte as a table.
+var legalWordByte = func() (m [256]bool) {
+	for c := range 256 {
+		m[c] = asciiWordByte(byte(c))
+	}
+	return m
+}()
 
 // legalFormsByLast lists, for the last word of each legal form, the indexes
 // of the forms that end in it in ascending order. Read-only after init.

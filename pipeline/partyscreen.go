@@ -30,10 +30,16 @@ type partyFacts struct {
 }
 
 // trigramSet holds the hashes of every run of three runes of a document's
-// folded text (lowercased, each run of whitespace one space), in 4,096
-// bits, and whether the text holds a rune beyond ASCII.
+// folded text (lowercased, each run of whitespace one space), one byte per
+// hash of 12 bits, and whether the text holds a rune beyond ASCII.
 type trigramSet struct {
-	bits [64]uint64
+	// seen[h] is mark for each hash h the text holds: a byte, not a bit,
+	// so that the build stores each rune's hash without reading the word
+	// it falls in first (14 instructions a rune to about 8). It is the
+	// scratch's array when one was lent, and mark is new to it: the array
+	// is cleared once in 255 documents, not before each.
+	seen *[1 << triBits]byte
+	mark byte
 	// runes holds the hashes of the runes beyond ASCII, in 1,024 bits: a
 	// needle in CJK has few trigrams or none, and a text in CJK holds many.
 	runes [16]uint64
@@ -44,6 +50,9 @@ type trigramSet struct {
 // runeBits is how many bits apart a trigram packs its runes: every rune
 // fits.
 const runeBits = 21
+
+// triBits is how many bits of the product a trigram's hash keeps.
+const triBits = 12
 
 // triMul hashes three runes packed runeBits apart: it is even, so the
 // product ignores the top bit of the packed word (the fourth rune back).
@@ -56,21 +65,43 @@ func (d *doc) trigrams() *trigramSet {
 		return t
 	}
 	t.done, t.wide = true, !d.ascii
-	var x uint64
+	t.seen, t.mark = d.lent.trigramBuf()
+	seen, mark, r := t.seen, t.mark, d.fold.r
 	if !t.wide {
-		for _, c := range d.fold.r {
-			// The first two runes also set the bits of a run padded with
-			// zero runes: a bit more, and no test in the loop.
+		// The first two runes also set the hashes of a run padded with
+		// zero runes: one more, and no test in the loop. Four runes a
+		// round save three loop tests.
+		var x uint64
+		for len(r) >= 8 {
+			q := (*[8]rune)(r)
+			x = x<<runeBits | uint64(uint32(q[0]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[1]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[2]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[3]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[4]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[5]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[6]))
+			seen[x*triMul>>(64-triBits)] = mark
+			x = x<<runeBits | uint64(uint32(q[7]))
+			seen[x*triMul>>(64-triBits)] = mark
+			r = r[8:]
+		}
+		for _, c := range r {
 			x = x<<runeBits | uint64(uint32(c))
-			m := x * triMul
-			t.bits[m>>58] |= 1 << (m >> 52 & 63)
+			seen[x*triMul>>(64-triBits)] = mark
 		}
 		return t
 	}
-	for _, c := range d.fold.r {
+	var x uint64
+	for _, c := range r {
 		x = x<<runeBits | uint64(uint32(c))
-		m := x * triMul
-		t.bits[m>>58] |= 1 << (m >> 52 & 63)
+		seen[x*triMul>>(64-triBits)] = mark
 		if c >= utf8.RuneSelf {
 			h := uint64(uint32(c)) * triMul
 			t.runes[h>>60] |= 1 << (h >> 54 & 63)
@@ -100,7 +131,7 @@ func newTriNeedles(needles ...string) []triNeedle {
 			}
 			x = x<<runeBits | uint64(uint32(c))
 			if k >= 2 {
-				out[i].hashes = append(out[i].hashes, uint16(x*triMul>>52))
+				out[i].hashes = append(out[i].hashes, uint16(x*triMul>>(64-triBits)))
 			}
 		}
 		for _, c := range rs {
@@ -119,7 +150,7 @@ func (t *trigramSet) mayHold(n triNeedle) bool {
 		return false
 	}
 	for _, h := range n.hashes {
-		if t.bits[h>>6&63]&(1<<(h&63)) == 0 {
+		if t.seen[h&(1<<triBits-1)] != t.mark {
 			return false
 		}
 	}

@@ -25,6 +25,10 @@ type scratch struct {
 	// where its digit runs start (scanDatesRuns).
 	dates  []DateMatch
 	digits []int32
+	// tri is the trigram set's array (trigramSet.seen), and triMark the
+	// mark its last document set.
+	tri     [1 << triBits]byte
+	triMark byte
 	// d is the doc itself, emptied when s goes back.
 	d doc
 }
@@ -112,6 +116,19 @@ func (s *scratch) offsetBuf(n int) []int32 {
 		return make([]int32, n)
 	}
 	return lend(&s.offsets, n, maxPooledRunes)
+}
+
+// trigramBuf is a trigram array and a mark none of its bytes holds: s's
+// array and a new mark when s is not nil, cleared when the marks run out.
+func (s *scratch) trigramBuf() (*[1 << triBits]byte, byte) {
+	if s == nil {
+		return new([1 << triBits]byte), 1
+	}
+	if s.triMark++; s.triMark == 0 {
+		clear(s.tri[:])
+		s.triMark = 1
+	}
+	return &s.tri, s.triMark
 }
 
 // lend is (*buf)[:n], grown when short, or a new list when n is over
