@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -134,8 +133,14 @@ func numberLabelBefore(rs []rune, start int) bool {
 		k--
 	}
 	e := k + 1
-	for k >= 0 && unicode.IsLetter(rs[k]) && rs[k] != 'º' {
+	for k >= 0 && isLetter(rs[k]) && rs[k] != 'º' {
 		k--
+	}
+	// Every number word starts with an n or ends in "number" or "nummer"
+	// (only N and R lower to n and r): the word before most dates
+	// ("Date:") is no number word's and is not lowered.
+	if w := rs[k+1 : e]; len(w) == 0 || w[0] != 'n' && w[0] != 'N' && (len(w) < 6 || w[len(w)-1] != 'r' && w[len(w)-1] != 'R') {
+		return false
 	}
 	// Lowered on the stack (strings.ToLower's runes): every date-shaped
 	// token asks.
@@ -182,11 +187,7 @@ func ValidISODate(s string) bool {
 	if m < 1 || m > 12 || d < 1 {
 		return false
 	}
-	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
-	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-		days = 29
-	}
-	return d <= days
+	return d <= daysIn(y, m)
 }
 
 // ParseDate reads a string holding exactly one date (surrounding spaces and
@@ -233,7 +234,7 @@ func realDates(ms []DateMatch) []DateMatch {
 // scanning can skip those too. It scans by hand rather than with regular
 // expressions: it runs on every document twice per verify and a month-name
 // alternation is slow. ascii is the text when it is all ASCII (asciiText),
-// else "".
+// else "": such a text is read a byte at a time (scanDatesASCII).
 func scanDates(rs []rune, ascii string, st *stopper) []DateMatch {
 	return scanDatesTo(make([]DateMatch, 0, 4), rs, ascii, st) // a receipt prints one to four
 }
@@ -250,6 +251,10 @@ func scanDatesTo(out []DateMatch, rs []rune, ascii string, st *stopper) []DateMa
 // order, which scanAmounts then visits instead of reading the text again.
 func scanDatesRuns(out []DateMatch, runs []int32, record bool, rs []rune, ascii string, st *stopper) ([]DateMatch, []int32) {
 	out, runs = out[:0], runs[:0]
+	if ascii != "" {
+		out, runs = scanDatesASCII(out, runs, record, rs, ascii, st)
+		return dedupeDates(out), runs
+	}
 	add := func(s, e int, iso []string, amb bool, order DateOrder) {
 		out = append(out, DateMatch{ISO: iso, Start: s, End: e, Ambiguous: amb, Order: order, Raw: cut(rs, ascii, s, e),
 			ident: numberLabelBefore(rs, s)})
@@ -290,9 +295,9 @@ func scanDatesRuns(out []DateMatch, runs []int32, record bool, rs []rune, ascii 
 					add(m.Start, m.End, m.ISO, m.Ambiguous, m.Order)
 				}
 			}
-			// An ASCII text prints no 年 or 년, and cjkDate wants one
-			// after at most four digits and some spaces.
-			if ascii == "" && l <= 4 && cjkYearMarkAt(rs, i+l) {
+			// cjkDate wants 年 or 년 after at most four digits and some
+			// spaces (an ASCII text, which prints neither, is not here).
+			if l <= 4 && cjkYearMarkAt(rs, i+l) {
 				if m, ok := cjkDate(rs, i, digitsAt); ok {
 					add(m.Start, m.End, m.ISO, false, OrderUnknown)
 				}
@@ -434,7 +439,7 @@ func numericDate(rs []rune, i int, digitsAt func(int) int) (DateMatch, bool) {
 	if la > 2 || (lc != 2 && lc != 4) {
 		return DateMatch{}, false
 	}
-	y := expandYear(string(c))
+	y := expandYear(c)
 	dmy, okD := isoDate(y, b, a)
 	mdy, okM := isoDate(y, a, b)
 	m := DateMatch{Start: i, End: e}
@@ -551,7 +556,7 @@ func monthNameDate(rs []rune, ws, we, mo int, digitsAt func(int) int) (DateMatch
 			p++
 		}
 		if l := digitsAt(p); l == 4 || l == 2 {
-			if iso, ok := isoDate(expandYear(string(rs[p:p+l])), mo, atoiRunes(rs[ds:k])); ok {
+			if iso, ok := isoDate(expandYear(rs[p:p+l]), mo, atoiRunes(rs[ds:k])); ok {
 				return DateMatch{ISO: []string{iso}, Start: ds, End: p + l}, true
 			}
 		}
@@ -635,9 +640,20 @@ func dedupeDates(ms []DateMatch) []DateMatch {
 	return kept
 }
 
-// expandYear maps two-digit years to 1970..2069.
-func expandYear(s string) int {
-	y := atoiRunes([]rune(s))
+// daysIn is the number of days of month m (1 to 12) of year y.
+func daysIn(y, m int) int {
+	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		return 29
+	}
+	return int(monthDays[m-1])
+}
+
+var monthDays = [12]uint8{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// expandYear maps two-digit years, digits of ASCII, to 1970..2069; it
+// reads them as runes, which the scans have, not as a string.
+func expandYear(s []rune) int {
+	y := atoiRunes(s)
 	if len(s) == 2 && y >= 0 {
 		if y < 70 {
 			return 2000 + y
@@ -651,8 +667,9 @@ func isoDate(y, m, d int) (string, bool) {
 	if y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
 		return "", false
 	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d || int(t.Month()) != m {
+	// The month's length, not time.Date: a candidate is read for every
+	// date-shaped token (TestIsoDateIsTimeDate).
+	if d > daysIn(y, m) {
 		return "", false
 	}
 	// By hand, not fmt: a date candidate is read for every date-shaped
