@@ -29,7 +29,9 @@ import (
 // latency is what the server measured for its replies, not the 50 ms it
 // aims at: a sleep in an otherwise idle process ends about 1 ms late, and
 // that millisecond is the model's, not reflect's (it was two thirds of the
-// gap at c=1). A document's two calls are one after the other, so the last
+// gap at c=1). The server's clock runs from the request's first bytes read
+// to its reply written (fakemodel.Model.ServeHTTP), so the server's parsing
+// and writing are not counted as reflect's either. A document's two calls are one after the other, so the last
 // round of documents is partial when concurrency does not divide their
 // number (500 at 32: 16 rounds, not 15.6): the best ratio reachable, printed
 // beside the figure, is (docs / c) / ceil(docs / c), 0.977 at 32. It counts the TCP connections the 1,000 calls opened, then reruns

@@ -31,7 +31,8 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("model %s\ncontrol %s\n", model.Addr(), control.Addr())
-	go func() { log.Fatal((&http.Server{Handler: m, ConnState: m.ConnState}).Serve(model)) }()
+	srv := &http.Server{Handler: m, ConnState: m.ConnState, ConnContext: m.ConnContext}
+	go func() { log.Fatal(srv.Serve(m.Listener(model))) }()
 	go func() { log.Fatal((&http.Server{Handler: m.Control()}).Serve(control)) }()
 	_, _ = io.Copy(io.Discard, os.Stdin)
 }
