@@ -207,9 +207,12 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 	if p.cfg.Now != nil {
 		now = p.cfg.Now
 	}
-	h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, ext.Record, unstated, &p.scratch, now().Year())
-	if err != nil {
-		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", ms(start))
+	hd, cd := p.heuristicsAndCritique(ctx, doc, ext.Record, unstated, start, now().Year())
+	// The critic's call was made, and maybe billed, whichever stage failed.
+	usage.Add(cd.critique.Usage)
+	h := hd.report
+	if err := hd.err; err != nil {
+		log.Error("heuristics stopped", "stage", "heuristics", "error", err.Error(), "duration_ms", hd.took.Milliseconds())
 		u := usage // a copy escapes, on this path only
 		return p.fail(log, doc, err, &u)
 	}
@@ -223,23 +226,21 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 				lowered++
 			}
 		}
-		log.Info("heuristics", "stage", "heuristics", "fields_lowered", lowered, "duration_ms", ms(start))
+		log.Info("heuristics", "stage", "heuristics", "fields_lowered", lowered, "duration_ms", hd.took.Milliseconds())
 	}
 
 	var crit *Critique
 	if p.cfg.Critic != nil {
-		start = time.Now()
-		c, err := p.cfg.Critic.Critique(ctx, doc, p.cfg.Schema, ext.Record)
-		usage.Add(c.Usage)
-		if err != nil {
-			log.Error("critique failed", "stage", "critique", "error", err.Error(), "duration_ms", ms(start))
+		if err := cd.err; err != nil {
+			log.Error("critique failed", "stage", "critique", "error", err.Error(), "duration_ms", cd.took.Milliseconds())
 			u := usage
 			return p.fail(log, doc, err, &u)
 		}
+		c := cd.critique
 		crit = &c
 		if logInfo {
 			log.Info("critiqued", "stage", "critique", "overall_confidence", c.OverallConfidence, "verdicts", len(c.FieldVerdicts),
-				"duration_ms", ms(start))
+				"duration_ms", cd.took.Milliseconds())
 		}
 	}
 
@@ -263,6 +264,73 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 			"flagged", flagged)
 	}
 	return res, nil
+}
+
+// heuristicsDone is one document's heuristics; took counts from the
+// start of verify.
+type heuristicsDone struct {
+	report HeuristicReport
+	err    error
+	took   time.Duration
+}
+
+// critiqueDone is one document's critique (zero without a critic).
+type critiqueDone struct {
+	critique Critique
+	err      error
+	took     time.Duration
+}
+
+// heuristicsAndCritique runs the heuristics on rec and, when the pipeline
+// has a critic, the critique of rec. With a critic, the heuristics run
+// while its call is out: they need only the record, and the call spends
+// its time waiting for the model, so the critic's request leaves without
+// waiting for them (they were on every document's critical path, between
+// the generator's reply and the critic's request: issue 11). verify
+// reports the stages in the order they ran before, a heuristics failure
+// first.
+func (p *Pipeline) heuristicsAndCritique(ctx context.Context, doc Document, rec Record, unstated map[string]bool, start time.Time, year int) (heuristicsDone, critiqueDone) {
+	heuristics := func() heuristicsDone {
+		h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, rec, unstated, &p.scratch, year)
+		return heuristicsDone{report: h, err: err, took: time.Since(start)}
+	}
+	if p.cfg.Critic == nil {
+		return heuristics(), critiqueDone{}
+	}
+	wait := goHeuristics(heuristics)
+	critStart := time.Now()
+	c, err := p.cfg.Critic.Critique(ctx, doc, p.cfg.Schema, rec)
+	cd := critiqueDone{critique: c, err: err, took: time.Since(critStart)}
+	return wait(), cd
+}
+
+// goHeuristics runs run on a goroutine of its own and returns the wait for
+// its result. A panic in run is raised again by the wait, on the caller's
+// goroutine, where a caller that recovers from a stage's panic (the MCP
+// server) catches it as it did when the heuristics ran inline.
+func goHeuristics(run func() heuristicsDone) (wait func() heuristicsDone) {
+	type outcome struct {
+		done     heuristicsDone
+		panicked any
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o.panicked = r
+			}
+			ch <- o
+		}()
+		o.done = run()
+	}()
+	return func() heuristicsDone {
+		o := <-ch
+		if o.panicked != nil {
+			panic(o.panicked)
+		}
+		return o.done
+	}
 }
 
 func (p *Pipeline) promptVersions() map[string]string {
