@@ -239,34 +239,34 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 		before := wordSpans(rs, h.start, -1, 2, lo, hi, bb[:0])
 		after := wordSpans(rs, h.end, +1, 2, lo, hi, ab[:0])
 		after1 := after[:min(1, len(after))]
-		if len(before) > 0 && inSet(rs, before[0], inWords) {
+		if len(before) > 0 && inWordSet.has(rs, before[0]) {
 			// "G 6% INCLUDED IN TOTAL 0.45": the container, not the figure.
-			contained = contained || len(before) > 1 && inSet(rs, before[1], inclusionWords)
+			contained = contained || len(before) > 1 && inclusionSet.has(rs, before[1])
 			if len(keep) == 0 && contained {
 				qualifier, included = h, true
 				qualifier.role = RoleTax
 			}
 			continue
 		}
-		if len(keep) > 0 && (anyInSpans(rs, after1, inWords) || len(after) == 2 && inSet(rs, after[1], inWords) && inSet(rs, after[0], modifierWords)) {
+		if len(keep) > 0 && (inWordSet.any(rs, after1) || len(after) == 2 && inWordSet.has(rs, after[1]) && modifierSet.has(rs, after[0])) {
 			// "GST included in total", "tax in total": the head of the phrase
 			// names the figure, what follows says where it is contained.
 			keep = append(keep, h)
 			break
 		}
-		if h.role == RoleTax && (anyInSpans(rs, before, modifierWords) || len(keep) > 0 && anyInSpans(rs, after1, modifierWords) ||
+		if h.role == RoleTax && (modifierSet.any(rs, before) || len(keep) > 0 && modifierSet.any(rs, after1) ||
 			len(keep) > 0 && atBefore(rs, h.start, lo)) {
 			// "NET AMT @ GST 6%": the rate a base is taxed at, not the tax.
-			if anyInSpans(rs, before, exclusionWords) || anyInSpans(rs, after1, exclusionWords) {
+			if exclusionSet.any(rs, before) || exclusionSet.any(rs, after1) {
 				excluded = true
 			} else {
 				included = true
 			}
 			qualifier = h
-			gross = len(before) == 2 && inSet(rs, before[0], inclusionWords) && inSet(rs, before[1], grossNouns)
+			gross = len(before) == 2 && inclusionSet.has(rs, before[0]) && grossSet.has(rs, before[1])
 			continue
 		}
-		if h.role == roleOther && len(keep) > 0 && anyInSpans(rs, before, modifierWords) {
+		if h.role == roleOther && len(keep) > 0 && modifierSet.any(rs, before) {
 			continue // "total after rounding"
 		}
 		if len(keep) > 0 && h.start < keep[len(keep)-1].end {
@@ -325,15 +325,12 @@ func atBefore(rs []rune, p, lo int) bool {
 	return false
 }
 
-// clauseBreakAt is isClauseBreak with the test every rune fails decided
-// inline: labelInPlace asks it of every rune between a label and its amount.
-func clauseBreakAt(rs []rune, i int) bool {
-	switch rs[i] {
-	case ',', ';', '.', '!', '?':
-		return isClauseBreak(rs, i)
-	}
-	return false
-}
+// clausePunctAt reports a rune isClauseBreak may break at, one test of a
+// bit: labelInPlace asks it of every rune between a label and its amount,
+// and only those runes go on to isClauseBreak.
+func clausePunctAt(r rune) bool { return uint32(r) < 64 && clausePunct>>uint32(r)&1 != 0 }
+
+const clausePunct uint64 = 1<<',' | 1<<';' | 1<<'.' | 1<<'!' | 1<<'?'
 
 // isClauseBreak reports punctuation that ends a clause in running text: a
 // comma, semicolon or sentence stop followed by a space. The dot of an
@@ -361,7 +358,7 @@ func isClauseBreak(rs []rune, i int) bool {
 	// a few runes would make a text of numbers quadratic.
 	var pb [1]wordSpan
 	prev := wordSpans(rs, i, -1, 1, max(0, i-16), i, pb[:0])
-	if len(prev) == 1 && inSet(rs, prev[0], modifierWords) {
+	if len(prev) == 1 && modifierSet.has(rs, prev[0]) {
 		return false
 	}
 	if rs[i] == '.' && i > 0 && unicode.IsLetter(rs[i-1]) {
@@ -387,19 +384,9 @@ func labelAmounts(rs []rune, starts []int, amounts []AmountMatch, hits []labelHi
 // their roles where they are.
 func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labelHit, st *stopper) []labelledAmount {
 	out := amounts
-	// hits are sorted by start: find the window by binary search so long
-	// single-line texts stay linear-ish.
-	hs := make([]labelHit, 0, 8) // reused: most segments hold one label or none
-	choose := func(a, b int) (labelHit, bool) {
-		k := firstHitFrom(hits, a)
-		hs = hs[:0]
-		for ; k < len(hits) && hits[k].start < b; k++ {
-			if hits[k].end <= b {
-				hs = append(hs, hits[k])
-			}
-		}
-		return chooseLabel(rs, hs, a, b)
-	}
+	// hits are sorted by start: each segment's window is found by a
+	// search, so long single-line texts stay linear-ish.
+	seg := segmentHits{rs: rs, hits: hits}
 	lineStart := func(line int) int { return starts[line] }
 	lineEnd := func(line int) int {
 		if line+1 < len(starts) {
@@ -418,14 +405,14 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 			segStart = amounts[i-1].End
 		}
 		for k := a.Start - 1; k >= segStart; k-- {
-			if clauseBreakAt(rs, k) {
+			if clausePunctAt(rs[k]) && isClauseBreak(rs, k) {
 				segStart = k + 1
 				break
 			}
 		}
-		h, ok := choose(segStart, a.Start)
+		h, ok := seg.choose(segStart, a.Start)
 		if !ok {
-			h, ok = asideLabel(rs, amounts, i, ls, choose)
+			h, ok = asideLabel(rs, amounts, i, ls, &seg)
 		}
 		if ok {
 			if !tableRow(rs, amounts, i, hits) {
@@ -444,13 +431,13 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 		}
 		closes := false
 		for k := a.End; k < segEnd; k++ {
-			if clauseBreakAt(rs, k) {
+			if clausePunctAt(rs[k]) && isClauseBreak(rs, k) {
 				segEnd, closes = k, true
 				break
 			}
 		}
 		if closes || segEnd == le {
-			if h, ok := choose(a.End, segEnd); ok {
+			if h, ok := seg.choose(a.End, segEnd); ok {
 				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 				continue
 			}
@@ -464,7 +451,7 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 					break
 				}
 			}
-			if h, ok := choose(ps, pe); ok {
+			if h, ok := seg.choose(ps, pe); ok {
 				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 			}
 		} else if h, ok := headingCell(rs, starts, amounts, i, hits); ok {
@@ -493,7 +480,7 @@ func firstHitFrom(hits []labelHit, p int) int {
 // it and amount i: "Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00",
 // "Anzahlung (Rg. 4711 vom 01.02.) -500,00". The aside's own numbers and
 // commas do not end the label's clause.
-func asideLabel(rs []rune, amounts []labelledAmount, i, ls int, choose func(a, b int) (labelHit, bool)) (labelHit, bool) {
+func asideLabel(rs []rune, amounts []labelledAmount, i, ls int, seg *segmentHits) (labelHit, bool) {
 	k := amounts[i].Start - 1
 	for k >= ls && (rs[k] == ' ' || rs[k] == ':' || rs[k] == '\t' || rs[k] == '-' || rs[k] == '−') {
 		k--
@@ -518,7 +505,7 @@ func asideLabel(rs []rune, amounts []labelledAmount, i, ls int, choose func(a, b
 			break
 		}
 	}
-	return choose(segStart, open)
+	return seg.choose(segStart, open)
 }
 
 // standsAlone reports whether a line holds nothing but the amount and
