@@ -55,16 +55,26 @@ const (
 // any) or heuristicsOnlyBase, capped at 0.5 when the value was not found in
 // the source, exactly as a Critic's grounded:false would be.
 func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig) Result {
+	return gate(s, rec, crit, h, ev, cfg, false)
+}
+
+// gate is Gate. When own is set, rec is the caller's to give away and holds
+// every field of s and nothing else (NormalizeRecord's): the result keeps
+// it as its Data instead of a copy, a map less per document.
+func gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[string]Evidence, cfg GateConfig, own bool) Result {
 	// The maps are sized for every field at once: grown from empty, each
 	// cost a second allocation per document.
 	res := Result{
 		Status:          StatusOK,
-		Data:            make(Record, len(s.Fields)),
+		Data:            rec,
 		FieldConfidence: make(map[string]float64, len(s.Fields)),
 		FieldProvenance: make(map[string][]Span, len(s.Fields)),
 		FlaggedFields:   []FlaggedField{},
 		Schema:          s.Name,
-		FieldOrder:      s.FieldNames(),
+		FieldOrder:      s.fieldOrder(),
+	}
+	if !own {
+		res.Data = make(Record, len(s.Fields))
 	}
 	verdicts := mergeVerdicts(crit)
 	var sum float64
@@ -72,7 +82,9 @@ func Gate(s *Schema, rec Record, crit *Critique, h HeuristicReport, ev map[strin
 	var asides []string // reasons on fields that passed: worth a look, not a flag
 	for _, f := range s.Fields {
 		v := rec[f.Name]
-		res.Data[f.Name] = v
+		if !own {
+			res.Data[f.Name] = v
+		}
 		if v == nil {
 			if chk, ok := h[f.Name]; ok && len(chk.Reasons) > 0 {
 				// The document states a value the record left out: abstaining

@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,5 +165,37 @@ func TestGateNotesNameTheThreshold(t *testing.T) {
 				t.Errorf("threshold %v: notes %q, want them to open with %q", th, res.Notes, want)
 			}
 		}
+	}
+}
+
+// Validate's result keeps its own copy of the data as its Data: the
+// caller's map, changed afterwards, changes nothing in it, and a second
+// result does not share the first's.
+func TestValidateResultDataIsItsOwn(t *testing.T) {
+	p, err := New(Config{Gate: DefaultGate()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"total": 10.60, "invoice_number": "1234"}
+	text := "ACME\nINVOICE NO: 1234\nTOTAL 10.60\n"
+	first, err := p.Validate(context.Background(), Document{Text: text}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data["total"] = 99.0
+	second, err := p.Validate(context.Background(), Document{Text: text}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Data["total"] != 10.60 || second.Data["total"] != 99.0 {
+		t.Fatalf("totals %v and %v, want 10.6 and 99", first.Data["total"], second.Data["total"])
+	}
+	for _, f := range Invoice().Fields {
+		if _, ok := first.Data[f.Name]; !ok {
+			t.Errorf("Data has no %s: every field is listed, null or not", f.Name)
+		}
+	}
+	if len(first.Data) != len(Invoice().Fields) || !slices.Equal(first.FieldOrder, Invoice().FieldNames()) {
+		t.Errorf("Data %v, FieldOrder %v", first.Data, first.FieldOrder)
 	}
 }

@@ -403,14 +403,15 @@ func RunHeuristics(text string, s *Schema, rec Record) HeuristicReport {
 // pass over the text checks it, so a megabyte document under a deadline
 // returns promptly with the context's error.
 func RunHeuristicsContext(ctx context.Context, text string, s *Schema, rec Record) (HeuristicReport, error) {
-	return runHeuristics(ctx, text, s, rec, nil, nil, time.Now().Year())
+	return runHeuristics(ctx, nil, text, s, rec, nil, nil, time.Now().Year())
 }
 
 // runHeuristics skips the omission check of the unstated fields.
 // The doc's arrays come from pool (nil: allocated) and go back when it
 // returns: the report holds nothing of them.
 // nowYear is the verifying moment's year, the dates' plausibility bound.
-func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unstated map[string]bool, pool *scratchPool, nowYear int) (HeuristicReport, error) {
+// The report is rep, empty, when it is not nil (a lent map: verify's).
+func runHeuristics(ctx context.Context, rep HeuristicReport, text string, s *Schema, rec Record, unstated map[string]bool, pool *scratchPool, nowYear int) (HeuristicReport, error) {
 	d, err := analyzeWith(ctx, text, s, pool)
 	if err != nil {
 		return nil, err
@@ -418,7 +419,9 @@ func runHeuristics(ctx context.Context, text string, s *Schema, rec Record, unst
 	d.nowYear = nowYear
 	defer pool.put(d.lent)
 	d.facts.src = text
-	rep := HeuristicReport{}
+	if rep == nil {
+		rep = HeuristicReport{}
+	}
 	for _, f := range s.Fields {
 		// A null leaves it unset: "<NIL>" was no currency either.
 		if v := rec[f.Name]; f.Kind == KindCurrency && v != nil {

@@ -120,7 +120,7 @@ func (d *doc) customerBlockLabel(li int) string {
 // checks ask it of the lines above each name they read.
 func (d *doc) lineHeading(k int) string {
 	if d.facts.headings == nil {
-		d.facts.headings = make([]memo[string], len(d.lineStarts))
+		d.facts.headings = d.lent.headingBuf(len(d.lineStarts))
 	}
 	return d.facts.headings[k].get(func() string {
 		ls, le := d.lineBounds(k)

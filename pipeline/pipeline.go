@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -46,6 +47,10 @@ type Pipeline struct {
 	log *slog.Logger
 	// scratch lends each document's arrays to the heuristics.
 	scratch scratchPool
+	// reports lends verify a HeuristicReport, emptied, and takes it back
+	// once the gate has read it: a map of a FieldCheck per field was a
+	// tenth of a document's garbage.
+	reports sync.Pool
 }
 
 // New validates cfg and returns a pipeline.
@@ -138,7 +143,7 @@ func (p *Pipeline) Extract(ctx context.Context, doc Document) (Result, error) {
 		log.Info("generated", "stage", "generate", "fields", countNonNull(ext.Record), "calls", ext.Usage.Calls,
 			"cached_calls", ext.Usage.CachedCalls, "duration_ms", ms(start))
 	}
-	return p.verify(ctx, log, doc, ext, nil)
+	return p.verify(ctx, log, doc, ext, nil, false)
 }
 
 // Validate verifies data that was extracted elsewhere: heuristics, Critic and
@@ -170,7 +175,7 @@ func (p *Pipeline) Validate(ctx context.Context, doc Document, data map[string]a
 			unstated[f.Name] = true
 		}
 	}
-	res, err := p.verify(ctx, log, doc, Extraction{Record: rec}, unstated)
+	res, err := p.verify(ctx, log, doc, Extraction{Record: rec}, unstated, true)
 	if err == nil && res.Status != StatusError && len(unstated) > 0 {
 		res.NotGiven = slices.Grow(res.NotGiven, len(unstated))
 		for _, f := range p.cfg.Schema.Fields {
@@ -200,7 +205,9 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 
 // unstated names fields the record does not state at all (validate's data
 // left them out): their nulls are not checked as omissions.
-func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool) (Result, error) {
+// ownRecord says ext.Record is verify's to give away (Validate's
+// NormalizeRecord copy): the result keeps it as its Data.
+func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, ext Extraction, unstated map[string]bool, ownRecord bool) (Result, error) {
 	usage := ext.Usage
 	start := time.Now()
 	now := time.Now
@@ -244,7 +251,9 @@ func (p *Pipeline) verify(ctx context.Context, log *slog.Logger, doc Document, e
 		}
 	}
 
-	res := Gate(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate)
+	res := gate(p.cfg.Schema, ext.Record, crit, h, ext.Evidence, p.cfg.Gate, ownRecord)
+	// The result holds h's spans and reasons, never h itself.
+	p.reports.Put(h)
 	res.ID = doc.ID
 	res.TraceID = doc.TraceID
 	res.PromptVersions = p.promptVersions()
@@ -291,7 +300,9 @@ type critiqueDone struct {
 // first.
 func (p *Pipeline) heuristicsAndCritique(ctx context.Context, doc Document, rec Record, unstated map[string]bool, start time.Time, year int) (heuristicsDone, critiqueDone) {
 	heuristics := func() heuristicsDone {
-		h, err := runHeuristics(ctx, doc.Text, p.cfg.Schema, rec, unstated, &p.scratch, year)
+		lent, _ := p.reports.Get().(HeuristicReport)
+		clear(lent)
+		h, err := runHeuristics(ctx, lent, doc.Text, p.cfg.Schema, rec, unstated, &p.scratch, year)
 		return heuristicsDone{report: h, err: err, took: time.Since(start)}
 	}
 	if p.cfg.Critic == nil {

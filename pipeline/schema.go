@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -125,6 +126,11 @@ type Schema struct {
 	labels labelCache
 	// prompts caches the JSON Schema and the rendered prompts (prompts.go).
 	prompts promptCache
+	// order caches FieldNames for every result's FieldOrder.
+	order struct {
+		once  sync.Once
+		names []string
+	}
 }
 
 // DefaultTolerance absorbs rounding to the cent when relations are reconciled.
@@ -147,6 +153,14 @@ func (s *Schema) FieldNames() []string {
 		names[i] = f.Name
 	}
 	return names
+}
+
+// fieldOrder is FieldNames, listed once for every result the schema gates:
+// the results share it, and none writes to it (its cap is its length, so an
+// append copies).
+func (s *Schema) fieldOrder() []string {
+	s.order.once.Do(func() { s.order.names = s.FieldNames() })
+	return s.order.names[:len(s.order.names):len(s.order.names)]
 }
 
 // Invoice is the built-in default schema: seven fields: vendor, number, date, subtotal, tax, total, currency.

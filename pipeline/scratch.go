@@ -25,6 +25,10 @@ type scratch struct {
 	// where its digit runs start (scanDatesRuns).
 	dates  []DateMatch
 	digits []int32
+	// headings are the lines' headings (doc.lineHeading); the first
+	// usedHeadings are emptied when s goes back: they may hold the text.
+	headings     []memo[string]
+	usedHeadings int
 	// tri is the trigram set's array (trigramSet.seen), and triMark the
 	// mark its last document set.
 	tri     [1 << triBits]byte
@@ -63,6 +67,8 @@ func (p *scratchPool) get() *scratch {
 func (p *scratchPool) put(s *scratch) {
 	if p != nil && s != nil {
 		s.d = doc{} // a pooled doc keeps no context, text or map alive
+		clear(s.headings[:min(s.usedHeadings, len(s.headings))])
+		s.usedHeadings = 0
 		p.pool.Put(s)
 	}
 }
@@ -74,6 +80,17 @@ func (s *scratch) runeBuf(n int) []rune {
 		return make([]rune, n)
 	}
 	return lend(&s.runes, n, maxPooledRunes)
+}
+
+// headingBuf is a list of n headings, none computed yet: s's when s is not
+// nil and n is small.
+func (s *scratch) headingBuf(n int) []memo[string] {
+	if s == nil {
+		return make([]memo[string], n)
+	}
+	// A list that went back was emptied as far as it was used.
+	s.usedHeadings = n
+	return lend(&s.headings, n, maxPooledRunes)
 }
 
 // amountBuf is a list of n amounts, its contents undefined, like runeBuf.

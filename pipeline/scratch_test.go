@@ -12,9 +12,10 @@ import (
 	"github.com/reflect-mcp/reflect/pipeline"
 )
 
-// One Pipeline lends each document's scratch arrays to the next: documents it
-// verifies one after another, or at once, get the results a fresh pipeline
-// gives each alone, whatever the order of their sizes.
+// One Pipeline lends each document's scratch arrays and heuristics report
+// to the next: documents it verifies one after another, or at once, get the
+// results a fresh pipeline gives each alone, whatever the order of their
+// sizes.
 func TestOnePipelineVerifiesManyDocumentsAsEachAlone(t *testing.T) {
 	receipt := "ACME TRADING SDN BHD\nINVOICE NO: 1234\nDATE: 12/03/2018\n" +
 		"ITEM A   2 x 5.00   10.00\nSUBTOTAL 10.00\nGST 6% 0.60\nTOTAL 10.60\nCASH 20.00\nCHANGE 9.40\n"

@@ -16,7 +16,10 @@ import (
 // the amounts between them add up to, a rounding, a tax-inclusive subtotal,
 // a base and its tax.
 func (d *doc) twoLabelled(c *FieldCheck, f Field, x float64) {
-	var own, other []labelledAmount
+	// On the stack: a receipt labels a role once or twice, and every
+	// money field of every document gathers them.
+	var ownBuf, otherBuf [4]labelledAmount
+	own, other := ownBuf[:0], otherBuf[:0]
 	q := d.quotedFrom()
 	if f.Role == RoleTax {
 		if a, o, ok := d.otherRateTax(x, q); ok {
@@ -135,7 +138,8 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 // base plus both: the document's tax is their sum, so one of them alone
 // is a part. A tax reprinted under "Total GST" is the same tax, not a part.
 func (d *doc) splitTaxHalf(own []labelledAmount) (a, b labelledAmount, sum float64, ok bool) {
-	var parts []labelledAmount
+	var partBuf [2]labelledAmount // two parts are all it takes
+	parts := partBuf[:0]
 	for _, o := range capped(own) {
 		if o.key == "" || strings.Contains(o.key, "total") || slices.ContainsFunc(parts, func(p labelledAmount) bool { return p.key == o.key }) {
 			continue
@@ -172,7 +176,8 @@ func (d *doc) otherRateTax(x float64, q int) (own, o labelledAmount, ok bool) {
 	if d.summary != nil {
 		return own, o, false
 	}
-	var taxes []labelledAmount
+	var taxBuf [4]labelledAmount // on the stack: a document prints a tax or two
+	taxes := taxBuf[:0]
 	for _, a := range d.amounts {
 		if a.role == RoleTax && !a.summary && !d.otherDocument(a, q) && len(taxes) < maxRelated {
 			taxes = append(taxes, a)
