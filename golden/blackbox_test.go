@@ -230,7 +230,10 @@ var blackboxSets = []struct {
 	// 38, 5 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
 	// 59 flagged once "5 062,000" (space-grouped thousands, three decimals) is one amount (q-spacegroup).
 	// 36 once a date over a year ahead or before 1970 (another calendar's, copied as Gregorian) is flagged (q-datesane).
-	{"heldout-r7.jsonl", 36, 59, 4, 1},
+	// 33 once the invoice number must be the number the document points to as its own: a number under
+	// another label is flagged against the number its own label, or its dated head in a script no label
+	// list knows, prints (q-qnum, our own documents).
+	{"heldout-r7.jsonl", 33, 59, 4, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -295,7 +298,8 @@ var blackboxSets = []struct {
 	// wrong value. It is the honest measure of session 9's rules; never write a rule from its documents.
 	// 82 flagged once "5 062,000" (space-grouped thousands, three decimals) is one amount (q-spacegroup).
 	// 52, 6 in ok once a date over a year ahead or before 1970 (another calendar's, copied as Gregorian) is flagged (q-datesane).
-	{"heldout-r10.jsonl", 52, 82, 6, 5},
+	// 50 once the invoice number must be the number the document points to as its own (q-qnum).
+	{"heldout-r10.jsonl", 50, 82, 6, 5},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
