@@ -59,26 +59,40 @@ func registrationCues(toks []string) (n int, bank bool, first int) {
 // bank label: a word of an ASCII line, lowercased on the stack, must start
 // one. Most lines of a block hold none, and splitting each into words was
 // most of what reading the blocks allocated.
+//
+// Each word is hashed as it is read, as lookupLower would hash it, and only
+// a word the screen lets through is looked up; a line beyond ASCII may
+// hold any label.
 func mayHoldRegistration(line string) bool {
-	if !isASCII(line) {
-		return true
-	}
-	for i := 0; i < len(line); {
-		for i < len(line) && !asciiWordByte(line[i]) {
-			i++
-		}
-		j := i
-		for j < len(line) && asciiWordByte(line[j]) {
-			j++
-		}
-		if j > i {
-			if _, ok := lookupLower(registrationsByFirst, registrationFirstWords, line[i:j]); ok {
-				return true
+	h, start := uint32(wordHashSeed), -1
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if asciiWordBytes[c] {
+			if start < 0 {
+				start, h = i, wordHashSeed
 			}
+			h = wordHashStep(h, rune(c|0x20)) // a letter lowered; a digit or & as it is
+			continue
 		}
-		i = j
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if start >= 0 && registrationWordAt(line[start:i], h) {
+			return true
+		}
+		start = -1
 	}
-	return false
+	return start >= 0 && registrationWordAt(line[start:], h)
+}
+
+// registrationWordAt reports an ASCII word, whose lowered hash is h, that
+// starts a registration or bank label.
+func registrationWordAt(w string, h uint32) bool {
+	if len(w) > maxLookupWord || !registrationFirstWords.has(h) {
+		return false
+	}
+	_, ok := lookupLower(registrationsByFirst, nil, w)
+	return ok
 }
 
 // registrationFirstWords screens words for registrationsByFirst.

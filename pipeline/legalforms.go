@@ -74,7 +74,7 @@ func legalWordIn(line string) (may, wide bool) {
 	var or byte
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if legalWordByte[c] {
+		if asciiWordBytes[c] {
 			v = v<<8 | uint64(c|0x20) // a letter lowered; a digit or & as it is
 			n++
 			continue
@@ -137,8 +137,8 @@ var legalLastTable, legalLastLong = func() (t [1 << legalLastBits]uint64, long [
 	return t, long
 }()
 
-// legalWordByte is asciiWordByte as a table.
-var legalWordByte = func() (m [256]bool) {
+// asciiWordBytes is asciiWordByte as a table.
+var asciiWordBytes = func() (m [256]bool) {
 	for c := range 256 {
 		m[c] = asciiWordByte(byte(c))
 	}

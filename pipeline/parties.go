@@ -47,13 +47,22 @@ func addressWordIn(toks []string) string {
 	for len(bare) > 0 && honorifics[bare[len(bare)-1]] {
 		bare = bare[:len(bare)-1]
 	}
-	for i, l := range addressWordToks {
-		if slices.Equal(bare, l) {
+	if len(bare) == 0 {
+		if addressWordsEmpty >= 0 {
+			return addressWords[addressWordsEmpty]
+		}
+		return ""
+	}
+	for _, i := range addressWordsByFirst[bare[0]] {
+		if slices.Equal(bare, addressWordToks[i]) {
 			return addressWords[i]
 		}
 	}
 	return ""
 }
+
+// addressWordsEmpty is the first address word with no words, or -1.
+var addressWordsEmpty = slices.IndexFunc(addressWordToks, func(l []string) bool { return len(l) == 0 })
 
 // customerLabelsByFirst lists, for each first word of a customer label, the
 // indexes of the labels that start with it in ascending order;

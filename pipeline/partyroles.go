@@ -88,10 +88,10 @@ func fieldPartyLabel(before string) string {
 		return ""
 	}
 	toks := LabelTokens(t)
-	if l := suffixLabel(toks, insurerFieldLabels); l != "" {
+	if l := suffixLabel(toks, insurerFieldSuffixes); l != "" {
 		return l
 	}
-	return suffixLabel(toks, roleFieldLabels)
+	return suffixLabel(toks, roleFieldSuffixes)
 }
 
 // roleFieldLabel is the role label that before ends in, followed by a
@@ -101,18 +101,57 @@ func roleFieldLabel(before string) string {
 	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
 		return ""
 	}
-	return suffixLabel(LabelTokens(t), roleFieldLabels)
+	return suffixLabel(LabelTokens(t), roleFieldSuffixes)
 }
 
-// suffixLabel is the label of labels that toks end with, or "".
-func suffixLabel(toks []string, labels [][]string) string {
-	for _, l := range labels {
-		if len(l) > 0 && len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) {
+// suffixLabels are tokenized labels indexed by their last word, for
+// suffixLabel: a line's words are compared only with the labels that end
+// in its last word, where they were compared with every label.
+type suffixLabels struct {
+	labels [][]string
+	// byLast lists, for each last word, the indexes of the labels that
+	// end in it, in ascending order. Read-only after init.
+	byLast map[string][]int
+	// lens has, for each first byte of a last word, the bit of its length
+	// (63 for 63 bytes or more): most words are in no label, and the map
+	// is not asked about them.
+	lens [256]uint64
+}
+
+func newSuffixLabels(labels [][]string) *suffixLabels {
+	s := &suffixLabels{labels: labels, byLast: map[string][]int{}}
+	for i, l := range labels {
+		if len(l) > 0 {
+			w := l[len(l)-1]
+			s.byLast[w] = append(s.byLast[w], i)
+			if w != "" {
+				s.lens[w[0]] |= 1 << min(len(w), 63)
+			}
+		}
+	}
+	return s
+}
+
+// suffixLabel is the first label of labels (in their order) that toks end
+// with, its words joined by a space, or "".
+func suffixLabel(toks []string, labels *suffixLabels) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	if w := toks[len(toks)-1]; w != "" && labels.lens[w[0]]&(1<<min(len(w), 63)) == 0 {
+		return ""
+	}
+	for _, i := range labels.byLast[toks[len(toks)-1]] {
+		if l := labels.labels[i]; len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) {
 			return strings.Join(l, " ")
 		}
 	}
 	return ""
 }
+
+// The label lists suffixLabel reads, indexed. Read-only after init.
+var insurerFieldSuffixes, roleFieldSuffixes = newSuffixLabels(insurerFieldLabels), newSuffixLabels(roleFieldLabels)
+var debitHolderSuffixes, companyFieldSuffixes = newSuffixLabels(debitHolderLabels), newSuffixLabels(companyFieldLabels)
 
 // assignmentPhrases say an invoice or its claim was assigned to a factoring
 // company, or name the agent that collects it: the party after them, on
@@ -194,7 +233,7 @@ func (d *doc) roleOnLine(li, ls int, sp Span) string {
 	if !holderStems.in(before) {
 		return ""
 	}
-	if l := suffixLabel(LabelTokens(before), debitHolderLabels); l != "" && d.nearDebit(li) {
+	if l := suffixLabel(LabelTokens(before), debitHolderSuffixes); l != "" && d.nearDebit(li) {
 		return l
 	}
 	return ""
@@ -309,7 +348,7 @@ func (d *doc) guestCompanyLabel(li int, before string) string {
 	if !companyStems.in(t) {
 		return ""
 	}
-	l := suffixLabel(LabelTokens(t), companyFieldLabels)
+	l := suffixLabel(LabelTokens(t), companyFieldSuffixes)
 	if l == "" {
 		return ""
 	}

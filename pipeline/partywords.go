@@ -91,13 +91,15 @@ func labelLineByTokens(line string) (string, bool) {
 	if len(toks) == 0 {
 		return "", true
 	}
-	for i, l := range customerLabelToks {
-		if slices.Equal(toks, l) {
+	// Only the labels that start with the line's first word can be its
+	// words; the indexes list them in ascending order.
+	for _, i := range customerLabelsByFirst[toks[0]] {
+		if slices.Equal(toks, customerLabelToks[i]) {
 			return customerLabels[i], true
 		}
 	}
-	for i, l := range addressWordToks {
-		if slices.Equal(toks, l) {
+	for _, i := range addressWordsByFirst[toks[0]] {
+		if slices.Equal(toks, addressWordToks[i]) {
 			return addressWords[i], true
 		}
 	}
@@ -184,7 +186,8 @@ func indexColon(s string) int {
 type stemSet struct {
 	stems []string
 	// byFirst and bySecond hold, for each byte, the bit set of the stems
-	// whose first (second) byte it is.
+	// whose first (second) byte it is lowered (asciiLower): a capital
+	// holds its letter's set, so a line's bytes index them as read.
 	byFirst, bySecond [256]uint64
 }
 
@@ -199,6 +202,9 @@ func newStemSet(stems ...string) *stemSet {
 		}
 		st.byFirst[s[0]] |= 1 << i
 		st.bySecond[s[1]] |= 1 << i
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		st.byFirst[c], st.bySecond[c] = st.byFirst[c+'a'-'A'], st.bySecond[c+'a'-'A']
 	}
 	return st
 }
@@ -247,11 +253,11 @@ func appendLower(b []byte, s string) []byte {
 // stemsIn is stemSet.in on a line as read or as lowered.
 func stemsIn[S string | []byte](st *stemSet, line S) bool {
 	for i := 0; i+1 < len(line); i++ {
-		set := st.byFirst[asciiLower(line[i])]
+		set := st.byFirst[line[i]]
 		if set == 0 {
 			continue
 		}
-		for set &= st.bySecond[asciiLower(line[i+1])]; set != 0; set &= set - 1 {
+		for set &= st.bySecond[line[i+1]]; set != 0; set &= set - 1 {
 			if n := st.stems[bits.TrailingZeros64(set)]; len(line)-i >= len(n) && foldPrefix(line[i:], n) {
 				return true
 			}

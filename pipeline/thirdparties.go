@@ -29,7 +29,16 @@ var cardIssuerLabels = tokenizeLabels([]string{"issuer", "emisor", "émetteur", 
 func (d *doc) nearCardLine(li int) bool {
 	for k := max(li-3, 0); k < len(d.lineStarts) && k <= li+3; k++ {
 		ls, le := d.lineBounds(k)
-		if slices.ContainsFunc(LabelTokens(d.str(ls, le)), func(w string) bool { return cardWords[w] }) {
+		if line := d.str(ls, le); isASCII(line) {
+			// An ASCII line's words are read in place, as LabelTokens
+			// cuts them (asciiWords), without building them.
+			var buf [24]Span
+			for _, w := range asciiWords(line, buf[:0]) {
+				if card, _ := lookupLower(cardWords, nil, line[w.Start:w.End]); card {
+					return true
+				}
+			}
+		} else if slices.ContainsFunc(LabelTokens(line), func(w string) bool { return cardWords[w] }) {
 			return true
 		}
 	}
@@ -42,6 +51,18 @@ func (d *doc) cardIssuerLabel(li int, before string) string {
 	if strings.TrimSpace(before) == "" {
 		return "" // no words (a name that opens its line): no label to end them
 	}
+	if isASCII(before) {
+		// Every card issuer label's last word is a word of its own: a
+		// text whose last word ends none is not read further.
+		var buf [24]Span
+		ws := asciiWords(before, buf[:0])
+		if len(ws) == 0 {
+			return ""
+		}
+		if _, ok := lookupLower(cardIssuerLast, nil, before[ws[len(ws)-1].Start:ws[len(ws)-1].End]); !ok {
+			return ""
+		}
+	}
 	toks := LabelTokens(before)
 	for _, l := range cardIssuerLabels {
 		if len(l) <= len(toks) && slices.Equal(toks[len(toks)-len(l):], l) && d.nearCardLine(li) {
@@ -50,6 +71,15 @@ func (d *doc) cardIssuerLabel(li int, before string) string {
 	}
 	return ""
 }
+
+// cardIssuerLast holds the last word of each card issuer label.
+var cardIssuerLast = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range cardIssuerLabels {
+		m[l[len(l)-1]] = true
+	}
+	return m
+}()
 
 // cardIssuerLine reports an issuer label on a card slip's line: label is
 // the issuer label afterIssuerLabel read at the start of line li.
