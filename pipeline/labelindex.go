@@ -340,8 +340,11 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 		}
 		// Longest first at each start, keeping list order among equal
 		// spans (a schema's own label before a built-in one).
-		for set, hits := range raw {
-			g := group[set]
+		for set := range raw {
+			hits, g := raw[set], group[set]
+			if len(hits)-g < 2 {
+				continue // most word starts begin one label or none
+			}
 			for x := g + 1; x < len(hits); x++ {
 				for y := x; y > g && hits[y].end > hits[y-1].end; y-- {
 					hits[y], hits[y-1] = hits[y-1], hits[y]

@@ -454,7 +454,7 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 			if h, ok := seg.choose(ps, pe); ok {
 				out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 			}
-		} else if h, ok := headingCell(rs, starts, amounts, i, hits); ok {
+		} else if h, ok := headingCell(rs, starts, amounts, i, hits, seg.at); ok {
 			out[i].role, out[i].label, out[i].key = h.role, h.text, h.key
 		}
 	}
@@ -517,13 +517,13 @@ func standsAlone(rs []rune, ls, le int, a AmountMatch) bool {
 	var letters [4]rune
 	n, left := 0, 0
 	for k := a.Start - 1; k >= ls; k-- {
-		if !aloneRune(rs[k], letters[:], &n) {
+		if !aloneASCIIRune(rs[k], &letters, &n) && !aloneRune(rs[k], letters[:], &n) {
 			return false
 		}
 	}
 	left = n
 	for k := a.End; k < le; k++ {
-		if !aloneRune(rs[k], letters[:], &n) {
+		if !aloneASCIIRune(rs[k], &letters, &n) && !aloneRune(rs[k], letters[:], &n) {
 			return false
 		}
 	}
@@ -548,6 +548,25 @@ var aloneASCII = func() (t [utf8.RuneSelf]bool) {
 	}
 	return t
 }()
+
+// aloneASCIIRune is aloneRune for an ASCII separator or letter, inline:
+// false sends every other rune to aloneRune, which answers the same for
+// them (an ASCII rune that is neither, or a letter past the fourth, is
+// refused again there).
+func aloneASCIIRune(r rune, letters *[4]rune, n *int) bool {
+	if uint32(r) >= utf8.RuneSelf {
+		return false
+	}
+	if aloneASCII[r] {
+		return true
+	}
+	if asciiClass[r]&classLetter != 0 && *n < len(letters) {
+		letters[*n] = r
+		*n++
+		return true
+	}
+	return false
+}
 
 // aloneRune reports whether r may stand beside an amount alone on its line,
 // adding a letter to letters[:*n] while there is room.
@@ -634,8 +653,9 @@ const maxHeadingRow = 240
 // Total" over "NOK 1,890.00   NOK 612.40   NOK 2,502.40"): the heading of
 // its cell, when the headings name two or more money roles and the row
 // holds nothing but amounts. A heading row of one role ("Qty Price Total"
-// over an item) names no amount of the row under it.
-func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits []labelHit) (labelHit, bool) {
+// over an item) names no amount of the row under it. at is a hit near the
+// heading row's, to look for its hits from.
+func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits []labelHit, at int) (labelHit, bool) {
 	a := &amounts[i] // read in place: most amounts are no cell's, and return at once
 	if a.Line == 0 || a.Line+1 > len(starts) {
 		return labelHit{}, false
@@ -649,7 +669,7 @@ func headingCell(rs []rune, starts []int, amounts []labelledAmount, i int, hits 
 	if le-ls > maxHeadingRow || pe-ps > maxHeadingRow || i > 0 && amounts[i-1].Line == a.Line-1 {
 		return labelHit{}, false
 	}
-	k := firstHitFrom(hits, ps)
+	k := hitFrom(hits, ps, at)
 	var roles [3]bool
 	n := 0
 	for j := k; j < len(hits) && hits[j].start < pe; j++ {

@@ -67,3 +67,19 @@ func TestClausePunctIsIsClauseBreaksRunes(t *testing.T) {
 		}
 	}
 }
+
+// aloneASCIIRune, then aloneRune for what it refuses, answers what
+// aloneRune alone answers and gathers the same letters.
+func TestAloneASCIIRuneIsAloneRune(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		for n0 := 0; n0 <= 4; n0++ {
+			var got, want [4]rune
+			gn, wn := n0, n0
+			gotOK := aloneASCIIRune(r, &got, &gn) || aloneRune(r, got[:], &gn)
+			wantOK := aloneRune(r, want[:], &wn)
+			if gotOK != wantOK || gn != wn || got != want {
+				t.Fatalf("%U after %d letters: %v %d %q, want %v %d %q", r, n0, gotOK, gn, got, wantOK, wn, want)
+			}
+		}
+	}
+}

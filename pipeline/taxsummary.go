@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tax summaries: the table of bases and taxes receipts and invoices print
@@ -107,9 +108,21 @@ func isTaxHeaderLine(rs []rune, lo, hi, n int) bool {
 			continue
 		}
 		j, h := i, uint32(wordHashSeed)
-		for j < len(line) && isLetter(line[j]) {
-			h = wordHashStep(h, toLower(line[j]))
-			j++
+		for ; j < len(line); j++ {
+			// isLetter and toLower, with an ASCII letter's class read
+			// once and its case folded by its bit.
+			r := line[j]
+			if uint32(r) < utf8.RuneSelf {
+				if asciiClass[r]&classLetter == 0 {
+					break
+				}
+				r |= 0x20
+			} else if !wideLetter(r) {
+				break
+			} else {
+				r = wideLower(r)
+			}
+			h = wordHashStep(h, r)
 		}
 		found++
 		w := line[i:j]
