@@ -76,6 +76,13 @@ func New(cfg Config) (*Pipeline, error) {
 // Schema is the pipeline's schema.
 func (p *Pipeline) Schema() *Schema { return p.cfg.Schema }
 
+// Prepare builds what the first document's heuristics would otherwise build
+// (the schema's label index, a few milliseconds of CPU), so that a caller
+// can build it while the CPU waits for other things, such as a batch's
+// first round of model calls. Safe to call at any time, from any goroutine,
+// any number of times; documents verified meanwhile wait for the one build.
+func (p *Pipeline) Prepare() { p.cfg.Schema.labelSets() }
+
 // HeuristicsOnly reports whether the Critic is skipped.
 func (p *Pipeline) HeuristicsOnly() bool { return p.cfg.Critic == nil }
 

@@ -48,6 +48,16 @@ type batchOut struct {
 // goes on. The exit code is the worst line's.
 func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio Stdio) error {
 	defer heapheadroom.Keep(batchHeapHeadroom)()
+	// The label index is built beside the first documents rather than by the
+	// first heuristics: at --batch-concurrency 32 its build fell in the burst
+	// of the first round of replies, when every core is busy sending the next
+	// requests; built now, it uses the wait for the first replies.
+	prepared := make(chan struct{})
+	go func() {
+		defer close(prepared)
+		env.p.Prepare()
+	}()
+	defer func() { <-prepared }()
 	in := stdio.In
 	if o.file != "" && o.file != "-" {
 		f, err := os.Open(o.file)
