@@ -60,7 +60,8 @@ var blackboxSets = []struct {
 	{"documents.jsonl", 83, 12, 68, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
-	{"documents-r1.jsonl", 4, 9, 4, 0},
+	// 8 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"documents-r1.jsonl", 4, 8, 4, 0},
 	// Round 2 of session 4: 60 documents in layouts unlike invoices (POS,
 	// tips, tickets, quotes, withholding, amounts in words, other calendars
 	// and scripts, OCR noise; 9, 4 in ok once a bracketed converted amount
@@ -68,7 +69,8 @@ var blackboxSets = []struct {
 	// reads as the Philippine peso; 28 flagged once Arabic-Indic digits
 	// are read as digits).
 	// 7 once one item line of several is not the total.
-	{"documents-r2.jsonl", 7, 28, 3, 5},
+	// 27 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"documents-r2.jsonl", 7, 27, 3, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -233,7 +235,8 @@ var blackboxSets = []struct {
 	// 33 once the invoice number must be the number the document points to as its own: a number under
 	// another label is flagged against the number its own label, or its dated head in a script no label
 	// list knows, prints (q-qnum, our own documents).
-	{"heldout-r7.jsonl", 33, 59, 4, 1},
+	// 57 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"heldout-r7.jsonl", 33, 57, 4, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -264,7 +267,8 @@ var blackboxSets = []struct {
 	// recipient-created tax invoices and more roles' labels are known
 	// (q-role8, own documents).
 	// 28, 7 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
-	{"heldout-r8.jsonl", 27, 47, 7, 18},
+	// 46 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"heldout-r8.jsonl", 27, 46, 7, 18},
 	// Round 9 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries and regions used in no earlier round:
 	// Puerto Rico, Scotland, Catalonia, Iraqi Kurdistan …; Thaana, Tajik,
@@ -286,7 +290,8 @@ var blackboxSets = []struct {
 	// 69 and 87 flagged once the currency beside the billed amounts
 	// decides, not a code on an aside line (currencybilled.go, session 9);
 	// 68 once a shared sign yields to the sharing currency's printed code.
-	{"heldout-r9.jsonl", 68, 87, 10, 19},
+	// 86 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"heldout-r9.jsonl", 68, 86, 10, 19},
 	// Round 10 (session 9): a tester who never read the code wrote 50
 	// documents (new locales and layouts: Icelandic, Georgian, Mongolian,
 	// Bengali, Macedonian, Khmer and Nepali among them; QR-bill references,
@@ -299,7 +304,8 @@ var blackboxSets = []struct {
 	// 82 flagged once "5 062,000" (space-grouped thousands, three decimals) is one amount (q-spacegroup).
 	// 52, 6 in ok once a date over a year ahead or before 1970 (another calendar's, copied as Gregorian) is flagged (q-datesane).
 	// 50 once the invoice number must be the number the document points to as its own (q-qnum).
-	{"heldout-r10.jsonl", 50, 82, 6, 5},
+	// 81 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
+	{"heldout-r10.jsonl", 50, 81, 6, 5},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

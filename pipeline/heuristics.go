@@ -555,6 +555,11 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 	var cut []Span
 	if kind == KindIdentifier {
 		cut, spans = spans, wholeIdentifiers(d.rs, spans)
+		if len(spans) == 0 {
+			if sp, ok := d.seriesNumber(val); ok {
+				spans = []Span{sp}
+			}
+		}
 	}
 	if len(spans) == 0 {
 		c.penalize(factorNotFound, fmt.Sprintf("%q not found in source text", val))

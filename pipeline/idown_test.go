@@ -35,7 +35,7 @@ func TestTheInvoiceNumberIsTheOneTheDocumentPointsTo(t *testing.T) {
 			"Balken 12 Stk.   1.200,00 €\nGesamt   1.428,00 €\nVerwendungszweck: RG 2026-0412",
 			[]string{"R-2026-0412"}, [][2]string{{"77812", "R-2026-0412"}, {"LS-5521", "R-2026-0412"}}},
 		{"Spanish series and customer order", "Suministros Ebro S.L.\nFACTURA\nSerie A Nº 000123\nFecha: 20/11/2026\nPedido cliente: PC-7781\nTotal   121,00 €",
-			[]string{"000123"}, [][2]string{{"PC-7781", "cliente"}}},
+			[]string{"000123", "A-000123", "A000123", "A 000123", "A/000123"}, [][2]string{{"PC-7781", "cliente"}, {"A-000124", "not found"}}},
 		{"Paraguayan timbrado", "Ferretería Asunción S.A.\nRUC: 80012345-6\nTimbrado N°: 12345678\nFactura N°: 001-001-0004471\nFecha: 20/11/2026\nTotal   Gs. 150.000",
 			[]string{"001-001-0004471"}, [][2]string{{"12345678", "001-001-0004471"}}},
 		{"Italian order and DDT", "Ferramenta Rossi S.r.l.\nFattura n. 118/2026 del 20/11/2026\nRif. ordine cliente: ORD-5521\nDDT n. 771 del 18/11/2026\n" +
@@ -116,6 +116,9 @@ func TestTheInvoiceNumberIsTheOneTheDocumentPointsTo(t *testing.T) {
 		{"Dominican NCF", "Colmado Juan\nRNC 101-12345-6\nNCF: B0100004471\nFactura para consumidor final\nTotal RD$ 500.00", []string{"B0100004471"}, nil},
 		{"Hungarian serial", "Duna Kft.\nAdószám: 12345678-2-42\nSzámla\nSorszám: SZ-2026-118\nÖsszesen 127 000 Ft", []string{"SZ-2026-118"}, nil},
 		{"Swiss QR reference", "Muster AG\nRechnung 2026-118\nReferenz: 21 00000 00003 13947 14300 09017\nTotal CHF 120.00", []string{"2026-118"}, nil},
+		{"Mexican series and folio", "Abarrotes Lupita S.A. de C.V.\nRFC ALU010101AB1\nSerie: F   Folio: 4471\nFecha: 20/11/2026\nTotal $ 1,160.00",
+			[]string{"4471", "F-4471", "F4471"}, [][2]string{{"ALU010101AB1", "RFC"}}},
+		{"Portuguese series", "Papelaria Lusa Lda\nFatura\nSérie 2026 Nº 118\nTotal 24,60 €", []string{"118", "2026/118", "2026-118"}, nil},
 		{"account in another language", "Vilniaus Vandenys UAB\nPVM sąskaita faktūra Nr. VV-118\nKliento kodas: 4471882\nMokėti 45,00 €",
 			[]string{"VV-118"}, [][2]string{{"4471882", "VV-118"}}},
 	}
