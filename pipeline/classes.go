@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Checks of codes, identifiers and names that read as something else: an ISO
@@ -91,13 +92,23 @@ func markerBefore(rs []rune, ls, p int) Span {
 		k--
 	}
 	e := k
-	for k > ls && e-k < 4 && !unicode.IsSpace(rs[k-1]) && !unicode.IsDigit(rs[k-1]) && !isMarkerBeforeStop(rs[k-1]) {
+	for k > ls && e-k < 4 && !isSpace(rs[k-1]) && !isDigitRune(rs[k-1]) && !isMarkerBeforeStop(rs[k-1]) {
 		k--
 	}
-	if k > ls && isWordRune(rs[k-1]) {
+	if k > ls && isAlnum(rs[k-1]) {
 		return Span{}
 	}
 	return Span{Start: k, End: e}
+}
+
+// isDigitRune is unicode.IsDigit with the ASCII runes decided inline:
+// markerBefore and markerAfter ask it beside every amount, and isSpace and
+// isAlnum stand for unicode.IsSpace and isWordRune there likewise.
+func isDigitRune(r rune) bool {
+	if uint32(r) < utf8.RuneSelf {
+		return uint32(r)-'0' < 10
+	}
+	return unicode.IsDigit(r)
 }
 
 // isMarkerBeforeStop and isMarkerAfterStop are the punctuation that ends
@@ -112,10 +123,10 @@ func markerAfter(rs []rune, p, le int) Span {
 		k++
 	}
 	s := k
-	for k < le && k-s < 4 && !unicode.IsSpace(rs[k]) && !unicode.IsDigit(rs[k]) && !isMarkerAfterStop(rs[k]) {
+	for k < le && k-s < 4 && !isSpace(rs[k]) && !isDigitRune(rs[k]) && !isMarkerAfterStop(rs[k]) {
 		k++
 	}
-	if k < le && isWordRune(rs[k]) {
+	if k < le && isAlnum(rs[k]) {
 		return Span{}
 	}
 	return Span{Start: s, End: k}

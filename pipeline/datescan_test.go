@@ -15,7 +15,8 @@ import (
 func dateishText(rng *rand.Rand) string {
 	parts := []string{"/", "-", ".", " ", "  ", "\n", ",", ":", "'", "#", "(", ")", "de", "th", "st", "er", "No.", "Nr",
 		"Invoice number", "n", "Date", "DATE:", "Mar", "MARCH", "march", "Sept", "dec", "Oktober", "mei", "Ogos", "jan",
-		"x", "Fattura", "Rechnungsnummer", "12.50", "RM", "abc", "Z", "\t"}
+		"x", "Fattura", "Rechnungsnummer", "12.50", "RM", "abc", "Z", "\t", "          ", "@[`{", "~\x7f",
+		"INVOICEDATEMARCHNOVEMBER", "1234567890123"}
 	var b strings.Builder
 	for range 1 + rng.IntN(40) {
 		digits := func(n int) {

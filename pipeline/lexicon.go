@@ -524,11 +524,8 @@ type token struct {
 // write no spaces, so each of their characters is a token of its own and
 // "消費税" is found inside "うち消費税".
 func LabelTokens(s string) []string {
-	if isASCII(s) {
-		low := strings.ToLower(s)
-		out := make([]string, 0, asciiTokenCount(low))
-		eachASCIIToken(low, func(start, end int) { out = append(out, low[start:end]) })
-		return out
+	if words, ok := asciiLabelWords(s); ok {
+		return words
 	}
 	// The words are the key's: two allocations, not one per word.
 	key := LabelKey(s)
@@ -605,6 +602,85 @@ func eachASCIIToken(low string, f func(start, end int)) {
 		f(start, len(low))
 	}
 }
+
+// asciiLabelWords is LabelTokens of an ASCII s, false when s is not
+// ASCII. One pass tells that, counts the words and sees whether any
+// letter is a capital; the words are then cut from s, or from its lowered
+// copy when it holds a capital (the issuer checks ask it of many lines).
+func asciiLabelWords(s string) ([]string, bool) {
+	n, in := 0, false
+	var seen uint8
+	for i := 0; i < len(s); i++ {
+		c := asciiWordClass[s[i]]
+		seen |= c
+		w := c&wordByte != 0
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	if seen&wideByte != 0 {
+		return nil, false
+	}
+	low := s
+	if seen&capitalByte != 0 {
+		low = asciiLowered(s)
+	}
+	out := make([]string, 0, n)
+	start := -1
+	for i := 0; i < len(low); i++ {
+		if isASCIIWordByte(low[i]) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, low[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, low[start:])
+	}
+	return out, true
+}
+
+// asciiLowered is strings.ToLower of an ASCII s that holds a capital,
+// lowered on the stack and copied once when it is short: ToLower writes
+// its copy a byte at a time.
+func asciiLowered(s string) string {
+	var buf [256]byte
+	if len(s) > len(buf) {
+		return strings.ToLower(s)
+	}
+	b := buf[:len(s)]
+	for i := range b {
+		b[i] = asciiLower(s[i])
+	}
+	return string(b)
+}
+
+// asciiWordClass is, for each byte, whether it is a word's once lowered
+// (isASCIIWordByte), a capital, or beyond ASCII.
+var asciiWordClass = func() (c [256]uint8) {
+	for b := range 256 {
+		switch {
+		case b >= utf8.RuneSelf:
+			c[b] = wideByte
+		case isASCIIWordByte(asciiLower(byte(b))):
+			c[b] = wordByte
+		}
+		if 'A' <= b && b <= 'Z' {
+			c[b] |= capitalByte
+		}
+	}
+	return c
+}()
+
+const (
+	wordByte = 1 << iota
+	capitalByte
+	wideByte
+)
 
 // asciiTokenCount is how many words eachASCIIToken finds in low, so the
 // slice holding them is allocated once.

@@ -18,6 +18,12 @@ func TestWideRunesAreUnicodes(t *testing.T) {
 		if got, want := isAlnum(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {
 			t.Fatalf("isAlnum(%U) = %v, want %v", r, got, want)
 		}
+		if got, want := isDigitRune(r), unicode.IsDigit(r); got != want {
+			t.Fatalf("isDigitRune(%U) = %v, unicode.IsDigit %v", r, got, want)
+		}
+		if got, want := isSpace(r), unicode.IsSpace(r); got != want {
+			t.Fatalf("isSpace(%U) = %v, unicode.IsSpace %v", r, got, want)
+		}
 		if got, want := isCJK(r), r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana); got != want {
 			t.Fatalf("isCJK(%U) = %v, want %v", r, got, want)
 		}
