@@ -337,13 +337,10 @@ var segmentSeps = [...]string{"   ", "\t", ", ", " · ", " | ", " — ", " - "}
 // opens the line. One pass finds every separator's first occurrence
 // instead of one search per separator.
 func segmentEnd(line string) int {
-	var first [len(segmentSeps)]int
-	for k := range first {
-		first[k] = -1
-	}
+	var first [len(segmentSeps)]int // one past each separator's first occurrence, 0 for none
 	for i := 0; i < len(line); i++ {
-		if !segmentByte[line[i]] {
-			continue // most bytes start no separator: one test passes them
+		if line[i] > ',' || !segmentByte[line[i]] {
+			continue // most bytes start no separator (none above ','): one test passes them
 		}
 		// Each separator but the tab is a space or a comma and a second byte
 		// of its own: only the separators that byte allows are compared.
@@ -371,14 +368,14 @@ func segmentEnd(line string) int {
 				continue
 			}
 		}
-		if first[k] < 0 && strings.HasPrefix(line[i:], segmentSeps[k]) {
-			first[k] = i
+		if first[k] == 0 && strings.HasPrefix(line[i:], segmentSeps[k]) {
+			first[k] = i + 1
 		}
 	}
 	end := len(line)
 	for k, sep := range segmentSeps {
 		// A later occurrence cannot fit where the first one does not.
-		if p := first[k]; p > 0 && p+len(sep) <= end {
+		if p := first[k] - 1; p > 0 && p+len(sep) <= end {
 			end = p
 		}
 	}

@@ -69,27 +69,28 @@ func endsInLegalForm(line string) bool {
 // legal form. wide reports a byte beyond ASCII, when may is false (the
 // scan stops at the first run that passes).
 func legalWordIn(line string) (may, wide bool) {
-	var v uint64 // the run's bytes lowered, the last eight
-	n := 0       // the run's length
 	var or byte
-	for i := 0; i < len(line); i++ {
+	for i := 0; i < len(line); {
 		c := line[i]
-		if asciiWordBytes[c] {
-			v = v<<8 | uint64(c|0x20) // a letter lowered; a digit or & as it is
-			n++
+		if !asciiWordBytes[c] {
+			or |= c
+			if c >= 0xC4 && (c == 0xC4 && strings.HasPrefix(line[i:], "İ") || c == 0xE2 && strings.HasPrefix(line[i:], "\u212a")) {
+				return true, false
+			}
+			i++
 			continue
 		}
-		if n > 0 && isLegalLast(v, line[i-n:i]) {
+		// A run: its bytes lowered, the last eight packed in v. The loop
+		// holds no call, so its registers stay put.
+		j, v := i, uint64(0)
+		for j < len(line) && asciiWordBytes[line[j]] {
+			v = v<<8 | uint64(line[j]) | 0x20 // a letter lowered; a digit or & as it is
+			j++
+		}
+		if j-i <= maxLegalLast && isLegalLast(v, line[i:j]) {
 			return true, false
 		}
-		v, n = 0, 0
-		or |= c
-		if c >= 0xC4 && (c == 0xC4 && strings.HasPrefix(line[i:], "İ") || c == 0xE2 && strings.HasPrefix(line[i:], "\u212a")) {
-			return true, false
-		}
-	}
-	if n > 0 && isLegalLast(v, line[len(line)-n:]) {
-		return true, false
+		i = j
 	}
 	return false, or >= utf8.RuneSelf
 }
@@ -108,6 +109,14 @@ func isLegalLast(v uint64, run string) bool {
 	}
 	return slices.ContainsFunc(legalLastLong, func(w string) bool { return strings.EqualFold(run, w) })
 }
+
+// maxLegalLast is the length of the longest last word of legalForms.
+var maxLegalLast = func() (n int) {
+	for _, f := range legalForms {
+		n = max(n, len(f[len(f)-1]))
+	}
+	return n
+}()
 
 // legalLastBits sizes legalLastTable: a quarter full at most.
 const legalLastBits = 8

@@ -14,14 +14,18 @@ import (
 
 // customerLabelOf is customerLabelIn(LabelTokens(s)).
 func customerLabelOf(s string) string {
-	if !isASCII(s) {
+	var buf [24]Span
+	var hbuf [24]uint32
+	toks, hashes, ascii := asciiWordsHashed(s, buf[:0], hbuf[:0])
+	if !ascii {
 		return customerLabelIn(LabelTokens(s))
 	}
-	var buf [24]Span
-	toks := asciiWords(s, buf[:0])
 	first := customerLabelsEmpty
 	for k, w := range toks {
-		labels, _ := lookupLower(customerLabelsByFirst, customerFirstWords, s[w.Start:w.End])
+		if !customerFirstWords.has(hashes[k]) {
+			continue // the screen lookupLower would ask first
+		}
+		labels, _ := lookupLower(customerLabelsByFirst, nil, s[w.Start:w.End])
 		for _, i := range labels {
 			if first >= 0 && i >= first {
 				break // indexes are ascending: no earlier label left here
@@ -137,6 +141,34 @@ func asciiWords(s string, buf []Span) []Span {
 		buf = append(buf, Span{Start: start, End: len(s)})
 	}
 	return buf
+}
+
+// asciiWordsHashed is asciiWords with each word's hash as lookupLower
+// takes it (its bytes lowered), read in the same pass; ascii is false, and
+// the words unread, when s holds a byte beyond ASCII.
+func asciiWordsHashed(s string, buf []Span, hashes []uint32) ([]Span, []uint32, bool) {
+	start, h := -1, uint32(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiWordBytes[c] {
+			if start < 0 {
+				start, h = i, wordHashSeed
+			}
+			h = wordHashStep(h, rune(c|0x20)) // a letter lowered; a digit or & as it is
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			return buf, hashes, false
+		}
+		if start >= 0 {
+			buf, hashes = append(buf, Span{Start: start, End: i}), append(hashes, h)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		buf, hashes = append(buf, Span{Start: start, End: len(s)}), append(hashes, h)
+	}
+	return buf, hashes, true
 }
 
 // wordsAre reports whether the words of s at spans, lowercased, are words.
