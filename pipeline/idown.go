@@ -275,8 +275,7 @@ func (d *doc) headNumber(own Role) (string, Span, bool) {
 		}
 	}
 	for li := range d.lineStarts {
-		s, e := d.lineBounds(li)
-		if label, sp, ok := d.signedNumber(s, e); ok && d.datedAt(li) {
+		if label, sp, ok := d.signedNumber(li); ok && d.datedAt(li) {
 			return label, sp, true
 		}
 	}
@@ -303,40 +302,72 @@ func (d *doc) datedAt(li int) bool {
 	return false
 }
 
-// signedNumber finds on line [s, e) words, a number sign and a number
-// ("Porosia nr. 5521") whose words no label list knows.
-func (d *doc) signedNumber(s, e int) (string, Span, bool) {
-	for p := s; p < e; p++ {
-		r := d.rs[p]
-		if r != '№' && r != '#' && r != 'N' && r != 'n' {
-			continue
+// signedNumber finds on line li words, a number sign and a number
+// ("Porosia nr. 5521", "វិក្កយបត្រ លេខ: INV-4471") whose words no label list
+// knows; a line that opens with the sign takes its words from a title alone
+// on the line above ("FATURË\nNr. 2026/118").
+func (d *doc) signedNumber(li int) (string, Span, bool) {
+	s, e := d.lineBounds(li)
+	p := s
+	for p < e && unicode.IsSpace(d.rs[p]) {
+		p++
+	}
+	for p < e {
+		q := p
+		for q < e && !unicode.IsSpace(d.rs[q]) {
+			q++
 		}
-		q := skipNumberSign(d.rs, p)
-		if r == '№' || r == '#' {
-			q = p + 1
-			for q < e && (d.rs[q] == ' ' || d.rs[q] == ':' || d.rs[q] == '.') {
-				q++
+		if n, ok := d.numberSignAt(p, q); ok {
+			words := strings.TrimSpace(d.str(s, p))
+			if words == "" && li > 0 {
+				ps, pe := d.lineBounds(li - 1)
+				words = strings.TrimSpace(d.str(ps, pe))
 			}
+			f := strings.Fields(words)
+			if len(f) == 0 || len(f) > 3 || strings.ContainsFunc(words, unicode.IsDigit) || !slices.ContainsFunc(f, titleLike) {
+				return "", Span{}, false
+			}
+			if h, ok := d.labelBefore(n); ok && h.end > s {
+				return "", Span{}, false // a known label: not the head's unknown one
+			}
+			sp, ok := tokenAfter(d.rs, n)
+			if !ok || d.lineOf(sp.Start) != li || d.isDateAt(sp) {
+				return "", Span{}, false
+			}
+			return strings.Join(f, " ") + " " + strings.TrimSpace(d.str(p, n)), sp, true
 		}
-		if q == p || q >= e || p == s || d.rs[p-1] != ' ' && r != '#' && r != '№' {
-			continue
+		for q < e && unicode.IsSpace(d.rs[q]) {
+			q++
 		}
-		words := strings.TrimSpace(d.str(s, p))
-		if words == "" || strings.ContainsFunc(words, unicode.IsDigit) || !slices.ContainsFunc(strings.Fields(words), titleLike) ||
-			len(strings.Fields(words)) > 3 {
-			return "", Span{}, false
-		}
-		if h, ok := d.labelBefore(q); ok && d.lineOf(h.start) == d.lineOf(p) {
-			return "", Span{}, false // a known label: not the head's unknown one
-		}
-		sp, ok := tokenAfter(d.rs, q-1)
-		if !ok || sp.Start != q || d.isDateAt(sp) {
-			return "", Span{}, false
-		}
-		return strings.TrimSpace(d.str(s, q)), sp, true
+		p = q
 	}
 	return "", Span{}, false
 }
+
+// numberSignAt reports whether token [p, q) is a number sign ("Nr.", "№",
+// "#", "No:", "លេខ:", "ቁ.", "br."), and where what it numbers may start:
+// after the sign when a number is glued to it ("№00871").
+func (d *doc) numberSignAt(p, q int) (int, bool) {
+	if r := d.rs[p]; r == '№' || r == '#' {
+		return p + 1, true
+	}
+	t := q
+	for t > p && (d.rs[t-1] == ':' || d.rs[t-1] == '：') {
+		t--
+	}
+	var buf [24]byte
+	w, ok := lowerWord(buf[:0], d.rs[p:t])
+	if !ok || !numberSigns[string(w)] && !headSignWords[string(w)] {
+		return 0, false
+	}
+	return q, true
+}
+
+// headSignWords are number signs of languages numberSigns lacks: the
+// Slavic abbreviations, Khmer, Amharic, Greek, Swahili, Azerbaijani.
+var headSignWords = map[string]bool{"br.": true, "бр.": true, "č.": true, "št.": true, "sz.": true, "nro": true,
+	"nro.": true, "nr.:": true, "លេខ": true, "ቁ.": true, "ቁጥር": true, "αρ.": true, "na.": true, "nömrə": true,
+	"номер": true, "нөмір": true, "рақами": true}
 
 // titleLike reports a word of four letters or more: a title's, not a
 // code's ("MC #01").

@@ -119,6 +119,12 @@ func TestTheInvoiceNumberIsTheOneTheDocumentPointsTo(t *testing.T) {
 		{"Mexican series and folio", "Abarrotes Lupita S.A. de C.V.\nRFC ALU010101AB1\nSerie: F   Folio: 4471\nFecha: 20/11/2026\nTotal $ 1,160.00",
 			[]string{"4471", "F-4471", "F4471"}, [][2]string{{"ALU010101AB1", "RFC"}}},
 		{"Portuguese series", "Papelaria Lusa Lda\nFatura\nSérie 2026 Nº 118\nTotal 24,60 €", []string{"118", "2026/118", "2026-118"}, nil},
+		{"title over its number sign", "Drita Ndërtim sh.p.k.\nNIPT: L81234567B\nFATURË\nNr. 2026/118\nData: 20.11.2026\nTotali 12 000,00 Lekë",
+			[]string{"2026/118"}, [][2]string{{"L81234567B", "FATURË Nr."}}},
+		{"Mongolian registration", "«Монгол Трейд» ХХК\nРД 5123456\nНэхэмжлэх № 2026/118\nОгноо: 2026.11.20\nНийт 120 000 ₮",
+			[]string{"2026/118"}, [][2]string{{"5123456", "РД"}}},
+		{"Khmer tax number", "ហាងលក់ទំនិញ ស្រស់\nលេខអត្តសញ្ញាណកម្ម K001-123456789\nវិក្កយបត្រ លេខ: INV-4471\nកាលបរិច្ឆេទ: 20/11/2026\nសរុប 12.00 USD",
+			[]string{"INV-4471"}, [][2]string{{"K001-123456789", "INV-4471"}}},
 		{"account in another language", "Vilniaus Vandenys UAB\nPVM sąskaita faktūra Nr. VV-118\nKliento kodas: 4471882\nMokėti 45,00 €",
 			[]string{"VV-118"}, [][2]string{{"4471882", "VV-118"}}},
 	}
