@@ -376,17 +376,19 @@ func findLabelSets(rs []rune, ascii string, f folded, idx *labelIndex, st *stopp
 //go:noinline
 func alnumRun(rs []rune, k int) (end int, h uint32) {
 	h = wordHashStep(wordHashSeed, rs[k])
+	class := &asciiClass // in a register, not loaded per rune
 	for end = k + 1; end < len(rs); end++ {
-		r := rs[end]
-		// isAlnum, branching once on the ASCII class.
-		if uint32(r) < utf8.RuneSelf {
-			if asciiClass[r]&classAlnum == 0 {
+		// isAlnum, branching once on the ASCII class; the rune as
+		// unsigned indexes the table without widening its sign.
+		r := uint32(rs[end])
+		if r < utf8.RuneSelf {
+			if class[r]&classAlnum == 0 {
 				break
 			}
-		} else if !wideAlnum(r) {
+		} else if !wideAlnum(rune(r)) {
 			break
 		}
-		h = wordHashStep(h, r)
+		h = (h ^ r) * 16777619 // wordHashStep
 	}
 	return end, h
 }

@@ -237,7 +237,12 @@ func chooseLabel(rs []rune, hits []labelHit, lo, hi int) (labelHit, bool) {
 	var bb, ab [2]wordSpan
 	for _, h := range hits {
 		before := wordSpans(rs, h.start, -1, 2, lo, hi, bb[:0])
-		after := wordSpans(rs, h.end, +1, 2, lo, hi, ab[:0])
+		// The words after a label are read only by the tests below that
+		// need them: after a kept label, or of a tax label.
+		var after []wordSpan
+		if len(keep) > 0 || h.role == RoleTax {
+			after = wordSpans(rs, h.end, +1, 2, lo, hi, ab[:0])
+		}
 		after1 := after[:min(1, len(after))]
 		if len(before) > 0 && inWordSet.has(rs, before[0]) {
 			// "G 6% INCLUDED IN TOTAL 0.45": the container, not the figure.
