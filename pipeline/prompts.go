@@ -5,10 +5,16 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/reflect-mcp/reflect/internal/jsonstr"
 )
 
 //go:embed prompts/*.txt
@@ -78,7 +84,81 @@ func defuseMarkers(text string) string {
 
 // candidateJSON shows the Critic the record as JSON without HTML escaping: a
 // vendor "A&B Ltd" shown as "A\u0026B Ltd" is not the text in the document.
+//
+// It is built on every critique, between the generator's reply and the
+// critic's request: a record of plain values (every record a generator
+// returns, once normalized) is written directly (appendCandidate), the
+// rest through encoding/json and json.Indent, whose bytes the direct form
+// matches (FuzzCandidateJSON): the prompt, and so the call cache's key, is
+// the same either way.
 func candidateJSON(s *Schema, rec Record) (string, error) {
+	if b, ok := appendCandidate(nil, s, rec); ok {
+		return string(b), nil
+	}
+	return candidateJSONEncoded(s, rec)
+}
+
+// appendCandidate appends rec as candidateJSONEncoded writes it, an object
+// indented by two spaces with its keys in orderedMap's order, when every
+// value is null, a bool, a string or a finite float64; ok is false (and b
+// unusable) when one is not.
+func appendCandidate(b []byte, s *Schema, rec Record) (_ []byte, ok bool) {
+	if len(rec) == 0 {
+		return append(b, "{}"...), true
+	}
+	b = append(b, '{')
+	n := 0
+	field := func(k string, v any) bool {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, "\n  "...)
+		b = jsonstr.AppendQuote(b, k)
+		b = append(b, ": "...)
+		switch v := v.(type) {
+		case nil:
+			b = append(b, "null"...)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case string:
+			b = jsonstr.AppendQuote(b, v)
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+			b = jsonstr.AppendFloat(b, v)
+		default:
+			return false
+		}
+		return true
+	}
+	names := s.FieldNames()
+	for _, k := range names {
+		if v, in := rec[k]; in && !field(k, v) {
+			return b, false
+		}
+	}
+	if n < len(rec) { // keys the schema does not name, sorted, as orderedMap puts them
+		var rest []string
+		for k := range rec {
+			if !slices.Contains(names, k) {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		for _, k := range rest {
+			if !field(k, rec[k]) {
+				return b, false
+			}
+		}
+	}
+	return append(b, "\n}"...), true
+}
+
+// candidateJSONEncoded is candidateJSON through encoding/json, for any
+// record.
+func candidateJSONEncoded(s *Schema, rec Record) (string, error) {
 	b, err := marshalNoEscape(orderedMap(map[string]any(rec), s.FieldNames()))
 	if err != nil {
 		return "", fmt.Errorf("candidate record: %w", err)

@@ -159,6 +159,35 @@ func TestResultJSONKeysInSchemaOrder(t *testing.T) {
 	}
 }
 
+// The Critic's prompt shows the record the same whether candidateJSON
+// writes it directly or through encoding/json: the bytes are the prompt's,
+// and so the call cache's key. Values the direct form does not take (ints,
+// lists, NaN) go through encoding/json and must come out as before.
+func FuzzCandidateJSON(f *testing.F) {
+	f.Add("Acme Ltd", "A-1", 1234.5, true, false, "")
+	f.Add("A&B <Ltd>", "\u2028\x00\xff\"\\", -0.0000001, false, true, "note")
+	f.Add("", "", 1e21, true, true, "\t")
+	f.Add("Øre AS", "№ 7", math.Copysign(0, -1), false, false, "zz")
+	s := Invoice()
+	f.Fuzz(func(t *testing.T, vendor, number string, total float64, nullTax, extra bool, extraKey string) {
+		rec := Record{"vendor_name": vendor, "invoice_number": number, "total": total, "currency": nil}
+		if !nullTax {
+			rec["tax"] = total / 3
+		}
+		if extra {
+			rec["x-"+extraKey] = extraKey
+			rec["a-"+extraKey] = nullTax
+		}
+		for _, r := range []Record{rec, {}, {"total": int64(5)}, {"total": []any{1.0, "a"}, "vendor_name": vendor}} {
+			got, gotErr := candidateJSON(s, r)
+			want, wantErr := candidateJSONEncoded(s, r)
+			if got != want || (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("record %#v:\ndirect  %q (%v)\nencoded %q (%v)", r, got, gotErr, want, wantErr)
+			}
+		}
+	})
+}
+
 func TestCandidateJSONIsNotHTMLEscaped(t *testing.T) {
 	s := Invoice()
 	got, err := candidateJSON(s, Record{"vendor_name": "A&B <Ltd>", "total": 5.0})
