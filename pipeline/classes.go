@@ -249,6 +249,12 @@ var countryCurrencies = []struct{ code, text string }{
 	{"NOK", "MVA"}, {"NOK", "NORGE"}, {"NOK", "NORWAY"}, {"NOK", "FORETAKSREGISTERET"},
 	{"DKK", "CVR"}, {"DKK", "CVR-NR"}, {"DKK", "APS"}, {"DKK", "DANMARK"}, {"DKK", "DENMARK"}, {"DKK", "HERAF MOMS"},
 	{"SEK", "SVERIGE"}, {"SEK", "SWEDEN"}, {"SEK", "VARAV MOMS"}, {"SEK", "KVITTO"},
+	// Iceland's "kr." is the króna; the Faroe Islands' and Greenland's
+	// "kr." is the Danish krone, however Icelandic Faroese reads. The
+	// Gulf's "ريال" is shared too.
+	{"ISK", "ÍSLAND"}, {"ISK", "ICELAND"}, {"ISK", "REYKJAVÍK"}, {"DKK", "FØROYAR"}, {"DKK", "FAROE"},
+	{"DKK", "TÓRSHAVN"}, {"DKK", "KLAKSVÍK"}, {"DKK", "GREENLAND"}, {"DKK", "NUUK"}, {"SAR", "السعودية"},
+	{"QAR", "QATAR"},
 }
 
 // countryNeedles are countryCurrencies' texts folded as the document is,
@@ -353,7 +359,7 @@ func (d *doc) countryName() (int, Span, bool) {
 // checkCurrency2 grounds a currency code in a currency context only, and lets
 // the marker printed next to the amounts decide.
 func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
-	if d.checkPlacedSign(c, code) {
+	if d.checkPlacedSign(c, code) || d.convertedCurrency(c, code) {
 		return
 	}
 	// One currency on the billed lines decides; where they print two
