@@ -57,7 +57,9 @@ var blackboxSets = []struct {
 	// date labels in Devanagari, Burmese, Persian, Bengali, Georgian …;
 	// delivery, turnover and due labels in those languages (q-id8, our
 	// own documents).
-	{"documents.jsonl", 83, 12, 68, 0},
+	// 67, 55 in ok once a null currency the billed lines print (a code the markers
+	// lack, the billed one of two, a shared sign the country reads) is flagged (q-cur10).
+	{"documents.jsonl", 67, 12, 55, 0},
 	// Round 1 of session 4: 60 documents, 23 countries and languages,
 	// buyer labels, tax IDs, other dates, quoted and corrected documents.
 	// 8 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
@@ -139,7 +141,8 @@ var blackboxSets = []struct {
 	// 26, 16 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
 	// 24 once a number sign after a title alone on the line above, or a sign word of Khmer, Amharic or a
 	// Slavic language, numbers the dated head of a document no own label names (q-qnum).
-	{"heldout-r4.jsonl", 24, 37, 16, 12},
+	// 24, 15 in ok once a null currency the billed lines print is flagged (q-cur10).
+	{"heldout-r4.jsonl", 24, 37, 15, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once

@@ -445,6 +445,9 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 	case KindText:
 		return d.issuerOmission(f)
 	case KindCurrency:
+		if c, ok := d.billedOmission(f); ok {
+			return c, true
+		}
 		if code, marker, sp, ok := d.amountCurrency(); ok {
 			c.Spans = append(c.Spans, sp)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q (%s) next to its amounts",
@@ -463,6 +466,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 				strings.ReplaceAll(f.Name, "_", " "), phrase, code))
 			return c, true
 		}
+		return d.currencyOmission(f)
 	}
 	return c, false
 }

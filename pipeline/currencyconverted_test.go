@@ -1,6 +1,9 @@
 package pipeline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Documents written for the class "a currency printed beside CONVERTED
 // amounts": a receipt or invoice that prints its amounts in two currencies
@@ -229,4 +232,36 @@ func TestLocalSignsAndWordsGround(t *testing.T) {
 			classCase{d.name + " as " + d.wrong, d.text, c(d.wrong), "currency", ""})
 	}
 	runClassCases(t, cases)
+}
+
+// A null currency on a document that prints one beside its billed amounts
+// is flagged, naming what it prints; where it prints none, or only a sign
+// no country cue reads, the null is honest.
+func TestNullCurrencyTheDocumentPrints(t *testing.T) {
+	cases := []struct{ name, text, reason string }{
+		{"a code the markers do not list", "Kigali Office Supplies Ltd\nInvoice 118\nPaper 5 reams   RWF 25,000\nTotal           RWF 25,000", `"RWF"`},
+		{"the billed one of two totals", convTwoTotalsTaxDecides, "bills in RWF"},
+		{"the converted total printed first", convUSDFirst, "bills in ZMW"},
+		{"kr read by iceland", "Bakarí ehf.\nReykjavík\nKvittun 12\nBrauð 650 kr.\nSamtals 650 kr.", "ISK"},
+		{"rupee sign read by sri lanka", "Colombo Tea Stores\nColombo 07, Sri Lanka\nBill 44\nTea 250g   Rs. 1,450.00\nTotal      Rs. 1,450.00", "LKR"},
+		{"a euro sign", "Bäckerei Huber\nMünchen\nBon 3312\nBrezel 2 x 1,20 €\nSumme 2,40 €", "€"},
+		{"a ringgit receipt", "KEDAI RUNCIT ABC\nTOTAL RM 12.50", "RM"},
+		{"riyal read by saudi arabia", "مخبز الرياض\nالرياض، المملكة العربية السعودية\nخبز 2 × 3.00     6.00 ريال\nالإجمالي         6.00 ريال", "SAR"},
+		// Honest nulls: a sign no cue reads, or no currency at all.
+		{"a bare dollar with no cue", "Corner Deli\nReceipt 881\nSandwich $ 8.50\nTotal $ 8.50", ""},
+		{"bare kr with no cue", "Kaffebaren\nKvittering 12\nKaffe 45,00 kr\nTotal 45,00 kr", ""},
+		{"no currency printed", "Kedai Makan Sedap\nNasi lemak 5.00\nTotal 5.00", ""},
+	}
+	for _, c := range cases {
+		res := validateHO(t, c.text, map[string]any{"currency": nil})
+		reason, flagged := flagReason(res, "currency")
+		switch {
+		case c.reason == "" && flagged:
+			t.Errorf("%s: an honest null flagged: %s", c.name, reason)
+		case c.reason != "" && !flagged:
+			t.Errorf("%s: null currency not flagged", c.name)
+		case c.reason != "" && !strings.Contains(reason, c.reason):
+			t.Errorf("%s: reason %q, want it to name %q", c.name, reason, c.reason)
+		}
+	}
 }

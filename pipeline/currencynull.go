@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A null currency is an honest abstention only where the document prints
+// none. omission reads a marker beside any amount, a column header and a
+// sentence; these read what it misses: a code it knows as no marker
+// ("RWF", "GEL" beside the total), the billed one of two ("Total RWF" over
+// "Total USD"), a shared sign ("kr", "ريال") or a placed one ("Rs",
+// "FCFA") that the issuer's country reads. A sign no cue reads (a bare
+// "$") leaves the null alone: the document does not say which.
+
+// billedOmission is the currency a document billing in two currencies
+// bills in, decided as convertedCurrency decides it, for a null field.
+func (d *doc) billedOmission(f Field) (FieldCheck, bool) {
+	c := FieldCheck{Factor: 1, Spans: []Span{}}
+	if !d.twoTotalLines() {
+		return c, false
+	}
+	b := d.billed()
+	if b.n < 2 {
+		return c, false
+	}
+	code, why, ok := d.decideBilled(b)
+	if !ok {
+		return c, false
+	}
+	sp, _ := b.has(code)
+	c.Spans = append(c.Spans, sp)
+	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document bills in %s (%s)", fieldWords(f), code, why))
+	return c, true
+}
+
+// currencyOmission reads, for a null currency field, a currency the
+// billed lines print that omission's readings missed.
+func (d *doc) currencyOmission(f Field) (FieldCheck, bool) {
+	c := FieldCheck{Factor: 1, Spans: []Span{}}
+	b := d.billed()
+	if b.n > 0 && !b.shared {
+		sp := b.spans[0]
+		li := d.lineOf(sp.Start)
+		ls, le := d.lineBounds(li)
+		c.Spans = append(c.Spans, sp)
+		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q beside its billed amounts (line %d: %q)",
+			fieldWords(f), d.str(sp.Start, sp.End), li+1, strings.TrimSpace(d.str(ls, le))))
+		return c, true
+	}
+	if code, sign, sp, hint, ok := d.placedSignRead(); ok {
+		c.Spans = append(c.Spans, sp)
+		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q beside its amounts, and %s places it where that is %s",
+			fieldWords(f), sign, hint, code))
+		return c, true
+	}
+	return c, false
+}
+
+// placedSignRead is a sign several currencies share, printed beside an
+// amount, and the currency the issuer's country reads it as: "kr" by
+// Iceland's or Norway's names and numbers, "Rs" by Sri Lanka's, "FCFA" by
+// Senegal's. ok is false where no cue says which.
+func (d *doc) placedSignRead() (code, sign string, sp Span, hint string, ok bool) {
+	for _, s := range placedSigns {
+		if spans := d.signSpans(s); len(spans) > 0 && !s.letter {
+			if place, h, _ := d.placeOf(s.codes); place != "" {
+				return place, s.sign, spans[0], "\"" + h + "\"", true
+			}
+		}
+	}
+	for _, a := range d.amounts {
+		ls, le := d.lineBounds(a.Line)
+		for _, w := range [...]Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le)} {
+			if w.End <= w.Start {
+				continue
+			}
+			m := d.str(w.Start, w.End)
+			if !sharedSigns[m] || d.asideCue(w.Start) != "" {
+				continue
+			}
+			implied, h, _ := d.countryCurrency()
+			if implied != "" && slicesHasSign(currencyMarkers[implied], m) {
+				return implied, m, w, h, true
+			}
+			return "", "", Span{}, "", false // the first shared sign beside an amount decides nothing
+		}
+	}
+	return "", "", Span{}, "", false
+}
+
+// sharedSigns are the markers several currencies share ("$", "kr",
+// "ريال"), weak words aside; built once, read-only.
+var sharedSigns = func() map[string]bool {
+	m := map[string]bool{}
+	for _, ms := range currencyMarkers {
+		for _, x := range ms {
+			if x.shared && !x.weak {
+				m[x.text] = true
+			}
+		}
+	}
+	return m
+}()
+
+// slicesHasSign reports a shared marker of ms printed as m.
+func slicesHasSign(ms []currencyMarker, m string) bool {
+	for _, x := range ms {
+		if x.shared && x.text == m {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldWords is a field's name as words: "invoice_date" reads "invoice date".
+func fieldWords(f Field) string { return strings.ReplaceAll(f.Name, "_", " ") }
