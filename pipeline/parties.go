@@ -389,6 +389,31 @@ func blockHeading(line string) string {
 // sender issues its own shipping papers, so the label alone proves nothing:
 // only when the head names another issuer (the carrier) is the shipper
 // not the vendor.
+// mayEndInSenderLabel is false for an ASCII text with words whose last
+// word ends no sender label: its words, read in place, are its
+// LabelTokens, so senderNotIssuer need not build them.
+func mayEndInSenderLabel(before string) bool {
+	if before == "" || !isASCII(before) {
+		return true // no words (the heading above is read instead), or not read in place
+	}
+	var buf [24]Span
+	ws := asciiWords(before, buf[:0])
+	if len(ws) == 0 {
+		return true // the heading above the column is read instead
+	}
+	_, ok := lookupLower(senderLabelLast, nil, before[ws[len(ws)-1].Start:ws[len(ws)-1].End])
+	return ok
+}
+
+// senderLabelLast holds the last word of each sender label.
+var senderLabelLast = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range senderLabels {
+		m[l[len(l)-1]] = true
+	}
+	return m
+}()
+
 var senderLabels = [][]string{{"shipper"}, {"consignor"}, {"absender"}, {"versender"}, {"expéditeur"},
 	{"remitente"}, {"mittente"},
 	// The shipper as exporter, by name or details, and the sender in more
@@ -406,7 +431,11 @@ func (d *doc) senderNotIssuer(spans []Span, val string) (string, string, bool) {
 	for _, sp := range capped(spans) {
 		li := d.lineOf(sp.Start)
 		ls, _ := d.lineBounds(li)
-		toks := LabelTokens(d.str(ls, sp.Start))
+		before := d.str(ls, sp.Start)
+		if !mayEndInSenderLabel(before) {
+			return "", "", false // the label test below fails on its last word
+		}
+		toks := LabelTokens(before)
 		if len(toks) == 0 {
 			toks = LabelTokens(d.columnHeadingAbove(li, sp.Start)) // "SHIPPER" over its column
 		}

@@ -274,3 +274,44 @@ func TestMayHoldRegistrationAnswersAsBefore(t *testing.T) {
 		t.Errorf("only %d ASCII lines may hold a label: the comparison says little", held)
 	}
 }
+
+// A text mayEndInSenderLabel turns away has words, and no sender label
+// ends them: senderNotIssuer's label test would fail on it.
+func TestSenderLabelScreenTurnsAwayOnlyTextsWithoutLabels(t *testing.T) {
+	var words []string
+	for _, l := range senderLabels {
+		for _, w := range l {
+			if isASCII(w) && len(w) > maxLookupWord {
+				t.Errorf("sender label word %q is longer than maxLookupWord", w)
+			}
+			words = append(words, w, strings.ToUpper(w))
+		}
+	}
+	words = append(words, "Acme", "12", "name", "details", "s", "&", "é", "東京")
+	seps := []string{" ", ": ", "'", "-", "\t", "", "("}
+	rng := rand.New(rand.NewPCG(53, 59))
+	turned, passed := 0, 0
+	for range 30000 {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		before := b.String()
+		toks := LabelTokens(before)
+		label := slices.IndexFunc(senderLabels, func(l []string) bool {
+			return len(toks) >= len(l) && slices.Equal(toks[len(toks)-len(l):], l)
+		})
+		if mayEndInSenderLabel(before) {
+			passed++
+			continue
+		}
+		turned++
+		if len(toks) == 0 || label >= 0 {
+			t.Fatalf("%q: turned away, but its words %q end sender label %d", before, toks, label)
+		}
+	}
+	if turned < 1000 || passed < 1000 {
+		t.Errorf("%d turned away, %d passed: the comparison says little", turned, passed)
+	}
+}
