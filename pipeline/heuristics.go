@@ -466,7 +466,7 @@ func runHeuristics(ctx context.Context, rep HeuristicReport, text string, s *Sch
 			d.checkText(&c, f.Kind, val)
 		}
 		if c.Grounded && len(f.Labels) > 0 && f.Kind != KindMoney && f.Kind != KindCurrency {
-			d.checkLabelled(&c, f, val)
+			d.checkLabelledOrOwn(&c, f, s, val)
 		}
 		if c.Grounded {
 			d.checkOtherDocument(&c, f, val)
