@@ -150,8 +150,13 @@ func (d *doc) checkDate(c *FieldCheck, iso string, own bool) {
 	m := ambiguous[0]
 	order, proof := d.order, localeWhy{}
 	if order == OrderUnknown {
-		// No printed date settles it; the document's locale may.
-		order, proof = d.localeOrder()
+		// No full date settles it: a date printed without its year may, or
+		// else the document's locale.
+		if o, raw := d.yearlessOrder(); o != OrderUnknown {
+			order, proof = o, localeWhy{form: whyText, a: yearlessProof(raw, o)}
+		} else {
+			order, proof = d.localeOrder()
+		}
 	}
 	switch order {
 	case OrderUnknown:
