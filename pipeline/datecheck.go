@@ -150,8 +150,13 @@ func (d *doc) checkDate(c *FieldCheck, iso string, own bool) {
 	m := ambiguous[0]
 	order, proof := d.order, localeWhy{}
 	if order == OrderUnknown {
-		// No full date settles it: a date printed without its year may, or
-		// else the document's locale.
+		// No full date settles it: the same date printed again in a form
+		// only one order reads, a date printed without its year, or else the
+		// document's locale.
+		if alt, again := d.sameDateAgain(ambiguous, read); again != "" {
+			c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q the other way round: the document prints the same date again as %q, which is %s", iso, m.Raw, again, alt))
+			return
+		}
 		if o, raw := d.yearlessOrder(); o != OrderUnknown {
 			order, proof = o, localeWhy{form: whyText, a: yearlessProof(raw, o)}
 		} else {

@@ -9,7 +9,8 @@ import "testing"
 // or place on the page; the record's date read the other way is flagged,
 // and the date read the document's way passes. A date printed without its
 // year proves the order too where it is printed as a date: a period's
-// start, a date with its time, a date under a date's label.
+// start, a date with its time, a date under a date's label; so does the
+// same date printed again in words or in ISO form.
 func TestAnotherDateProvesTheDayMonthOrder(t *testing.T) {
 	d := func(v string) map[string]any { return map[string]any{"invoice_date": v} }
 	slashDue := "Harbour Supplies Ltd\nInvoice 4471\nDate: 05/11/2026\nDue: 25/11/2026\nRope 40.00\nTotal 40.00"
@@ -24,7 +25,13 @@ func TestAnotherDateProvesTheDayMonthOrder(t *testing.T) {
 	yearlessPeriod := "Mobile One\nBill 4471\nBill date 06/11/2026\nUsage 13/10 - 12/11/2026\nCalls 12.00\nTotal 12.00"
 	yearlessTimed := "Quick Couriers\nConsignment note 4471\nDate 03/11/2026\nCollected 28/10 16:40\nFreight 30.00\nTotal 30.00"
 	ratioOnly := "Diner 66\nCheck 4471\n05/11/2026\nTable 25/11 covers 2\nTotal $40.00"
+	againWords := "Maple & Co. Stationers\nInvoice 4471\nDate: 05/11/2026\nPens 12.00\nTotal $12.00\nIssued at Toronto on 5 November 2026"
+	againISO := "Nordwind Logistik\nLieferschein-Rechnung 4471\nDatum: 05/11/2026\nFracht 120,00\nGesamt 120,00\nerstellt 2026-11-05T10:14"
 	runDateCases(t, []classCase{
+		{"the same date in words", againWords, d("2026-11-05"), "", ""},
+		{"same date in words: swapped", againWords, d("2026-05-11"), "invoice_date", "prints the same date again as \"5 November 2026\""},
+		{"the same date in ISO form", againISO, d("2026-11-05"), "", ""},
+		{"same date in ISO form: swapped", againISO, d("2026-05-11"), "invoice_date", "prints the same date again as \"2026-11-05\""},
 		{"a yearless due date proves day first", yearlessDue, d("2026-11-05"), "", ""},
 		{"yearless due: swapped", yearlessDue, d("2026-05-11"), "invoice_date", "\"25/11\" in the same document is day-first"},
 		{"a yearless period start proves it", yearlessPeriod, d("2026-11-06"), "", ""},

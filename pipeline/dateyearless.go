@@ -113,3 +113,26 @@ func yearlessProof(raw string, o DateOrder) string {
 	}
 	return fmt.Sprintf("%q in the same document is day-first", raw)
 }
+
+// sameDateAgain is the other reading of the value's ambiguous printings
+// (read is the value as printed) and a printing elsewhere that reads only
+// as it: "05/11/2026" in the head and "5 November 2026" (or 2026-11-05)
+// under the signature are one date, so 2026-05-11 reads the head's the
+// wrong way round. "" when no such printing is found.
+func (d *doc) sameDateAgain(ambiguous []DateMatch, read string) (alt, again string) {
+	for _, a := range ambiguous {
+		if len(a.ISO) != 2 {
+			continue
+		}
+		alt = a.ISO[0]
+		if alt == read {
+			alt = a.ISO[1]
+		}
+		for _, m := range d.dates {
+			if !m.Ambiguous && !m.ident && readsAs(m.ISO, alt) && !readsAs(m.ISO, read) {
+				return alt, m.Raw
+			}
+		}
+	}
+	return "", ""
+}
