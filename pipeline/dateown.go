@@ -23,6 +23,10 @@ import (
 // the date it bears, before its items.
 const dateHeadLines = 6
 
+// maxPointedDates bounds the dates weighed against the value: a document
+// of thousands of dates (a statement's rows) costs no more than a page.
+const maxPointedDates = 64
+
 // datePoint is how surely the document points to a printed date as its
 // own, weakest first.
 type datePoint uint8
@@ -62,14 +66,18 @@ func idOwners(out []Role, s *Schema) []Role {
 
 // pointOf is how the document points to m as its own date, with own the
 // date field's label role and ids the identifier fields' label roles.
-func (d *doc) pointOf(m DateMatch, own Role, ids []Role) datePoint {
+func (d *doc) pointOf(i int, own Role, ids []Role) datePoint {
+	m := d.dates[i]
+	// m is the first date after a label h on its line when the date before
+	// it starts before h ends: the dates are in text order.
+	firstAfter := func(h labelHit) bool { return i == 0 || d.dates[i-1].Start < h.end }
 	sp := Span{Start: m.Start, End: m.End}
 	ls, le := d.lineBounds(d.lineOf(m.Start))
 	h, ok := d.labelBefore(m.Start)
 	if ok && h.end <= m.Start {
 		switch {
 		case h.role == own:
-			if d.ownLabelNames(h, m) && d.gluedQualifier(h) == "" && d.datesItself(h, ids) && d.firstDateAfter(h, sp) {
+			if d.ownLabelNames(h, m) && d.gluedQualifier(h) == "" && d.datesItself(h, ids) && firstAfter(h) {
 				return pointLabel
 			}
 			return pointNone
@@ -252,9 +260,9 @@ func (d *doc) datesItself(h labelHit, ids []Role) bool {
 // valuePoint is the strongest pointing of a printing that reads as iso.
 func (d *doc) valuePoint(iso string, own Role, ids []Role) datePoint {
 	mine := pointNone
-	for _, m := range d.dates {
+	for i, m := range d.dates {
 		if !m.ident && readsAs(m.ISO, iso) {
-			if mine = max(mine, d.pointOf(m, own, ids)); mine == pointLabel {
+			if mine = max(mine, d.pointOf(i, own, ids)); mine == pointLabel {
 				break
 			}
 		}
@@ -266,12 +274,17 @@ func (d *doc) valuePoint(iso string, own Role, ids []Role) datePoint {
 // iso, outside a quoted earlier message, and that printing.
 func (d *doc) otherPoint(iso string, own Role, ids []Role) (other datePoint, om DateMatch) {
 	q := d.quotedFrom()
-	for _, m := range d.dates {
+	for i, m := range d.dates {
+		if i >= maxPointedDates {
+			break // a table of dates: its first rows hold the head's
+		}
 		if m.ident || readsAs(m.ISO, iso) || q >= 0 && m.Start >= q {
 			continue // a quoted message's date is its own
 		}
-		if p := d.pointOf(m, own, ids); p > other {
-			other, om = p, m
+		if p := d.pointOf(i, own, ids); p > other {
+			if other, om = p, m; p == pointLabel {
+				break
+			}
 		}
 	}
 	return other, om

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -77,10 +78,9 @@ func (d *doc) yearlessDateAt(i, k int) bool {
 		}
 		if rangeWords[strings.ToLower(w)] {
 			next := k + len([]rune(after)) - len([]rune(strings.TrimLeft(t[len(w):], " ")))
-			for _, m := range d.dates {
-				if m.Start == next && len(m.ISO) > 0 {
-					return true
-				}
+			k := sort.Search(len(d.dates), func(i int) bool { return d.dates[i].Start >= next })
+			if k < len(d.dates) && d.dates[k].Start == next && len(d.dates[k].ISO) > 0 {
+				return true
 			}
 		}
 	}
@@ -95,12 +95,12 @@ func (d *doc) yearlessDateAt(i, k int) bool {
 // owns: its own date labels print dates.
 func (d *doc) dateOwner(r Role) bool {
 	for _, h := range d.fieldHits {
-		if h.role == r {
-			for _, m := range d.dates {
-				if h.end <= m.Start && d.namesDirectly(h, Span{Start: m.Start, End: m.End}) {
-					return true
-				}
-			}
+		if h.role != r {
+			continue
+		}
+		k := sort.Search(len(d.dates), func(i int) bool { return d.dates[i].Start >= h.end })
+		if k < len(d.dates) && d.namesDirectly(h, Span{Start: d.dates[k].Start, End: d.dates[k].End}) {
+			return true
 		}
 	}
 	return false
@@ -120,7 +120,10 @@ func yearlessProof(raw string, o DateOrder) string {
 // under the signature are one date, so 2026-05-11 reads the head's the
 // wrong way round. "" when no such printing is found.
 func (d *doc) sameDateAgain(ambiguous []DateMatch, read string) (alt, again string) {
-	for _, a := range ambiguous {
+	for n, a := range ambiguous {
+		if n == 4 {
+			break // the same printing repeated: the first few say it
+		}
 		if len(a.ISO) != 2 {
 			continue
 		}
