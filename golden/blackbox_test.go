@@ -142,7 +142,8 @@ var blackboxSets = []struct {
 	// 24 once a number sign after a title alone on the line above, or a sign word of Khmer, Amharic or a
 	// Slavic language, numbers the dated head of a document no own label names (q-qnum).
 	// 23, 15 in ok once a null currency the billed lines print is flagged (q-cur10).
-	{"heldout-r4.jsonl", 23, 37, 15, 12},
+	// 21 once the date a document points to as its own (its date label, its title line, its head) decides (q-dateown, session 10).
+	{"heldout-r4.jsonl", 21, 37, 15, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -242,7 +243,8 @@ var blackboxSets = []struct {
 	// list knows, prints (q-qnum, our own documents).
 	// 57 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 56 flagged once local signs and words ("ကျပ်", "ریال", "taka") ground their currency (q-cur10, own documents).
-	{"heldout-r7.jsonl", 33, 56, 4, 1},
+	// 32, 3 in ok once the date a document points to as its own decides (q-dateown, session 10).
+	{"heldout-r7.jsonl", 32, 56, 3, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -299,7 +301,8 @@ var blackboxSets = []struct {
 	// 68 once a shared sign yields to the sharing currency's printed code.
 	// 86 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 85 flagged once local signs and words ground their currency (q-cur10).
-	{"heldout-r9.jsonl", 68, 85, 10, 19},
+	// 67 once the date a document points to as its own decides (q-dateown, session 10).
+	{"heldout-r9.jsonl", 67, 85, 10, 19},
 	// Round 10 (session 9): a tester who never read the code wrote 50
 	// documents (new locales and layouts: Icelandic, Georgian, Mongolian,
 	// Bengali, Macedonian, Khmer and Nepali among them; QR-bill references,
@@ -314,7 +317,8 @@ var blackboxSets = []struct {
 	// 50 once the invoice number must be the number the document points to as its own (q-qnum).
 	// 81 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 49, 78 flagged once "kr." reads by Iceland's and the Faroes' cues and local signs and words ground their currency (q-cur10).
-	{"heldout-r10.jsonl", 49, 78, 6, 5},
+	// 48 once the date a document points to as its own decides (q-dateown, session 10).
+	{"heldout-r10.jsonl", 48, 78, 6, 5},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
