@@ -130,7 +130,7 @@ func isTaxHeaderLine(rs []rune, lo, hi, n int) bool {
 		if !taxHeaderShapes.mayHold(toLower(w[0]), len(w)) || !taxHeaderHashes.has(h) {
 			continue
 		}
-		c := taxHeaderWord(w)
+		c := taxHeaderClassOf(w, h)
 		if c&headerItem != 0 {
 			return false
 		}
@@ -140,15 +140,65 @@ func isTaxHeaderLine(rs []rune, lo, hi, n int) bool {
 	return tax && col
 }
 
-// taxHeaderWord is the classes of w, lowered, in taxHeaderClass.
-func taxHeaderWord(w []rune) uint8 {
-	var buf [48]byte
-	b, ok := lowerWord(buf[:0], w)
-	if !ok {
-		return 0
+// taxHeaderClassOf is the classes of w, lowered, in taxHeaderClass; h is
+// the hash of its lowered runes, which isTaxHeaderLine took as it read
+// them. Comparing the runes in place costs less than lowering them into a
+// map key.
+func taxHeaderClassOf(w []rune, h uint32) uint8 {
+	mask := len(taxHeaderSlots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := &taxHeaderSlots[i]
+		if s.word == nil {
+			return 0
+		}
+		if s.h == h && loweredEqual(w, s.word) {
+			return s.class
+		}
 	}
-	return taxHeaderClass[string(b)]
 }
+
+// loweredEqual reports whether w, lowered, is word.
+func loweredEqual(w, word []rune) bool {
+	if len(w) != len(word) {
+		return false
+	}
+	for i, r := range w {
+		if toLower(r) != word[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// classSlot is a word of taxHeaderClass in taxHeaderSlots: nil word marks
+// an empty slot.
+type classSlot struct {
+	word  []rune
+	h     uint32
+	class uint8
+}
+
+// taxHeaderSlots is taxHeaderClass by its words' hashes, open addressing
+// in a table at most half full.
+var taxHeaderSlots = func() []classSlot {
+	size := 16
+	for size < 2*len(taxHeaderClass) {
+		size <<= 1
+	}
+	slots := make([]classSlot, size)
+	for w, c := range taxHeaderClass {
+		h := uint32(wordHashSeed)
+		for _, r := range w {
+			h = wordHashStep(h, r)
+		}
+		i := int(h) & (size - 1)
+		for slots[i].word != nil {
+			i = (i + 1) & (size - 1)
+		}
+		slots[i] = classSlot{[]rune(w), h, c}
+	}
+	return slots
+}()
 
 // taxHeaderClass is each word of taxHeaderItem, taxHeaderTax and
 // taxHeaderCol with the sets it is in.

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// isTaxHeaderLine, reading an ASCII letter's class and case at once, finds
-// the headers that isTaxHeaderLine with isLetter and toLower found: on
+// isTaxHeaderLine, reading an ASCII letter's class and case at once and
+// looking its words up by their hashes, finds the headers that
+// isTaxHeaderLine with isLetter, toLower and a map look-up found: on
 // random lines of header words, item words and others, in any case and
 // script.
 func TestTaxHeaderLineReadsWordsAsBefore(t *testing.T) {
@@ -43,7 +44,8 @@ func TestTaxHeaderLineReadsWordsAsBefore(t *testing.T) {
 }
 
 // isTaxHeaderLineByToLower is isTaxHeaderLine as it was: each rune asked
-// isLetter, then lowered.
+// isLetter, then lowered, and a word the screens let through lowered into
+// a key of taxHeaderClass.
 func isTaxHeaderLineByToLower(rs []rune, lo, hi, n int) bool {
 	tax, col := false, false
 	line := rs[lo:hi]
@@ -71,4 +73,14 @@ func isTaxHeaderLineByToLower(rs []rune, lo, hi, n int) bool {
 		col = col || c&headerCol != 0
 	}
 	return tax && col
+}
+
+// taxHeaderWord is the classes of w, lowered, in taxHeaderClass.
+func taxHeaderWord(w []rune) uint8 {
+	var buf [48]byte
+	b, ok := lowerWord(buf[:0], w)
+	if !ok {
+		return 0
+	}
+	return taxHeaderClass[string(b)]
 }
