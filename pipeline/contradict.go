@@ -443,6 +443,9 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 			return c, true
 		}
 	case KindText:
+		if f.Party != PartyIssuer {
+			return d.labelledTextOmission(f)
+		}
 		return d.issuerOmission(f)
 	case KindCurrency:
 		if c, ok := d.billedOmission(f); ok {
