@@ -151,16 +151,21 @@ func (d *doc) checkDate(c *FieldCheck, iso string, own bool) {
 	order, proof := d.order, localeWhy{}
 	if order == OrderUnknown {
 		// No full date settles it: the same date printed again in a form
-		// only one order reads, a date printed without its year, or else the
-		// document's locale.
+		// only one order reads, the document's locale, or a date printed
+		// without its year.
 		if alt, again := d.sameDateAgain(ambiguous, read); again != "" {
 			c.penalize(factorWrongOrder, fmt.Sprintf("%s reads %q the other way round: the document prints the same date again as %q, which is %s", iso, m.Raw, again, alt))
 			return
 		}
-		if o, raw := d.yearlessOrder(); o != OrderUnknown {
-			order, proof = o, localeWhy{form: whyText, a: yearlessProof(raw, o)}
-		} else {
-			order, proof = d.localeOrder()
+		// The locale is settled once per document and most documents that
+		// print an ambiguous date print their locale too: the yearless
+		// dates, a scan of the whole text, are read only where it says
+		// nothing.
+		order, proof = d.localeOrder()
+		if order == OrderUnknown {
+			if o, raw := d.yearlessOrder(); o != OrderUnknown {
+				order, proof = o, localeWhy{form: whyText, a: yearlessProof(raw, o)}
+			}
 		}
 	}
 	switch order {

@@ -303,6 +303,9 @@ func (d *doc) checkLabelledOrOwn(c *FieldCheck, f Field, s *Schema, val string) 
 		return
 	}
 	d.checkLabelled(c, f, val)
+	if !d.anotherDate(val) {
+		return // most receipts print one date: nothing to weigh the value against
+	}
 	own := fieldLabelOwner(f.Name)
 	var buf [4]Role
 	ids := idOwners(buf[:0], s)
@@ -422,4 +425,14 @@ func wordIn(set map[string]bool, w string) bool {
 		buf[i] = c
 	}
 	return set[string(buf[:len(w)])]
+}
+
+// anotherDate reports a printed date that does not read as iso.
+func (d *doc) anotherDate(iso string) bool {
+	for _, m := range d.dates {
+		if !m.ident && !readsAs(m.ISO, iso) {
+			return true
+		}
+	}
+	return false
 }
