@@ -376,7 +376,7 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		return
 	}
 	var ctx []Span
-	for _, sp := range capped(bounded(d.rs, d.fold.find(foldNeedle(code, foldSpaces)))) {
+	for _, sp := range capped(bounded(d.rs, d.findScreened(foldNeedle(code, foldSpaces)))) {
 		if d.inCurrencyContext(sp) {
 			ctx = append(ctx, sp)
 		}
@@ -389,7 +389,7 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		}
 		return
 	}
-	spans, factor, note := currencyEvidence(d.rs, d.fold, code, true)
+	spans, factor, note := currencyEvidence(d.rs, d.fold, d.trigrams(), code, true)
 	if len(spans) > 0 {
 		c.Spans, c.Grounded = spans, true
 		if d.placedSharedSign(c, code, spans) || d.familySignCode(c, code, spans) {

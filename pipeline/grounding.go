@@ -447,15 +447,24 @@ func isAmountMarker(w string) bool {
 // itself, or a symbol or name that maps to it. factor is below 1 when the
 // only evidence is a marker shared with other currencies.
 // skipCode leaves the code itself out, when the caller grounds it in context.
-func currencyEvidence(rs []rune, f folded, code string, skipCode bool) (spans []Span, factor float64, reason string) {
-	if sp := bounded(rs, f.find(foldNeedle(code, foldSpaces))); len(sp) > 0 && !skipCode {
-		return sp, 1, ""
+func currencyEvidence(rs []rune, f folded, t *trigramSet, code string, skipCode bool) (spans []Span, factor float64, reason string) {
+	// A skipped code is not searched at all: its spans were never read.
+	if !skipCode {
+		if sp := bounded(rs, f.find(foldNeedle(code, foldSpaces))); len(sp) > 0 {
+			return sp, 1, ""
+		}
 	}
 	var sharedSpans []Span
 	var sharedMarker string
 	primary := false
 	for _, m := range currencyMarkers[code] {
-		sp := letterBounded(rs, f.find(foldNeedle(m.text, foldSpaces)))
+		// Most markers are absent from a document: the trigram set says
+		// so without reading the text.
+		n := foldNeedle(m.text, foldSpaces)
+		if !t.mayHoldRunes(n) {
+			continue
+		}
+		sp := letterBounded(rs, f.find(n))
 		if m.text == "$" {
 			sp = bareDollars(rs, sp)
 		}

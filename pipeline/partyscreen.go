@@ -162,6 +162,38 @@ func (t *trigramSet) mayHold(n triNeedle) bool {
 	return true
 }
 
+// mayHoldRunes is mayHold for a needle folded as the text is, hashed as
+// it is read: a needle searched once per document is not worth a
+// triNeedle's allocations.
+func (t *trigramSet) mayHoldRunes(n []rune) bool {
+	var x uint64
+	for k, c := range n {
+		if c >= utf8.RuneSelf {
+			if !t.wide {
+				return false
+			}
+			h := uint64(uint32(c)) * triMul
+			if t.runes[h>>60]&(1<<(h>>54&63)) == 0 {
+				return false
+			}
+		}
+		x = x<<runeBits | uint64(uint32(c))
+		if k >= 2 && t.seen[x*triMul>>(64-triBits)] != t.mark {
+			return false
+		}
+	}
+	return true
+}
+
+// findScreened is d.fold.find for a needle the trigram set may rule out
+// first.
+func (d *doc) findScreened(needle []rune) []Span {
+	if !d.trigrams().mayHoldRunes(needle) {
+		return nil
+	}
+	return d.fold.find(needle)
+}
+
 // mayHoldAny reports whether the text may hold one of needles.
 func (t *trigramSet) mayHoldAny(needles []triNeedle) bool {
 	for _, n := range needles {
