@@ -8,13 +8,16 @@ import "math/bits"
 // word's node and where its runes are, so a lookup costs a probe or two
 // and a comparison of the word.
 type leadWords struct {
-	slots []leadSlot
+	// slots index words (0: empty, else 1 + the word's index): the table
+	// is kept at most half full of a list with each label's leading word,
+	// repeats and all, so its slots are small.
+	slots []int32
+	words []leadSlot
 	runes []rune // the words, one after another
 	shift uint   // a hash's top 32-shift bits are its first slot
 }
 
-// leadSlot is one leading word: node 0 (the root, nobody's child) marks an
-// empty slot.
+// leadSlot is one leading word.
 type leadSlot struct {
 	h         uint32
 	node      int32
@@ -39,7 +42,7 @@ func newLeadWords(idx *labelIndex) leadWords {
 	for size < 2*len(words) {
 		size <<= 1
 	}
-	lw := leadWords{slots: make([]leadSlot, size), shift: 32 - uint(bits.Len(uint(size-1)))}
+	lw := leadWords{slots: make([]int32, size), shift: 32 - uint(bits.Len(uint(size-1)))}
 	for _, w := range words {
 		h := uint32(wordHashSeed)
 		for _, r := range w {
@@ -53,10 +56,11 @@ func newLeadWords(idx *labelIndex) leadWords {
 			node = idx.child(node, r)
 		}
 		i := int(h >> lw.shift)
-		for lw.slots[i].node != 0 {
+		for lw.slots[i] != 0 {
 			i = (i + 1) & (size - 1)
 		}
-		lw.slots[i] = leadSlot{h: h, node: node, off: int32(len(lw.runes)), size: int32(len(w))}
+		lw.words = append(lw.words, leadSlot{h: h, node: node, off: int32(len(lw.runes)), size: int32(len(w))})
+		lw.slots[i] = int32(len(lw.words))
 		lw.runes = append(lw.runes, w...)
 	}
 	return lw
@@ -70,11 +74,11 @@ func (lw *leadWords) node(h uint32, word []rune) int32 {
 	}
 	mask := len(lw.slots) - 1
 	for i := int(h >> lw.shift); ; i = (i + 1) & mask {
-		s := &lw.slots[i]
-		if s.node == 0 {
+		at := lw.slots[i]
+		if at == 0 {
 			return 0
 		}
-		if s.h == h && int(s.size) == len(word) && runesEqual(lw.runes[s.off:s.off+s.size], word) {
+		if s := &lw.words[at-1]; s.h == h && int(s.size) == len(word) && runesEqual(lw.runes[s.off:s.off+s.size], word) {
 			return s.node
 		}
 	}
