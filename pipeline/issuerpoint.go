@@ -64,8 +64,13 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		if p, ok := d.registeredOther(li, val); ok {
 			c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only under %q (line %d), a label that is not the issuer's; the document prints another party's registration (line %d)",
 				val, label, li+1, p.line+1))
+		} else if !ok {
+			d.checkPersonUnderLabel(c, val, label, li)
 		}
 		return
+	}
+	if !ok && labelled {
+		d.checkPersonUnderLabel(c, val, label, li)
 	}
 	if !ok || sameName(h.name, val) {
 		// The head names no party before the value (a receipt that prints
@@ -79,6 +84,8 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		if strong {
 			c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only under %q (line %d), a label that is not the issuer's, after the document's heading names another party (line %d)",
 				val, label, li+1, h.line+1))
+		} else if labelled {
+			d.checkPersonUnderLabel(c, val, label, li)
 		}
 		return
 	}
@@ -166,7 +173,7 @@ func labelText(s string) (string, bool) {
 func countWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) // Devanagari vowel signs are marks
 		if w && !in {
 			n++
 		}
