@@ -402,6 +402,23 @@ var currencyMarkers = map[string][]currencyMarker{
 	"AFN": {{text: "؋"}},
 }
 
+// foldedMarkers is currencyMarkers with each marker folded as foldNeedle
+// folds it (foldSpaces), index for index: currencyEvidence reads every
+// marker of a code for each currency it grounds, and folding them there
+// each time was about 4k instructions a golden document. Built once, never
+// written.
+var foldedMarkers = func() map[string][][]rune {
+	out := make(map[string][][]rune, len(currencyMarkers))
+	for code, ms := range currencyMarkers {
+		fs := make([][]rune, len(ms))
+		for i, m := range ms {
+			fs[i] = foldNeedle(m.text, foldSpaces)
+		}
+		out[code] = fs
+	}
+	return out
+}()
+
 // amountMarkers are the currency markers that may sit glued to an amount,
 // longest first so "US$" is stripped before "$".
 var amountMarkers = func() []string {
@@ -457,10 +474,11 @@ func currencyEvidence(rs []rune, f folded, t *trigramSet, code string, skipCode 
 	var sharedSpans []Span
 	var sharedMarker string
 	primary := false
-	for _, m := range currencyMarkers[code] {
+	folded := foldedMarkers[code]
+	for i, m := range currencyMarkers[code] {
 		// Most markers are absent from a document: the trigram set says
 		// so without reading the text.
-		n := foldNeedle(m.text, foldSpaces)
+		n := folded[i]
 		if !t.mayHoldRunes(n) {
 			continue
 		}
