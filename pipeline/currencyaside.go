@@ -31,15 +31,10 @@ var asideCues = []string{"for information only", "for information", "information
 func (d *doc) asideCue(p int) string {
 	li := d.lineOf(p)
 	ls, le := d.lineBounds(li)
-	line := d.str(ls, le)
-	if !isASCII(line) {
-		line = strings.ToLower(line) // rune by rune: rune offsets hold
-	}
-	at, cue := firstAsideCue(line)
-	if at < 0 {
+	cs, cue := d.asideCueOn(ls, le)
+	if cs < 0 {
 		return ""
 	}
-	cs := ls + utf8.RuneCountInString(line[:at])
 	start, end := ls, le
 	for _, a := range d.amounts {
 		if a.Line == li && a.End <= cs {

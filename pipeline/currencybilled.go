@@ -197,22 +197,11 @@ func (d *doc) headedCode() (string, Span, bool) {
 		if q+3 >= len(rs) || rs[q+3] != ')' || !isCapRune(rs[q]) || !isCapRune(rs[q+1]) || !isCapRune(rs[q+2]) {
 			continue
 		}
-		var code [3]byte
-		for i := range code {
-			code[i] = byte(rs[q+i])
-		}
-		c := isoCodes[string(code[:])]
+		c := isoCodeAt(rs, q)
 		if c == "" {
 			continue
 		}
-		k := p
-		for k > 0 && unicode.IsSpace(rs[k-1]) && rs[k-1] != '\n' {
-			k--
-		}
-		e := k
-		for k > 0 && unicode.IsLetter(rs[k-1]) {
-			k--
-		}
+		k, e := wordBefore(rs, p, func(r rune) bool { return unicode.IsSpace(r) && r != '\n' })
 		if e-k >= 3 && e-k <= 7 && headerWords[strings.ToLower(string(rs[k:e]))] {
 			return c, Span{Start: q, End: q + 3}, true
 		}
@@ -245,22 +234,11 @@ func (d *doc) payInCode() (string, Span, bool) {
 			q+3 < len(rs) && isWordRune(rs[q+3]) {
 			continue
 		}
-		var code [3]byte
-		for i := range code {
-			code[i] = byte(rs[q+i])
-		}
-		c := isoCodes[string(code[:])]
+		c := isoCodeAt(rs, q)
 		if c == "" {
 			continue
 		}
-		k := p - 1
-		for k > 0 && rs[k-1] == ' ' {
-			k--
-		}
-		e := k
-		for k > 0 && unicode.IsLetter(rs[k-1]) {
-			k--
-		}
+		k, e := wordBefore(rs, p-1, func(r rune) bool { return r == ' ' })
 		if e-k >= 3 && e-k <= 9 && payInWords[strings.ToLower(string(rs[k:e]))] {
 			return c, Span{Start: q, End: q + 3}, true
 		}
@@ -295,7 +273,7 @@ func (d *doc) labelledCurrency() (string, Span, bool) {
 			q+3 < len(rs) && isWordRune(rs[q+3]) {
 			continue
 		}
-		code := isoCodes[string([]byte{byte(rs[q]), byte(rs[q+1]), byte(rs[q+2])})]
+		code := isoCodeAt(rs, q)
 		if code == "" {
 			continue
 		}
@@ -337,22 +315,36 @@ func (d *doc) aside(m *lineCue, p int) bool {
 // asideCueAt is the offset of the first aside cue on the line from ls to
 // le, or -1.
 func (d *doc) asideCueAt(ls, le int) int {
+	cs, _ := d.asideCueOn(ls, le)
+	return cs
+}
+
+// asideCueOn is the first aside cue on the line from ls to le and the rune
+// offset it starts at (-1 and "" for none).
+func (d *doc) asideCueOn(ls, le int) (int, string) {
 	line := d.str(ls, le)
 	if !isASCII(line) {
-		line = strings.ToLower(line)
+		line = strings.ToLower(line) // rune by rune: rune offsets hold
 	}
-	at, _ := firstAsideCue(line)
+	at, cue := firstAsideCue(line)
 	if at < 0 {
-		return -1
+		return -1, ""
 	}
-	return ls + utf8.RuneCountInString(line[:at])
+	return ls + utf8.RuneCountInString(line[:at]), cue
+}
+
+// besideAmount is where a currency may stand right beside amount a on its
+// line (ls to le): a sign before it, a sign after it, a code before it, a
+// code after it, past any run of spaces. Empty spans mean none there.
+func (d *doc) besideAmount(a labelledAmount, ls, le int) [4]Span {
+	return [...]Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le), d.codeBefore(ls, a.Start), d.codeAfter(a.End, le)}
 }
 
 // billedBeside adds the currency printed right before or after amount a:
 // a sign or a code, past any run of spaces, as column layouts print it
 // ("TOTAL A PAGAR        VES 4.582,00").
 func (d *doc) billedBeside(b *billedCurrency, m *lineCue, a labelledAmount, ls, le int) {
-	for _, w := range []Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le), d.codeBefore(ls, a.Start), d.codeAfter(a.End, le)} {
+	for _, w := range d.besideAmount(a, ls, le) {
 		if w.End <= w.Start {
 			continue
 		}
@@ -399,7 +391,7 @@ func (d *doc) ownCodes(set *codeSet) {
 		if ref {
 			continue
 		}
-		for _, w := range [...]Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le), d.codeBefore(ls, a.Start), d.codeAfter(a.End, le)} {
+		for _, w := range d.besideAmount(a, ls, le) {
 			if w.End <= w.Start {
 				continue
 			}
@@ -660,7 +652,7 @@ func (d *doc) familySignCode(c *FieldCheck, code string, spans []Span) bool {
 			p+3 < len(rs) && isWordRune(rs[p+3]) {
 			continue
 		}
-		other := isoCodes[string([]byte{byte(rs[p]), byte(rs[p+1]), byte(rs[p+2])})]
+		other := isoCodeAt(rs, p)
 		if other == "" || other == code || !family[other] {
 			continue
 		}
@@ -674,4 +666,24 @@ func (d *doc) familySignCode(c *FieldCheck, code string, spans []Span) bool {
 		return true
 	}
 	return false
+}
+
+// isoCodeAt is the ISO code whose three capitals the caller found at
+// rs[q:q+3], "" when they name none.
+func isoCodeAt(rs []rune, q int) string {
+	return isoCodes[string([]byte{byte(rs[q]), byte(rs[q+1]), byte(rs[q+2])})]
+}
+
+// wordBefore is the run of letters rs[k:e] that ends at p once the runes
+// space accepts are stepped over backwards: the word before a code.
+func wordBefore(rs []rune, p int, space func(rune) bool) (k, e int) {
+	k = p
+	for k > 0 && space(rs[k-1]) {
+		k--
+	}
+	e = k
+	for k > 0 && unicode.IsLetter(rs[k-1]) {
+		k--
+	}
+	return k, e
 }

@@ -64,7 +64,7 @@ func (d *doc) twoTotalLines() bool {
 				continue
 			}
 		}
-		c := isoCodes[string([]byte{byte(d.rs[w.Start]), byte(d.rs[w.Start+1]), byte(d.rs[w.Start+2])})]
+		c := isoCodeAt(d.rs, w.Start)
 		switch {
 		case c == "":
 		case first == "":
@@ -110,7 +110,7 @@ func (d *doc) decideBilled(b *billedCurrency) (code, why string, ok bool) {
 // amount a outside an aside clause, and where.
 func (d *doc) codeBesideAmount(a labelledAmount) (string, Span) {
 	ls, le := d.lineBounds(a.Line)
-	for _, w := range [...]Span{markerBefore(d.rs, ls, a.Start), markerAfter(d.rs, a.End, le), d.codeBefore(ls, a.Start), d.codeAfter(a.End, le)} {
+	for _, w := range d.besideAmount(a, ls, le) {
 		if w.End <= w.Start {
 			continue
 		}

@@ -72,7 +72,8 @@ func (d *doc) pointOf(i int, own Role, ids []Role) datePoint {
 	// it starts before h ends: the dates are in text order.
 	firstAfter := func(h labelHit) bool { return i == 0 || d.dates[i-1].Start < h.end }
 	sp := Span{Start: m.Start, End: m.End}
-	ls, le := d.lineBounds(d.lineOf(m.Start))
+	li := d.lineOf(m.Start)
+	ls, le := d.lineBounds(li)
 	h, ok := d.labelBefore(m.Start)
 	if ok && h.end <= m.Start {
 		switch {
@@ -81,7 +82,7 @@ func (d *doc) pointOf(i int, own Role, ids []Role) datePoint {
 				return pointLabel
 			}
 			return pointNone
-		case hasRole(ids, h.role) && d.lineOf(m.Start) < dateHeadLines && d.opensLine(ls, h.start) && d.numberThenDate(h, m):
+		case hasRole(ids, h.role) && li < dateHeadLines && d.opensLine(ls, h.start) && d.numberThenDate(h, m):
 			return pointHead
 		}
 	}
@@ -102,7 +103,7 @@ func (d *doc) pointOf(i int, own Role, ids []Role) datePoint {
 	}
 	rest := strings.TrimSpace(d.str(min(m.End, le), le))
 	if rest == "" || rest == "." {
-		if d.lineOf(m.Start) < dateHeadLines {
+		if li < dateHeadLines {
 			return pointHead // under the title and the issuer, before any item
 		}
 		return pointAlone
@@ -298,11 +299,10 @@ func (d *doc) otherPoint(iso string, own Role, ids []Role) (other datePoint, om 
 // less surely than to another, is flagged with the words that name it
 // when the label checks found nothing to say.
 func (d *doc) checkLabelledOrOwn(c *FieldCheck, f Field, s *Schema, val string) {
+	d.checkLabelled(c, f, val)
 	if f.Role != RoleDocumentDate {
-		d.checkLabelled(c, f, val)
 		return
 	}
-	d.checkLabelled(c, f, val)
 	if !d.anotherDate(val) {
 		return // most receipts print one date: nothing to weigh the value against
 	}

@@ -254,14 +254,7 @@ func amountLike(tok []rune) bool {
 }
 
 // isDateAt reports a date the document prints at sp.
-func (d *doc) isDateAt(sp Span) bool {
-	for _, m := range d.dates {
-		if m.Start < sp.End && sp.Start < m.End {
-			return true
-		}
-	}
-	return false
-}
+func (d *doc) isDateAt(sp Span) bool { return overlapsDate(d.dates, sp.Start, sp.End) }
 
 // headNumber is the number of the document's head in a script or language
 // no own label knows: the first line whose unknown words end in a number

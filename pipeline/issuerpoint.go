@@ -64,7 +64,7 @@ func (d *doc) checkIssuerPoint(c *FieldCheck, val string) {
 		if p, ok := d.registeredOther(li, val); ok {
 			c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only under %q (line %d), a label that is not the issuer's; the document prints another party's registration (line %d)",
 				val, label, li+1, p.line+1))
-		} else if !ok {
+		} else {
 			d.checkPersonUnderLabel(c, val, label, li)
 		}
 		return

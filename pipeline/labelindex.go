@@ -110,10 +110,6 @@ func (idx *labelIndex) child(node int32, r rune) int32 {
 	return idx.edgeChild(node, r)
 }
 
-func newLabelIndex(labels []roleLabel) *labelIndex {
-	return newLabelSets(labels, nil)
-}
-
 // newLabelSets indexes two label sets in one trie (nil when both are empty).
 //
 // Every run pays this once for its schema before its first document, so it

@@ -22,7 +22,7 @@ func TestLabelSetsFindWhatEachSetFinds(t *testing.T) {
 		texts = append(texts, r.Text)
 	}
 	s := Invoice()
-	money, fields := newLabelIndex(labelSet(s)), newLabelIndex(fieldLabelSet(s))
+	money, fields := newLabelSets(labelSet(s), nil), newLabelSets(fieldLabelSet(s), nil)
 	both := s.labelSets()
 	for i, text := range texts {
 		rs := narrowRunes(text)

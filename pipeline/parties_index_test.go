@@ -18,7 +18,7 @@ func TestCustomerLabelInIsTheFirstLabelInListOrder(t *testing.T) {
 				return customerLabels[i]
 			}
 		}
-		return addressWordIn(toks)
+		return addressWordInByList(toks)
 	}
 	lines := []string{"", "Bill To: ACME", "customer copy ship to", "Sold To:   Ship To:", "guest customer", "Dear Mr",
 		"Sehr geehrte Frau", "to", "Welcome to Tesco", "Rechnung an Kunde", "TOMADOR DE SERVIÇOS", "datos del cliente",

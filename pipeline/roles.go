@@ -466,21 +466,6 @@ func labelInPlace(rs []rune, starts []int, amounts []labelledAmount, hits []labe
 	return out
 }
 
-// firstHitFrom is the index of the first hit starting at or after p (hits
-// are sorted by start): sort.Search without a call per step.
-func firstHitFrom(hits []labelHit, p int) int {
-	lo, hi := 0, len(hits)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if hits[m].start < p {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
 // asideLabel reads the label before a bracketed aside that stands between
 // it and amount i: "Less deposit paid (inv WEH-3288, 20 Jan) -1,000.00",
 // "Anzahlung (Rg. 4711 vom 01.02.) -500,00". The aside's own numbers and

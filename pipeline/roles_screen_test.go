@@ -215,3 +215,18 @@ func chooseLabelAsWritten(rs []rune, hits []labelHit, lo, hi int) (labelHit, boo
 	}
 	return best, true
 }
+
+// firstHitFrom, the binary search hitFrom replaced, is the index of the
+// first hit starting at or after p (hits are sorted by start).
+func firstHitFrom(hits []labelHit, p int) int {
+	lo, hi := 0, len(hits)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if hits[m].start < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
