@@ -393,7 +393,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 				if !a.summary && near(a.Value, d.summary.net, amountEpsilon) {
 					c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 					c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s, the sum of its tax summary's nets (line %d)",
-						strings.ReplaceAll(f.Name, "_", " "), a.Raw, a.Line+1))
+						f.Words(), a.Raw, a.Line+1))
 					return c, true
 				}
 			}
@@ -405,7 +405,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 			if a.role == f.Role {
 				c.Spans = append(c.Spans, Span{Start: a.Start, End: a.End})
 				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document labels %s as %s (%s, line %d)",
-					strings.ReplaceAll(f.Name, "_", " "), a.Raw, f.Role, strings.ToUpper(a.label), a.Line+1))
+					f.Words(), a.Raw, f.Role, strings.ToUpper(a.label), a.Line+1))
 				return c, true
 			}
 		}
@@ -415,7 +415,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 			if h, ok := d.labelBefore(m.Start); ok && h.role == own && !m.ident {
 				c.Spans = append(c.Spans, Span{Start: m.Start, End: m.End})
 				c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
-					strings.ReplaceAll(f.Name, "_", " "), m.Raw, strings.TrimSpace(h.text)))
+					f.Words(), m.Raw, strings.TrimSpace(h.text)))
 				return c, true
 			}
 		}
@@ -439,7 +439,7 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 		if rank > 0 {
 			c.Spans = append(c.Spans, tok)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %s after %q",
-				strings.ReplaceAll(f.Name, "_", " "), d.str(tok.Start, tok.End), strings.TrimSpace(at.text)))
+				f.Words(), d.str(tok.Start, tok.End), strings.TrimSpace(at.text)))
 			return c, true
 		}
 	case KindText:
@@ -454,19 +454,19 @@ func (d *doc) omission(f Field) (FieldCheck, bool) {
 		if code, marker, sp, ok := d.amountCurrency(); ok {
 			c.Spans = append(c.Spans, sp)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q (%s) next to its amounts",
-				strings.ReplaceAll(f.Name, "_", " "), marker, code))
+				f.Words(), marker, code))
 			return c, true
 		}
 		if code, header, sp, ok := d.headerCurrency(); ok {
 			c.Spans = append(c.Spans, sp)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document heads its amounts %q (%s)",
-				strings.ReplaceAll(f.Name, "_", " "), header, code))
+				f.Words(), header, code))
 			return c, true
 		}
 		if code, phrase, sp, ok := d.proseCurrency(); ok {
 			c.Spans = append(c.Spans, sp)
 			c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document says %q (%s)",
-				strings.ReplaceAll(f.Name, "_", " "), phrase, code))
+				f.Words(), phrase, code))
 			return c, true
 		}
 		return d.currencyOmission(f)

@@ -30,7 +30,7 @@ func (d *doc) billedOmission(f Field) (FieldCheck, bool) {
 	}
 	sp, _ := b.has(code)
 	c.Spans = append(c.Spans, sp)
-	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document bills in %s (%s)", fieldWords(f), code, why))
+	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document bills in %s (%s)", f.Words(), code, why))
 	return c, true
 }
 
@@ -45,13 +45,13 @@ func (d *doc) currencyOmission(f Field) (FieldCheck, bool) {
 		ls, le := d.lineBounds(li)
 		c.Spans = append(c.Spans, sp)
 		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q beside its billed amounts (line %d: %q)",
-			fieldWords(f), d.str(sp.Start, sp.End), li+1, strings.TrimSpace(d.str(ls, le))))
+			f.Words(), d.str(sp.Start, sp.End), li+1, strings.TrimSpace(d.str(ls, le))))
 		return c, true
 	}
 	if code, sign, sp, hint, ok := d.placedSignRead(); ok {
 		c.Spans = append(c.Spans, sp)
 		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q beside its amounts, and %s places it where that is %s",
-			fieldWords(f), sign, hint, code))
+			f.Words(), sign, hint, code))
 		return c, true
 	}
 	return c, false
@@ -112,6 +112,3 @@ func slicesHasSign(ms []currencyMarker, m string) bool {
 	}
 	return false
 }
-
-// fieldWords is a field's name as words: "invoice_date" reads "invoice date".
-func fieldWords(f Field) string { return strings.ReplaceAll(f.Name, "_", " ") }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -82,18 +83,18 @@ func (d *doc) pointOf(i int, own Role, ids []Role) datePoint {
 				return pointLabel
 			}
 			return pointNone
-		case hasRole(ids, h.role) && li < dateHeadLines && d.opensLine(ls, h.start) && d.numberThenDate(h, m):
+		case slices.Contains(ids, h.role) && li < dateHeadLines && d.opensLine(ls, h.start) && d.numberThenDate(h, m):
 			return pointHead
 		}
 	}
-	if hasLetter(d.rs[ls:m.Start]) {
+	if slices.ContainsFunc(d.rs[ls:m.Start], isLetter) {
 		if d.anchoredDate(m) {
 			return pointHead
 		}
 		return pointNone
 	}
 	if a, above := d.labelAbove(sp); above {
-		if a.role == own && d.gluedQualifier(a) == "" && !hasDigit(d.rs[min(m.End, le):le]) {
+		if a.role == own && d.gluedQualifier(a) == "" && !slices.ContainsFunc(d.rs[min(m.End, le):le], isDigit) {
 			return pointLabel // a heading over a date alone, not over an item line's
 		}
 		return pointNone
@@ -153,33 +154,6 @@ func (d *doc) numberThenDate(h labelHit, m DateMatch) bool {
 // its line, which starts at ls.
 func (d *doc) opensLine(ls, p int) bool {
 	return eachLetterWord(d.str(ls, p), func(w string) bool { return wordIn(issueQualifiers, w) })
-}
-
-func hasRole(rs []Role, r Role) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
-}
-
-func hasDigit(rs []rune) bool {
-	for _, r := range rs {
-		if isDigit(r) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasLetter(rs []rune) bool {
-	for _, r := range rs {
-		if isLetter(r) {
-			return true
-		}
-	}
-	return false
 }
 
 // weekdayWords may stand between a date label and its date ("Date: Mon
@@ -247,12 +221,12 @@ func (d *doc) datesItself(h labelHit, ids []Role) bool {
 		return true
 	}
 	ls := d.lineStarts[d.lineOf(h.start)]
-	if !hasLetter(d.rs[ls:h.start]) {
+	if !slices.ContainsFunc(d.rs[ls:h.start], isLetter) {
 		return true
 	}
 	for _, o := range d.fieldHits {
 		if o.start >= ls && o.end <= h.start {
-			return hasRole(ids, o.role) && !hasLetter(d.rs[ls:o.start])
+			return slices.Contains(ids, o.role) && !slices.ContainsFunc(d.rs[ls:o.start], isLetter)
 		}
 	}
 	return false
@@ -262,7 +236,7 @@ func (d *doc) datesItself(h labelHit, ids []Role) bool {
 func (d *doc) valuePoint(iso string, own Role, ids []Role) datePoint {
 	mine := pointNone
 	for i, m := range d.dates {
-		if !m.ident && readsAs(m.ISO, iso) {
+		if readsAs(m.ISO, iso) {
 			if mine = max(mine, d.pointOf(i, own, ids)); mine == pointLabel {
 				break
 			}
@@ -279,7 +253,7 @@ func (d *doc) otherPoint(iso string, own Role, ids []Role) (other datePoint, om 
 		if i >= maxPointedDates {
 			break // a table of dates: its first rows hold the head's
 		}
-		if m.ident || readsAs(m.ISO, iso) || q >= 0 && m.Start >= q {
+		if readsAs(m.ISO, iso) || q >= 0 && m.Start >= q {
 			continue // a quoted message's date is its own
 		}
 		if p := d.pointOf(i, own, ids); p > other {
@@ -321,7 +295,7 @@ func (d *doc) checkLabelledOrOwn(c *FieldCheck, f Field, s *Schema, val string) 
 		return // a date alone or a timestamp is no proof against a labelled value
 	}
 	for _, m := range d.dates {
-		if m.ident || !readsAs(m.ISO, val) {
+		if !readsAs(m.ISO, val) {
 			continue
 		}
 		by := d.namedBy(m)
@@ -331,7 +305,7 @@ func (d *doc) checkLabelledOrOwn(c *FieldCheck, f Field, s *Schema, val string) 
 				shown = om.ISO[0]
 			}
 			c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed %s, not where the document dates itself; the document's %s (%s) is %s",
-				val, by, strings.ReplaceAll(f.Name, "_", " "), other, shown))
+				val, by, f.Words(), other, shown))
 			return
 		}
 		// Flagged already: the reviewer is told what names the value
@@ -430,7 +404,7 @@ func wordIn(set map[string]bool, w string) bool {
 // anotherDate reports a printed date that does not read as iso.
 func (d *doc) anotherDate(iso string) bool {
 	for _, m := range d.dates {
-		if !m.ident && !readsAs(m.ISO, iso) {
+		if !readsAs(m.ISO, iso) {
 			return true
 		}
 	}

@@ -828,7 +828,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			}
 			if f.Kind == KindDate {
 				if l := d.qualifiedDateLabel(h); l != "" && d.issueDateElsewhere(own, val) {
-					c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, another date than the %s", val, l, strings.ReplaceAll(f.Name, "_", " ")))
+					c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, another date than the %s", val, l, f.Words()))
 					return
 				}
 				d.twoLabelledDates(c, f, val, q, quotedOut)
@@ -844,7 +844,7 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 	if f.Kind == KindIdentifier {
 		if mask, ok := d.cardDigits(c.Spans); ok {
 			c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed only as the last digits of a masked card number (%s%s): the card's, not the %s",
-				val, mask, val, strings.ReplaceAll(f.Name, "_", " ")))
+				val, mask, val, f.Words()))
 			return
 		}
 	}
@@ -918,11 +918,11 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 			c.penalizeOtherNamed(f, val, h)
 		} else if h, n, ok := d.listedUnder(f, c.Spans); ok && f.Kind == KindIdentifier {
 			c.penalize(factorWrongLabel, fmt.Sprintf("%s is one of %d numbers listed under %q: the document lists other documents, it is not its own %s",
-				val, n, strings.TrimSpace(h.text), strings.ReplaceAll(f.Name, "_", " ")))
+				val, n, strings.TrimSpace(h.text), f.Words()))
 		}
 		return
 	}
-	name := strings.ReplaceAll(f.Name, "_", " ")
+	name := f.Words()
 	if other.text == "" {
 		c.penalize(factorWrongLabel, fmt.Sprintf("%s is not the %s the document labels (%s)", val, name, labelled))
 		return

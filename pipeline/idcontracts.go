@@ -153,5 +153,5 @@ func (d *doc) otherDocOnly(f Field, spans []Span) (phrase, what string) {
 // number, quoting the phrase that names that document.
 func (c *FieldCheck) penalizeOtherDoc(f Field, val, phrase, what string) {
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed after %q, %s number, not this document's %s",
-		val, phrase, what, strings.ReplaceAll(f.Name, "_", " ")))
+		val, phrase, what, f.Words()))
 }

@@ -311,7 +311,7 @@ func (c *FieldCheck) penalizeOutranked(f Field, val string, loose labelHit, tok 
 	label := strings.Join(strings.Fields(loose.text), " ")
 	if rank == rankDocument {
 		c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's %s is %s", val, label,
-			strings.ReplaceAll(f.Name, "_", " "), tok))
+			f.Words(), tok))
 		return
 	}
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q; the document's own receipt or bill number is %s", val, label, tok))
@@ -468,7 +468,7 @@ func isCardMask(r rune) bool {
 // penalizeOtherNamed flags a value only another label names, when the
 // document labels no value with the field's own label to compare it with.
 func (c *FieldCheck) penalizeOtherNamed(f Field, val string, h labelHit) {
-	name := strings.ReplaceAll(f.Name, "_", " ")
+	name := f.Words()
 	label := strings.Join(strings.Fields(h.text), " ")
 	if f.Kind == KindDate {
 		c.penalize(factorWrongLabel, fmt.Sprintf("%s is labelled %q, another date than the %s", val, label, name))
@@ -482,7 +482,7 @@ func (c *FieldCheck) penalizeOtherNamed(f Field, val string, h labelHit) {
 // and number without asserting either is the field's value, for the check
 // cannot tell.
 func (c *FieldCheck) penalizeLooseOther(f Field, val string, other, by labelHit, tok string) {
-	name := strings.ReplaceAll(f.Name, "_", " ")
+	name := f.Words()
 	byLabel := strings.Join(strings.Fields(by.text), " ")
 	if other.text == "" {
 		c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed with no label naming it the %s; the document labels %q %s: check which number is its own",

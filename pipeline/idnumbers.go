@@ -137,6 +137,6 @@ func checkNumberShape(c *FieldCheck, f Field, val string, own bool) {
 		return
 	}
 	if what := numberShape(val); what != "" {
-		c.penalize(factorBadIdentifier, fmt.Sprintf("%s is %s, not the %s", val, what, strings.ReplaceAll(f.Name, "_", " ")))
+		c.penalize(factorBadIdentifier, fmt.Sprintf("%s is %s, not the %s", val, what, f.Words()))
 	}
 }

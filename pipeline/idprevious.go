@@ -224,5 +224,5 @@ func (d *doc) otherInvoiceOnly(f Field, spans []Span, val string) string {
 // number: the phrase is the proof.
 func (c *FieldCheck) penalizeOtherInvoice(f Field, val, phrase string) {
 	c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed after %q, another invoice's number, not this document's %s",
-		val, phrase, strings.ReplaceAll(f.Name, "_", " ")))
+		val, phrase, f.Words()))
 }

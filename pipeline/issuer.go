@@ -100,7 +100,7 @@ func (d *doc) issuerOmission(f Field) (FieldCheck, bool) {
 	if h.labelled {
 		what = fmt.Sprintf("names %q as the issuer", h.name)
 	}
-	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document %s (line %d)", strings.ReplaceAll(f.Name, "_", " "), what, h.line+1))
+	c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document %s (line %d)", f.Words(), what, h.line+1))
 	return c, true
 }
 

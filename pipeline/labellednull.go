@@ -29,7 +29,7 @@ func (d *doc) labelledTextOmission(f Field) (FieldCheck, bool) {
 		}
 		c.Spans = append(c.Spans, sp)
 		c.penalize(factorOmission, fmt.Sprintf("%s is null, but the document prints %q after %q",
-			fieldWords(f), d.str(sp.Start, sp.End), strings.TrimSpace(h.text)))
+			f.Words(), d.str(sp.Start, sp.End), strings.TrimSpace(h.text)))
 		return c, true
 	}
 	return c, false

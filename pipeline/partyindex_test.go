@@ -95,20 +95,27 @@ func partyTexts(n int) []string {
 	r := rand.New(rand.NewPCG(21, 23))
 	var texts []string
 	for range n {
-		var b strings.Builder
-		for k := range r.IntN(8) {
-			if k > 0 {
-				b.WriteString(seps[r.IntN(len(seps))])
-			}
-			w := words[r.IntN(len(words))]
-			if r.IntN(3) == 0 {
-				w = strings.ToUpper(w)
-			}
-			b.WriteString(w)
-		}
-		texts = append(texts, b.String())
+		texts = append(texts, randomPhrase(r, words, seps, 8, 3))
 	}
 	return texts
+}
+
+// randomPhrase joins up to maxWords-1 random words by random separators,
+// upper-casing one word in upperOneIn: label lookups must answer alike in any
+// case and spacing.
+func randomPhrase(r *rand.Rand, words, seps []string, maxWords, upperOneIn int) string {
+	var b strings.Builder
+	for k := range r.IntN(maxWords) {
+		if k > 0 {
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+		w := words[r.IntN(len(words))]
+		if r.IntN(upperOneIn) == 0 {
+			w = strings.ToUpper(w)
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 func TestPartyLabelIndexesAnswerAsTheListScans(t *testing.T) {

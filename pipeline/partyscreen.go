@@ -35,7 +35,7 @@ type partyFacts struct {
 type trigramSet struct {
 	// seen[h] is mark for each hash h the text holds: a byte, not a bit,
 	// so that the build stores each rune's hash without reading the word
-	// it falls in first (14 instructions a rune to about 8). It is the
+	// it falls in first, which costs fewer instructions a rune. It is the
 	// scratch's array when one was lent, and mark is new to it: the array
 	// is cleared once in 255 documents, not before each.
 	seen *[1 << triBits]byte

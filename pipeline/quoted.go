@@ -423,7 +423,7 @@ func (d *doc) twoLabelledDates(c *FieldCheck, f Field, val string, q int, quoted
 			continue
 		}
 		c.penalize(factorWrongLabel, fmt.Sprintf("the document labels two %s values: %s and %s (%q, line %d)",
-			strings.ReplaceAll(f.Name, "_", " "), val, m.Raw, strings.Join(strings.Fields(h.text), " "), d.lineOf(m.Start)+1))
+			f.Words(), val, m.Raw, strings.Join(strings.Fields(h.text), " "), d.lineOf(m.Start)+1))
 		return
 	}
 }

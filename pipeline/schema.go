@@ -87,6 +87,10 @@ type Field struct {
 // PartyIssuer is the Party of a field naming the document's issuer.
 const PartyIssuer = "issuer"
 
+// Words is the field's name as a reviewer reads it in a reason: "invoice
+// date", not "invoice_date".
+func (f Field) Words() string { return strings.ReplaceAll(f.Name, "_", " ") }
+
 // RoleLabels is the field's own labels, or the role's defaults when it lists none.
 func (f Field) RoleLabels() []string {
 	if len(f.Labels) > 0 {

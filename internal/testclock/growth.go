@@ -7,7 +7,7 @@ import "time"
 // so that both see the same load from the rest of the machine: the small
 // side is the same amount of work in the same window, not one short run
 // taken while the machine was idle against a long one taken while another
-// test package was busy (a flake CI saw at 12.0x against a steady 10x).
+// test package was busy, which made a linear stage look super-linear in CI.
 // It runs up to rounds rounds and stops at the first whose ratio is within
 // limit; the least ratio seen is returned with that round's times (small is
 // per run). A super-linear stage exceeds the limit in every round.
