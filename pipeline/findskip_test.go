@@ -78,3 +78,38 @@ func TestKeptHitTextsAreTheirRunes(t *testing.T) {
 		}
 	}
 }
+
+// The byte search of an ASCII text's fold finds what reading every rune
+// finds: on ASCII texts of few bytes (so needles recur and overlap), with
+// space runs the fold drops, needles beyond ASCII and needles long enough
+// for the skipping search.
+func TestFindBytesFindsWhatEveryRuneFinds(t *testing.T) {
+	alphabet := []byte("abA  1-\n\t")
+	rng := rand.New(rand.NewPCG(7, 11))
+	sc := new(scratch)
+	for range 30000 {
+		b := make([]byte, rng.IntN(100))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		text := string(b)
+		_, f, ascii, _ := textRunes(text, sc)
+		if ascii == "" && text != "" || f.b == nil {
+			t.Fatalf("textRunes(%q) kept no ASCII fold", text)
+		}
+		var needle []rune
+		switch k := rng.IntN(4); {
+		case len(f.r) > 0 && k < 2:
+			// A needle cut from the text occurs at least once.
+			a := rng.IntN(len(f.r))
+			needle = f.r[a : a+min(len(f.r)-a, 1+rng.IntN(12))]
+		case k == 2:
+			needle = foldNeedle(string(b[:rng.IntN(len(b)+1)])+"é", foldSpaces)
+		default:
+			needle = foldNeedle(string(alphabet[rng.IntN(3)])+string(alphabet[rng.IntN(3)]), foldSpaces)
+		}
+		if got, want := f.find(needle), findEveryRune(f, needle); !reflect.DeepEqual(got, want) {
+			t.Fatalf("find(%q in %q) = %v, reading every rune finds %v", string(needle), text, got, want)
+		}
+	}
+}

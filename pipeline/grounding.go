@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -19,6 +20,10 @@ type folded struct {
 	// print no run of spaces, and the offsets were a third of analyze's
 	// bytes.
 	start []int32
+	// b is r as bytes when every folded rune is ASCII (an ASCII text's
+	// fold, textRunes'), nil otherwise: find then searches it with the
+	// vectorised byte search instead of comparing rune by rune.
+	b []byte
 }
 
 // origin is the original offset of folded rune k.
@@ -175,6 +180,9 @@ func (f folded) find(needle []rune) []Span {
 	if m >= skipFindMin {
 		return f.findSkipping(needle)
 	}
+	if f.b != nil {
+		return f.findBytes(needle)
+	}
 	var out []Span
 	for k := 0; k+m <= len(f.r); {
 		if f.r[k] == needle[0] && runesEqual(f.r[k:k+m], needle) {
@@ -183,6 +191,34 @@ func (f folded) find(needle []rune) []Span {
 			continue
 		}
 		k++
+	}
+	return out
+}
+
+// findBytes is find of a needle shorter than skipFindMin in an ASCII fold
+// (f.b): narrowed to bytes, it is looked for by bytes.Index, which reads
+// the text many bytes at a time. A needle beyond ASCII is in no ASCII
+// text. (A longer needle is found sooner by findSkipping: its first byte,
+// often a digit, recurs too often for bytes.Index.)
+func (f folded) findBytes(needle []rune) []Span {
+	var buf [skipFindMin]byte
+	m := len(needle)
+	for i, r := range needle {
+		if uint32(r) >= utf8.RuneSelf {
+			return nil
+		}
+		buf[i] = byte(r)
+	}
+	nb := buf[:m]
+	var out []Span
+	for k := 0; k+m <= len(f.b); {
+		i := bytes.Index(f.b[k:], nb)
+		if i < 0 {
+			break
+		}
+		k += i
+		out = append(out, Span{Start: f.origin(k), End: f.endOf(k + m - 1)})
+		k += m
 	}
 	return out
 }

@@ -92,14 +92,17 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 // caller gives them back (pool.put(d.lent)) once done with the doc.
 func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool) (*doc, error) {
 	lent := pool.get()
-	rs, fold, ascii := textRunes(text, lent)
+	rs, fold, ascii, spelled := textRunes(text, lent)
 	d := lent.doc()
 	*d = doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
 	if ascii != "" {
 		// An ASCII text is its own runes: text() need not compare them.
 		d.ascii = true
 		d.facts.src = ascii
-		d.facts.text = memo[string]{v: ascii, done: true}
+	}
+	if spelled {
+		// So is a text nothing narrowed: text() would compare them again.
+		d.facts.text = memo[string]{v: text, done: true}
 	}
 	st := &d.stop
 	d.st = st
@@ -155,11 +158,14 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 
 // textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
 // asciiText(text): a text is read once for the three, into one allocation,
-// sc's when sc is not nil.
-func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
+// sc's when sc is not nil. spelled is spells(text, rs) or an ASCII text:
+// the text is its runes written out, which doc.text need not check again.
+func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, spelled bool) {
 	n := len(text)
 	buf := sc.runeBuf(2 * n)
 	rs, fr := buf[:n:n], buf[n:][:n:n]
+	// An ASCII text's fold is kept as bytes too (folded.b), for find.
+	fb := sc.foldByteBuf(n)[:n:n]
 	// First as if the text were ASCII with no whitespace after whitespace,
 	// as most documents are: each byte folds alone, and one well-predicted
 	// test stops the loop at the first byte that breaks either.
@@ -168,7 +174,8 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 	for ; i < len(rs); i++ {
 		c := text[i]
 		rs[i] = rune(c)
-		fr[i] = rune(asciiFold[c])
+		fc := asciiFold[c]
+		fr[i], fb[i] = rune(fc), fc
 		sp := asciiFoldSpace[c]
 		if sp&prev|c>>7 != 0 {
 			break
@@ -176,11 +183,11 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 		prev = sp
 	}
 	if i == n {
-		return rs, folded{r: fr}, text
+		return rs, folded{r: fr, b: fb}, text, true
 	}
 	if text[i] >= utf8.RuneSelf {
-		rs, f = wideTextRunes(text, buf, sc)
-		return rs, f, ""
+		rs, f, spelled = wideTextRunes(text, buf, sc)
+		return rs, f, "", spelled
 	}
 	// text[i] is whitespace after whitespace: the fold drops it and, from
 	// here on, keeps each rune's origin. m > 0: text[i-1] was kept.
@@ -191,32 +198,34 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string) {
 	for i++; i < len(rs); i++ {
 		c := text[i]
 		if c >= utf8.RuneSelf {
-			rs, f = wideTextRunes(text, buf, sc)
-			return rs, f, ""
+			rs, f, spelled = wideTextRunes(text, buf, sc)
+			return rs, f, "", spelled
 		}
 		rs[i] = rune(c)
 		if asciiFoldSpace[c] != 0 && fr[m-1] == ' ' {
 			continue
 		}
-		fr[m] = rune(asciiFold[c])
+		fc := asciiFold[c]
+		fr[m], fb[m] = rune(fc), fc
 		start[m] = int32(i)
 		m++
 	}
-	f.r, f.start = fr[:m], start[:m]
-	return rs, f, text
+	f.r, f.start, f.b = fr[:m], start[:m], fb[:m]
+	return rs, f, text, true
 }
 
 // wideTextRunes is textRunes of a text beyond ASCII: each rune narrowed
 // and folded as it is decoded, the runes and the fold in buf (2×len(text)
 // runes: a text has no more runes than bytes, and folding keeps at most a
-// rune per rune).
-func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
+// rune per rune). spelled reports that no rune narrowed and none is
+// U+FFFD, so that text spells rs (spells).
+func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, spelled bool) {
 	n := utf8.RuneCountInString(text)
 	rs, fr := buf[:n:n], buf[n:][:n:n]
 	// Until folding drops a rune each rune folds in its own place, as in
 	// textRunes; from the first dropped on, the origins are kept.
 	i, j := 0, 0
-	dropped := false
+	dropped, changed := false, false
 	for ; j < len(text); i++ {
 		var r, fold rune
 		if c := text[j]; c < utf8.RuneSelf {
@@ -225,7 +234,9 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 			r, fold = rune(c), rune(asciiFold[c])
 			j++
 		} else {
-			r, fold, j = wideRuneAt(text, j)
+			var same bool
+			r, fold, j, same = wideRuneAt(text, j)
+			changed = changed || !same
 		}
 		rs[i] = r
 		// Only whitespace folds to a space.
@@ -236,7 +247,7 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 		fr[i] = fold
 	}
 	if !dropped {
-		return rs, folded{r: fr}
+		return rs, folded{r: fr}, !changed
 	}
 	m := i
 	f.r = fr[:m]
@@ -248,7 +259,9 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 			r, fold = rune(c), rune(asciiFold[c])
 			j++
 		} else {
-			r, fold, j = wideRuneAt(text, j)
+			var same bool
+			r, fold, j, same = wideRuneAt(text, j)
+			changed = changed || !same
 		}
 		rs[i] = r
 		if fold == ' ' && fr[m-1] == ' ' {
@@ -259,18 +272,20 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded) {
 		m++
 	}
 	f.r, f.start = fr[:m], start[:m]
-	return rs, f
+	return rs, f, !changed
 }
 
 // wideRuneAt is the rune beyond ASCII at byte j of text, narrowed, its
-// fold and the offset past it.
-func wideRuneAt(text string, j int) (r, fold rune, next int) {
-	r, size := utf8.DecodeRuneInString(text[j:])
-	r = narrowRune(r)
+// fold and the offset past it; same reports a rune that is as printed
+// (not narrowed) and no U+FFFD, which may stand for an invalid byte.
+func wideRuneAt(text string, j int) (r, fold rune, next int, same bool) {
+	d, size := utf8.DecodeRuneInString(text[j:])
+	r = narrowRune(d)
+	same = r == d && d != utf8.RuneError
 	if isSpace(r) {
-		return r, ' ', j + size
+		return r, ' ', j + size, same
 	}
-	return r, toLower(r), j + size
+	return r, toLower(r), j + size, same
 }
 
 // asciiFold is each ASCII byte as foldRunes(…, foldSpaces) writes it

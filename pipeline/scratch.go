@@ -19,6 +19,8 @@ type scratch struct {
 	// starts and offsets are the fold's origins (folded.start) and the
 	// text's byte offsets (doc.str), when the document needs them.
 	starts, offsets []int32
+	// foldBytes is an ASCII text's fold as bytes (folded.b).
+	foldBytes []byte
 	// found gathers the amounts before amounts holds them.
 	found []AmountMatch
 	// dates are the document's date-shaped tokens (scanDates), and digits
@@ -124,6 +126,14 @@ func (s *scratch) startBuf(n int) []int32 {
 		return make([]int32, n)
 	}
 	return lend(&s.starts, n, maxPooledRunes)
+}
+
+// foldByteBuf is a list of n bytes, its contents undefined, like runeBuf.
+func (s *scratch) foldByteBuf(n int) []byte {
+	if s == nil {
+		return make([]byte, n)
+	}
+	return lend(&s.foldBytes, n, maxPooledRunes)
 }
 
 // offsetBuf is a list of n byte offsets, its contents undefined, like

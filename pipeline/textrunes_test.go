@@ -19,16 +19,26 @@ func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
 		// ASCII up to a run of spaces, then beyond it: the fold's offsets
 		// start in one pass and are redone in the other.
 		"  x", "ACME  TRADING\n\nTOTAL 5.00 €", "ACME TRADING\n\u00a0\u00a0", "é", "x\xff",
+		// A printed U+FFFD, and a full-width form after a run of spaces:
+		// neither text spells its runes.
+		"printed \uFFFD here", "Café  Müller ＩＮＶ", "Café  Müller \uFFFD", "Café  Müller",
 	}
 	sc := new(scratch)
 	for _, dirty := range []string{"", "x", "ÿ" + string(make([]byte, 300))} {
 		for _, text := range texts {
 			textRunes(dirty, sc) // leave the lent arrays holding another text
 			lineStartsIn(sc.runes, "", sc)
-			rs, f, ascii := textRunes(text, sc)
+			rs, f, ascii, spelled := textRunes(text, sc)
 			want := narrowRunes(text)
 			if wantF := foldRunes(want, foldSpaces); !slices.Equal(rs, want) || !slices.Equal(f.r, wantF.r) || !reflect.DeepEqual(f.start, wantF.start) {
 				t.Errorf("textRunes(%q) = %q, %q %v; want %q, %q %v", text, string(rs), string(f.r), f.start, string(want), string(wantF.r), wantF.start)
+			}
+			if wantSpelled := sameASCII(text, want) || spells(text, want); spelled != wantSpelled {
+				t.Errorf("textRunes(%q) spelled = %v, want %v", text, spelled, wantSpelled)
+			}
+			// An ASCII text's fold is its bytes too; another's is not.
+			if wantB := []byte(string(f.r)); ascii != "" && string(f.b) != string(wantB) || ascii == "" && f.b != nil && text != "" {
+				t.Errorf("textRunes(%q) fold bytes = %q, want %q (ASCII %v)", text, f.b, wantB, ascii != "")
 			}
 			if got, wantLines := lineStartsIn(rs, ascii, sc), lineStartsOf(want); !reflect.DeepEqual(got, wantLines) {
 				t.Errorf("lineStartsIn(%q) = %v, want %v", text, got, wantLines)
