@@ -108,41 +108,13 @@ func readString(b []byte, i int) (any, int, bool) {
 // dot, no plus) as encoding/json does, with strconv.ParseFloat; one out of
 // float64's range is left to encoding/json's error.
 func readNumber(b []byte, i int) (any, int, bool) {
-	start := i
-	if b[i] == '-' {
-		i++
+	end, ok := jsonstr.NumberEnd(b, i)
+	if !ok {
+		return nil, end, false
 	}
-	digits := func() bool {
-		n := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		return i > n
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case !digits():
-		return nil, i, false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if !digits() {
-			return nil, i, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return nil, i, false
-		}
-	}
-	f, err := strconv.ParseFloat(string(b[start:i]), 64)
+	f, err := strconv.ParseFloat(string(b[i:end]), 64)
 	if err != nil {
-		return nil, i, false
+		return nil, end, false
 	}
-	return f, i, true
+	return f, end, true
 }

@@ -97,8 +97,8 @@ func (r *entryReader) str(dst *string) bool {
 
 // integer reads what json.Marshal writes for an int: -?(0|[1-9][0-9]*).
 func (r *entryReader) integer(dst *int) bool {
-	end := r.number(false)
-	if end < 0 {
+	end, ok := jsonstr.IntegerEnd(r.b, r.i)
+	if !ok {
 		return false
 	}
 	n, err := strconv.Atoi(string(r.b[r.i:end]))
@@ -111,8 +111,8 @@ func (r *entryReader) integer(dst *int) bool {
 
 // float reads a JSON number.
 func (r *entryReader) float(dst *float64) bool {
-	end := r.number(true)
-	if end < 0 {
+	end, ok := jsonstr.NumberEnd(r.b, r.i)
+	if !ok {
 		return false
 	}
 	f, err := strconv.ParseFloat(string(r.b[r.i:end]), 64)
@@ -123,44 +123,3 @@ func (r *entryReader) float(dst *float64) bool {
 	return true
 }
 
-// number returns where the JSON number at r.i ends (integer digits only
-// unless frac), or -1 when there is none.
-func (r *entryReader) number(frac bool) int {
-	b, i := r.b, r.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return -1
-	}
-	if !frac {
-		return i
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return -1
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return -1
-		}
-	}
-	return i
-}

@@ -394,41 +394,11 @@ func (r *replyReader) skipString() bool {
 	return false
 }
 
-// number moves past a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number moves past a JSON number.
 func (r *replyReader) number() bool {
-	b, i := r.b, r.i
-	if i < len(b) && b[i] == '-' {
-		i++
+	end, ok := jsonstr.NumberEnd(r.b, r.i)
+	if ok {
+		r.i = end
 	}
-	digits := func() int {
-		n := 0
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	r.i = i
-	return true
+	return ok
 }

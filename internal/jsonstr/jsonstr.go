@@ -1,4 +1,5 @@
-// Package jsonstr reads a JSON string as encoding/json decodes it, without
+// Package jsonstr reads a JSON string as encoding/json decodes it (and finds
+// where a JSON number ends), without
 // reflection, for the few hot paths that read a known layout directly (the
 // model-call cache's entries, a batch's input lines) and fall back to
 // encoding/json for anything else. It imports nothing of ours.
