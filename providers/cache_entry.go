@@ -122,4 +122,3 @@ func (r *entryReader) float(dst *float64) bool {
 	*dst, r.i = f, end
 	return true
 }
-
