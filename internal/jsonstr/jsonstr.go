@@ -1,7 +1,8 @@
 // Package jsonstr reads a JSON string as encoding/json decodes it, and finds
 // where a JSON number ends, without reflection, for the few hot paths that
 // read a known layout directly (the model-call cache's entries, a batch's
-// input lines) and fall back to encoding/json for anything else. It imports nothing of ours.
+// input lines) and fall back to encoding/json for anything else. It imports
+// nothing of ours.
 package jsonstr
 
 import (
