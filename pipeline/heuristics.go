@@ -92,17 +92,19 @@ func analyze(ctx context.Context, text string, s *Schema) (*doc, error) {
 // caller gives them back (pool.put(d.lent)) once done with the doc.
 func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool) (*doc, error) {
 	lent := pool.get()
-	rs, fold, ascii, spelled := textRunes(text, lent)
+	rs, fold, ascii, offs := textRunes(text, lent)
 	d := lent.doc()
 	*d = doc{rs: rs, fold: fold, stop: stopper{ctx: ctx}, lent: lent}
 	if ascii != "" {
 		// An ASCII text is its own runes: text() need not compare them.
 		d.ascii = true
 		d.facts.src = ascii
-	}
-	if spelled {
-		// So is a text nothing narrowed: text() would compare them again.
+		d.facts.text = memo[string]{v: ascii, done: true}
+	} else if offs != nil {
+		// So is a text nothing narrowed, and its runes' offsets were
+		// noted as it was read: text() and str need not read it again.
 		d.facts.text = memo[string]{v: text, done: true}
+		d.facts.offsets = offs
 	}
 	st := &d.stop
 	d.st = st
@@ -158,9 +160,11 @@ func analyzeWith(ctx context.Context, text string, s *Schema, pool *scratchPool)
 
 // textRunes is narrowRunes(text), its foldRunes(…, foldSpaces) and
 // asciiText(text): a text is read once for the three, into one allocation,
-// sc's when sc is not nil. spelled is spells(text, rs) or an ASCII text:
-// the text is its runes written out, which doc.text need not check again.
-func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, spelled bool) {
+// sc's when sc is not nil. offs, for a text beyond ASCII that spells rs
+// (spells: no rune narrowed), is the byte offset of each rune and the
+// text's length last (doc.str's), nil otherwise: the text is then its
+// runes written out, which doc.text need not check again.
+func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, offs []int32) {
 	n := len(text)
 	buf := sc.runeBuf(2 * n)
 	rs, fr := buf[:n:n], buf[n:][:n:n]
@@ -183,11 +187,11 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, spe
 		prev = sp
 	}
 	if i == n {
-		return rs, folded{r: fr, b: fb}, text, true
+		return rs, folded{r: fr, b: fb}, text, nil
 	}
 	if text[i] >= utf8.RuneSelf {
-		rs, f, spelled = wideTextRunes(text, buf, sc)
-		return rs, f, "", spelled
+		rs, f, offs = wideTextRunes(text, buf, sc)
+		return rs, f, "", offs
 	}
 	// text[i] is whitespace after whitespace: the fold drops it and, from
 	// here on, keeps each rune's origin. m > 0: text[i-1] was kept.
@@ -198,8 +202,8 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, spe
 	for i++; i < len(rs); i++ {
 		c := text[i]
 		if c >= utf8.RuneSelf {
-			rs, f, spelled = wideTextRunes(text, buf, sc)
-			return rs, f, "", spelled
+			rs, f, offs = wideTextRunes(text, buf, sc)
+			return rs, f, "", offs
 		}
 		rs[i] = rune(c)
 		if asciiFoldSpace[c] != 0 && fr[m-1] == ' ' {
@@ -211,23 +215,27 @@ func textRunes(text string, sc *scratch) (rs []rune, f folded, ascii string, spe
 		m++
 	}
 	f.r, f.start, f.b = fr[:m], start[:m], fb[:m]
-	return rs, f, text, true
+	return rs, f, text, nil
 }
 
 // wideTextRunes is textRunes of a text beyond ASCII: each rune narrowed
 // and folded as it is decoded, the runes and the fold in buf (2×len(text)
 // runes: a text has no more runes than bytes, and folding keeps at most a
-// rune per rune). spelled reports that no rune narrowed and none is
-// U+FFFD, so that text spells rs (spells).
-func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, spelled bool) {
+// rune per rune). offs is textRunes': each rune's byte offset, noted as it
+// is decoded, kept when no rune narrowed and none is U+FFFD.
+func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, offs []int32) {
 	n := utf8.RuneCountInString(text)
 	rs, fr := buf[:n:n], buf[n:][:n:n]
+	offs = sc.offsetBuf(n + 1)[: n+1 : n+1]
+	offs[n] = int32(len(text))
+	at := offs[:n]
 	// Until folding drops a rune each rune folds in its own place, as in
 	// textRunes; from the first dropped on, the origins are kept.
 	i, j := 0, 0
 	dropped, changed := false, false
 	for ; j < len(text); i++ {
 		var r, fold rune
+		at[i] = int32(j)
 		if c := text[j]; c < utf8.RuneSelf {
 			// Most runes of most texts are ASCII even here: they fold
 			// from the table, undecoded.
@@ -246,8 +254,11 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, s
 		}
 		fr[i] = fold
 	}
+	if changed {
+		offs = nil
+	}
 	if !dropped {
-		return rs, folded{r: fr}, !changed
+		return rs, folded{r: fr}, offs
 	}
 	m := i
 	f.r = fr[:m]
@@ -255,6 +266,7 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, s
 	start := f.start[:n:n]
 	for i++; j < len(text); i++ {
 		var r, fold rune
+		at[i] = int32(j)
 		if c := text[j]; c < utf8.RuneSelf {
 			r, fold = rune(c), rune(asciiFold[c])
 			j++
@@ -272,7 +284,10 @@ func wideTextRunes(text string, buf []rune, sc *scratch) (rs []rune, f folded, s
 		m++
 	}
 	f.r, f.start = fr[:m], start[:m]
-	return rs, f, !changed
+	if changed {
+		offs = nil
+	}
+	return rs, f, offs
 }
 
 // wideRuneAt is the rune beyond ASCII at byte j of text, narrowed, its

@@ -28,13 +28,22 @@ func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
 		for _, text := range texts {
 			textRunes(dirty, sc) // leave the lent arrays holding another text
 			lineStartsIn(sc.runes, "", sc)
-			rs, f, ascii, spelled := textRunes(text, sc)
+			rs, f, ascii, offs := textRunes(text, sc)
 			want := narrowRunes(text)
 			if wantF := foldRunes(want, foldSpaces); !slices.Equal(rs, want) || !slices.Equal(f.r, wantF.r) || !reflect.DeepEqual(f.start, wantF.start) {
 				t.Errorf("textRunes(%q) = %q, %q %v; want %q, %q %v", text, string(rs), string(f.r), f.start, string(want), string(wantF.r), wantF.start)
 			}
-			if wantSpelled := sameASCII(text, want) || spells(text, want); spelled != wantSpelled {
-				t.Errorf("textRunes(%q) spelled = %v, want %v", text, spelled, wantSpelled)
+			// A text beyond ASCII that spells its runes comes with their
+			// byte offsets; any other text with none.
+			var wantOffs []int32
+			if ascii == "" && spells(text, want) && text != "" {
+				for i := range text {
+					wantOffs = append(wantOffs, int32(i))
+				}
+				wantOffs = append(wantOffs, int32(len(text)))
+			}
+			if !slices.Equal(offs, wantOffs) || (offs == nil) != (wantOffs == nil) {
+				t.Errorf("textRunes(%q) offsets = %v, want %v", text, offs, wantOffs)
 			}
 			// An ASCII text's fold is its bytes too; another's is not.
 			if wantB := []byte(string(f.r)); ascii != "" && string(f.b) != string(wantB) || ascii == "" && f.b != nil && text != "" {
@@ -52,7 +61,8 @@ func TestTextRunesIsNarrowFoldAndLinesInLentArrays(t *testing.T) {
 // printed U+FFFD among them.
 func TestDocTextIsItsRunes(t *testing.T) {
 	for _, src := range []string{"", "ACME\nTOTAL 5.00", "Café Müller\nSumme 7,50 €", "株式会社さくら　商事",
-		"ＩＮＶ－２０２６", "bad \xff utf-8\xc3", "printed \uFFFD here", "İSTANBUL \u212A", "é\xe9"} {
+		"ＩＮＶ－２０２６", "bad \xff utf-8\xc3", "printed \uFFFD here", "İSTANBUL \u212A", "é\xe9",
+		"Café  Müller\n€ 5", "ＩＮＶ  Café"} {
 		d, err := analyze(context.Background(), src, Invoice())
 		if err != nil {
 			t.Fatal(err)
@@ -60,6 +70,13 @@ func TestDocTextIsItsRunes(t *testing.T) {
 		d.facts.src = src
 		if got, want := d.text(), string(d.rs); got != want {
 			t.Errorf("text of %q = %q, want %q", src, got, want)
+		}
+		for a := range len(d.rs) + 1 {
+			for b := a; b <= len(d.rs); b++ {
+				if got, want := d.str(a, b), string(d.rs[a:b]); got != want {
+					t.Errorf("str(%d, %d) of %q = %q, want %q", a, b, src, got, want)
+				}
+			}
 		}
 	}
 }
