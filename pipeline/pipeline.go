@@ -203,11 +203,10 @@ func (p *Pipeline) begin(doc Document) (Document, *slog.Logger) {
 	if p.log.Handler() == slog.DiscardHandler {
 		return doc, p.log // its lines go nowhere: no attributes to copy
 	}
-	// One With, not two: each copies and formats the handler's attributes.
 	if doc.ID == "" {
-		return doc, p.log.With("trace_id", doc.TraceID)
+		return doc, withDoc(p.log, slog.String("trace_id", doc.TraceID))
 	}
-	return doc, p.log.With("trace_id", doc.TraceID, "doc_id", doc.ID)
+	return doc, withDoc(p.log, slog.String("trace_id", doc.TraceID), slog.String("doc_id", doc.ID))
 }
 
 // unstated names fields the record does not state at all (validate's data

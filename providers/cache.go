@@ -472,6 +472,7 @@ func (c *Cache) updateLocked(lockWait time.Duration, fn func(*bolt.Tx) error) (e
 	defer func() {
 		if committed {
 			c.unlockWriter()
+			c.relockLease()
 			return
 		}
 		if cerr := c.closeWriter(); err == nil {

@@ -198,6 +198,34 @@ func (c *Cache) dropLease() {
 	}
 }
 
+// relockLease gives the lease its flock and read transaction back right
+// after this Cache's own commit, while a lease period runs. The commit had
+// to yield them (yieldLease), and the next lookup would take them again
+// anyway: a flock, a stat of the open and one of the path, a new read
+// transaction, all on the path of a model call, since a lookup comes
+// before every call. The writer does it instead, once per commit, as the
+// lookup would have: the same checks that the open still maps the file at
+// path (another process may have written between our commit and this
+// lock). A period that is over, or a lock another process holds, is left
+// for the next lookup, as before. Caller holds c.mu.
+func (c *Cache) relockLease() {
+	l := &c.lease
+	if !leaseKeepsOpen || l.db == nil || l.locked || l.opened.IsZero() || time.Since(l.opened) >= leaseMax {
+		return
+	}
+	if !lockShared(l.file) {
+		return
+	}
+	if !c.leaseCurrent() {
+		unlockFile(l.file)
+		return
+	}
+	l.locked = true
+	if tx, err := l.db.Begin(false); err == nil {
+		l.tx = tx
+	}
+}
+
 // yieldLease gives the lease's flock back for this process's own write
 // (our shared flock would keep our exclusive one out), leaving the lease
 // period running. Caller holds c.mu.

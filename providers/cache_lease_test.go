@@ -321,3 +321,63 @@ func TestCacheLookupFindsOnlyItsKey(t *testing.T) {
 		t.Fatal(st)
 	}
 }
+
+// In a lease period, this process's own commit hands the lease its lock
+// and read transaction straight back, so the lookup after it (the one
+// before the next model call) takes no lock and begins no transaction;
+// it sees the entry just committed, and once the period is over the file
+// is free for a writer elsewhere as before.
+func TestCacheOwnCommitHandsTheLeaseBack(t *testing.T) {
+	if !leaseKeepsOpen {
+		t.Skip("here a lease gives its lock back by closing")
+	}
+	path := filepath.Join(t.TempDir(), "calls.db")
+	reqs := warmCache(t, path, 2)
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	own := testRequest()
+	own.Messages = []llm.Message{{Role: "user", Content: "TOTAL 99.50"}}
+	model := llm.ClientFunc(func(ctx context.Context, r llm.Request) (llm.Response, error) {
+		return llm.Response{Text: `{"total":99.5}`, Model: "m"}, nil
+	})
+	// The whole round must fall in one lease period (100 ms); a loaded
+	// machine gets a few tries.
+	inPeriod := false
+	for try := 0; try < 20 && !inPeriod; try++ {
+		endLeasePeriod(c)
+		lookupAll(t, c, reqs[:1]) // starts a period
+		c.mu.Lock()
+		period := c.lease.opened
+		c.mu.Unlock()
+		own.Messages[0].Content = fmt.Sprintf("TOTAL %d.50", 100+try)
+		if _, err := c.Wrap("openai", model).Complete(context.Background(), own); err != nil {
+			t.Fatal(err)
+		}
+		c.Flush() // the commit
+		c.mu.Lock()
+		inPeriod = c.lease.opened.Equal(period)
+		locked, tx := c.lease.locked, c.lease.tx
+		c.mu.Unlock()
+		if inPeriod && (!locked || tx == nil) {
+			t.Fatalf("after its own commit the lease holds its lock %v and a read transaction %v; want both back", locked, tx != nil)
+		}
+	}
+	if !inPeriod {
+		t.Skip("no lookup and commit fitted in one lease period on this machine")
+	}
+	lookupAll(t, c, []llm.Request{own})
+	endLeasePeriod(c)
+	other, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.timeout = time.Nanosecond // fails at once if the lock were still held
+	other.put([]byte("other"), cacheEntry{Text: "x"})
+	other.Flush()
+	if st := other.Stats(); st.Faults != 0 {
+		t.Fatalf("a writer elsewhere found the file locked after the period ended: %+v", st)
+	}
+}
