@@ -267,6 +267,15 @@ var countryNeedles = func() [][]rune {
 	return out
 }()
 
+// countryScreen is countryNeedles for the trigram set.
+var countryScreen = func() []triNeedle {
+	ns := make([]string, len(countryNeedles))
+	for i, n := range countryNeedles {
+		ns[i] = string(n)
+	}
+	return newTriNeedles(ns...)
+}()
+
 // countryByFirst and countryBySecond hold, for each ASCII rune, the bit
 // set of the countryNeedles whose first (second) rune it is;
 // countryNonASCII lists the needles that start with another rune, and
@@ -315,9 +324,16 @@ func (d *doc) countryName() (int, Span, bool) {
 	var next [64]int // where each needle's next occurrence may start
 	var firstAt [64]Span
 	var found uint64
-	// want holds the needles that can still change the answer: those listed
-	// before every needle found so far.
-	want := uint64(1)<<len(countryNeedles) - 1
+	// want holds the needles that can still change the answer: those the
+	// trigram set lets through, listed before every needle found so far.
+	// Most documents print none of them, and the text is then not read.
+	var want uint64
+	t := d.trigrams()
+	for i, n := range countryScreen {
+		if t.mayHold(n) {
+			want |= 1 << i
+		}
+	}
 	for k := 0; k+1 < len(f) && want != 0; k++ {
 		var set uint64
 		if r := f[k]; r < 128 {
@@ -344,7 +360,7 @@ func (d *doc) countryName() (int, Span, bool) {
 			if s := (Span{Start: d.fold.origin(k), End: d.fold.endOf(k + len(n) - 1)}); isBounded(d.rs, s, unicode.IsLetter) {
 				found |= 1 << i
 				firstAt[i] = s
-				want = uint64(1)<<bits.TrailingZeros64(found) - 1
+				want &= uint64(1)<<bits.TrailingZeros64(found) - 1
 				set &= want
 			}
 		}
