@@ -29,15 +29,20 @@ var asideCues = []string{"for information only", "for information", "information
 // line's end). "Total AED 10,500.00 (≈ USD 2,859.08)" covers the USD only;
 // "USD equivalent (for information only): USD 2,859.08" covers the line.
 func (d *doc) asideCue(p int) string {
-	li := d.lineOf(p)
-	ls, le := d.lineBounds(li)
-	cs, cue := d.asideCueOn(ls, le)
+	var m lineCue
+	d.readLineCue(&m, d.lineOf(p))
+	return d.cueCovering(&m, p)
+}
+
+// cueCovering is asideCue of p on the line m has read.
+func (d *doc) cueCovering(m *lineCue, p int) string {
+	cs, ls, le := m.at, m.ls, m.le
 	if cs < 0 {
 		return ""
 	}
 	start, end := ls, le
 	for _, a := range d.amounts {
-		if a.Line == li && a.End <= cs {
+		if a.Line == m.li && a.End <= cs {
 			start = max(a.End, markerAfter(d.rs, a.End, le).End) // past "1.190,00 EUR"
 		}
 	}
@@ -56,39 +61,111 @@ func (d *doc) asideCue(p int) string {
 	if p < start || p >= end {
 		return ""
 	}
-	return cue
+	return m.cue
 }
 
-// firstAsideCue is the first place in line where an aside cue starts
-// after no letter, and that cue (the first in list order there), or -1.
-// One pass over the line compares only the cues its byte starts, where
-// searching the line for each cue in turn was a tenth of verify.
-func firstAsideCue(line string) (int, string) {
-	for i := 0; i < len(line); i++ {
-		cues := asideCuesByFirst[asciiLower(line[i])]
-		if len(cues) == 0 {
-			continue
+// asideCueIndex indexes asideCues for firstCue.
+var asideCueIndex = newCueIndex(asideCues)
+
+// cueIndex is a list of lower-case cues indexed by their first byte,
+// each also kept as runes, so that a line of the document's runes is
+// compared in place: no copy of it lowered, no rune offsets counted back.
+// Built once, read-only.
+type cueIndex struct {
+	cues    []string
+	runes   [][]rune
+	byFirst [256][]uint8
+	// ascii classes the ASCII runes: a letter, a cue's first rune (in any
+	// case), so that the scan decides most runes by one lookup.
+	ascii [utf8.RuneSelf]uint8
+}
+
+const (
+	cueLetter = 1 << iota
+	cueFirst
+)
+
+func newCueIndex(cues []string) *cueIndex {
+	ix := &cueIndex{cues: cues, runes: make([][]rune, len(cues))}
+	for k, c := range cues {
+		ix.runes[k] = []rune(c)
+		ix.byFirst[c[0]] = append(ix.byFirst[c[0]], uint8(k))
+	}
+	for b := range ix.ascii {
+		if unicode.IsLetter(rune(b)) {
+			ix.ascii[b] |= cueLetter
 		}
-		if r, _ := utf8.DecodeLastRuneInString(line[:i]); i > 0 && unicode.IsLetter(r) {
-			continue
+		if len(ix.byFirst[asciiLower(byte(b))]) > 0 {
+			ix.ascii[b] |= cueFirst
 		}
-		for _, k := range cues {
-			if c := asideCues[k]; len(line)-i >= len(c) && foldPrefix(line[i:], c) {
-				return i, c
+	}
+	return ix
+}
+
+// firstCue is the first offset in rs[from:to] where a cue starts after no
+// letter and ends by to, and that cue (the first in list order there), or
+// -1 and "". Runes are lowered as strings.ToLower lowers them. One pass
+// compares only the cues a word's first byte starts, where searching the
+// line for each cue in turn was a tenth of verify.
+func (ix *cueIndex) firstCue(rs []rune, from, to int) (int, string) {
+	afterLetter := false
+	for i := from; i < to; i++ {
+		r := rs[i]
+		if r < utf8.RuneSelf {
+			cls := ix.ascii[r]
+			first := cls&cueFirst != 0 && !afterLetter
+			afterLetter = cls&cueLetter != 0
+			if !first {
+				continue
 			}
+			r = toLower(r)
+		} else {
+			r = toLower(r)
+			was := afterLetter
+			if afterLetter = unicode.IsLetter(r); was {
+				continue
+			}
+		}
+		if at, cue := ix.cueAt(rs, i, to, r); at >= 0 {
+			return at, cue
 		}
 	}
 	return -1, ""
 }
 
-// asideCuesByFirst lists, for each byte, the indexes of the aside cues
-// that start with it, in list order.
-var asideCuesByFirst = func() (by [256][]uint8) {
-	for k, c := range asideCues {
-		by[c[0]] = append(by[c[0]], uint8(k))
+// cueAt is i and the first cue in list order that rs[i:to] starts with,
+// r being rs[i] lowered, or -1 and "".
+func (ix *cueIndex) cueAt(rs []rune, i, to int, r rune) (int, string) {
+	for _, k := range ix.byFirst[leadByte(r)] {
+		if c := ix.runes[k]; to-i >= len(c) && lowersTo(rs[i:i+len(c)], c) {
+			return i, ix.cues[k]
+		}
 	}
-	return by
-}()
+	return -1, ""
+}
+
+// lowersTo reports whether rs lowered are low.
+func lowersTo(rs, low []rune) bool {
+	for j, r := range rs {
+		if toLower(r) != low[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// leadByte is the first byte of r in UTF-8.
+func leadByte(r rune) byte {
+	switch {
+	case r < utf8.RuneSelf:
+		return byte(r)
+	case r < 0x800:
+		return 0xC0 | byte(r>>6)
+	case r < 0x10000:
+		return 0xE0 | byte(r>>12)
+	}
+	return 0xF0 | byte(r>>18)
+}
 
 // checkAsideCurrency flags a code whose every printing in a currency
 // context (spans) stands on an aside line while the document prints

@@ -34,25 +34,56 @@ func searchAsideCues(line string) (int, string) {
 	return at, cue
 }
 
-// firstAsideCue finds in one pass what searching for each cue finds, on
-// lines of cues, letters glued to them, other scripts and the receipts'.
-func TestFirstAsideCueIsEachCueSearched(t *testing.T) {
-	if len(asideCues) > 256 {
-		t.Fatal("asideCuesByFirst indexes the cues with a byte")
+// firstAsideCueLine is the aside-cue scan over a lowered line's bytes
+// that firstCue replaced, kept to compare with: one pass comparing the
+// cues a byte starts.
+func firstAsideCueLine(line string, cues []string) (int, string) {
+	var byFirst [256][]int
+	for k, c := range cues {
+		byFirst[c[0]] = append(byFirst[c[0]], k)
 	}
-	for _, c := range asideCues {
-		if c != strings.ToLower(c) {
-			t.Errorf("aside cue %q is not lowercase: foldPrefix would never match it", c)
+	for i := 0; i < len(line); i++ {
+		ks := byFirst[asciiLower(line[i])]
+		if len(ks) == 0 {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(line[:i]); i > 0 && unicode.IsLetter(r) {
+			continue
+		}
+		for _, k := range ks {
+			if c := cues[k]; len(line)-i >= len(c) && foldPrefix(line[i:], c) {
+				return i, c
+			}
+		}
+	}
+	return -1, ""
+}
+
+// firstCue finds in one pass over a line's runes what searching its
+// lowered text for each cue finds, and what the byte scan it replaced
+// found, for the aside and the value cues, on lines of cues, letters
+// glued to them, other scripts and the receipts'.
+func TestFirstCueIsEachCueSearched(t *testing.T) {
+	for _, ix := range []*cueIndex{asideCueIndex, valueCueIndex} {
+		if len(ix.cues) > 256 {
+			t.Fatal("a cueIndex indexes its cues with a byte")
+		}
+		for _, c := range ix.cues {
+			if c != strings.ToLower(c) {
+				t.Errorf("cue %q is not lowercase: it would never match", c)
+			}
 		}
 	}
 	lines := []string{"Total AED 10,500.00 (≈ USD 2,859.08)", "USD equivalent (for information only): USD 2,859.08",
 		"Gegenwert zur Information: 1.234,00 EUR", "inequivalent 5", "FOR INFORMATION ONLY", "approx.approx",
-		"à titre indicatif: 5 €", "À TITRE INDICATIF", "ما يعادل 5", "Эквивалент 100", "справочно", ""}
+		"à titre indicatif: 5 €", "À TITRE INDICATIF", "ما يعادل 5", "Эквивалент 100", "справочно", "",
+		"CUSTOMS VALUE: USD 100", "Valeur déclarée 5", "VALEUR DÉCLARÉE", "Zollwert", "İnsured value", "\u212Aurs"}
 	for _, r := range loadReceipts(t) {
 		lines = append(lines, strings.Split(r.Text, "\n")...)
 	}
 	pieces := []string{"for ", "information", " only", "equiv.", "Equivalent", "≈", "approx", "x", "é", " ", "(", "1",
-		"Zur Info", "Gegenwert", "эквивалент", "للعلم فقط", "à titre d'information", "conversion rate", "A"}
+		"Zur Info", "Gegenwert", "эквивалент", "للعلم فقط", "à titre d'information", "conversion rate", "A",
+		"Declared Value", "valeur déclarée", "É", "\u212A", "İ", "Ω", "\uFFFD", "price list", "ZOLLWERT"}
 	rng := rand.New(rand.NewPCG(2, 7))
 	for range 3000 {
 		var b strings.Builder
@@ -61,22 +92,47 @@ func TestFirstAsideCueIsEachCueSearched(t *testing.T) {
 		}
 		lines = append(lines, b.String())
 	}
-	found := 0
+	found := [2]int{}
 	for _, l := range lines {
 		low := l
 		if !isASCII(l) {
-			low = strings.ToLower(l) // as asideCue reads it
+			low = strings.ToLower(l) // as the byte scan read it
 		}
-		gotAt, gotCue := firstAsideCue(low)
-		wantAt, wantCue := searchAsideCues(low)
-		if gotAt != wantAt || gotCue != wantCue {
-			t.Fatalf("%q: firstAsideCue %d %q, each cue searched %d %q", low, gotAt, gotCue, wantAt, wantCue)
-		}
-		if gotAt >= 0 {
-			found++
+		rs := []rune(l)
+		for n, ix := range []*cueIndex{asideCueIndex, valueCueIndex} {
+			// Parts of a line too, as valueLine reads one up to an amount.
+			for _, part := range [][2]int{{0, len(rs)}, {len(rs) / 3, len(rs)}, {0, 2 * len(rs) / 3}} {
+				from, to := part[0], part[1]
+				gotAt, gotCue := ix.firstCue(rs, from, to)
+				sub := string(rs[from:to])
+				if !isASCII(sub) {
+					sub = strings.ToLower(sub)
+				}
+				wantAt, wantCue := firstAsideCueLine(sub, ix.cues)
+				if wantAt >= 0 {
+					wantAt = from + utf8.RuneCountInString(sub[:wantAt])
+				}
+				if gotAt != wantAt || gotCue != wantCue {
+					t.Fatalf("%q [%d:%d]: firstCue %d %q, the byte scan %d %q", l, from, to, gotAt, gotCue, wantAt, wantCue)
+				}
+				if ix == asideCueIndex && from == 0 && to == len(rs) {
+					searchAt, searchCue := searchAsideCues(low)
+					if searchAt >= 0 {
+						searchAt = utf8.RuneCountInString(low[:searchAt])
+					}
+					if gotAt != searchAt || gotCue != searchCue {
+						t.Fatalf("%q: firstCue %d %q, each cue searched %d %q", l, gotAt, gotCue, searchAt, searchCue)
+					}
+				}
+				if gotAt >= 0 && from == 0 && to == len(rs) {
+					found[n]++
+				}
+			}
 		}
 	}
-	if found < len(lines)/10 {
-		t.Errorf("only %d of %d lines hold a cue: the comparison says little", found, len(lines))
+	for n, f := range found {
+		if f < len(lines)/20 {
+			t.Errorf("cue list %d: only %d of %d lines hold a cue: the comparison says little", n, f, len(lines))
+		}
 	}
 }

@@ -120,7 +120,7 @@ func (d *doc) findBilled() *billedCurrency {
 		ls, le := d.lineBounds(a.Line)
 		end := max(a.End, markerAfter(d.rs, a.End, le).End)
 		if m.li != a.Line {
-			m.li, m.at = a.Line, d.asideCueAt(ls, le)
+			d.readLineCue(&m, a.Line)
 		}
 		if at := m.at; at >= 0 && at < end {
 			// "Equivalent total in soles: S/ 370.00", "Total (USD
@@ -298,39 +298,27 @@ func (d *doc) labelledCurrency() (string, Span, bool) {
 	return "", Span{}, false
 }
 
-// lineCue remembers, for the last line asked, where its first aside cue
-// starts (-1: none), so that each line is lowered and scanned once rather
-// than once per marker on it.
-type lineCue struct{ li, at int }
+// lineCue remembers, for the last line asked, its bounds and its first
+// aside cue and where that starts (-1: none), so that each line is scanned
+// once rather than once per marker on it.
+type lineCue struct {
+	li, ls, le, at int
+	cue            string
+}
+
+// readLineCue reads line li's first aside cue into m.
+func (d *doc) readLineCue(m *lineCue, li int) {
+	m.li = li
+	m.ls, m.le = d.lineBounds(li)
+	m.at, m.cue = asideCueIndex.firstCue(d.rs, m.ls, m.le)
+}
 
 // aside reports whether the marker at p stands in an aside clause.
 func (d *doc) aside(m *lineCue, p int) bool {
 	if li := d.lineOf(p); li != m.li {
-		ls, le := d.lineBounds(li)
-		m.li, m.at = li, d.asideCueAt(ls, le)
+		d.readLineCue(m, li)
 	}
-	return m.at >= 0 && d.asideCue(p) != ""
-}
-
-// asideCueAt is the offset of the first aside cue on the line from ls to
-// le, or -1.
-func (d *doc) asideCueAt(ls, le int) int {
-	cs, _ := d.asideCueOn(ls, le)
-	return cs
-}
-
-// asideCueOn is the first aside cue on the line from ls to le and the rune
-// offset it starts at (-1 and "" for none).
-func (d *doc) asideCueOn(ls, le int) (int, string) {
-	line := d.str(ls, le)
-	if !isASCII(line) {
-		line = strings.ToLower(line) // rune by rune: rune offsets hold
-	}
-	at, cue := firstAsideCue(line)
-	if at < 0 {
-		return -1, ""
-	}
-	return ls + utf8.RuneCountInString(line[:at]), cue
+	return m.at >= 0 && d.cueCovering(m, p) != ""
 }
 
 // besideAmount is where a currency may stand right beside amount a on its
@@ -414,34 +402,13 @@ var valueCues = []string{"customs value", "value for customs", "declared value",
 	"warenwert", "versicherungswert", "price list", "pricelist", "lista de precios", "preisliste", "liste de prix",
 	"listino"}
 
-// valueCuesByFirst indexes valueCues by their first byte.
-var valueCuesByFirst = func() (by [256][]uint8) {
-	for k, c := range valueCues {
-		by[c[0]] = append(by[c[0]], uint8(k))
-	}
-	return by
-}()
+// valueCueIndex indexes valueCues for firstCue.
+var valueCueIndex = newCueIndex(valueCues)
 
 // valueLine reports a line that holds a value cue before offset p.
 func (d *doc) valueLine(ls, p int) bool {
-	line := d.str(ls, p)
-	if !isASCII(line) {
-		line = strings.ToLower(line)
-	}
-	for i := 0; i < len(line); i++ {
-		if len(valueCuesByFirst[asciiLower(line[i])]) == 0 {
-			continue
-		}
-		if r, _ := utf8.DecodeLastRuneInString(line[:i]); i > 0 && unicode.IsLetter(r) {
-			continue
-		}
-		for _, k := range valueCuesByFirst[asciiLower(line[i])] {
-			if c := valueCues[k]; len(line)-i >= len(c) && foldPrefix(line[i:], c) {
-				return true
-			}
-		}
-	}
-	return false
+	at, _ := valueCueIndex.firstCue(d.rs, ls, p)
+	return at >= 0
 }
 
 // referenceWords open a line that prints an amount for reference: "REF.
