@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A null currency is an honest abstention only where the document prints
@@ -62,10 +64,11 @@ func (d *doc) currencyOmission(f Field) (FieldCheck, bool) {
 // Iceland's or Norway's names and numbers, "Rs" by Sri Lanka's, "FCFA" by
 // Senegal's. ok is false where no cue says which.
 func (d *doc) placedSignRead() (code, sign string, sp Span, hint string, ok bool) {
-	for _, s := range placedSigns {
-		if spans := d.signSpans(s); len(spans) > 0 && !s.letter {
+	first := d.firstPlacedSigns()
+	for i, s := range placedSigns {
+		if sp := first[i]; sp.End > sp.Start {
 			if place, h, _ := d.placeOf(s.codes); place != "" {
-				return place, s.sign, spans[0], "\"" + h + "\"", true
+				return place, s.sign, sp, "\"" + h + "\"", true
 			}
 		}
 	}
@@ -87,6 +90,82 @@ func (d *doc) placedSignRead() (code, sign string, sp Span, hint string, ok bool
 		}
 	}
 	return "", "", Span{}, "", false
+}
+
+// maxPlacedSigns bounds placedSigns, so that firstPlacedSigns answers in
+// an array.
+const maxPlacedSigns = 16
+
+// signNeedle is a placed sign folded as signSpans searches for it, and the
+// signs of placedSigns it finds ("lei" finds "lei" and "Lei").
+type signNeedle struct {
+	r     []rune
+	signs []int
+}
+
+// signNeedles are the placed signs that are no letter, by their folded
+// first rune, the ASCII ones in an array: firstPlacedSigns asks of every
+// rune of the text. Built once, read-only.
+type signNeedles struct {
+	ascii [utf8.RuneSelf][]signNeedle
+	wide  map[rune][]signNeedle
+}
+
+func (s *signNeedles) of(r rune) []signNeedle {
+	if r < utf8.RuneSelf {
+		return s.ascii[r]
+	}
+	if len(s.wide) == 0 {
+		return nil
+	}
+	return s.wide[r]
+}
+
+var placedSignNeedles = func() *signNeedles {
+	s := &signNeedles{wide: map[rune][]signNeedle{}}
+	for i, p := range placedSigns {
+		if p.letter {
+			continue
+		}
+		r := foldNeedle(p.sign, foldSpaces)
+		ns := s.of(r[0])
+		k := slices.IndexFunc(ns, func(n signNeedle) bool { return slices.Equal(n.r, r) })
+		if k < 0 {
+			k = len(ns)
+			ns = append(ns, signNeedle{r: r})
+		}
+		ns[k].signs = append(ns[k].signs, i)
+		if r[0] < utf8.RuneSelf {
+			s.ascii[r[0]] = ns
+		} else {
+			s.wide[r[0]] = ns
+		}
+	}
+	return s
+}()
+
+// firstPlacedSigns is, for each placed sign that is no letter, the first
+// span signSpans gives it (zero for none), from one pass over the folded
+// text: a search for each sign was most of what a null currency cost.
+// No sign's folded text overlaps itself, so every occurrence is one the
+// search would find.
+func (d *doc) firstPlacedSigns() (first [maxPlacedSigns]Span) {
+	f := d.fold
+	for k, r := range f.r {
+		for _, n := range placedSignNeedles.of(r) {
+			m := len(n.r)
+			if k+m > len(f.r) || !runesEqual(f.r[k:k+m], n.r) {
+				continue
+			}
+			sp := Span{Start: f.origin(k), End: f.endOf(k + m - 1)}
+			for _, i := range n.signs {
+				if first[i].End == 0 && d.printsSign(placedSigns[i], sp) {
+					first[i] = sp
+				}
+			}
+		}
+	}
+	return first
 }
 
 // sharedSigns are the markers several currencies share ("$", "kr",

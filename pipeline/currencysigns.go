@@ -141,12 +141,22 @@ func (d *doc) signSpans(s placedSign) []Span {
 		return letterSignSpans(d.rs, s.sign)
 	}
 	var out []Span
-	for _, sp := range letterBounded(d.rs, d.fold.find(foldNeedle(s.sign, foldSpaces))) {
-		if t := d.str(sp.Start, sp.End); t == s.sign || strings.EqualFold(t, s.sign) && strings.ToUpper(s.sign) == s.sign {
+	for _, sp := range d.fold.find(foldNeedle(s.sign, foldSpaces)) {
+		if d.printsSign(s, sp) {
 			out = append(out, sp)
 		}
 	}
 	return out
+}
+
+// printsSign reports whether sp, where s's folded text was found, prints s
+// as a currency: in its own case, not inside a word.
+func (d *doc) printsSign(s placedSign, sp Span) bool {
+	if !isBounded(d.rs, sp, unicode.IsLetter) {
+		return false
+	}
+	t := d.str(sp.Start, sp.End)
+	return t == s.sign || strings.EqualFold(t, s.sign) && strings.ToUpper(s.sign) == s.sign
 }
 
 // placeOf reports which of codes the document places its issuer in:
