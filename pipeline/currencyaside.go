@@ -29,13 +29,7 @@ var asideCues = []string{"for information only", "for information", "information
 // line's end). "Total AED 10,500.00 (≈ USD 2,859.08)" covers the USD only;
 // "USD equivalent (for information only): USD 2,859.08" covers the line.
 func (d *doc) asideCue(p int) string {
-	var m lineCue
-	d.readLineCue(&m, d.lineOf(p))
-	return d.cueCovering(&m, p)
-}
-
-// cueCovering is asideCue of p on the line m has read.
-func (d *doc) cueCovering(m *lineCue, p int) string {
+	m := d.lineCueOf(d.lineOf(p))
 	cs, ls, le := m.at, m.ls, m.le
 	if cs < 0 {
 		return ""
@@ -134,10 +128,19 @@ func (ix *cueIndex) firstCue(rs []rune, from, to int) (int, string) {
 }
 
 // cueAt is i and the first cue in list order that rs[i:to] starts with,
-// r being rs[i] lowered, or -1 and "".
+// r being rs[i] lowered, or -1 and "". The second runes are compared
+// first: most words that start as a cue does go on otherwise.
 func (ix *cueIndex) cueAt(rs []rune, i, to int, r rune) (int, string) {
+	r2 := rune(-1)
+	if i+1 < to {
+		r2 = toLower(rs[i+1])
+	}
 	for _, k := range ix.byFirst[leadByte(r)] {
-		if c := ix.runes[k]; to-i >= len(c) && lowersTo(rs[i:i+len(c)], c) {
+		c := ix.runes[k]
+		if to-i < len(c) || len(c) > 1 && c[1] != r2 || c[0] != r {
+			continue
+		}
+		if len(c) <= 2 || lowersTo(rs[i+2:i+len(c)], c[2:]) {
 			return i, ix.cues[k]
 		}
 	}

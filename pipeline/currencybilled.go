@@ -106,7 +106,6 @@ func isBillingRole(r Role) bool { return r == RoleTotal || r == RoleSubtotal || 
 func (d *doc) findBilled() *billedCurrency {
 	b := &billedCurrency{}
 	last := -1
-	m := lineCue{li: -1}
 	var bare [4]float64 // totals on lines that print no currency
 	nBare := 0
 	var coded [4]float64 // totals on lines that print one
@@ -119,10 +118,7 @@ func (d *doc) findBilled() *billedCurrency {
 		before := b.n
 		ls, le := d.lineBounds(a.Line)
 		end := max(a.End, markerAfter(d.rs, a.End, le).End)
-		if m.li != a.Line {
-			d.readLineCue(&m, a.Line)
-		}
-		if at := m.at; at >= 0 && at < end {
+		if at := d.lineCueOf(a.Line).at; at >= 0 && at < end {
 			// "Equivalent total in soles: S/ 370.00", "Total (USD
 			// equivalent) 100.00": the line bills nothing before its
 			// cue; after its amount the cue marks only an aside.
@@ -135,12 +131,12 @@ func (d *doc) findBilled() *billedCurrency {
 			if o.Line != a.Line || o.Start >= end {
 				break
 			}
-			d.billedBeside(b, &m, o, ls, le)
+			d.billedBeside(b, o, ls, le)
 		}
 		for k := i - 1; k >= 0 && d.amounts[k].Line == a.Line; k-- {
-			d.billedBeside(b, &m, d.amounts[k], ls, le)
+			d.billedBeside(b, d.amounts[k], ls, le)
 		}
-		d.billedBracketed(b, &m, ls, end)
+		d.billedBracketed(b, ls, end)
 		if a.role == RoleTotal {
 			switch {
 			case b.n > before && nCoded < len(coded):
@@ -298,27 +294,25 @@ func (d *doc) labelledCurrency() (string, Span, bool) {
 	return "", Span{}, false
 }
 
-// lineCue remembers, for the last line asked, its bounds and its first
-// aside cue and where that starts (-1: none), so that each line is scanned
-// once rather than once per marker on it.
+// lineCue is the last line whose aside cue was read: its bounds, and its
+// first aside cue and where that starts (-1: none). Documents ask several
+// times in a row of one line (its marker, its code, its billed amount),
+// and a line is scanned once for all of them.
 type lineCue struct {
+	read           bool
 	li, ls, le, at int
 	cue            string
 }
 
-// readLineCue reads line li's first aside cue into m.
-func (d *doc) readLineCue(m *lineCue, li int) {
-	m.li = li
-	m.ls, m.le = d.lineBounds(li)
-	m.at, m.cue = asideCueIndex.firstCue(d.rs, m.ls, m.le)
-}
-
-// aside reports whether the marker at p stands in an aside clause.
-func (d *doc) aside(m *lineCue, p int) bool {
-	if li := d.lineOf(p); li != m.li {
-		d.readLineCue(m, li)
+// lineCueOf is line li's aside cue, read unless it was the last asked.
+func (d *doc) lineCueOf(li int) *lineCue {
+	m := &d.cueLine
+	if !m.read || m.li != li {
+		m.read, m.li = true, li
+		m.ls, m.le = d.lineBounds(li)
+		m.at, m.cue = asideCueIndex.firstCue(d.rs, m.ls, m.le)
 	}
-	return m.at >= 0 && d.cueCovering(m, p) != ""
+	return m
 }
 
 // besideAmount is where a currency may stand right beside amount a on its
@@ -331,16 +325,16 @@ func (d *doc) besideAmount(a labelledAmount, ls, le int) [4]Span {
 // billedBeside adds the currency printed right before or after amount a:
 // a sign or a code, past any run of spaces, as column layouts print it
 // ("TOTAL A PAGAR        VES 4.582,00").
-func (d *doc) billedBeside(b *billedCurrency, m *lineCue, a labelledAmount, ls, le int) {
+func (d *doc) billedBeside(b *billedCurrency, a labelledAmount, ls, le int) {
 	for _, w := range d.besideAmount(a, ls, le) {
 		if w.End <= w.Start {
 			continue
 		}
 		code, shared := d.billedCodeAt(w)
-		if shared && !b.shared && !d.aside(m, w.Start) {
+		if shared && !b.shared && d.asideCue(w.Start) == "" {
 			b.shared = true
 		}
-		if code != "" && !d.aside(m, w.Start) {
+		if code != "" && d.asideCue(w.Start) == "" {
 			b.add(code, w)
 		}
 	}
@@ -348,7 +342,7 @@ func (d *doc) billedBeside(b *billedCurrency, m *lineCue, a labelledAmount, ls, 
 
 // billedBracketed adds a code printed in brackets on a billed line before
 // end: "Total (AED)", "Summe (in EUR)".
-func (d *doc) billedBracketed(b *billedCurrency, m *lineCue, ls, end int) {
+func (d *doc) billedBracketed(b *billedCurrency, ls, end int) {
 	for p := ls; p+4 < end; p++ {
 		if d.rs[p] != '(' {
 			continue
@@ -359,7 +353,7 @@ func (d *doc) billedBracketed(b *billedCurrency, m *lineCue, ls, end int) {
 		}
 		if q+3 < end && d.rs[q+3] == ')' {
 			sp := Span{Start: q, End: q + 3}
-			if code := isoCodes[d.str(sp.Start, sp.End)]; code != "" && !d.aside(m, sp.Start) {
+			if code := isoCodes[d.str(sp.Start, sp.End)]; code != "" && d.asideCue(sp.Start) == "" {
 				b.add(code, sp)
 			}
 		}
@@ -370,7 +364,6 @@ func (d *doc) billedBracketed(b *billedCurrency, m *lineCue, ls, end int) {
 // outside an aside clause and a reference line.
 func (d *doc) ownCodes(set *codeSet) {
 	last, ref := -1, false
-	m := lineCue{li: -1}
 	for _, a := range d.amounts {
 		ls, le := d.lineBounds(a.Line)
 		if a.Line != last {
@@ -383,7 +376,7 @@ func (d *doc) ownCodes(set *codeSet) {
 			if w.End <= w.Start {
 				continue
 			}
-			if code, _ := d.billedCodeAt(w); code != "" && !set.has(code) && !d.aside(&m, w.Start) &&
+			if code, _ := d.billedCodeAt(w); code != "" && !set.has(code) && d.asideCue(w.Start) == "" &&
 				!d.valueLine(ls, w.Start) {
 				set.add(code)
 			}

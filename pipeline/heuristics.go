@@ -46,6 +46,7 @@ type doc struct {
 	// Computed on first use.
 	currency   *printedCurrency
 	billedCur  *billedCurrency
+	cueLine    lineCue
 	rounds     []labelledAmount
 	pays       []payment
 	roundsDone bool
