@@ -150,7 +150,13 @@ func wideLower(r rune) rune {
 // were a third of what they allocated.
 func foldNeedle(s string, mode foldMode) []rune {
 	s = strings.TrimSpace(s)
-	out := make([]rune, 0, len(s))
+	return appendNeedle(make([]rune, 0, len(s)), s, mode)
+}
+
+// appendNeedle is foldNeedle of a trimmed s appended to out, which is
+// empty: a check that looks its value up once folds it into a list on its
+// stack.
+func appendNeedle(out []rune, s string, mode foldMode) []rune {
 	for _, r := range s {
 		if uint32(r) >= utf8.RuneSelf {
 			r = narrowRune(r)
@@ -288,8 +294,20 @@ func letterBounded(rs []rune, spans []Span) []Span {
 // "Cafe\u0301" (é written as e and an accent), and a span must not cut a
 // character in two.
 func keepBounded(rs []rune, spans []Span, word func(rune) bool) []Span {
-	var out []Span
-	for _, s := range spans {
+	// Most spans are kept, all of them: spans is then the answer, not a
+	// copy of it.
+	all := 0
+	for all < len(spans) && isBounded(rs, spans[all], word) {
+		all++
+	}
+	if all == len(spans) {
+		if all == 0 {
+			return nil
+		}
+		return spans
+	}
+	out := append([]Span(nil), spans[:all]...) // nil when none is kept
+	for _, s := range spans[all+1:] {
 		if isBounded(rs, s, word) {
 			out = append(out, s)
 		}

@@ -570,7 +570,8 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 	if val == "" {
 		return
 	}
-	spans := bounded(d.rs, d.fold.find(foldNeedle(val, foldSpaces)))
+	var nb [48]rune // most values are shorter: the needle stays on the stack
+	spans := bounded(d.rs, d.fold.find(appendNeedle(nb[:0], strings.TrimSpace(val), foldSpaces)))
 	if len(spans) == 0 {
 		// Identifiers are compared ignoring spaces and hyphens ("INV-1001" is
 		// "INV 1001"); text ignoring all punctuation ("SDN. BHD." is "SDN
@@ -579,7 +580,7 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 		if kind == KindIdentifier {
 			mode = foldCompact
 		}
-		if n := foldNeedle(val, mode); len(n) >= 3 || kind == KindIdentifier {
+		if n := appendNeedle(nb[:0], strings.TrimSpace(val), mode); len(n) >= 3 || kind == KindIdentifier {
 			spans = bounded(d.rs, d.foldedAs(mode).find(n))
 		}
 	}
@@ -606,11 +607,25 @@ func (d *doc) checkText(c *FieldCheck, kind Kind, val string) {
 // "KM/55" inside "KM/55/2026", "SCH-88-2231" inside "SCH-88-2231-DE".
 func wholeIdentifiers(rs []rune, spans []Span) []Span {
 	joiner := func(r rune) bool { return strings.ContainsRune("/-._", r) }
-	var out []Span
-	for _, sp := range spans {
+	whole := func(sp Span) bool {
 		after := sp.End+1 < len(rs) && joiner(rs[sp.End]) && isAlnum(rs[sp.End+1])
 		before := sp.Start >= 2 && joiner(rs[sp.Start-1]) && isAlnum(rs[sp.Start-2])
-		if !after && !before {
+		return !after && !before
+	}
+	// As in keepBounded, spans is the answer when every span is whole.
+	all := 0
+	for all < len(spans) && whole(spans[all]) {
+		all++
+	}
+	if all == len(spans) {
+		if all == 0 {
+			return nil
+		}
+		return spans
+	}
+	out := append([]Span(nil), spans[:all]...) // nil when none is kept
+	for _, sp := range spans[all+1:] {
+		if whole(sp) {
 			out = append(out, sp)
 		}
 	}

@@ -56,9 +56,13 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			n++
 		}
 	}
-	var matches []labelledAmount
+	// A field's printings are few: they are gathered on the stack.
+	var onStack [4]labelledAmount
+	matches := onStack[:0]
 	if n > 0 {
-		matches = make([]labelledAmount, 0, n)
+		if n > len(onStack) {
+			matches = make([]labelledAmount, 0, n)
+		}
 		c.Spans = slices.Grow(c.Spans, n)
 	}
 	var dotted string // the ambiguous token, while every match is one
