@@ -66,6 +66,14 @@ type Cache struct {
 	// w is the write-behind queue (cache_write.go).
 	w writeBehind
 
+	// creating is set while createInBackground writes a new file, which
+	// holds no reply yet; fresh is that file, made and locked, for bbolt's
+	// open (guarded by mu).
+	creating   atomic.Bool
+	fresh      *os.File
+	createErr  atomic.Pointer[error]
+	createOnce sync.Once
+
 	hits, misses, faults atomic.Int64
 	opens                atomic.Int64 // of the file, for the lease's tests and benchmarks
 
@@ -113,6 +121,11 @@ func OpenCache(path string) (*Cache, error) {
 		}
 	}
 	c := &Cache{path: path, timeout: DefaultCacheLockTimeout}
+	if created, err := c.createInBackground(); err != nil {
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	} else if created {
+		return c, nil
+	}
 	found, _ := os.Stat(path)
 	err := c.prepare()
 	if err == nil {
@@ -239,6 +252,7 @@ func (c *Cache) Stats() CacheStats {
 func (c *Cache) Wrap(provider string, next llm.Client) llm.Client {
 	return llm.ClientFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		c.reportDamage()
+		c.reportCreate()
 		if c.closed.Load() || c.broken.Load() {
 			return next.Complete(ctx, req)
 		}
@@ -276,6 +290,9 @@ type cacheEntry struct {
 func (c *Cache) get(key []byte) (cacheEntry, bool) {
 	if e, ok := c.queued(key); ok {
 		return e, true
+	}
+	if c.creating.Load() {
+		return cacheEntry{}, false // a file still being created holds nothing
 	}
 	op := &cacheOp{key: key}
 	c.do(op)
@@ -516,8 +533,13 @@ const cacheMapSize = 4 << 20
 func (c *Cache) open(readOnly bool, lockWait time.Duration) (*bolt.DB, *os.File, error) {
 	c.opens.Add(1)
 	var f *os.File
+	fresh := c.freshFile(readOnly)
 	opts := &bolt.Options{Timeout: lockWait, ReadOnly: readOnly, InitialMmapSize: cacheMapSize,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			if fresh != nil {
+				f = fresh
+				return f, nil
+			}
 			var err error
 			f, err = os.OpenFile(name, flag, perm)
 			return f, err

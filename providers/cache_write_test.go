@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -244,5 +245,68 @@ func TestOpenCacheOnlyReadsAReadyFile(t *testing.T) {
 	}
 	if c.opens.Load() != 1 {
 		t.Errorf("OpenCache opened the file %d times, want 1 read-only open", c.opens.Load())
+	}
+}
+
+// A cache file that does not exist yet is created behind the run: OpenCache
+// returns once the empty file is made and locked, and bbolt writes its
+// first pages (two syncs) while the run goes on. Lookups meanwhile miss, as
+// they would in a new file, and go to the model; their replies are kept.
+// Another process opening the file in the meantime waits for it as it did
+// for a creation in the foreground, and finds a cache, never an empty
+// file; a directory that cannot take the file still fails OpenCache at once.
+func TestOpenCacheCreatesANewFileBehindTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "calls.db")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("another process opening the new cache: %v", err)
+	}
+	if err := other.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(callsBucket) == nil {
+			return errors.New("no calls bucket")
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("another process found the new cache unfinished: %v", err)
+	}
+	other.Close()
+	calls := 0
+	model := llm.ClientFunc(func(ctx context.Context, r llm.Request) (llm.Response, error) {
+		calls++
+		return llm.Response{Text: `{"total":12.5}`, Model: "m"}, nil
+	})
+	req := testRequest()
+	if _, err := c.Wrap("openai", model).Complete(context.Background(), req); err != nil || calls != 1 {
+		t.Fatalf("first call: %v, %d model calls", err, calls)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Faults != 0 {
+		t.Fatalf("faults creating the cache: %+v", st)
+	}
+	again, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if resp, err := again.Wrap("openai", model).Complete(context.Background(), req); err != nil || !resp.Cached || calls != 1 {
+		t.Fatalf("the next run: %+v, %v, %d model calls; want the reply kept", resp, err, calls)
+	}
+
+	ro := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(ro, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Create(filepath.Join(ro, "probe")); err == nil {
+		f.Close()
+		return // a user who writes anywhere (root): nothing to refuse
+	}
+	if _, err := OpenCache(filepath.Join(ro, "calls.db")); err == nil {
+		t.Fatal("OpenCache in a directory it cannot write to succeeded")
 	}
 }
