@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -136,6 +137,14 @@ func newLabelSets(first, second []roleLabel) *labelIndex {
 	var rootASCII [utf8.RuneSelf]int32
 	term := make([]int32, len(labels)) // the node each label ends at
 	for i, l := range labels {
+		if i%64 == 63 {
+			// Built beside a batch's first documents (Pipeline.Prepare), the
+			// index must not hold a core while they send their first model
+			// calls: it has until the first replies come back. Gosched
+			// hands the core to any goroutine waiting for one and costs
+			// next to nothing when none is.
+			runtime.Gosched()
+		}
 		if len(l.folded) == 0 {
 			continue
 		}
