@@ -20,14 +20,7 @@ import (
 // billed one is grounded where its total is printed, and a code printed
 // only beside a converted total is flagged. It reports whether it judged.
 func (d *doc) convertedCurrency(c *FieldCheck, code string) bool {
-	if !d.twoTotalLines() {
-		return false // the screen: one total line prints one currency
-	}
-	b := d.billed()
-	if b.n < 2 {
-		return false
-	}
-	billed, why, ok := d.decideBilled(b)
+	b, billed, why, ok := d.billedOfTwo()
 	if !ok {
 		return false
 	}
@@ -45,6 +38,21 @@ func (d *doc) convertedCurrency(c *FieldCheck, code string) bool {
 	c.penalize(factorContradiction, fmt.Sprintf("the document bills in %s (%s); %s stands beside a total converted from it (line %d: %q)",
 		billed, why, code, d.lineOf(sp.Start)+1, strings.TrimSpace(d.str(ls, le))))
 	return true
+}
+
+// billedOfTwo is, for a document whose billed lines print two or more
+// currencies, the one decideBilled makes the billed one and its evidence,
+// with the billed lines; ok is false for any other document, or where
+// nothing decides.
+func (d *doc) billedOfTwo() (b *billedCurrency, code, why string, ok bool) {
+	if !d.twoTotalLines() {
+		return nil, "", "", false // the screen: one total line prints one currency
+	}
+	if b = d.billed(); b.n < 2 {
+		return nil, "", "", false
+	}
+	code, why, ok = d.decideBilled(b)
+	return b, code, why, ok
 }
 
 // twoTotalLines reports two total lines that print two different ISO

@@ -19,14 +19,7 @@ import (
 // bills in, decided as convertedCurrency decides it, for a null field.
 func (d *doc) billedOmission(f Field) (FieldCheck, bool) {
 	c := FieldCheck{Factor: 1, Spans: []Span{}}
-	if !d.twoTotalLines() {
-		return c, false
-	}
-	b := d.billed()
-	if b.n < 2 {
-		return c, false
-	}
-	code, why, ok := d.decideBilled(b)
+	b, code, why, ok := d.billedOfTwo()
 	if !ok {
 		return c, false
 	}
