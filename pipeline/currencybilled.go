@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,6 +95,22 @@ func (d *doc) billedFor(code string) *billedCurrency {
 	return d.billed()
 }
 
+// indexRune is the first offset from p on where the text prints r, or
+// -1: an ASCII text's bytes, which are its runes, are searched by the
+// vectorised IndexByte.
+func (d *doc) indexRune(p int, r rune) int {
+	k := -1
+	if d.ascii && r < utf8.RuneSelf {
+		k = strings.IndexByte(d.text()[p:], byte(r))
+	} else {
+		k = slices.Index(d.rs[p:], r)
+	}
+	if k < 0 {
+		return -1
+	}
+	return p + k
+}
+
 // isBillingRole reports a role whose amount the document bills.
 func isBillingRole(r Role) bool { return r == RoleTotal || r == RoleSubtotal || r == RoleTax }
 
@@ -182,10 +199,7 @@ var headerWords = map[string]bool{"amount": true, "amt": true, "betrag": true, "
 // scan for brackets instead of its backtracking expression.
 func (d *doc) headedCode() (string, Span, bool) {
 	rs := d.rs
-	for p := 0; p+4 < len(rs); p++ {
-		if rs[p] != '(' {
-			continue
-		}
+	for p := d.indexRune(0, '('); p >= 0 && p+4 < len(rs); p = d.indexRune(p+1, '(') {
 		q := p + 1
 		if q+3 < len(rs) && rs[q] == 'i' && rs[q+1] == 'n' && rs[q+2] == ' ' {
 			q += 3
@@ -215,29 +229,59 @@ var payInWords = map[string]bool{"pay": true, "paid": true, "payable": true, "pa
 
 // payInCode is the first ISO code such a sentence names, found by one
 // scan for "in"/"en" before three capitals rather than by proseCurrency's
-// backtracking expression.
+// backtracking expression. An ASCII text's fold (its bytes lowered, a run
+// of spaces one) is searched for "n " by bytes.Index instead, each "in "
+// or "en " after a space a place to read the text at: a space in the text
+// is one in the fold.
 func (d *doc) payInCode() (string, Span, bool) {
+	if f := d.fold; f.b != nil {
+		for k := 0; k < len(f.b); {
+			i := bytes.Index(f.b[k:], []byte("n "))
+			if i < 0 {
+				break
+			}
+			n := k + i
+			k = n + 1
+			if n >= 2 && f.b[n-2] == ' ' && (f.b[n-1] == 'i' || f.b[n-1] == 'e') {
+				if c, sp, ok := d.payInAt(f.origin(n - 1)); ok {
+					return c, sp, true
+				}
+			}
+		}
+		return "", Span{}, false
+	}
+	for p := 1; p+6 <= len(d.rs); p++ {
+		if d.rs[p-1] != ' ' || d.rs[p+2] != ' ' {
+			continue // payInAt's first test, without a call
+		}
+		if c, sp, ok := d.payInAt(p); ok {
+			return c, sp, true
+		}
+	}
+	return "", Span{}, false
+}
+
+// payInAt reads a sentence naming its currency whose "in" or "en" is at p.
+func (d *doc) payInAt(p int) (string, Span, bool) {
 	rs := d.rs
-	for p := 1; p+6 <= len(rs); p++ {
-		if rs[p-1] != ' ' || rs[p]|0x20 != 'i' && rs[p]|0x20 != 'e' || rs[p+1]|0x20 != 'n' || rs[p+2] != ' ' {
-			continue
-		}
-		q := p + 3
-		for q < len(rs) && rs[q] == ' ' {
-			q++
-		}
-		if q+3 > len(rs) || !isCapRune(rs[q]) || !isCapRune(rs[q+1]) || !isCapRune(rs[q+2]) ||
-			q+3 < len(rs) && isWordRune(rs[q+3]) {
-			continue
-		}
-		c := isoCodeAt(rs, q)
-		if c == "" {
-			continue
-		}
-		k, e := wordBefore(rs, p-1, func(r rune) bool { return r == ' ' })
-		if e-k >= 3 && e-k <= 9 && payInWords[strings.ToLower(string(rs[k:e]))] {
-			return c, Span{Start: q, End: q + 3}, true
-		}
+	if p < 1 || p+6 > len(rs) || rs[p-1] != ' ' || rs[p]|0x20 != 'i' && rs[p]|0x20 != 'e' || rs[p+1]|0x20 != 'n' || rs[p+2] != ' ' {
+		return "", Span{}, false
+	}
+	q := p + 3
+	for q < len(rs) && rs[q] == ' ' {
+		q++
+	}
+	if q+3 > len(rs) || !isCapRune(rs[q]) || !isCapRune(rs[q+1]) || !isCapRune(rs[q+2]) ||
+		q+3 < len(rs) && isWordRune(rs[q+3]) {
+		return "", Span{}, false
+	}
+	c := isoCodeAt(rs, q)
+	if c == "" {
+		return "", Span{}, false
+	}
+	k, e := wordBefore(rs, p-1, func(r rune) bool { return r == ' ' })
+	if e-k >= 3 && e-k <= 9 && payInWords[strings.ToLower(string(rs[k:e]))] {
+		return c, Span{Start: q, End: q + 3}, true
 	}
 	return "", Span{}, false
 }
@@ -258,7 +302,12 @@ var bankLineWords = []string{"account", "iban", "bank", "konto", "compte", "cuen
 func (d *doc) labelledCurrency() (string, Span, bool) {
 	rs := d.rs
 	for p := 1; p < len(rs); p++ {
-		if rs[p] != ':' && rs[p] != '：' {
+		if d.ascii {
+			// An ASCII text's colons are found in its bytes, its runes.
+			if p = d.indexRune(p, ':'); p < 0 {
+				break
+			}
+		} else if rs[p] != ':' && rs[p] != '：' {
 			continue
 		}
 		q := p + 1
