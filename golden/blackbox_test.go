@@ -143,7 +143,8 @@ var blackboxSets = []struct {
 	// Slavic language, numbers the dated head of a document no own label names (q-qnum).
 	// 23, 15 in ok once a null currency the billed lines print is flagged (q-cur10).
 	// 21 once the date a document points to as its own (its date label, its title line, its head) decides (q-dateown, session 10).
-	{"heldout-r4.jsonl", 21, 37, 15, 12},
+	// 20 once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
+	{"heldout-r4.jsonl", 20, 37, 15, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -318,7 +319,8 @@ var blackboxSets = []struct {
 	// 81 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 49, 78 flagged once "kr." reads by Iceland's and the Faroes' cues and local signs and words ground their currency (q-cur10).
 	// 48 once the date a document points to as its own decides (q-dateown, session 10).
-	{"heldout-r10.jsonl", 48, 78, 6, 5},
+	// 47, 5 in ok once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
+	{"heldout-r10.jsonl", 47, 78, 5, 5},
 	// Round 11 (session 10): a tester who never read the code wrote 50
 	// documents (48 countries; credit notes, utility and telecom bills,
 	// folios, tickets, clinics, reverse-charge, SaaS, courier duties,
@@ -331,7 +333,9 @@ var blackboxSets = []struct {
 	// vendor) barely moved it: what it misses is other references as the
 	// number, the buyer or a person as the vendor, subtotal before discount.
 	// Never write a rule from its documents.
-	{"heldout-r11.jsonl", 34, 36, 18, 0},
+	// 33, 17 in ok once an own label embedded in another label ("Proforma Invoice No.",
+	// "Invoice Upload Index") or naming another number first loses to a plain one (q-number, session 11).
+	{"heldout-r11.jsonl", 33, 36, 17, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

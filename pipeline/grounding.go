@@ -977,6 +977,10 @@ func (d *doc) checkLabelled(c *FieldCheck, f Field, val string) {
 		return
 	}
 	name := f.Words()
+	if under := d.unlistedLabel(f, c.Spans); other.text == "" && under != "" {
+		c.penalize(factorWrongLabel, fmt.Sprintf("%s is printed under %q; the document's %s is %s", val, under, name, labelled))
+		return
+	}
 	if other.text == "" {
 		c.penalize(factorWrongLabel, fmt.Sprintf("%s is not the %s the document labels (%s)", val, name, labelled))
 		return

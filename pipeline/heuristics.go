@@ -511,6 +511,7 @@ func runHeuristics(ctx context.Context, rep HeuristicReport, text string, s *Sch
 			checkNumberShape(&c, f, val, own)
 			d.checkIdentifier(&c, f, val, own)
 			d.checkOwnNumber(&c, f, val)
+			d.checkPlainOwn(&c, f, val)
 		}
 		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {
 			d.checkIssuer(&c, val)

@@ -227,8 +227,9 @@ var paymentNumberWords = map[string]bool{"receipt": true, "rcpt": true, "bill": 
 // looseNumberWords start own labels that name a number without saying of
 // what ("Ref", "Document No", a hotel's "Folio"): the document's number when
 // nothing names one more surely, someone else's file or a guest's account
-// when a receipt or invoice number is printed too.
-var looseNumberWords = map[string]bool{"ref": true, "reference": true, "document": true, "doc": true, "folio": true}
+// when a receipt or invoice number is printed too. A till's "Trans No" is
+// its transaction counter: the receipt's number only when nothing else is.
+var looseNumberWords = map[string]bool{"ref": true, "reference": true, "document": true, "doc": true, "folio": true, "trans": true}
 
 // invoiceTitleWords end a title that names an invoice, the document a
 // receipt label joined to it numbers ("TAX INVOICE / RECEIPT No.").
