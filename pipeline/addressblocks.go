@@ -75,7 +75,7 @@ func mayHoldRegistration(line string) bool {
 			continue
 		}
 		if c >= utf8.RuneSelf {
-			return true
+			return wideMayHoldRegistration(line)
 		}
 		if start >= 0 && registrationWordAt(line[start:i], h) {
 			return true
@@ -83,6 +83,24 @@ func mayHoldRegistration(line string) bool {
 		start = -1
 	}
 	return start >= 0 && registrationWordAt(line[start:], h)
+}
+
+// wideMayHoldRegistration is mayHoldRegistration of a line beyond ASCII:
+// one of its words (as LabelTokens cuts them) must start a label.
+func wideMayHoldRegistration(line string) bool {
+	var b wordBufs
+	lw, ok := b.words(line)
+	if !ok {
+		return true // the line is read by LabelTokens
+	}
+	for i := range lw.ws {
+		if registrationFirstWords.has(lw.hs[i]) {
+			if _, ok := registrationsByFirst[string(lw.word(i))]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // registrationWordAt reports an ASCII word, whose lowered hash is h, that

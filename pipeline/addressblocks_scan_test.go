@@ -83,7 +83,8 @@ func TestMayHoldRegistrationTurnsAwayOnlyLinesWithoutLabels(t *testing.T) {
 			t.Errorf("label word %q is longer than maxLookupWord", w)
 		}
 	}
-	lines := []string{"ACME Oy | Y-tunnus 1234567-8", "VAT No: GB123", "IBAN: FI21", "Hauptstraße 5", "Company Number 0123",
+	lines := []string{"ACME Oy | Y-tunnus 1234567-8", "VAT No: GB123", "IBAN: FI21", "Straße 5, USt-IdNr.: DE1", "Company Number 0123",
+		"Hauptstraße 5",
 		"x" + strings.Repeat("a", 40) + " vat", strings.Repeat("b", 40), "", "   ", "TVA: FR12", "P.IVA 0123", "ABN: 12 345"}
 	for _, r := range loadReceipts(t) {
 		lines = append(lines, strings.Split(r.Text, "\n")...)

@@ -58,6 +58,10 @@ func endsInLegalForm(line string) bool {
 	} else if !may {
 		return false
 	}
+	var b wordBufs
+	if lw, ok := b.words(line); ok {
+		return lw.endInLegalForm()
+	}
 	return tokensEndInLegalForm(LabelTokens(line))
 }
 

@@ -230,10 +230,10 @@ func TestStemSetInIsContainsLowered(t *testing.T) {
 }
 
 // mayHoldRegistrationByWords is mayHoldRegistration before it hashed the
-// words as it read them.
+// words as it read them; a line beyond ASCII by its LabelTokens.
 func mayHoldRegistrationByWords(line string) bool {
 	if !isASCII(line) {
-		return true
+		return slices.ContainsFunc(LabelTokens(line), func(w string) bool { _, ok := registrationsByFirst[w]; return ok })
 	}
 	for i := 0; i < len(line); {
 		for i < len(line) && !asciiWordByte(line[i]) {

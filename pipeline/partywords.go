@@ -18,6 +18,10 @@ func customerLabelOf(s string) string {
 	var hbuf [24]uint32
 	toks, hashes, ascii := asciiWordsHashed(s, buf[:0], hbuf[:0])
 	if !ascii {
+		var b wordBufs
+		if lw, ok := b.words(s); ok {
+			return lw.customerLabel()
+		}
 		return customerLabelIn(LabelTokens(s))
 	}
 	first := customerLabelsEmpty
@@ -63,6 +67,10 @@ func customerLabelOf(s string) string {
 // has no words, else false.
 func labelLine(line string) (string, bool) {
 	if !isASCII(line) {
+		var b wordBufs
+		if lw, ok := b.words(line); ok {
+			return lw.labelLine()
+		}
 		return labelLineByTokens(line)
 	}
 	var buf [24]Span
@@ -313,9 +321,16 @@ func foldPrefix[S string | []byte](s S, n string) bool {
 // that are all title words ("TAX INVOICE").
 func isTitle(val string) bool {
 	if !isASCII(val) {
+		var low [64]byte
+		if titleWords[string(appendLower(low[:0], strings.TrimSpace(val)))] {
+			return true
+		}
+		var b wordBufs
+		if lw, ok := b.words(val); ok {
+			return allIn(lw, titleWords)
+		}
 		words := LabelTokens(val)
-		return titleWords[strings.ToLower(strings.TrimSpace(val))] ||
-			len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] })
+		return len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !titleWords[w] })
 	}
 	if isTitleWord(strings.TrimSpace(val)) {
 		return true
@@ -343,6 +358,10 @@ func isTitle(val string) bool {
 // is a word that continues a name (nameContinuations).
 func leadWord(s string) (n int, cont bool) {
 	if !isASCII(s) {
+		var b wordBufs
+		if lw, ok := b.words(s); ok {
+			return len(lw.ws), len(lw.ws) > 0 && nameContinuations[string(lw.word(0))]
+		}
 		toks := LabelTokens(s)
 		return len(toks), len(toks) > 0 && nameContinuations[toks[0]]
 	}

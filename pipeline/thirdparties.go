@@ -38,11 +38,20 @@ func (d *doc) nearCardLine(li int) bool {
 					return true
 				}
 			}
-		} else if slices.ContainsFunc(LabelTokens(line), func(w string) bool { return cardWords[w] }) {
+		} else if cardWordIn(line) {
 			return true
 		}
 	}
 	return false
+}
+
+// cardWordIn reports a card word among the words of a line beyond ASCII.
+func cardWordIn(line string) bool {
+	var b wordBufs
+	if lw, ok := b.words(line); ok {
+		return anyWordIn(lw, cardWords)
+	}
+	return slices.ContainsFunc(LabelTokens(line), func(w string) bool { return cardWords[w] })
 }
 
 // cardIssuerLabel is "card issuer" when the words before a name on line li
