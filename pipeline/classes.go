@@ -518,6 +518,20 @@ func (d *doc) embeddedTime(digits string, dated bool) string {
 	}
 }
 
+// longestDigitRun is the length of the longest run of ASCII digits in s.
+func longestDigitRun(s string) int {
+	run, longest := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i]-'0' < 10 {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
 // identifierCandidates are the values the document labels as numbers: the
 // token after the field's own labels and after a bare "No." or "#".
 func (d *doc) identifierCandidates(f Field) []string {
@@ -565,14 +579,21 @@ func (d *doc) ownLabelled(f Field, sp Span) bool {
 // embeds the document's date and time, glues a label word, or contains the
 // number the document labels.
 func (d *doc) checkIdentifier(c *FieldCheck, f Field, val string, ownLabelled bool) {
-	digits := strings.Map(func(r rune) rune {
-		if isDigit(r) {
-			return r
+	// A date's compact forms are six or eight digits, a time's four or six:
+	// a value without such a run of digits embeds neither.
+	var date, tm string
+	if run := longestDigitRun(val); run >= 4 {
+		digits := strings.Map(func(r rune) rune {
+			if isDigit(r) {
+				return r
+			}
+			return '|'
+		}, val)
+		if run >= 6 {
+			date = d.embeddedDate(digits)
 		}
-		return '|'
-	}, val)
-	date := d.embeddedDate(digits)
-	tm := d.embeddedTime(digits, date != "")
+		tm = d.embeddedTime(digits, date != "")
+	}
 	switch {
 	case date != "" && tm != "":
 		c.penalize(factorBadIdentifier, fmt.Sprintf("%s embeds the document's date (%s) and time (%s)", val, date, tm))
@@ -591,13 +612,19 @@ func (d *doc) checkIdentifier(c *FieldCheck, f Field, val string, ownLabelled bo
 		c.penalize(factorBadIdentifier, fmt.Sprintf("%s ends in the label word %q", val, string(rs[k:])))
 		return
 	}
-	parts := strings.FieldsFunc(strings.ToUpper(val), func(r rune) bool { return !isWordRune(r) })
+	if ownLabelled {
+		return // a value its own label names may contain another number
+	}
+	var parts []string // val's words, split once a candidate needs them
 	for _, cand := range d.identifierCandidates(f) {
 		cu := strings.ToUpper(strings.Trim(cand, ".,:;()"))
 		if len(cu) < 3 || strings.EqualFold(cu, val) || !strings.ContainsFunc(cu, unicode.IsDigit) {
 			continue
 		}
-		if !ownLabelled && len(parts) > 1 && slices.Contains(parts, cu) {
+		if parts == nil {
+			parts = strings.FieldsFunc(strings.ToUpper(val), func(r rune) bool { return !isWordRune(r) })
+		}
+		if len(parts) > 1 && slices.Contains(parts, cu) {
 			c.penalize(factorBadIdentifier, fmt.Sprintf("%s contains %s, the number the document labels", val, cand))
 			return
 		}
