@@ -222,7 +222,7 @@ func (d *doc) contradictions(rep HeuristicReport, s *Schema, rec Record) {
 			blame(xf, factorContradiction, fmt.Sprintf("tax %.2f disagrees with the tax summary (%s)", tax, sum.describe()))
 		}
 	}
-	if hasSub && hasTotal && math.Abs(sub) > math.Abs(total)+s.Tolerance && !d.hasDiscount() {
+	if hasSub && hasTotal && math.Abs(sub) > math.Abs(total)+s.Tolerance && !d.hasDiscount() && !d.netOfLedger(sub, total) {
 		blame(sf, factorContradiction, fmt.Sprintf("subtotal %.2f exceeds the total %.2f and no discount is printed", sub, total))
 	}
 	if hasSub && hasTotal && sub != 0 && near(sub, total, amountEpsilon) && (!hasTax || tax == 0) {

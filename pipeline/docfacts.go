@@ -40,6 +40,9 @@ type docFacts struct {
 
 	// party are the party checks' screens (partyscreen.go).
 	party partyFacts
+
+	// ledgers are the money lines each total adds up (moneyledger.go).
+	ledgers memo[*ledgers]
 }
 
 // memo is a value computed on first use.

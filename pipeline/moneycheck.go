@@ -120,7 +120,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			c.penalize(factorNotFound, "amount "+FormatFloat(x)+" not found in source text")
 		}
 	}
-	if dotted != "" {
+	if dotted != "" && !d.dottedDecided(c, dotted, x) {
 		c.penalize(factorDotThousands, fmt.Sprintf("%q may be %s or %s", dotted,
 			strconv.FormatFloat(mustAmount(dotted), 'f', -1, 64), strings.Replace(dotted, ".", ",", 1)))
 	}
@@ -141,8 +141,15 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			return false
 		}
 	}
+	if done, anchored := d.checkInLedger(c, f.Role, x, matches); done {
+		return anchored
+	}
 	said := len(c.Reasons)
 	anchored := d.checkMoneyRole(c, f, x, matches)
+	if f.Role == RoleTotal && (len(c.Reasons) == said || !slices.ContainsFunc(matches, func(a labelledAmount) bool { return a.role == RoleTotal })) &&
+		(d.penalizeLeftToPay(c, x, matches) || d.penalizeNetAsTotal(c, x)) {
+		return false
+	}
 	// Where the role check names the labelled amount, that says it.
 	if len(c.Reasons) == said && (f.Role == RoleTotal || f.Role == RoleSubtotal) && d.penalizeOneItem(c, f, x, matches) {
 		return false
@@ -342,6 +349,11 @@ func (d *doc) laterFinalTotal(r Role, a labelledAmount, matches []labelledAmount
 			return labelledAmount{}, false
 		}
 		if b.role == RoleTotal && b.Value > 0 && !near(b.Value, a.Value, amountEpsilon) && centsForm(b.Raw) == centsForm(a.Raw) {
+			if d.takenOffTotal(a, b) {
+				// A withholding, retention or deposit taken off a: the
+				// payable after it is no final total.
+				return labelledAmount{}, false
+			}
 			if _, charges, ok := d.carriedBalance(r, b); ok && near(charges.Value, a.Value, amountEpsilon) {
 				// The payable adds arrears to a: a is the bill's own total.
 				return labelledAmount{}, false

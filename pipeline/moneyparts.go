@@ -13,14 +13,14 @@ import (
 // "discount" does.
 var discountLabels = []string{"rabatt", "rabat", "remise", "descuento", "desconto", "sconto", "korting", "alennus",
 	"iskonto", "indirim", "sleva", "zniżka", "upust", "kedvezmény", "знижка", "скидка", "الخصم", "خصم", "تخفيض",
-	"تخفیف", "ส่วนลด", "giảm giá"}
+	"تخفیف", "ส่วนลด", "giảm giá", "diskon", "diskaun"}
 
 // discountStems are the stems of discountLabels and of the English and
 // East Asian discount and coupon words, as a label key holds them without
 // its spaces ("优 惠 券", "giảm giá").
 var discountStems = []string{"disc", "coupon", "promo", "rabat", "remise", "descuento", "desconto", "sconto",
 	"korting", "alennus", "iskonto", "indirim", "sleva", "zniżk", "upust", "kedvezmény", "знижк", "скидк", "خصم",
-	"تخفيض", "تخفیف", "ส่วนลด", "giảmgiá", "쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"}
+	"تخفيض", "تخفیف", "ส่วนลด", "giảmgiá", "diskon", "diskaun", "쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"}
 
 // discountWords in the folded text mean a discount is printed somewhere:
 // the stems of a discount a text prints in words, not a coupon or a promo

@@ -78,6 +78,9 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 	}
 	switch r {
 	case RoleSubtotal:
+		if withholdingKeys[o.key] {
+			return true // "Less Withholding VAT 2%": kept back, no net
+		}
 		// "SUBTOTAL 148.00" that already holds its tax is the total.
 		for _, a := range d.amounts {
 			if a.role == RoleTotal && near(a.Value, o.Value, amountEpsilon) ||
@@ -93,6 +96,9 @@ func (d *doc) explainedPair(r Role, own []labelledAmount, o labelledAmount, x fl
 			if withholdingKeys[a.key] && near(math.Abs(a.Value), diff, 0.011) {
 				return true
 			}
+		}
+		if d.grossAboveDiscount(o, x) {
+			return true // "Goods total 1,250.00 / Less 20% trade discount" above the total
 		}
 		// A bill's own charges and its payable that adds arrears.
 		if _, charges, ok := d.carriedBalance(RoleTotal, o); ok && near(charges.Value, x, amountEpsilon) {

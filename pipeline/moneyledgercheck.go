@@ -1,0 +1,280 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// taxesOnNet reports that every tax of a ledger is computed on its net:
+// its printed rate times the net is its amount. A tax whose base holds
+// another tax (IVA on a price with IEPS, VAT on a price with an
+// environmental tax) makes the other a part of the price, not of the tax,
+// and the ledger does not judge the tax. A tax printed without a rate is
+// taken on its label alone.
+func (d *doc) taxesOnNet(f ledgerFacts, dotted bool) bool {
+	for _, ti := range f.taxes {
+		a := &d.amounts[ti]
+		ls, _ := d.lineBounds(a.Line)
+		rate, ok := rateBefore(d.rs, ls, a.Start)
+		if !ok {
+			if a.role != RoleTax {
+				return false
+			}
+			continue
+		}
+		v := d.ledgerValue(a, dotted)
+		tol := math.Max(0.011, v*0.002)
+		if !centsForm(a.Raw) {
+			tol += 0.5 // whole units: the tax is rounded to one
+		}
+		if !near(rate/100*f.net, v, tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// ledgerSum adds up the magnitudes of amounts is.
+func (d *doc) ledgerSum(is []int, dotted bool) float64 {
+	s := 0.0
+	for _, i := range is {
+		s += d.ledgerValue(&d.amounts[i], dotted)
+	}
+	return s
+}
+
+// checkInLedger judges a printed subtotal or tax by the ledgers of the
+// document's totals. The subtotal is the net the taxes are computed on:
+// the net after a discount is accepted under whatever label the page gives
+// it ("DPP", "課税対象額", "Total HT net"), and the goods' sum above the
+// discount is flagged. The tax is every tax on the net: their sum is
+// accepted, one of two or more is flagged, naming the others. done reports
+// that the ledger decided; anchored whether x is where the ledger puts it.
+func (d *doc) checkInLedger(c *FieldCheck, r Role, x float64, matches []labelledAmount) (done, anchored bool) {
+	if len(matches) == 0 || r != RoleSubtotal && r != RoleTax {
+		return false, false
+	}
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
+		if r == RoleSubtotal {
+			done, anchored = d.subtotalInLedger(c, x, matches, f, dotted)
+		} else {
+			done, anchored = d.taxInLedger(c, x, f, dotted)
+		}
+		return done
+	})
+	return done, anchored
+}
+
+func (d *doc) subtotalInLedger(c *FieldCheck, x float64, matches []labelledAmount, f ledgerFacts, dotted bool) (done, anchored bool) {
+	if f.discount < 0 || len(f.taxes) == 0 {
+		// No tax: no net it is computed on, and "Subtotal 800.00 /
+		// Desconto 80.00 / Total 720.00" keeps its printed subtotal.
+		return false, false
+	}
+	if near(x, f.net, 0.011) {
+		if f.netAt >= 0 {
+			c.setPrimary(d.amounts[f.netAt].Start)
+		}
+		return true, true
+	}
+	disc := &d.amounts[f.discount]
+	for _, gi := range f.gross {
+		if !near(x, d.ledgerValue(&d.amounts[gi], dotted), 0.011) || printedBelow(matches, disc.Start) {
+			continue
+		}
+		net := fmt.Sprintf("%.2f, worked out (not printed)", f.net)
+		if f.netAt >= 0 {
+			n := &d.amounts[f.netAt]
+			net = fmt.Sprintf("%.2f (%q, line %d)", f.net, d.lead(n), n.Line+1)
+		}
+		c.setPrimary(d.amounts[gi].Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the sum before the discount (%q %.2f, line %d); the subtotal is the net the tax is computed on, %s",
+			x, d.lead(disc), d.ledgerValue(disc, dotted), disc.Line+1, net))
+		return true, false
+	}
+	return false, false
+}
+
+func (d *doc) taxInLedger(c *FieldCheck, x float64, f ledgerFacts, dotted bool) (done, anchored bool) {
+	if len(f.taxes) < 2 || !d.taxesOnNet(f, dotted) {
+		return false, false
+	}
+	sum := d.ledgerSum(f.taxes, dotted)
+	if near(x, sum, 0.011) {
+		return true, true
+	}
+	unlabelled := false
+	for _, ti := range f.taxes {
+		unlabelled = unlabelled || d.amounts[ti].role != RoleTax
+	}
+	if !unlabelled {
+		return false, false // two tax labels: twoLabelled and the relations name the parts
+	}
+	for _, ti := range f.taxes {
+		t := &d.amounts[ti]
+		if !near(x, d.ledgerValue(t, dotted), 0.011) {
+			continue
+		}
+		var others []string
+		for _, oi := range f.taxes {
+			if oi != ti {
+				o := &d.amounts[oi]
+				others = append(others, fmt.Sprintf("%q %.2f (line %d)", d.lead(o), d.ledgerValue(o, dotted), o.Line+1))
+			}
+		}
+		c.setPrimary(t.Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is one of the taxes on the total (%q, line %d): the document also adds %s, and the tax is all of them, %.2f",
+			x, d.lead(t), t.Line+1, strings.Join(others, ", "), sum))
+		return true, false
+	}
+	return false, false
+}
+
+// Bounds of what is taken off a total before what is left to pay.
+const (
+	maxTakenOff    = 4
+	maxTakenOffGap = 8
+)
+
+// leftToPay finds, above printing m of x, a labelled total and, between
+// them, lines taken off it that make x: a withholding (PPh 23, TDS, WHT,
+// retención en la fuente), a retention, an advance, a deposit or a payment
+// ("Total 2,400.00 / Less deposit paid 600.00 / Amount Due 1,800.00").
+// Whatever those lines are called, x is what is left to pay, not the total.
+// A discount, a rounding or a tax between them means something else.
+func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok bool) {
+	dotted := ls.dotted
+	x := d.ledgerValue(&m, dotted)
+	mi := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+	if mi == len(d.amounts) || x <= 0 {
+		return 0, nil, false
+	}
+	sum := 0.0
+	var buf [maxTakenOff]int
+	taken = buf[:0]
+	for e := d.prevLineEnd(mi); e >= 0 && m.Line-d.amounts[e].Line <= maxTakenOffGap; e = d.prevLineEnd(e) {
+		a := &d.amounts[e]
+		v := d.ledgerValue(a, dotted)
+		if a.role == RoleTotal && !a.summary {
+			if len(taken) > 0 && v > x && near(v-x, sum, 0.011*float64(len(taken))) && (d.knownDeductions(taken) || d.taxedTotal(e)) {
+				return e, append([]int(nil), taken...), true
+			}
+			return 0, nil, false
+		}
+		if k := d.partKindOf(ls, e); k == partTax || k == partDiscount {
+			return 0, nil, false
+		}
+		if v == 0 || len(taken) == maxTakenOff || a.key != "" && (isRoundingKey(a.key) || strings.HasPrefix(a.key, "tip") || insurerShareKeys[a.key]) {
+			// An insurer's share lowers what the patient owes, like a
+			// discount: the patient's share is the total.
+			return 0, nil, false
+		}
+		taken = append(taken, e)
+		sum += v
+	}
+	return 0, nil, false
+}
+
+// penalizeLeftToPay flags a total that is what is left to pay after lines
+// taken off the document's total.
+func (d *doc) penalizeLeftToPay(c *FieldCheck, x float64, matches []labelledAmount) bool {
+	if len(matches) == 0 || len(matches) > maxRelated || x <= 0 {
+		return false
+	}
+	ls := d.ledgerSet()
+	dotted := ls.dotted
+	for _, m := range matches {
+		g, taken, ok := d.leftToPay(m, ls)
+		if !ok {
+			continue
+		}
+		var lines []string
+		for k := len(taken) - 1; k >= 0; k-- {
+			t := &d.amounts[taken[k]]
+			lines = append(lines, fmt.Sprintf("%q %.2f (line %d)", d.lead(t), d.ledgerValue(t, dotted), t.Line+1))
+		}
+		ga := &d.amounts[g]
+		c.setPrimary(m.Start)
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is what is left to pay after %s is taken off; the document's total is %.2f (%q, line %d)",
+			x, strings.Join(lines, " and "), d.ledgerValue(ga, dotted), d.lead(ga), ga.Line+1))
+		return true
+	}
+	return false
+}
+
+// takenOffTotal reports that b, a later labelled total, is total a less
+// the lines between them (a withholding, a retention, a deposit): a stays
+// the document's total.
+func (d *doc) takenOffTotal(a, b labelledAmount) bool {
+	if b.Value >= a.Value {
+		return false
+	}
+	g, _, ok := d.leftToPay(b, d.ledgerSet())
+	return ok && d.amounts[g].Start == a.Start
+}
+
+// dottedDecided reads "200.000" by the document's other amounts: where
+// they group thousands with dots beyond doubt ("Rp 2.000.000",
+// "1.234,56"), it is two hundred thousand, and x read as 200 is flagged.
+// It reports whether the document decided; otherwise the reading stays
+// open.
+func (d *doc) dottedDecided(c *FieldCheck, dotted string, x float64) bool {
+	if !d.ledgerSet().dotted {
+		return false
+	}
+	thousands := mustAmount(dotted) * 1000
+	if !near(math.Abs(x), thousands, amountEpsilon) {
+		c.penalize(factorWrongRole, fmt.Sprintf("%q is %s: the document groups thousands with dots", dotted,
+			strconv.FormatFloat(thousands, 'f', -1, 64)))
+	}
+	return true
+}
+
+// knownDeductions reports lines the lexicon names as kept back or paid
+// already (a withholding, a deposit, a payment).
+func (d *doc) knownDeductions(is []int) bool {
+	for _, i := range is {
+		a := &d.amounts[i]
+		if !withholdingKeys[a.key] && !(a.role == roleOther && d.isPayment(*a)) && !depositWords[a.key] {
+			return false
+		}
+	}
+	return true
+}
+
+// taxedTotal reports total g as the net plus its taxes: its ledger adds a
+// tax. What is taken off such a total is taken off the invoice's amount.
+func (d *doc) taxedTotal(g int) bool {
+	r, ok := d.ledgerOf(g)
+	if !ok {
+		return false
+	}
+	for _, it := range r.items {
+		if !it.sum && it.kind == partTax {
+			return true
+		}
+	}
+	return false
+}
+
+// penalizeNetAsTotal flags a total that is the net of a ledger whose
+// taxes are added after it: the amount before tax is no total.
+func (d *doc) penalizeNetAsTotal(c *FieldCheck, x float64) bool {
+	done := false
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
+		g := &d.amounts[l[len(l)-1].i]
+		gv := d.ledgerValue(g, dotted)
+		if len(f.taxes) == 0 || !near(x, f.net, 0.011) || near(x, gv, 0.011) {
+			return false
+		}
+		t := &d.amounts[f.taxes[0]]
+		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net before the tax (%q %.2f, line %d); the total with it is %.2f (%q, line %d)",
+			x, d.lead(t), d.ledgerValue(t, dotted), t.Line+1, gv, d.lead(g), g.Line+1))
+		done = true
+		return true
+	})
+	return done
+}
