@@ -72,7 +72,8 @@ var blackboxSets = []struct {
 	// are read as digits).
 	// 7 once one item line of several is not the total.
 	// 27 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
-	{"documents-r2.jsonl", 7, 27, 3, 5},
+	// 26 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"documents-r2.jsonl", 7, 26, 3, 5},
 	// Held out: 52 documents (industry B2B invoices, consumer receipts,
 	// utility and government bills; OCR damage, spreadsheet pastes, e-mail
 	// bodies) written by a third tester after every rule of session 4 had
@@ -93,7 +94,8 @@ var blackboxSets = []struct {
 	// session 9, our own documents). 22, 10 in ok once a name under a
 	// recipient's label that the head names first is flagged while another
 	// party prints its registration and bank account.
-	{"heldout-r3.jsonl", 22, 33, 10, 0},
+	// 21, 9 in ok once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r3.jsonl", 21, 33, 9, 0},
 	// Held out: 50 documents in layouts no earlier round used (marketplace
 	// and platform receipts, tickets, telecom, insurance, self-billing,
 	// credit notes, auctions, converted currencies, fax and PDF-column
@@ -144,7 +146,8 @@ var blackboxSets = []struct {
 	// 23, 15 in ok once a null currency the billed lines print is flagged (q-cur10).
 	// 21 once the date a document points to as its own (its date label, its title line, its head) decides (q-dateown, session 10).
 	// 20 once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
-	{"heldout-r4.jsonl", 20, 37, 15, 12},
+	// 36 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r4.jsonl", 20, 36, 15, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -198,7 +201,8 @@ var blackboxSets = []struct {
 	// more roles (place of supply, fleet, carrier, practitioner) are no
 	// vendor (q-role8).
 	// 9 once a Vietnamese "Ngày … tháng … năm …" heading is the issue date (q-date8).
-	{"heldout-r6.jsonl", 9, 40, 2, 0},
+	// 39 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r6.jsonl", 9, 39, 2, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op
@@ -278,7 +282,8 @@ var blackboxSets = []struct {
 	// 28, 7 in ok once a vendor the document does not point to as its issuer is flagged (session 9).
 	// 46 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 26, 45 flagged once two totals in two currencies are told apart by the tax and the lines' sum (q-cur10).
-	{"heldout-r8.jsonl", 26, 45, 7, 18},
+	// 25, 44 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r8.jsonl", 25, 44, 7, 18},
 	// Round 9 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries and regions used in no earlier round:
 	// Puerto Rico, Scotland, Catalonia, Iraqi Kurdistan …; Thaana, Tajik,
@@ -303,7 +308,8 @@ var blackboxSets = []struct {
 	// 86 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 85 flagged once local signs and words ground their currency (q-cur10).
 	// 67 once the date a document points to as its own decides (q-dateown, session 10).
-	{"heldout-r9.jsonl", 67, 85, 10, 19},
+	// 66, 82 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r9.jsonl", 66, 82, 10, 19},
 	// Round 10 (session 9): a tester who never read the code wrote 50
 	// documents (new locales and layouts: Icelandic, Georgian, Mongolian,
 	// Bengali, Macedonian, Khmer and Nepali among them; QR-bill references,
@@ -320,7 +326,8 @@ var blackboxSets = []struct {
 	// 49, 78 flagged once "kr." reads by Iceland's and the Faroes' cues and local signs and words ground their currency (q-cur10).
 	// 48 once the date a document points to as its own decides (q-dateown, session 10).
 	// 47, 5 in ok once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
-	{"heldout-r10.jsonl", 47, 78, 5, 5},
+	// 44, 74 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r10.jsonl", 44, 74, 5, 5},
 	// Round 11 (session 10): a tester who never read the code wrote 50
 	// documents (48 countries; credit notes, utility and telecom bills,
 	// folios, tickets, clinics, reverse-charge, SaaS, courier duties,
@@ -335,7 +342,8 @@ var blackboxSets = []struct {
 	// Never write a rule from its documents.
 	// 33, 17 in ok once an own label embedded in another label ("Proforma Invoice No.",
 	// "Invoice Upload Index") or naming another number first loses to a plain one (q-number, session 11).
-	{"heldout-r11.jsonl", 33, 36, 17, 0},
+	// 31, 15 in ok, 35 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
+	{"heldout-r11.jsonl", 31, 35, 15, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -42,7 +42,7 @@ type docFacts struct {
 	party partyFacts
 
 	// ledgers are the money lines each total adds up (moneyledger.go).
-	ledgers memo[*ledgers]
+	ledgers ledgers
 }
 
 // memo is a value computed on first use.

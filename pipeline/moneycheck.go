@@ -147,7 +147,10 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 	said := len(c.Reasons)
 	anchored := d.checkMoneyRole(c, f, x, matches)
 	if f.Role == RoleTotal && (len(c.Reasons) == said || !slices.ContainsFunc(matches, func(a labelledAmount) bool { return a.role == RoleTotal })) &&
-		(d.penalizeLeftToPay(c, x, matches) || d.penalizeNetAsTotal(c, x)) {
+		d.penalizeLeftToPay(c, x, matches) {
+		return false // the lines taken off are named, not only the label
+	}
+	if f.Role == RoleTotal && len(c.Reasons) == said && d.penalizeNetAsTotal(c, x, matches) {
 		return false
 	}
 	// Where the role check names the labelled amount, that says it.

@@ -20,14 +20,12 @@ import (
 type partKind uint8
 
 const (
-	partCharge    partKind = iota // adds to the sum: goods, a fee, a service charge
+	kindUnread    partKind = iota // not classified yet
+	partCharge                    // adds to the sum: goods, a fee, a service charge
 	partTax                       // a tax added to the net
 	partDiscount                  // a reduction of the price
 	partDeduction                 // kept back or paid already: a withholding, a deposit, a credit
 )
-
-// kindUnread marks an amount not classified yet.
-const kindUnread partKind = 0xff
 
 // ledgerItem is one line of a ledger: a printed sum, or a part between sums.
 type ledgerItem struct {
@@ -45,20 +43,20 @@ const (
 )
 
 // ledgers are a document's ledgers, worked out once for all its money
-// fields (docFacts.ledgers).
+// fields (docFacts.ledgers), each part on first use: most fields are
+// screened out by a look at the lines around their printings and never
+// read a ledger.
 type ledgers struct {
+	dottedRead, discountRead, read bool
+	// dotted: an amount groups thousands with dots beyond doubt.
 	dotted bool
 	// discounted: an amount is labelled as a discount or printed negative;
 	// only then are the sums above a total's net read.
 	discounted bool
 	// kinds is each amount's part kind once asked, kindUnread before.
-	kinds []partKind
-	all   []ledgerRec
-	// Backing arrays, so that a receipt's ledgers cost one allocation.
-	kindBuf [64]partKind
-	recBuf  [4]ledgerRec
-	itemBuf [32]ledgerItem
-	intBuf  [16]int
+	kinds   []partKind
+	kindBuf [128]partKind
+	all     []ledgerRec
 }
 
 // ledgerRec is one total's ledger and what it says.
@@ -67,92 +65,128 @@ type ledgerRec struct {
 	f     ledgerFacts
 }
 
+// isDotted reports an amount that groups thousands with dots beyond
+// doubt, read on first use.
+func (d *doc) isDotted() bool {
+	ls := &d.facts.ledgers
+	if !ls.dottedRead {
+		ls.dottedRead = true
+		for i := range d.amounts {
+			if r := d.amounts[i].Raw; len(r) > 5 && dotGroupedRaw(r) {
+				ls.dotted = true
+				break
+			}
+		}
+	}
+	return ls.dotted
+}
+
+// isDiscounted reports an amount labelled as a discount or printed
+// negative, read on first use.
+func (d *doc) isDiscounted() bool {
+	ls := &d.facts.ledgers
+	if !ls.discountRead {
+		ls.discountRead = true
+		for i := range d.amounts {
+			a := &d.amounts[i]
+			if a.Value < 0 || a.role == roleOther && a.key != "" && discountFirst[a.key[0]] != 0 && isDiscountKey(a.key) {
+				ls.discounted = true
+				break
+			}
+		}
+	}
+	return ls.discounted
+}
+
 // ledgerSet is the document's ledgers, read on first use.
 func (d *doc) ledgerSet() *ledgers {
-	return d.facts.ledgers.get(func() *ledgers {
-		ls := &ledgers{}
-		ls.kinds = ls.kindBuf[:0]
-		if len(d.amounts) > len(ls.kindBuf) {
-			ls.kinds = make([]partKind, 0, len(d.amounts))
+	ls := &d.facts.ledgers
+	if ls.read {
+		return ls
+	}
+	ls.read = true
+	d.isDotted()
+	var items []ledgerItem
+	var ints []int
+	var buf [1 + maxLedgerSteps*(maxLedgerParts+1)]ledgerItem
+	read := func(g int) {
+		l := d.ledger(ls, g, buf[:0])
+		if len(l) > 1 {
+			at := len(items)
+			items = append(items, l...)
+			var f ledgerFacts
+			f, ints = d.readLedger(ls, items[at:], ints)
+			ls.all = append(ls.all, ledgerRec{items: items[at:len(items):len(items)], f: f})
 		}
-		ls.kinds = ls.kinds[:len(d.amounts)]
-		for i := range d.amounts {
-			ls.kinds[i] = kindUnread
-			a := &d.amounts[i]
-			ls.dotted = ls.dotted || dotGroupedRaw(a.Raw)
-			ls.discounted = ls.discounted || a.Value < 0 ||
-				a.role == roleOther && a.key != "" && (isDiscountKey(a.key) || isDiscountKey(strings.ToLower(a.label)))
+	}
+	seen := 0
+	for g := range d.amounts {
+		if d.amounts[g].role != RoleTotal || d.amounts[g].summary {
+			continue
 		}
-		ls.all = ls.recBuf[:0]
-		items, ints := ls.itemBuf[:0], ls.intBuf[:0]
-		var buf [1 + maxLedgerSteps*(maxLedgerParts+1)]ledgerItem
-		read := func(g int) {
-			l := d.ledger(ls, g, buf[:0])
-			if len(l) > 1 {
-				at := len(items)
-				items = append(items, l...)
-				var f ledgerFacts
-				f, ints = d.readLedger(ls, items[at:], ints)
-				ls.all = append(ls.all, ledgerRec{items: items[at:len(items):len(items)], f: f})
-			}
+		if seen++; seen > maxRelated {
+			break
 		}
-		seen := 0
-		for g := range d.amounts {
-			if d.amounts[g].role != RoleTotal || d.amounts[g].summary {
-				continue
-			}
+		if !ls.hasTotal(d, d.amounts[g].Value) {
+			read(g) // a total printed again adds up the same way
+		}
+	}
+	if seen > 0 {
+		return ls
+	}
+	// No total label the lexicon knows ("จำนวนเงินรวมทั้งสิ้น"): the
+	// line after a tax line is read as the total it makes.
+	for t := range d.amounts {
+		if d.amounts[t].role != RoleTax || d.amounts[t].summary || !d.lineEnd(t) || t+1 == len(d.amounts) {
+			continue
+		}
+		if g := t + 1; d.lineEnd(g) && d.amounts[g].Line-d.amounts[t].Line <= 2 && d.amounts[g].role == "" {
 			if seen++; seen > maxRelated {
 				break
 			}
 			read(g)
 		}
-		if seen > 0 {
-			return ls
+	}
+	return ls
+}
+
+// hasTotal reports a ledger read already for a total of value v.
+func (ls *ledgers) hasTotal(d *doc, v float64) bool {
+	for _, r := range ls.all {
+		if d.amounts[r.items[len(r.items)-1].i].Value == v {
+			return true
 		}
-		// No total label the lexicon knows ("จำนวนเงินรวมทั้งสิ้น"): the
-		// line after a tax line is read as the total it makes.
-		for t := range d.amounts {
-			if d.amounts[t].role != RoleTax || d.amounts[t].summary || !d.lineEnd(t) || t+1 == len(d.amounts) {
-				continue
-			}
-			if g := t + 1; d.lineEnd(g) && d.amounts[g].Line-d.amounts[t].Line <= 2 && d.amounts[g].role == "" {
-				if seen++; seen > maxRelated {
-					break
-				}
-				read(g)
-			}
-		}
-		return ls
-	})
+	}
+	return false
 }
 
 // eachLedger calls fn with each total's ledger until fn returns true.
-func (d *doc) eachLedger(fn func(l []ledgerItem, f ledgerFacts, dotted bool) bool) {
+func (d *doc) eachLedger(fn func(l []ledgerItem, f ledgerFacts) bool) {
 	ls := d.ledgerSet()
 	for k := range ls.all {
-		if fn(ls.all[k].items, ls.all[k].f, ls.dotted) {
+		if fn(ls.all[k].items, ls.all[k].f) {
 			return
 		}
 	}
 }
 
-// ledgerOf is the ledger that ends at total g, if it has one.
+// ledgerOf is the ledger that ends at a total of g's value, if one does.
 func (d *doc) ledgerOf(g int) (ledgerRec, bool) {
 	ls := d.ledgerSet()
 	for _, r := range ls.all {
-		if int(r.items[len(r.items)-1].i) == g {
+		if d.amounts[r.items[len(r.items)-1].i].Value == d.amounts[g].Value {
 			return r, true
 		}
 	}
 	return ledgerRec{}, false
 }
 
-// ledgerValue is a's magnitude, reading "200.000" as two hundred thousand
+// ledgerVal is a's magnitude, reading "200.000" as two hundred thousand
 // where the document groups thousands with dots elsewhere ("Rp 2.000.000",
 // "1.234,56").
-func (d *doc) ledgerValue(a *labelledAmount, dotted bool) float64 {
+func (d *doc) ledgerVal(a *labelledAmount) float64 {
 	v := math.Abs(a.Value)
-	if dotted && dotThousands(a.Raw) {
+	if r := a.Raw; len(r) >= 5 && r[len(r)-4] == '.' && dotThousands(r) && d.isDotted() {
 		v *= 1000
 	}
 	return v
@@ -206,22 +240,57 @@ var taxWords = []string{"tax", "levy", "cess", "excise", "ieps", "duty", "impues
 
 // partKindOf classifies amount i as a part of a ledger, once per amount.
 func (d *doc) partKindOf(ls *ledgers, i int) partKind {
+	if ls.kinds == nil {
+		ls.kinds = ls.kindBuf[:0]
+		if len(d.amounts) > len(ls.kindBuf) {
+			ls.kinds = make([]partKind, 0, len(d.amounts))
+		}
+		ls.kinds = ls.kinds[:len(d.amounts)] // kindUnread: zero
+	}
 	if k := ls.kinds[i]; k != kindUnread {
 		return k
 	}
-	k := d.readPartKind(i)
+	k := d.labelKind(i)
+	if k == kindUnread {
+		k = d.rateKind(i)
+	}
 	ls.kinds[i] = k
 	return k
 }
 
-func (d *doc) readPartKind(i int) partKind {
+// quickKindOf is partKindOf without reading a line's words: a line no
+// label classifies is a charge, or a deduction when printed negative. The
+// screens read it; the ledgers read partKindOf.
+func (d *doc) quickKindOf(ls *ledgers, i int) partKind {
+	if ls.kinds != nil && ls.kinds[i] != kindUnread {
+		return ls.kinds[i]
+	}
+	k := d.labelKind(i)
+	if k == kindUnread {
+		k = partCharge
+		if d.amounts[i].Value < 0 {
+			k = partDeduction
+		}
+	}
+	return k
+}
+
+// labelKind classifies amount i by its label and sign, or returns
+// kindUnread for a line only its words can classify.
+func (d *doc) labelKind(i int) partKind {
 	a := &d.amounts[i]
 	switch {
 	case a.role == RoleTax:
 		return partTax
 	case a.key == "":
-	case (isDiscountKey(a.key) || a.role == roleOther && isDiscountKey(strings.ToLower(a.label))) && !d.earlyPayment(a.Line):
-		// The label as printed, too: a key drops Thai vowel marks ("ส วนลด").
+	case a.role == RoleTotal:
+		return partCharge
+	case a.role == RoleSubtotal:
+		if withholdingKeys[a.key] {
+			return partDeduction // "Less Withholding VAT 2%" read as an amount excluding VAT
+		}
+		return partCharge
+	case isDiscountKey(a.key) && !d.earlyPayment(a.Line):
 		return partDiscount
 	case withholdingKeys[a.key] || insurerShareKeys[a.key] || a.role == roleOther && d.isPayment(*a):
 		return partDeduction
@@ -229,10 +298,15 @@ func (d *doc) readPartKind(i int) partKind {
 	if a.Value < 0 {
 		return partDeduction
 	}
-	// A tax the lexicon does not know is computed on the net at a printed
-	// rate; a levy or airport tax without one is a charge passed on (an
-	// airline's "Embarkation levy USD 60.00"). The line is read in words
-	// only where it prints a rate.
+	return kindUnread
+}
+
+// rateKind classifies an amount no label classifies by its line's words.
+// A tax the lexicon does not know is computed on the net at a printed
+// rate; a levy or airport tax without one is a charge passed on (an
+// airline's "Embarkation levy USD 60.00").
+func (d *doc) rateKind(i int) partKind {
+	a := &d.amounts[i]
 	ls, _ := d.lineBounds(a.Line)
 	pct := false
 	for p := ls; p < a.Start && !pct; p++ {
@@ -269,11 +343,11 @@ func (k partKind) sign() float64 {
 // is the sum g was worked out from. It appends the parts between to out,
 // bottom first, and returns the line.
 func (d *doc) ledgerStep(ls *ledgers, g int, out []ledgerItem) (int, []ledgerItem, bool) {
-	want := d.ledgerValue(&d.amounts[g], ls.dotted)
+	want := d.ledgerVal(&d.amounts[g])
 	acc := 0.0
 	n := len(out)
 	for e := d.prevLineEnd(g); e >= 0 && len(out)-n < maxLedgerParts && d.amounts[g].Line-d.amounts[e].Line <= maxLedgerGap; e = d.prevLineEnd(e) {
-		v := d.ledgerValue(&d.amounts[e], ls.dotted)
+		v := d.ledgerVal(&d.amounts[e])
 		if v == 0 {
 			continue
 		}
@@ -284,7 +358,7 @@ func (d *doc) ledgerStep(ls *ledgers, g int, out []ledgerItem) (int, []ledgerIte
 		k := d.partKindOf(ls, e)
 		out = append(out, ledgerItem{i: int32(e), kind: k})
 		acc += k.sign() * v
-		if acc > want+1 && !ls.discounted {
+		if acc > want+1 && !d.isDiscounted() {
 			return 0, out[:n], false // only additions, already past the sum
 		}
 	}
@@ -296,7 +370,7 @@ func (d *doc) ledgerStep(ls *ledgers, g int, out []ledgerItem) (int, []ledgerIte
 // printed.
 func (d *doc) ledger(ls *ledgers, g int, out []ledgerItem) []ledgerItem {
 	out = append(out[:0], ledgerItem{i: int32(g), sum: true})
-	for step := 0; step < maxLedgerSteps && (step == 0 || ls.discounted); step++ {
+	for step := 0; step < maxLedgerSteps && (step == 0 || d.isDiscounted()); step++ {
 		s, more, ok := d.ledgerStep(ls, int(out[len(out)-1].i), out)
 		if !ok {
 			break
@@ -338,7 +412,7 @@ func (d *doc) readLedger(ls *ledgers, l []ledgerItem, ints []int) (f ledgerFacts
 	run := 0.0
 	for k := 0; k < f.cut; k++ {
 		it := l[k]
-		v := d.ledgerValue(&d.amounts[it.i], ls.dotted)
+		v := d.ledgerVal(&d.amounts[it.i])
 		if it.sum {
 			run, f.netFrom = v, k
 			if f.discount < 0 {
@@ -369,8 +443,8 @@ func (d *doc) readLedger(ls *ledgers, l []ledgerItem, ints []int) (f ledgerFacts
 // sum printed above a discount in the ledger of total x.
 func (d *doc) grossAboveDiscount(o labelledAmount, x float64) bool {
 	found := false
-	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
-		if f.discount < 0 || !near(d.ledgerValue(&d.amounts[l[len(l)-1].i], dotted), x, amountEpsilon) {
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts) bool {
+		if f.discount < 0 || !near(d.ledgerVal(&d.amounts[l[len(l)-1].i]), x, amountEpsilon) {
 			return false
 		}
 		for _, gi := range f.gross {
@@ -385,8 +459,8 @@ func (d *doc) grossAboveDiscount(o labelledAmount, x float64) bool {
 // below its net after retentions (a CFDI's "Total" after "ISR retenido").
 func (d *doc) netOfLedger(sub, total float64) bool {
 	found := false
-	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
-		found = near(d.ledgerValue(&d.amounts[l[len(l)-1].i], dotted), total, amountEpsilon) && near(f.net, sub, 0.011)
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts) bool {
+		found = near(d.ledgerVal(&d.amounts[l[len(l)-1].i]), total, amountEpsilon) && near(f.net, sub, 0.011)
 		return found
 	})
 	return found

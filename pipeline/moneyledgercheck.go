@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // environmental tax) makes the other a part of the price, not of the tax,
 // and the ledger does not judge the tax. A tax printed without a rate is
 // taken on its label alone.
-func (d *doc) taxesOnNet(f ledgerFacts, dotted bool) bool {
+func (d *doc) taxesOnNet(f ledgerFacts) bool {
 	for _, ti := range f.taxes {
 		a := &d.amounts[ti]
 		ls, _ := d.lineBounds(a.Line)
@@ -25,7 +26,7 @@ func (d *doc) taxesOnNet(f ledgerFacts, dotted bool) bool {
 			}
 			continue
 		}
-		v := d.ledgerValue(a, dotted)
+		v := d.ledgerVal(a)
 		tol := math.Max(0.011, v*0.002)
 		if !centsForm(a.Raw) {
 			tol += 0.5 // whole units: the tax is rounded to one
@@ -38,10 +39,10 @@ func (d *doc) taxesOnNet(f ledgerFacts, dotted bool) bool {
 }
 
 // ledgerSum adds up the magnitudes of amounts is.
-func (d *doc) ledgerSum(is []int, dotted bool) float64 {
+func (d *doc) ledgerSum(is []int) float64 {
 	s := 0.0
 	for _, i := range is {
-		s += d.ledgerValue(&d.amounts[i], dotted)
+		s += d.ledgerVal(&d.amounts[i])
 	}
 	return s
 }
@@ -57,18 +58,23 @@ func (d *doc) checkInLedger(c *FieldCheck, r Role, x float64, matches []labelled
 	if len(matches) == 0 || r != RoleSubtotal && r != RoleTax {
 		return false, false
 	}
-	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
+	// Screens: a subtotal is judged only where a discount is printed, a
+	// tax only beside a tax line the lexicon does not know.
+	if r == RoleSubtotal && !d.discountNear(matches) || r == RoleTax && !d.otherTaxBeside(matches) {
+		return false, false
+	}
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts) bool {
 		if r == RoleSubtotal {
-			done, anchored = d.subtotalInLedger(c, x, matches, f, dotted)
+			done, anchored = d.subtotalInLedger(c, x, matches, f)
 		} else {
-			done, anchored = d.taxInLedger(c, x, f, dotted)
+			done, anchored = d.taxInLedger(c, x, f)
 		}
 		return done
 	})
 	return done, anchored
 }
 
-func (d *doc) subtotalInLedger(c *FieldCheck, x float64, matches []labelledAmount, f ledgerFacts, dotted bool) (done, anchored bool) {
+func (d *doc) subtotalInLedger(c *FieldCheck, x float64, matches []labelledAmount, f ledgerFacts) (done, anchored bool) {
 	if f.discount < 0 || len(f.taxes) == 0 {
 		// No tax: no net it is computed on, and "Subtotal 800.00 /
 		// Desconto 80.00 / Total 720.00" keeps its printed subtotal.
@@ -82,7 +88,7 @@ func (d *doc) subtotalInLedger(c *FieldCheck, x float64, matches []labelledAmoun
 	}
 	disc := &d.amounts[f.discount]
 	for _, gi := range f.gross {
-		if !near(x, d.ledgerValue(&d.amounts[gi], dotted), 0.011) || printedBelow(matches, disc.Start) {
+		if !near(x, d.ledgerVal(&d.amounts[gi]), 0.011) || printedBelow(matches, disc.Start) {
 			continue
 		}
 		net := fmt.Sprintf("%.2f, worked out (not printed)", f.net)
@@ -92,17 +98,17 @@ func (d *doc) subtotalInLedger(c *FieldCheck, x float64, matches []labelledAmoun
 		}
 		c.setPrimary(d.amounts[gi].Start)
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the sum before the discount (%q %.2f, line %d); the subtotal is the net the tax is computed on, %s",
-			x, d.lead(disc), d.ledgerValue(disc, dotted), disc.Line+1, net))
+			x, d.lead(disc), d.ledgerVal(disc), disc.Line+1, net))
 		return true, false
 	}
 	return false, false
 }
 
-func (d *doc) taxInLedger(c *FieldCheck, x float64, f ledgerFacts, dotted bool) (done, anchored bool) {
-	if len(f.taxes) < 2 || !d.taxesOnNet(f, dotted) {
+func (d *doc) taxInLedger(c *FieldCheck, x float64, f ledgerFacts) (done, anchored bool) {
+	if len(f.taxes) < 2 || !d.taxesOnNet(f) {
 		return false, false
 	}
-	sum := d.ledgerSum(f.taxes, dotted)
+	sum := d.ledgerSum(f.taxes)
 	if near(x, sum, 0.011) {
 		return true, true
 	}
@@ -115,14 +121,14 @@ func (d *doc) taxInLedger(c *FieldCheck, x float64, f ledgerFacts, dotted bool) 
 	}
 	for _, ti := range f.taxes {
 		t := &d.amounts[ti]
-		if !near(x, d.ledgerValue(t, dotted), 0.011) {
+		if !near(x, d.ledgerVal(t), 0.011) {
 			continue
 		}
 		var others []string
 		for _, oi := range f.taxes {
 			if oi != ti {
 				o := &d.amounts[oi]
-				others = append(others, fmt.Sprintf("%q %.2f (line %d)", d.lead(o), d.ledgerValue(o, dotted), o.Line+1))
+				others = append(others, fmt.Sprintf("%q %.2f (line %d)", d.lead(o), d.ledgerVal(o), o.Line+1))
 			}
 		}
 		c.setPrimary(t.Start)
@@ -146,8 +152,7 @@ const (
 // Whatever those lines are called, x is what is left to pay, not the total.
 // A discount, a rounding or a tax between them means something else.
 func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok bool) {
-	dotted := ls.dotted
-	x := d.ledgerValue(&m, dotted)
+	x := d.ledgerVal(&m)
 	mi := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
 	if mi == len(d.amounts) || x <= 0 {
 		return 0, nil, false
@@ -157,14 +162,14 @@ func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok b
 	taken = buf[:0]
 	for e := d.prevLineEnd(mi); e >= 0 && m.Line-d.amounts[e].Line <= maxTakenOffGap; e = d.prevLineEnd(e) {
 		a := &d.amounts[e]
-		v := d.ledgerValue(a, dotted)
+		v := d.ledgerVal(a)
 		if a.role == RoleTotal && !a.summary {
 			if len(taken) > 0 && v > x && near(v-x, sum, 0.011*float64(len(taken))) && (d.knownDeductions(taken) || d.taxedTotal(e)) {
 				return e, append([]int(nil), taken...), true
 			}
 			return 0, nil, false
 		}
-		if k := d.partKindOf(ls, e); k == partTax || k == partDiscount {
+		if k := d.quickKindOf(ls, e); k == partTax || k == partDiscount {
 			return 0, nil, false
 		}
 		if v == 0 || len(taken) == maxTakenOff || a.key != "" && (isRoundingKey(a.key) || strings.HasPrefix(a.key, "tip") || insurerShareKeys[a.key]) {
@@ -181,11 +186,10 @@ func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok b
 // penalizeLeftToPay flags a total that is what is left to pay after lines
 // taken off the document's total.
 func (d *doc) penalizeLeftToPay(c *FieldCheck, x float64, matches []labelledAmount) bool {
+	ls := &d.facts.ledgers
 	if len(matches) == 0 || len(matches) > maxRelated || x <= 0 {
 		return false
 	}
-	ls := d.ledgerSet()
-	dotted := ls.dotted
 	for _, m := range matches {
 		g, taken, ok := d.leftToPay(m, ls)
 		if !ok {
@@ -194,12 +198,12 @@ func (d *doc) penalizeLeftToPay(c *FieldCheck, x float64, matches []labelledAmou
 		var lines []string
 		for k := len(taken) - 1; k >= 0; k-- {
 			t := &d.amounts[taken[k]]
-			lines = append(lines, fmt.Sprintf("%q %.2f (line %d)", d.lead(t), d.ledgerValue(t, dotted), t.Line+1))
+			lines = append(lines, fmt.Sprintf("%q %.2f (line %d)", d.lead(t), d.ledgerVal(t), t.Line+1))
 		}
 		ga := &d.amounts[g]
 		c.setPrimary(m.Start)
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is what is left to pay after %s is taken off; the document's total is %.2f (%q, line %d)",
-			x, strings.Join(lines, " and "), d.ledgerValue(ga, dotted), d.lead(ga), ga.Line+1))
+			x, strings.Join(lines, " and "), d.ledgerVal(ga), d.lead(ga), ga.Line+1))
 		return true
 	}
 	return false
@@ -212,7 +216,7 @@ func (d *doc) takenOffTotal(a, b labelledAmount) bool {
 	if b.Value >= a.Value {
 		return false
 	}
-	g, _, ok := d.leftToPay(b, d.ledgerSet())
+	g, _, ok := d.leftToPay(b, &d.facts.ledgers)
 	return ok && d.amounts[g].Start == a.Start
 }
 
@@ -222,7 +226,7 @@ func (d *doc) takenOffTotal(a, b labelledAmount) bool {
 // It reports whether the document decided; otherwise the reading stays
 // open.
 func (d *doc) dottedDecided(c *FieldCheck, dotted string, x float64) bool {
-	if !d.ledgerSet().dotted {
+	if !d.isDotted() {
 		return false
 	}
 	thousands := mustAmount(dotted) * 1000
@@ -262,19 +266,97 @@ func (d *doc) taxedTotal(g int) bool {
 
 // penalizeNetAsTotal flags a total that is the net of a ledger whose
 // taxes are added after it: the amount before tax is no total.
-func (d *doc) penalizeNetAsTotal(c *FieldCheck, x float64) bool {
+func (d *doc) penalizeNetAsTotal(c *FieldCheck, x float64, matches []labelledAmount) bool {
+	if !d.taxBelow(matches) {
+		return false
+	}
 	done := false
-	d.eachLedger(func(l []ledgerItem, f ledgerFacts, dotted bool) bool {
+	d.eachLedger(func(l []ledgerItem, f ledgerFacts) bool {
 		g := &d.amounts[l[len(l)-1].i]
-		gv := d.ledgerValue(g, dotted)
+		gv := d.ledgerVal(g)
 		if len(f.taxes) == 0 || !near(x, f.net, 0.011) || near(x, gv, 0.011) {
 			return false
 		}
 		t := &d.amounts[f.taxes[0]]
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net before the tax (%q %.2f, line %d); the total with it is %.2f (%q, line %d)",
-			x, d.lead(t), d.ledgerValue(t, dotted), t.Line+1, gv, d.lead(g), g.Line+1))
+			x, d.lead(t), d.ledgerVal(t), t.Line+1, gv, d.lead(g), g.Line+1))
 		done = true
 		return true
 	})
 	return done
+}
+
+// Screens of the ledger checks, read before any ledger is.
+
+// otherTaxBeside reports a printing of a tax with, within two lines, a tax
+// line the lexicon does not label as one ("IEPS 8%", "Catering Levy 2%").
+func (d *doc) otherTaxBeside(matches []labelledAmount) bool {
+	ls := &d.facts.ledgers
+	for _, m := range matches {
+		if m.role != RoleTax {
+			continue
+		}
+		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+		// The lines right above and below: the taxes of one total are
+		// printed together.
+		above := d.prevLineEnd(i)
+		below := i
+		for below < len(d.amounts) && d.amounts[below].Line == m.Line {
+			below++
+		}
+		for below < len(d.amounts) && !d.lineEnd(below) {
+			below++
+		}
+		for _, k := range [2]int{above, below} {
+			if k >= 0 && k < len(d.amounts) && d.amounts[k].role != RoleTax && d.partKindOf(ls, k) == partTax {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// taxBelow reports a printing with a tax within three lines below it: a
+// net the tax is added to.
+func (d *doc) taxBelow(matches []labelledAmount) bool {
+	ls := &d.facts.ledgers
+	for _, m := range matches {
+		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start > m.Start })
+		for k, ends := i, 0; k < len(d.amounts) && ends < 3 && d.amounts[k].Line-m.Line <= 4; k++ {
+			if d.lineEnd(k) {
+				if d.quickKindOf(ls, k) == partTax {
+					return true
+				}
+				ends++
+			}
+		}
+	}
+	return false
+}
+
+// discountNear reports a discount within four lines below a printing, or
+// above one no subtotal label names: a subtotal is judged by a ledger only
+// there (a labelled subtotal after the discount passes its role check).
+func (d *doc) discountNear(matches []labelledAmount) bool {
+	labelled := slices.ContainsFunc(matches, func(a labelledAmount) bool { return a.role == RoleSubtotal })
+	for _, m := range matches {
+		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+		for k := i - 1; !labelled && k >= 0 && m.Line-d.amounts[k].Line <= 4; k-- {
+			if d.discountAt(k) {
+				return true
+			}
+		}
+		for k := i + 1; k < len(d.amounts) && d.amounts[k].Line-m.Line <= 4; k++ {
+			if d.discountAt(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// discountAt reports amount k printed negative or under a discount label.
+func (d *doc) discountAt(k int) bool {
+	a := &d.amounts[k]
+	return a.Value < 0 || a.key != "" && a.role == roleOther && discountFirst[a.key[0]] != 0 && isDiscountKey(a.key)
 }

@@ -20,7 +20,9 @@ var discountLabels = []string{"rabatt", "rabat", "remise", "descuento", "descont
 // its spaces ("优 惠 券", "giảm giá").
 var discountStems = []string{"disc", "coupon", "promo", "rabat", "remise", "descuento", "desconto", "sconto",
 	"korting", "alennus", "iskonto", "indirim", "sleva", "zniżk", "upust", "kedvezmény", "знижк", "скидк", "خصم",
-	"تخفيض", "تخفیف", "ส่วนลด", "giảmgiá", "diskon", "diskaun", "쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣"}
+	"تخفيض", "تخفیف", "ส่วนลด", "giảmgiá", "diskon", "diskaun", "쿠폰", "할인", "割引", "値引", "クーポン", "优惠", "折扣",
+	// ส่วนลด as a label key holds it: the key drops the tone mark.
+	"สวนลด"}
 
 // discountWords in the folded text mean a discount is printed somewhere:
 // the stems of a discount a text prints in words, not a coupon or a promo
