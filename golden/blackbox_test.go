@@ -147,7 +147,8 @@ var blackboxSets = []struct {
 	// 21 once the date a document points to as its own (its date label, its title line, its head) decides (q-dateown, session 10).
 	// 20 once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
 	// 36 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r4.jsonl", 20, 36, 15, 12},
+	// 19, 14 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r4.jsonl", 19, 36, 14, 12},
 	// Round 5 (session 5, 15 documents in 12 countries: membership
 	// renewals, hospital and dental bills, QR bills, advance invoices,
 	// e-archive invoices, utility bills, M-Pesa and taxi receipts), run once
@@ -202,7 +203,8 @@ var blackboxSets = []struct {
 	// vendor (q-role8).
 	// 9 once a Vietnamese "Ngày … tháng … năm …" heading is the issue date (q-date8).
 	// 39 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r6.jsonl", 9, 39, 2, 0},
+	// 8 once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r6.jsonl", 8, 39, 2, 0},
 	// Round 7 (session 7): a tester who never read the code wrote 50
 	// documents (50 countries, 30+ languages: utility, telecom, insurance,
 	// HOA, auction, marketplace, subcontractor, lab, rent, co-op
@@ -249,7 +251,8 @@ var blackboxSets = []struct {
 	// 57 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 56 flagged once local signs and words ("ကျပ်", "ریال", "taka") ground their currency (q-cur10, own documents).
 	// 32, 3 in ok once the date a document points to as its own decides (q-dateown, session 10).
-	{"heldout-r7.jsonl", 32, 56, 3, 1},
+	// 30, 2 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r7.jsonl", 30, 56, 2, 1},
 	// Round 8 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries, none of round 7's: customs, freight,
 	// telecom, utility, hotel folio, marketplace, ride, self-billing,
@@ -283,7 +286,8 @@ var blackboxSets = []struct {
 	// 46 flagged once a series and number printed apart ("Serie A Nº 000123") ground the joined form a model returns (q-qnum).
 	// 26, 45 flagged once two totals in two currencies are told apart by the tax and the lines' sum (q-cur10).
 	// 25, 44 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r8.jsonl", 25, 44, 7, 18},
+	// 23, 6 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r8.jsonl", 23, 44, 6, 18},
 	// Round 9 (session 8): a tester who never read the code wrote 50
 	// documents (50 countries and regions used in no earlier round:
 	// Puerto Rico, Scotland, Catalonia, Iraqi Kurdistan …; Thaana, Tajik,
@@ -309,7 +313,8 @@ var blackboxSets = []struct {
 	// 85 flagged once local signs and words ground their currency (q-cur10).
 	// 67 once the date a document points to as its own decides (q-dateown, session 10).
 	// 66, 82 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r9.jsonl", 66, 82, 10, 19},
+	// 62 once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r9.jsonl", 62, 82, 10, 19},
 	// Round 10 (session 9): a tester who never read the code wrote 50
 	// documents (new locales and layouts: Icelandic, Georgian, Mongolian,
 	// Bengali, Macedonian, Khmer and Nepali among them; QR-bill references,
@@ -327,7 +332,8 @@ var blackboxSets = []struct {
 	// 48 once the date a document points to as its own decides (q-dateown, session 10).
 	// 47, 5 in ok once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
 	// 44, 74 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r10.jsonl", 44, 74, 5, 5},
+	// 43 once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r10.jsonl", 43, 74, 5, 5},
 	// Round 11 (session 10): a tester who never read the code wrote 50
 	// documents (48 countries; credit notes, utility and telecom bills,
 	// folios, tickets, clinics, reverse-charge, SaaS, courier duties,
@@ -343,7 +349,8 @@ var blackboxSets = []struct {
 	// 33, 17 in ok once an own label embedded in another label ("Proforma Invoice No.",
 	// "Invoice Upload Index") or naming another number first loses to a plain one (q-number, session 11).
 	// 31, 15 in ok, 35 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
-	{"heldout-r11.jsonl", 31, 35, 15, 0},
+	// 27, 13 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
+	{"heldout-r11.jsonl", 27, 35, 13, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

@@ -775,6 +775,7 @@ func (d *doc) checkIssuer(c *FieldCheck, val string) {
 		// The one seller a platform's receipt names is its vendor below
 		// the platform's head.
 		d.checkIssuerPoint(c, val)
+		d.checkNamedInRole(c, val)
 	}
 }
 
