@@ -28,52 +28,152 @@ const maxRoleWords = 4
 // checkNamedInRole flags a val with no legal form that the document prints
 // only in a role below the business its letterhead names (see above).
 func (d *doc) checkNamedInRole(c *FieldCheck, val string) {
-	if c.Factor < 1 || len(c.Spans) == 0 || !personShaped(val) || !personNameWords(val) {
+	if c.Factor < 1 || len(c.Spans) == 0 {
+		return
+	}
+	if li := d.lineOf(c.Spans[0].Start); li == 0 || !d.printedAbove(li) {
+		return // the value opens the document: most vendors do, and stop here
+	}
+	if !personNameWords(val) {
+		return
+	}
+	// The cheap reading of each printing's role first, the head next, the
+	// label lists last: most vendors below a title are printed bare.
+	var buf [maxRelated]roleMark
+	marks := buf[:0]
+	for _, sp := range capped(c.Spans) {
+		li := d.lineOf(sp.Start)
+		m, ok := d.roleAt(li, sp)
+		if !ok {
+			return // printed bare: the issuer's place may be its own
+		}
+		marks = append(marks, m)
+	}
+	for k, m := range marks {
+		if !m.holds() || d.registeredFrom(m.line, capped(c.Spans)[k].End) {
+			return // an issuer's label, or a registered trader: the issuer's marks
+		}
+	}
+	if !personShaped(val) || titleWord(val) {
 		return
 	}
 	head, hl := d.letterheadLine()
-	if hl < 0 || !nameLike(head) || sameName(head, val) {
+	if hl < 0 || hl >= marks[0].line || !nameLike(head) || sameName(head, val) {
 		return
 	}
-	role, line := "", 0
-	for _, sp := range capped(c.Spans) {
-		li := d.lineOf(sp.Start)
-		if li <= hl {
-			return // the value is on the letterhead's line or above it
-		}
-		r, ok := d.roleAt(li, sp)
-		if !ok || d.registeredFrom(li, sp.End) {
-			return // printed bare, or as a registered trader: the issuer's marks
-		}
-		if role == "" {
-			role, line = r, li
-		}
-	}
 	c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only as %q (line %d), not as the issuer: the document's head prints %q (line %d)",
-		val, role, line+1, head, hl+1))
+		val, marks[0].role, marks[0].line+1, head, hl+1))
+}
+
+// roleMark is the role words beside one printing of a name, and where
+// they stand.
+type roleMark struct {
+	role string
+	line int
+	kind roleKind
+}
+
+// roleKind is where a role's words stand beside the name.
+type roleKind uint8
+
+const (
+	roleBefore    roleKind = iota // a label before the name or over it
+	roleBare                      // a line over the name with no colon
+	roleAfterName                 // words after the name
+)
+
+// holds reports role words that the label lists do not give back to the
+// issuer: no issuer label, no label of the issuer's own name; a bare line
+// over the name holds a person's role.
+func (m roleMark) holds() bool {
+	switch m.kind {
+	case roleBare:
+		return personRole(m.role) && !issuerLabelText(m.role)
+	case roleAfterName:
+		return roleAfter(m.role)
+	}
+	return !issuerLabelText(m.role) && !ownNameLabel(m.role)
 }
 
 // personNameWords reports a name whose words read as a person's: in a
 // script with case, each word starts with a capital letter or is a short
-// particle ("de", "van", "bin"), and no word is a title's.
+// particle ("de", "van", "bin").
 func personNameWords(val string) bool {
-	caps := 0
-	for _, w := range strings.Fields(val) {
-		r, _ := utf8.DecodeRuneInString(w)
+	if isASCII(val) {
+		return asciiPersonNameWords(val)
+	}
+	caps, wlen, lowerWord := 0, 0, false
+	for _, r := range val {
+		if unicode.IsSpace(r) {
+			wlen = 0
+			continue
+		}
+		if wlen++; wlen > 1 {
+			if lowerWord && wlen > 3 {
+				return false // "servicios", "und": words of a firm's name
+			}
+			continue
+		}
 		switch {
 		case !unicode.IsLetter(r):
 			return false
 		case unicode.IsUpper(r):
 			caps++
-		case unicode.IsLower(r) && utf8.RuneCountInString(w) > 3:
-			return false // "servicios", "und": words of a firm's name
 		}
-		if titleWords[strings.ToLower(strings.Trim(w, ".,"))] {
-			return false
-		}
+		lowerWord = unicode.IsLower(r)
 	}
 	r, _ := utf8.DecodeRuneInString(val)
 	return caps > 0 || !unicode.IsLower(r) && !unicode.IsUpper(r)
+}
+
+// asciiPersonNameWords is personNameWords on an ASCII name, byte by byte:
+// it runs on most vendors printed below a document's first line.
+func asciiPersonNameWords(val string) bool {
+	caps, wlen, lowerWord := 0, 0, false
+	for i := 0; i < len(val); i++ {
+		c := val[i]
+		if c == ' ' || c == '\t' {
+			wlen = 0
+			continue
+		}
+		if wlen++; wlen > 1 {
+			if lowerWord && wlen > 3 {
+				return false
+			}
+			continue
+		}
+		switch {
+		case 'A' <= c && c <= 'Z':
+			caps++
+			lowerWord = false
+		case 'a' <= c && c <= 'z':
+			lowerWord = true
+		default:
+			return false
+		}
+	}
+	return caps > 0
+}
+
+// titleWord reports a word of a document's title in val ("Tax", "Invoice").
+func titleWord(val string) bool {
+	for _, t := range LabelTokens(val) {
+		if titleWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// printedAbove reports a printed line above line li.
+func (d *doc) printedAbove(li int) bool {
+	for k := 0; k < li; k++ {
+		ks, ke := d.lineBounds(k)
+		if a, b := trimmedRunes(d.rs, ks, ke); a < b {
+			return true
+		}
+	}
+	return false
 }
 
 // letterheadLine is the document's first printed line, or the one after
@@ -81,8 +181,11 @@ func personNameWords(val string) bool {
 // business issuing it, if any does.
 func (d *doc) letterheadLine() (string, int) {
 	head, hl := d.firstPrinted()
-	if hl < 0 || !documentTitle(head) {
-		if !businessHead(head) {
+	if hl < 0 {
+		return "", -1
+	}
+	if !documentTitle(head) {
+		if !plainLine(head) {
 			return "", -1
 		}
 		return head, hl
@@ -90,7 +193,7 @@ func (d *doc) letterheadLine() (string, int) {
 	for k := hl + 1; k < len(d.lineStarts); k++ {
 		ks, ke := d.lineBounds(k)
 		if a, b := trimmedRunes(d.rs, ks, ke); a < b {
-			if next := string(d.rs[a:b]); businessHead(next) {
+			if next := string(d.rs[a:b]); plainLine(next) && !documentTitle(next) {
 				return next, k
 			}
 			break
@@ -131,10 +234,10 @@ func documentTitle(line string) bool {
 // spaces: Korean, Chinese and Japanese invoices, bills and receipts.
 var unspacedKinds = []string{"계산서", "영수증", "청구서", "发票", "收据", "請求書", "領収書", "明細書", "納品書", "発票"}
 
-// businessHead reports a first line that can name a business: not a
-// title, not a label's field, not an address.
-func businessHead(head string) bool {
-	return indexColon(head) < 0 && !strings.ContainsFunc(head, unicode.IsDigit) && !documentTitle(head)
+// plainLine reports a line that can name a business: no label's colon,
+// no digit (an address, a date).
+func plainLine(line string) bool {
+	return indexColon(line) < 0 && !strings.ContainsFunc(line, unicode.IsDigit)
 }
 
 // documentKinds name a kind of document: a first line holding one is its
@@ -144,51 +247,58 @@ var documentKinds = map[string]bool{"invoice": true, "invoices": true, "receipt"
 	"facture": true, "factura": true, "fattura": true, "recibo": true, "ricevuta": true, "領収書": true, "請求書": true,
 	"proforma": true, "faktura": true, "lasku": true, "nota": true}
 
-// roleAt is the role the document gives the name at sp on line li: the
-// words before it in its column (a label, "Inh.", "Served by"), a role
-// line alone over it ("Le gérant", "Authorised Signatory"), or a role
-// after it (", CEO", "(Owner)"). An issuer's label, or a label naming the
-// issuer's own name ("Company name:", "Trading as:"), is no role.
-func (d *doc) roleAt(li int, sp Span) (string, bool) {
+// roleAt reads the words that may give the name at sp on line li a role:
+// the words before it in its column (a label, "Inh.", "Served by"), the
+// words after it (", CEO", "(Owner)"), or a line alone over it ("Le
+// gérant", "Authorised Signatory"). roleMark.holds weighs them against the
+// issuer's own labels.
+func (d *doc) roleAt(li int, sp Span) (roleMark, bool) {
 	ls, le := d.lineBounds(li)
-	before := strings.TrimSpace(d.str(segmentStart(d.rs, ls, sp.Start), sp.Start))
-	before = trimHonorifics(before)
+	before := ""
+	if ss := segmentStart(d.rs, ls, sp.Start); !spacesOnly(d.rs[ss:sp.Start]) {
+		before = trimHonorifics(strings.TrimSpace(d.str(ss, sp.Start)))
+	}
 	if before != "" {
 		role := strings.TrimSpace(strings.TrimRight(before, ":："))
-		if !roleWords(role) || issuerLabelText(role) || forTheIssuer(role) || ownNameLabel(role) {
-			return "", false
+		if !roleWords(role) || forTheIssuer(role) || role == before && greeting[lastWord(role)] {
+			// "Welcome to", "Thank you for shopping at": the issuer greets
+			return roleMark{}, false
 		}
-		if role == before && greeting[lastWord(role)] {
-			return "", false // "Welcome to", "Thank you for shopping at": the issuer greets
-		}
-		return role, true
+		return roleMark{role, li, roleBefore}, true
 	}
 	if sp.End > le {
-		return "", false // a name printed over two lines is a block's, not a role's
+		return roleMark{}, false // a name printed over two lines is a block's, not a role's
 	}
-	if after := d.str(sp.End, le); after != "" {
+	p := sp.End
+	for p < le && d.rs[p] == ' ' {
+		p++
+	}
+	if p < le && p-sp.End < 3 {
+		// Words after the name in its column: a role only after a comma,
+		// a parenthesis or a dash.
+		if r := d.rs[p]; r != ',' && r != '(' && r != '-' && r != '–' {
+			return roleMark{}, false
+		}
+		after := d.str(sp.End, le)
 		if i := strings.Index(after, "   "); i >= 0 {
 			after = after[:i]
 		}
-		if t := strings.TrimSpace(after); t != "" {
-			role := strings.Trim(t, ",()-– ")
-			if t[0] != ',' && t[0] != '(' && t[0] != '-' && !strings.HasPrefix(t, "–") || !roleAfter(role) {
-				return "", false // "(cobaltoutdoor.example)", "- Downtown": the issuer's own words
-			}
-			return role, true
+		// "(cobaltoutdoor.example)", "(123456-K)": the issuer's own words;
+		// "- Downtown" is weighed by roleAfter.
+		role := strings.Trim(strings.TrimSpace(after), ",()-– ")
+		if !roleWords(role) || strings.ContainsAny(role, ".@/") {
+			return roleMark{}, false
 		}
+		return roleMark{role, li, roleAfterName}, true
 	}
 	above := d.columnAbove(li, sp.Start)
-	if above == "" || issuerLabelText(strings.TrimRight(above, ":： ")) || forTheIssuer(above) {
-		return "", false
+	if above == "" || !roleWords(strings.TrimRight(above, ":： ")) || forTheIssuer(above) {
+		return roleMark{}, false
 	}
-	if l, ok := labelText(above); ok && roleWords(l) && !ownNameLabel(l) {
-		return l, true
+	if l, ok := labelText(above); ok {
+		return roleMark{l, li, roleBefore}, true
 	}
-	if personRole(above) {
-		return above, true
-	}
-	return "", false
+	return roleMark{above, li, roleBare}, true
 }
 
 // greeting holds the last words of a greeting before the issuer's name.
@@ -205,9 +315,11 @@ func lastWord(s string) string {
 // word ("Owner", "gérant"), a title of office ("Director", "Founder"), or
 // its capitals ("CEO", "MD").
 func roleAfter(role string) bool {
-	if !roleWords(role) || strings.ContainsAny(role, ".@/") || issuerLabelText(role) {
-		return false
-	}
+	return officeWord(role) && !issuerLabelText(role)
+}
+
+// officeWord reports a role word, a title of office or its capitals.
+func officeWord(role string) bool {
 	if personRole(role) {
 		return true
 	}
