@@ -333,7 +333,8 @@ var blackboxSets = []struct {
 	// 47, 5 in ok once an own label embedded in another label, or naming another number first, loses to a plain one (q-number, session 11).
 	// 44, 74 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
 	// 43 once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
-	{"heldout-r10.jsonl", 43, 74, 5, 5},
+	// 42 once a label opening a cell of its line ("Cassa 02   Terminale 88123401") names what its value is (q-number).
+	{"heldout-r10.jsonl", 42, 74, 5, 5},
 	// Round 11 (session 10): a tester who never read the code wrote 50
 	// documents (48 countries; credit notes, utility and telecom bills,
 	// folios, tickets, clinics, reverse-charge, SaaS, courier duties,
@@ -350,7 +351,9 @@ var blackboxSets = []struct {
 	// "Invoice Upload Index") or naming another number first loses to a plain one (q-number, session 11).
 	// 31, 15 in ok, 35 flagged once the money fields add up as a ledger: the subtotal is the net after a discount, the tax every tax on it, the total what is invoiced before a withholding or an advance (q-amounts, session 11).
 	// 27, 13 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
-	{"heldout-r11.jsonl", 27, 35, 13, 0},
+	// 26, 12 in ok once a phone number after a phone word of any language, or dialled with its
+	// country code, is never the invoice number (q-number, session 11).
+	{"heldout-r11.jsonl", 26, 35, 12, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {

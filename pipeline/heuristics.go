@@ -512,6 +512,7 @@ func runHeuristics(ctx context.Context, rep HeuristicReport, text string, s *Sch
 			d.checkIdentifier(&c, f, val, own)
 			d.checkOwnNumber(&c, f, val)
 			d.checkPlainOwn(&c, f, val)
+			d.checkPhoneNumber(&c, f, val)
 		}
 		if c.Grounded && f.Kind == KindText && f.Party == PartyIssuer {
 			d.checkIssuer(&c, val)

@@ -425,14 +425,16 @@ func (d *doc) otherLabelAt(own Role, sp Span) string {
 	if signal {
 		return label
 	}
-	// No colon or sign: the words must open the line and the value close
-	// its cell.
+	// No colon or sign: the words must open the line or a cell of it
+	// ("Cassa 02   Terminale 88123401") and the value close its cell.
 	start := ls
 	for start < le && d.rs[start] == ' ' {
 		start++
 	}
+	from := p - len([]rune(label))
+	opens := d.str(start, p) == label || from-2 >= ls && d.str(from-2, from) == "  " || from-1 >= ls && d.rs[from-1] == '\t'
 	after := strings.TrimRight(d.str(sp.End, le), " \t")
-	if d.str(start, p) != label || after != "" && !strings.HasPrefix(d.str(sp.End, le), "  ") {
+	if !opens || after != "" && !strings.HasPrefix(d.str(sp.End, le), "  ") {
 		return ""
 	}
 	return label

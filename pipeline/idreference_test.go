@@ -126,6 +126,25 @@ func TestAnotherReferenceIsNotTheInvoiceNumber(t *testing.T) {
 		{"date before the number", "Holzbau Weber GmbH\nRechnung vom 20.11.2026 Nr. 2026-118\nGesamt   1.428,00 €", []string{"2026-118"}, nil},
 		{"invoice beside a till transaction", "BOOKSTORE SDN BHD\nINVOICE NO: 008558 TRANS: 009628\nDATE: 20/11/2026\nTOTAL   RM 31.45", []string{"008558"}, nil},
 		{"series and number", "Suministros Ebro S.L.\nFactura Serie A Nº 000123\nFecha: 20/11/2026\nTotal   121,00 €", []string{"000123", "A-000123"}, nil},
+		// A phone number under a phone word no list knows, or dialled with
+		// its country code; a number under a label opening a cell of its line.
+		{"Indonesian shop phone", "Toko Maju\nJl. Merdeka 12, Bandung\nTelp. 0812 555 0182\n20/11/2026 14:02\nTotal Rp 45.000",
+			nil, [][2]string{{"0812 555 0182", "Telp."}, {"08125550182", "phone number"}}},
+		{"Kenyan chemist on WhatsApp", "Uzima Chemist\nCall/WhatsApp 0722123456\nReceipt No: 4471\n20/11/2026\nTotal   KES 350.00",
+			[]string{"4471"}, [][2]string{{"0722123456", "WhatsApp"}}},
+		{"French café dialled abroad", "Café Lumière\n+33 1 45 67 89 10\n20/11/2026\nTotal   12,40 €",
+			nil, [][2]string{{"+33 1 45 67 89 10", "country code"}}},
+		{"Vietnamese phone", "CỬA HÀNG AN PHÁT\nĐT: 028 3822 1234\nHóa đơn số: 0000871\nTổng cộng: 160.000 VND",
+			[]string{"0000871"}, [][2]string{{"028 3822 1234", "ĐT"}}},
+		{"Japanese phone glued", "カフェ・ミドリ\n電話 03-1234-5678\n領収書\n2026年11月20日\n合計 ¥1,200",
+			nil, [][2]string{{"03-1234-5678", "電話"}}},
+		{"Italian till terminal", "BAR CENTRALE SNC\nP.IVA 01234567890\nDOCUMENTO COMMERCIALE\nCassa 02   Terminale 88123401\nDocumento n. 0118-0042\n" +
+			"20-11-2026 12:02\nTotale complessivo   7,50",
+			[]string{"0118-0042"}, [][2]string{{"88123401", "Terminale"}}},
+		// Stay quiet: an own number shaped like a phone number under its own
+		// label, a fiscal series of groups starting with zeros.
+		{"own number shaped like a phone's", "Harbour Tools Ltd\nTel: 0117 496 0000\nInvoice No: 0117 496 0118\nTotal £50.00", []string{"0117 496 0118"}, nil},
+		{"Paraguayan series", "Ferretería Asunción S.A.\nTel: (021) 555 018\nFactura N°: 001-001-0004471\nTotal   Gs. 150.000", []string{"001-001-0004471"}, nil},
 		// Never the invoice number, even where the document prints no own
 		// number: a phone number after a phone word, a tax ID after a
 		// tax-ID word, an IBAN.
