@@ -59,7 +59,7 @@ func (d *doc) asideCue(p int) string {
 }
 
 // asideCueIndex indexes asideCues for firstCue.
-var asideCueIndex = newCueIndex(asideCues)
+var asideCueIndex = newCueIndex(asideCues, 0)
 
 // cueIndex is a list of lower-case cues indexed by their first byte,
 // each also kept as runes, so that a line of the document's runes is
@@ -69,6 +69,12 @@ type cueIndex struct {
 	cues    []string
 	runes   [][]rune
 	byFirst [256][]uint8
+	// screen is the cues for the document's trigram set, first the hash
+	// of each one's first three runes (noTrigram for a shorter cue), and
+	// id where a document keeps what the set said (doc.cuesHeld).
+	screen []triNeedle
+	first  []uint16
+	id     int
 	// ascii classes the ASCII runes: a letter, a cue's first rune (in any
 	// case), so that the scan decides most runes by one lookup.
 	ascii [utf8.RuneSelf]uint8
@@ -79,11 +85,18 @@ const (
 	cueFirst
 )
 
-func newCueIndex(cues []string) *cueIndex {
-	ix := &cueIndex{cues: cues, runes: make([][]rune, len(cues))}
+func newCueIndex(cues []string, id int) *cueIndex {
+	ix := &cueIndex{cues: cues, runes: make([][]rune, len(cues)), screen: newTriNeedles(cues...), id: id}
 	for k, c := range cues {
 		ix.runes[k] = []rune(c)
 		ix.byFirst[c[0]] = append(ix.byFirst[c[0]], uint8(k))
+	}
+	for _, n := range ix.screen {
+		h := uint16(noTrigram)
+		if len(n.hashes) > 0 {
+			h = n.hashes[0] & (1<<triBits - 1)
+		}
+		ix.first = append(ix.first, h)
 	}
 	for b := range ix.ascii {
 		if unicode.IsLetter(rune(b)) {
@@ -145,6 +158,40 @@ func (ix *cueIndex) cueAt(rs []rune, i, to int, r rune) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// mayPrintCue reports whether the document may print one of ix's cues,
+// false only when its trigram set rules all of them out: most documents
+// print none, and their lines are then not scanned. A cue the runes hold
+// lowered stands in the fold (lowered, a run of spaces one) too, and the
+// cues are their own fold (TestCueScreensAreFolded).
+func (d *doc) mayPrintCue(ix *cueIndex) bool {
+	held := &d.cuesHeld[ix.id]
+	if *held == 0 {
+		*held = 1
+		if ix.mayBeIn(d.trigrams()) {
+			*held = 2
+		}
+	}
+	return *held == 2
+}
+
+// noTrigram marks a cue of fewer than three runes in cueIndex.first.
+const noTrigram = 1 << 15
+
+// mayBeIn is t.mayHoldAny(ix.screen), each cue ruled out by its first
+// trigram before its others are looked up: a text holds few cues' first.
+func (ix *cueIndex) mayBeIn(t *trigramSet) bool {
+	seen, mark := t.seen, t.mark
+	for k, h := range ix.first {
+		if h != noTrigram && seen[h] != mark {
+			continue
+		}
+		if t.mayHold(ix.screen[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // lowersTo reports whether rs lowered are low.

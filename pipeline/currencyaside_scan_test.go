@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -134,5 +135,71 @@ func TestFirstCueIsEachCueSearched(t *testing.T) {
 		if f < len(lines)/20 {
 			t.Errorf("cue list %d: only %d of %d lines hold a cue: the comparison says little", n, f, len(lines))
 		}
+	}
+}
+
+// The trigram screen may rule a cue out only where the fold cannot hold
+// it: each cue must be its own fold, as newTriNeedles takes it.
+func TestCueScreensAreFolded(t *testing.T) {
+	for _, ix := range []*cueIndex{asideCueIndex, valueCueIndex} {
+		for _, c := range ix.cues {
+			if got := string(foldNeedle(c, foldSpaces)); got != c {
+				t.Errorf("cue %q folds to %q: the trigram screen would look for another text", c, got)
+			}
+		}
+	}
+}
+
+// A document's lines read the same aside and value cues with the trigram
+// screen as without it, on texts of cues in any case, split by runs of
+// spaces and lines, in other scripts and widths, and on the receipts.
+func TestCueScreenMissesNoCue(t *testing.T) {
+	texts := []string{"Total AED 10,500.00 (≈ USD 2,859.08)", "USD equivalent (for information only): USD 2,859.08",
+		"Customs value: USD 100\nTotal EUR 5", "ＥＱＵＩＶＡＬＥＮＴ 5", "for  information only", "Эквивалент 100",
+		"Declared\tValue 5", "", "≈"}
+	for _, r := range loadReceipts(t) {
+		texts = append(texts, r.Text)
+	}
+	var pieces []string
+	for _, ix := range []*cueIndex{asideCueIndex, valueCueIndex} {
+		for _, c := range ix.cues {
+			pieces = append(pieces, c, strings.ToUpper(c), strings.Replace(c, " ", "  ", 1))
+		}
+	}
+	pieces = append(pieces, " ", "\n", "x", "5.00", "USD", "é", "(", "\u3000", "Ｆ")
+	rng := rand.New(rand.NewPCG(3, 1))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if rng.IntN(3) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	found, schema := 0, Invoice()
+	for _, text := range texts {
+		d, err := analyze(context.Background(), text, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for li := range d.lineStarts {
+			ls, le := d.lineBounds(li)
+			at, cue := asideCueIndex.firstCue(d.rs, ls, le)
+			if m := d.lineCueOf(li); m.at != at || m.cue != cue {
+				t.Fatalf("%q line %d: screened %d %q, scanned %d %q", text, li, m.at, m.cue, at, cue)
+			}
+			v, _ := valueCueIndex.firstCue(d.rs, ls, le)
+			if got := d.valueLine(ls, le); got != (v >= 0) {
+				t.Fatalf("%q line %d: screened value line %v, scanned %d", text, li, got, v)
+			}
+			if at >= 0 || v >= 0 {
+				found++
+			}
+		}
+	}
+	if found < len(texts)/4 {
+		t.Errorf("only %d cues in %d texts: the comparison says little", found, len(texts))
 	}
 }

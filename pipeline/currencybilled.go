@@ -359,7 +359,10 @@ func (d *doc) lineCueOf(li int) *lineCue {
 	if !m.read || m.li != li {
 		m.read, m.li = true, li
 		m.ls, m.le = d.lineBounds(li)
-		m.at, m.cue = asideCueIndex.firstCue(d.rs, m.ls, m.le)
+		m.at, m.cue = -1, ""
+		if d.mayPrintCue(asideCueIndex) {
+			m.at, m.cue = asideCueIndex.firstCue(d.rs, m.ls, m.le)
+		}
 	}
 	return m
 }
@@ -445,10 +448,13 @@ var valueCues = []string{"customs value", "value for customs", "declared value",
 	"listino"}
 
 // valueCueIndex indexes valueCues for firstCue.
-var valueCueIndex = newCueIndex(valueCues)
+var valueCueIndex = newCueIndex(valueCues, 1)
 
 // valueLine reports a line that holds a value cue before offset p.
 func (d *doc) valueLine(ls, p int) bool {
+	if !d.mayPrintCue(valueCueIndex) {
+		return false
+	}
 	at, _ := valueCueIndex.firstCue(d.rs, ls, p)
 	return at >= 0
 }

@@ -47,6 +47,7 @@ type doc struct {
 	currency   *printedCurrency
 	billedCur  *billedCurrency
 	cueLine    lineCue
+	cuesHeld   [2]uint8 // mayPrintCue's answers: 0 not asked, 1 no, 2 may
 	rounds     []labelledAmount
 	pays       []payment
 	roundsDone bool
