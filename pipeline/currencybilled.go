@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -638,6 +639,24 @@ var signFamilies = map[string]map[string]bool{
 	"kr": setOf("SEK", "NOK", "DKK", "ISK"),
 }
 
+// familyScreens are signFamilies' codes lowered, as the trigram set holds
+// them; built once, read-only.
+var familyScreens = func() map[string][]familyScreen {
+	m := map[string][]familyScreen{}
+	for sign, family := range signFamilies {
+		for _, code := range slices.Sorted(maps.Keys(family)) {
+			m[sign] = append(m[sign], familyScreen{code: code, n: newTriNeedles(strings.ToLower(code))[0]})
+		}
+	}
+	return m
+}()
+
+// familyScreen is a family's code and its needle for the trigram set.
+type familyScreen struct {
+	code string
+	n    triNeedle
+}
+
 func setOf(codes ...string) map[string]bool {
 	m := make(map[string]bool, len(codes))
 	for _, c := range codes {
@@ -660,6 +679,11 @@ func (d *doc) familySignCode(c *FieldCheck, code string, spans []Span) bool {
 		if d.str(sp.Start, sp.End) != sign {
 			return false
 		}
+	}
+	if !slices.ContainsFunc(familyScreens[sign], func(m familyScreen) bool {
+		return m.code != code && d.trigrams().mayHold(m.n)
+	}) {
+		return false // the text cannot hold another of the family's codes
 	}
 	rs := d.rs
 	for p := 0; p+3 <= len(rs); p++ {
