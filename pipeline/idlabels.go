@@ -332,8 +332,10 @@ func (d *doc) namesDirectly(h labelHit, sp Span) bool {
 	if h.end > sp.Start || sp.Start-h.end > 12 {
 		return false
 	}
-	gap := strings.ToLower(string(d.rs[h.end:sp.Start]))
-	gap = numberSignDropper.Replace(gap)
+	gap := strings.ToLower(d.str(h.end, sp.Start))
+	if strings.IndexByte(gap, 'n') >= 0 { // every sign it drops starts with an n
+		gap = numberSignDropper.Replace(gap)
+	}
 	if o := strings.IndexByte(gap, '('); o >= 0 {
 		// A gloss in another language: "Ký hiệu (Serial): 1C26TML".
 		if c := strings.IndexByte(gap[o:], ')'); c > 0 && !strings.ContainsFunc(gap[o:o+c], unicode.IsDigit) {
