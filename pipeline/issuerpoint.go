@@ -207,12 +207,16 @@ func issuerLabelText(label string) bool {
 
 // sellerWords name the place that sells or the document's issuer where
 // issuerLabels do not: a label holding one ("Store:", "Shop name:",
-// "店舗:", "가게:", "Émetteur :") introduces the seller a platform's or a
+// "店舗:", "가게:", "Émetteur :", "Van:", "Издавач:") introduces the seller a platform's or a
 // chain's receipt names below its own head, or the issuer itself.
 var sellerWords = map[string]bool{"store": true, "shop": true, "restaurant": true, "outlet": true, "tienda": true,
 	"loja": true, "magasin": true, "boutique": true, "geschäft": true, "filiale": true, "negozio": true,
 	"winkel": true, "butik": true, "sklep": true, "店舗": true, "店铺": true, "商店": true, "门店": true, "가게": true,
-	"매장": true, "상점": true, "émetteur": true, "emetteur": true, "payee": true}
+	"매장": true, "상점": true, "émetteur": true, "emetteur": true, "payee": true,
+	// The sender's "Van:" of a Dutch invoice over "Aan:", and the issuer
+	// or seller of a Macedonian, Serbian, Croatian or Bulgarian one.
+	"van": true, "издавач": true, "издавалац": true, "издател": true, "продавач": true, "добавувач": true,
+	"izdavalac": true, "izdavatelj": true, "prodavac": true, "prodavatelj": true}
 
 // centsAbove reports an amount with cents on a line above li: the body (its
 // item, total or payment lines) has begun.

@@ -58,7 +58,10 @@ func (d *doc) checkNamedInRole(c *FieldCheck, val string) {
 		return
 	}
 	head, hl := d.letterheadLine()
-	if hl < 0 || hl >= marks[0].line || !nameLike(head) || sameName(head, val) {
+	if hl < 0 || hl >= marks[0].line || !nameLike(head) {
+		head, hl = d.labelledIssuerAbove(marks[0].line)
+	}
+	if hl < 0 || sameName(head, val) {
 		return
 	}
 	c.penalize(factorUnplacedIssuer, fmt.Sprintf("%q is named only as %q (line %d), not as the issuer: the document's head prints %q (line %d)",
@@ -234,6 +237,37 @@ func documentTitle(line string) bool {
 // spaces: Korean, Chinese and Japanese invoices, bills and receipts.
 var unspacedKinds = []string{"계산서", "영수증", "청구서", "发票", "收据", "請求書", "領収書", "明細書", "納品書", "発票"}
 
+// labelledIssuerAbove is the name an issuer's label introduces on a line
+// above li ("Издавач: Вардар Трејд", "Van: …"): the document names its
+// issuer there when no letterhead does.
+func (d *doc) labelledIssuerAbove(li int) (string, int) {
+	for k := 0; k < li; k++ {
+		ks, ke := d.lineBounds(k)
+		line := strings.TrimSpace(d.str(ks, ke))
+		i := indexColon(line)
+		if i <= 0 {
+			continue
+		}
+		label := strings.TrimSpace(line[:i])
+		_, w := utf8.DecodeRuneInString(line[i:])
+		name := firstSegment(strings.TrimSpace(line[i+w:]))
+		if name != "" && nameLike(name) && countWords(label) <= maxIntroLabel && !sendersLabel(label) && issuerLabelText(label) {
+			return name, k
+		}
+	}
+	return "", -1
+}
+
+// sendersLabel reports a sender's label ("From:", "Von:", "Van:"), which
+// an e-mail or a letter heads with a person or an address.
+func sendersLabel(label string) bool {
+	switch strings.ToLower(label) {
+	case "from", "von", "van", "de", "da":
+		return true
+	}
+	return false
+}
+
 // plainLine reports a line that can name a business: no label's colon,
 // no digit (an address, a date).
 func plainLine(line string) bool {
@@ -255,6 +289,9 @@ var documentKinds = map[string]bool{"invoice": true, "invoices": true, "receipt"
 func (d *doc) roleAt(li int, sp Span) (roleMark, bool) {
 	ls, le := d.lineBounds(li)
 	before := ""
+	if r := d.rs[max(sp.Start-1, ls)]; sp.Start > ls && (r == '@' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		return roleMark{}, false // inside a word or an address: "sales@dynaflex-seals.com"
+	}
 	if ss := segmentStart(d.rs, ls, sp.Start); !spacesOnly(d.rs[ss:sp.Start]) {
 		before = trimHonorifics(strings.TrimSpace(d.str(ss, sp.Start)))
 	}
@@ -342,18 +379,12 @@ var officeTitles = map[string]bool{"director": true, "directors": true, "founder
 func ownNameLabel(label string) bool {
 	toks := LabelTokens(label)
 	for i, t := range toks {
-		if ownNameWords[t] || moreIssuerWords[t] || t == "name" && i > 0 && ownNameWords[toks[i-1]+" name"] {
+		if ownNameWords[t] || t == "name" && i > 0 && ownNameWords[toks[i-1]+" name"] {
 			return true
 		}
 	}
 	return false
 }
-
-// moreIssuerWords name the issuer in labels the issuer labels lack: the
-// Macedonian, Serbian and Bulgarian issuer and seller, the Dutch "Van".
-var moreIssuerWords = map[string]bool{"издавач": true, "издавалац": true, "издател": true, "продавач": true,
-	"продавец": true, "добавувач": true, "испорачател": true, "van": true, "izdavalac": true, "izdavatelj": true,
-	"prodavac": true, "dobavljač": true, "izdajatelj": true, "prodajalec": true, "dobavitelj": true}
 
 // ownNameWords name the issuer's own name in a label.
 var ownNameWords = map[string]bool{"company": true, "business": true, "firm": true, "trading": true, "dba": true,

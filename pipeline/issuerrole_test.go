@@ -64,6 +64,8 @@ func TestTheVendorIsTheIssuerNotAPartyInAnotherRole(t *testing.T) {
 		"Vergi Dairesi: Kadıköy   VKN 1234567890\nNakliye hizmeti   10.000,00\nKDV %20   2.000,00\nGenel Toplam   12.000,00 TL"
 	nlCreditAan := "CREDITNOTA CN-2026-017\nAan: Van Dijk Installaties B.V.\nIndustrieweg 12, Utrecht\nDatum: 20-11-2026\n" +
 		"Van: Groen Hout Leveranciers B.V.\nKvK 12345678   BTW NL001234567B01\nRetour vloerdelen   -450,00\nBTW 21%   -94,50\nTotaal   -544,50 EUR"
+	mkIssuer := "ФАКТУРА бр. 2026-0412   Датум: 20.11.2026\nИздавач: Вардар Трејд\nул. Партизанска 12, Скопје\nЕДБ 4030012345678\n" +
+		"Примач: Охрид Маркет\nул. Македонска 4, Охрид\nБрашно 10 вреќи   6.000,00\nДДВ 18%   1.080,00\nВкупно   7.080,00 ден."
 	brDanfe := "DANFE - Documento Auxiliar da Nota Fiscal Eletrônica\nNº 000.012.345   Série 1   Emissão: 20/11/2026\n" +
 		"EMITENTE: Ferragens Paulista Ltda   CNPJ 12.345.678/0001-90\nDESTINATÁRIO/REMETENTE\n" +
 		"NOME/RAZÃO SOCIAL: Construtora Horizonte S.A.   CNPJ 98.765.432/0001-10\nParafusos 1000   R$ 450,00\nValor total da nota   R$ 450,00"
@@ -162,6 +164,9 @@ func TestTheVendorIsTheIssuerNotAPartyInAnotherRole(t *testing.T) {
 		{"czech supplier in the right column passes", czBuyerLeft, v("Zámečnictví Dvořák s.r.o."), "", ""},
 		{"turkish addressee after Sayın", trSayin, v("Ege Tekstil A.Ş."), "vendor_name", flagged},
 		{"turkish carrier passes", trSayin, v("Anadolu Lojistik Ltd. Şti."), "", ""},
+		{"dutch supplier after Van passes", nlCreditAan, v("Groen Hout Leveranciers B.V."), "", ""},
+		{"macedonian issuer under Издавач passes", mkIssuer, v("Вардар Трејд"), "", ""},
+		{"macedonian buyer under Примач", mkIssuer, v("Охрид Маркет"), "vendor_name", `named only`},
 		{"dutch credit note's addressee", nlCreditAan, v("Van Dijk Installaties B.V."), "vendor_name", flagged},
 		{"brazilian recipient", brDanfe, v("Construtora Horizonte S.A."), "vendor_name", flagged},
 		{"brazilian issuer passes", brDanfe, v("Ferragens Paulista Ltda"), "", ""},
