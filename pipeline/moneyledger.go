@@ -55,7 +55,7 @@ type ledgers struct {
 	discounted bool
 	// kinds is each amount's part kind once asked, kindUnread before.
 	kinds   []partKind
-	kindBuf [128]partKind
+	kindBuf [64]partKind
 	all     []ledgerRec
 }
 
@@ -72,7 +72,7 @@ func (d *doc) isDotted() bool {
 	if !ls.dottedRead {
 		ls.dottedRead = true
 		for i := range d.amounts {
-			if r := d.amounts[i].Raw; len(r) > 5 && dotGroupedRaw(r) {
+			if r := d.amounts[i].Raw; len(r) > 6 && dotGroupedRaw(r) {
 				ls.dotted = true
 				break
 			}
@@ -89,7 +89,7 @@ func (d *doc) isDiscounted() bool {
 		ls.discountRead = true
 		for i := range d.amounts {
 			a := &d.amounts[i]
-			if a.Value < 0 || a.role == roleOther && a.key != "" && discountFirst[a.key[0]] != 0 && isDiscountKey(a.key) {
+			if a.Value < 0 || a.role == roleOther && d.labelKind(i) == partDiscount {
 				ls.discounted = true
 				break
 			}
@@ -290,16 +290,48 @@ func (d *doc) labelKind(i int) partKind {
 			return partDeduction // "Less Withholding VAT 2%" read as an amount excluding VAT
 		}
 		return partCharge
-	case isDiscountKey(a.key) && !d.earlyPayment(a.Line):
-		return partDiscount
-	case withholdingKeys[a.key] || insurerShareKeys[a.key] || a.role == roleOther && d.isPayment(*a):
-		return partDeduction
+	default:
+		k, known := otherKinds[a.key]
+		if !known {
+			k = keyKind(a.key, a.role == roleOther)
+		}
+		if k == partDiscount && d.earlyPayment(a.Line) {
+			k = kindUnread
+		}
+		if k != kindUnread {
+			return k
+		}
 	}
 	if a.Value < 0 {
 		return partDeduction
 	}
 	return kindUnread
 }
+
+// keyKind classifies a label key: a discount, or money kept back or paid
+// already (other is set for a label of RoleOther), or kindUnread.
+func keyKind(k string, other bool) partKind {
+	switch {
+	case isDiscountKey(k):
+		return partDiscount
+	case withholdingKeys[k] || insurerShareKeys[k] || other && (tenderedLabels[k] || strings.Contains(k, "paid") ||
+		strings.Contains(k, "payment") || strings.Contains(k, "deposit") || depositWords[k]):
+		return partDeduction
+	}
+	return kindUnread
+}
+
+// otherKinds is keyKind of every label of RoleOther the lexicon knows, in
+// LabelKey form: one lookup for the labels a receipt prints most (cash,
+// change, rounding, discount).
+var otherKinds = func() map[string]partKind {
+	m := make(map[string]partKind, len(otherLabels))
+	for _, l := range otherLabels {
+		k := LabelKey(l)
+		m[k] = keyKind(k, true)
+	}
+	return m
+}()
 
 // rateKind classifies an amount no label classifies by its line's words.
 // A tax the lexicon does not know is computed on the net at a printed
@@ -315,18 +347,44 @@ func (d *doc) rateKind(i int) partKind {
 	if !pct {
 		return partCharge
 	}
-	l := strings.ToLower(d.lead(a))
-	for _, w := range taxWords {
-		if strings.Contains(l, w) {
+	// The line's words, lowered into a stack array.
+	var buf [96]rune
+	n := 0
+	for p := ls; p < a.Start && n < len(buf); p++ {
+		buf[n] = unicode.ToLower(d.rs[p])
+		n++
+	}
+	l := buf[:n]
+	for _, w := range taxWordRunes {
+		if runesIndex(l, w) >= 0 {
 			return partTax
 		}
 	}
 	for _, w := range discountWords {
-		if strings.Contains(l, string(w)) {
+		if runesIndex(l, w) >= 0 {
 			return partDiscount
 		}
 	}
 	return partCharge
+}
+
+// taxWordRunes is taxWords as runes.
+var taxWordRunes = func() [][]rune {
+	out := make([][]rune, len(taxWords))
+	for i, w := range taxWords {
+		out[i] = []rune(w)
+	}
+	return out
+}()
+
+// runesIndex is the first index of w in s, or -1.
+func runesIndex(s, w []rune) int {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i] == w[0] && runesEqual(s[i:i+len(w)], w) {
+			return i
+		}
+	}
+	return -1
 }
 
 // sign is +1 for a part that adds to the running amount, -1 for one that

@@ -264,26 +264,40 @@ func (d *doc) taxedTotal(g int) bool {
 	return false
 }
 
-// penalizeNetAsTotal flags a total that is the net of a ledger whose
-// taxes are added after it: the amount before tax is no total.
+// penalizeNetAsTotal flags a total printed as a net with its taxes
+// added below it: the lines right under a printing of x are taxes, and the
+// labelled total after them is x plus those taxes ("Subtotal 100.00 / GST
+// 10.00 / Total 110.00"). The amount before tax is no total.
 func (d *doc) penalizeNetAsTotal(c *FieldCheck, x float64, matches []labelledAmount) bool {
-	if !d.taxBelow(matches) {
-		return false
-	}
-	done := false
-	d.eachLedger(func(l []ledgerItem, f ledgerFacts) bool {
-		g := &d.amounts[l[len(l)-1].i]
-		gv := d.ledgerVal(g)
-		if len(f.taxes) == 0 || !near(x, f.net, 0.011) || near(x, gv, 0.011) {
-			return false
+	ls := &d.facts.ledgers
+	for _, m := range matches {
+		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start > m.Start })
+		taxes, first := 0.0, -1
+		for k := i; k < len(d.amounts) && d.amounts[k].Line-m.Line <= 4; k++ {
+			if !d.lineEnd(k) || d.amounts[k].Line == m.Line {
+				continue
+			}
+			a := &d.amounts[k]
+			if a.role == RoleTotal && !a.summary {
+				g := d.ledgerVal(a)
+				if first >= 0 && !near(g, x, 0.011) && near(g, x+taxes, 0.011+0.005*taxes/math.Max(taxes, 1)) {
+					t := &d.amounts[first]
+					c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net before the tax (%q %.2f, line %d); the total with it is %.2f (%q, line %d)",
+						x, d.lead(t), d.ledgerVal(t), t.Line+1, g, d.lead(a), a.Line+1))
+					return true
+				}
+				break
+			}
+			if d.quickKindOf(ls, k) != partTax {
+				break
+			}
+			if first < 0 {
+				first = k
+			}
+			taxes += d.ledgerVal(a)
 		}
-		t := &d.amounts[f.taxes[0]]
-		c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net before the tax (%q %.2f, line %d); the total with it is %.2f (%q, line %d)",
-			x, d.lead(t), d.ledgerVal(t), t.Line+1, gv, d.lead(g), g.Line+1))
-		done = true
-		return true
-	})
-	return done
+	}
+	return false
 }
 
 // Screens of the ledger checks, read before any ledger is.
@@ -316,24 +330,6 @@ func (d *doc) otherTaxBeside(matches []labelledAmount) bool {
 	return false
 }
 
-// taxBelow reports a printing with a tax within three lines below it: a
-// net the tax is added to.
-func (d *doc) taxBelow(matches []labelledAmount) bool {
-	ls := &d.facts.ledgers
-	for _, m := range matches {
-		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start > m.Start })
-		for k, ends := i, 0; k < len(d.amounts) && ends < 3 && d.amounts[k].Line-m.Line <= 4; k++ {
-			if d.lineEnd(k) {
-				if d.quickKindOf(ls, k) == partTax {
-					return true
-				}
-				ends++
-			}
-		}
-	}
-	return false
-}
-
 // discountNear reports a discount within four lines below a printing, or
 // above one no subtotal label names: a subtotal is judged by a ledger only
 // there (a labelled subtotal after the discount passes its role check).
@@ -358,5 +354,5 @@ func (d *doc) discountNear(matches []labelledAmount) bool {
 // discountAt reports amount k printed negative or under a discount label.
 func (d *doc) discountAt(k int) bool {
 	a := &d.amounts[k]
-	return a.Value < 0 || a.key != "" && a.role == roleOther && discountFirst[a.key[0]] != 0 && isDiscountKey(a.key)
+	return a.Value < 0 || a.role == roleOther && d.labelKind(k) == partDiscount
 }

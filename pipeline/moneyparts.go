@@ -30,7 +30,7 @@ var discountStems = []string{"disc", "coupon", "promo", "rabat", "remise", "desc
 var discountWords = func() [][]rune {
 	out := [][]rune{[]rune("saving")}
 	for _, w := range discountStems {
-		if w != "coupon" && w != "promo" && w != "giảmgiá" {
+		if w != "coupon" && w != "promo" && w != "giảmgiá" && w != "สวนลด" {
 			out = append(out, []rune(w))
 		}
 	}
