@@ -353,7 +353,8 @@ var blackboxSets = []struct {
 	// 27, 13 in ok once a name the document prints only in a role (a label, "Inh.", "Served by", a role line over it, ", CEO" after it) below its letterhead is flagged (q-vendor, issuerrole.go, session 11, own documents).
 	// 26, 12 in ok once a phone number after a phone word of any language, or dialled with its
 	// country code, is never the invoice number (q-number, session 11).
-	{"heldout-r11.jsonl", 26, 35, 12, 0},
+	// 25 once a net with its taxes printed under it is no total (q-amounts, session 11).
+	{"heldout-r11.jsonl", 25, 35, 12, 0},
 }
 
 func TestBlackboxWrongValuesAreFlagged(t *testing.T) {
