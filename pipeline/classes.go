@@ -392,7 +392,8 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		return
 	}
 	var ctx []Span
-	for _, sp := range capped(bounded(d.rs, d.findScreened(foldNeedle(code, foldSpaces)))) {
+	var nb [8]rune // a code's needle on the stack
+	for _, sp := range capped(bounded(d.rs, d.findScreened(appendNeedle(nb[:0], strings.TrimSpace(code), foldSpaces)))) {
 		if d.inCurrencyContext(sp) {
 			ctx = append(ctx, sp)
 		}

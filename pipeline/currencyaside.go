@@ -223,6 +223,9 @@ func leadByte(r rune) byte {
 // amount was converted into, not the currency billed. It returns the
 // spans on the document's own lines.
 func (d *doc) checkAsideCurrency(c *FieldCheck, code string, spans []Span) []Span {
+	if !d.mayPrintCue(asideCueIndex) {
+		return spans // no line is an aside: all are the document's own
+	}
 	var own []Span
 	aside, cue := -1, ""
 	for _, sp := range spans {
