@@ -499,7 +499,7 @@ func (d *doc) taxOffice(spans []Span, val string) bool {
 		}
 		li := d.lineOf(sp.Start)
 		ls, le := d.lineBounds(li)
-		if !taxOfficeStem(d.str(ls, le)) {
+		if !d.stemsOnLine(taxOfficeScreen, taxOfficeStems, d.str(ls, le)) {
 			return false
 		}
 		before := LabelTokens(d.str(max(ls, sp.Start-30), sp.Start))

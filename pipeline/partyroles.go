@@ -209,7 +209,7 @@ func (d *doc) roleOnLine(li, ls int, sp Span) string {
 	if _, le := d.lineBounds(li); sp.End < le {
 		// "… Anadolu Faktoring A.Ş.'ye temlik edilmiştir": the verb after
 		// the name.
-		if after := d.str(sp.End, min(le, sp.End+24)); assignedAfterStems.in(after) {
+		if after := d.str(sp.End, min(le, sp.End+24)); d.stemsOnLine(assignedAfterScreen, assignedAfterStems, after) {
 			return "assigned"
 		}
 	}
@@ -217,7 +217,7 @@ func (d *doc) roleOnLine(li, ls int, sp Span) string {
 		// The name under "… overdratt til og skal betales til:".
 		if li > 0 {
 			ps, pe := d.lineBounds(li - 1)
-			if prev := d.str(ps, pe); assignmentStems.in(prev) {
+			if prev := d.str(ps, pe); d.stemsOnLine(assignmentScreen, assignmentStems, prev) {
 				if l := phraseIn(LabelTokens(prev), assignmentPhrases); l != "" {
 					return l
 				}
@@ -225,12 +225,12 @@ func (d *doc) roleOnLine(li, ls int, sp Span) string {
 		}
 		return ""
 	}
-	if assignmentStems.in(before) {
+	if d.stemsOnLine(assignmentScreen, assignmentStems, before) {
 		if l := phraseIn(LabelTokens(before), assignmentPhrases); l != "" {
 			return l
 		}
 	}
-	if !holderStems.in(before) {
+	if !d.stemsOnLine(holderScreen, holderStems, before) {
 		return ""
 	}
 	if l := suffixLabel(LabelTokens(before), debitHolderSuffixes); l != "" && d.nearDebit(li) {
@@ -301,8 +301,9 @@ func bankName(name string) bool {
 func (d *doc) paymentBankAt(li int, sp Span) bool {
 	name := d.str(sp.Start, sp.End)
 	ls, _ := d.lineBounds(li)
-	after := bankAfterAccount(d.str(ls, sp.Start))
-	if !after && !bankName(name) {
+	// bankAfterAccount and bankName read the text for their stems first.
+	after := d.mayHoldStems(accountScreen) && bankAfterAccount(d.str(ls, sp.Start))
+	if !after && !(d.mayHoldStems(bankScreen) && bankName(name)) {
 		return false
 	}
 	if h, ok := d.headIssuer(true); ok && sameName(h.name, name) {

@@ -27,6 +27,9 @@ var issuerLabelsByByte = func() (m [256][]string) {
 // use.
 type partyFacts struct {
 	tri trigramSet
+	// stemsRead marks the stem screens read (mayHoldStems), stemsHeld
+	// those the text may hold, a bit per stemScreenID.
+	stemsRead, stemsHeld uint8
 }
 
 // trigramSet holds the hashes of every run of three runes of a document's
