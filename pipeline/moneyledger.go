@@ -25,6 +25,7 @@ const (
 	partTax                       // a tax added to the net
 	partDiscount                  // a reduction of the price
 	partDeduction                 // kept back or paid already: a withholding, a deposit, a credit
+	partRounding                  // a rounding or a tip: no part of what is invoiced or taken off
 )
 
 // ledgerItem is one line of a ledger: a printed sum, or a part between sums.
@@ -312,6 +313,8 @@ func (d *doc) labelKind(i int) partKind {
 // already (other is set for a label of RoleOther), or kindUnread.
 func keyKind(k string, other bool) partKind {
 	switch {
+	case isRoundingKey(k) || strings.HasPrefix(k, "tip"):
+		return partRounding
 	case isDiscountKey(k):
 		return partDiscount
 	case withholdingKeys[k] || insurerShareKeys[k] || other && (tenderedLabels[k] || strings.Contains(k, "paid") ||
@@ -396,6 +399,15 @@ func (k partKind) sign() float64 {
 	return 1
 }
 
+// adds is what part a of kind k adds to the running amount, v its
+// magnitude: a rounding adds as printed, with its sign.
+func (k partKind) adds(a *labelledAmount, v float64) float64 {
+	if k == partRounding && a.Value < 0 {
+		return -v
+	}
+	return k.sign() * v
+}
+
 // ledgerStep reads back from sum g to the nearest line above whose amount,
 // with the lines between added or taken off, makes g: that line's amount
 // is the sum g was worked out from. It appends the parts between to out,
@@ -415,7 +427,7 @@ func (d *doc) ledgerStep(ls *ledgers, g int, out []ledgerItem) (int, []ledgerIte
 		}
 		k := d.partKindOf(ls, e)
 		out = append(out, ledgerItem{i: int32(e), kind: k})
-		acc += k.sign() * v
+		acc += k.adds(&d.amounts[e], v)
 		if acc > want+1 && !d.isDiscounted() {
 			return 0, out[:n], false // only additions, already past the sum
 		}
@@ -481,7 +493,7 @@ func (d *doc) readLedger(ls *ledgers, l []ledgerItem, ints []int) (f ledgerFacts
 		if it.kind == partDiscount && f.discount < 0 {
 			f.discount = int(it.i)
 		}
-		run += it.kind.sign() * v
+		run += it.kind.adds(&d.amounts[it.i], v)
 	}
 	f.net = run
 	if f.netFrom == f.cut-1 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -153,7 +152,7 @@ const (
 // A discount, a rounding or a tax between them means something else.
 func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok bool) {
 	x := d.ledgerVal(&m)
-	mi := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+	mi := d.amountAt(m.Start)
 	if mi == len(d.amounts) || x <= 0 {
 		return 0, nil, false
 	}
@@ -169,10 +168,8 @@ func (d *doc) leftToPay(m labelledAmount, ls *ledgers) (g int, taken []int, ok b
 			}
 			return 0, nil, false
 		}
-		if k := d.quickKindOf(ls, e); k == partTax || k == partDiscount {
-			return 0, nil, false
-		}
-		if v == 0 || len(taken) == maxTakenOff || a.key != "" && (isRoundingKey(a.key) || strings.HasPrefix(a.key, "tip") || insurerShareKeys[a.key]) {
+		k := d.quickKindOf(ls, e)
+		if k == partTax || k == partDiscount || k == partRounding || v == 0 || len(taken) == maxTakenOff || a.key != "" && insurerShareKeys[a.key] {
 			// An insurer's share lowers what the patient owes, like a
 			// discount: the patient's share is the total.
 			return 0, nil, false
@@ -271,7 +268,7 @@ func (d *doc) taxedTotal(g int) bool {
 func (d *doc) penalizeNetAsTotal(c *FieldCheck, x float64, matches []labelledAmount) bool {
 	ls := &d.facts.ledgers
 	for _, m := range matches {
-		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start > m.Start })
+		i := d.amountAt(m.Start + 1)
 		taxes, first := 0.0, -1
 		for k := i; k < len(d.amounts) && d.amounts[k].Line-m.Line <= 4; k++ {
 			if !d.lineEnd(k) || d.amounts[k].Line == m.Line {
@@ -310,7 +307,7 @@ func (d *doc) otherTaxBeside(matches []labelledAmount) bool {
 		if m.role != RoleTax {
 			continue
 		}
-		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+		i := d.amountAt(m.Start)
 		// The lines right above and below: the taxes of one total are
 		// printed together.
 		above := d.prevLineEnd(i)
@@ -336,7 +333,7 @@ func (d *doc) otherTaxBeside(matches []labelledAmount) bool {
 func (d *doc) discountNear(matches []labelledAmount) bool {
 	labelled := slices.ContainsFunc(matches, func(a labelledAmount) bool { return a.role == RoleSubtotal })
 	for _, m := range matches {
-		i := sort.Search(len(d.amounts), func(k int) bool { return d.amounts[k].Start >= m.Start })
+		i := d.amountAt(m.Start)
 		for k := i - 1; !labelled && k >= 0 && m.Line-d.amounts[k].Line <= 4; k-- {
 			if d.discountAt(k) {
 				return true
@@ -355,4 +352,19 @@ func (d *doc) discountNear(matches []labelledAmount) bool {
 func (d *doc) discountAt(k int) bool {
 	a := &d.amounts[k]
 	return a.Value < 0 || a.role == roleOther && d.labelKind(k) == partDiscount
+}
+
+// amountAt is the index of the first amount starting at or after p (the
+// amounts are in text order).
+func (d *doc) amountAt(p int) int {
+	lo, hi := 0, len(d.amounts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if d.amounts[m].Start < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
