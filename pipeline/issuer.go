@@ -338,6 +338,7 @@ var segmentSeps = [...]string{"   ", "\t", ", ", " · ", " | ", " — ", " - "}
 // instead of one search per separator.
 func segmentEnd(line string) int {
 	var first [len(segmentSeps)]int // one past each separator's first occurrence, 0 for none
+	found := false
 	for i := 0; i < len(line); i++ {
 		if line[i] > ',' || !segmentByte[line[i]] {
 			continue // most bytes start no separator (none above ','): one test passes them
@@ -369,10 +370,13 @@ func segmentEnd(line string) int {
 			}
 		}
 		if first[k] == 0 && strings.HasPrefix(line[i:], segmentSeps[k]) {
-			first[k] = i + 1
+			first[k], found = i+1, true
 		}
 	}
 	end := len(line)
+	if !found {
+		return end // most head lines print no separator
+	}
 	for k, sep := range segmentSeps {
 		// A later occurrence cannot fit where the first one does not.
 		if p := first[k] - 1; p > 0 && p+len(sep) <= end {
