@@ -168,13 +168,13 @@ func (lw keyWordList) labelLine() (string, bool) {
 	if len(lw.ws) == 0 {
 		return "", true
 	}
-	first := string(lw.word(0))
-	for _, i := range customerLabelsByFirst[first] {
+	first := lw.word(0)
+	for _, i := range customerLabelsByFirst[string(first)] {
 		if l := customerLabelToks[i]; len(l) == len(lw.ws) && lw.are(0, l) {
 			return customerLabels[i], true
 		}
 	}
-	for _, i := range addressWordsByFirst[first] {
+	for _, i := range addressWordsByFirst[string(first)] {
 		if l := addressWordToks[i]; len(l) == len(lw.ws) && lw.are(0, l) {
 			return addressWords[i], true
 		}
