@@ -137,7 +137,7 @@ func (d *doc) checkMoney(c *FieldCheck, f Field, v any) bool {
 			e := matches[i]
 			c.setPrimary(e.Start)
 			c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q (line %d): a tax exemption or exempt sales, not a tax charged", x,
-				strings.ToUpper(strings.Join(strings.Fields(e.label), " ")), e.Line+1))
+				shownLabel(e.label), e.Line+1))
 			return false
 		}
 	}
@@ -196,28 +196,28 @@ func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labell
 			if inv, paid, ok := d.balanceAfterPayment(f.Role, a); ok {
 				c.setPrimary(a.Start)
 				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the balance left after a payment (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
-					strings.ToUpper(strings.Join(strings.Fields(paid.label), " ")), paid.Value, paid.Line+1, inv.Value,
-					strings.ToUpper(strings.Join(strings.Fields(inv.label), " ")), inv.Line+1))
+					shownLabel(paid.label), paid.Value, paid.Line+1, inv.Value,
+					shownLabel(inv.label), inv.Line+1))
 				return false
 			}
 			if prev, own, ok := d.carriedBalance(f.Role, a); ok {
 				c.setPrimary(a.Start)
 				c.penalize(factorWrongRole, fmt.Sprintf("%.2f includes the previous balance %.2f (%q, line %d): this invoice's own charges are %.2f (line %d)", x,
-					prev.Value, strings.ToUpper(strings.Join(strings.Fields(prev.label), " ")), prev.Line+1, own.Value, own.Line+1))
+					prev.Value, shownLabel(prev.label), prev.Line+1, own.Value, own.Line+1))
 				return false
 			}
 			if later, ok := d.laterFinalTotal(f.Role, a, matches); ok {
 				c.setPrimary(a.Start)
 				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is labelled %q, but the document's final total is %.2f (%q, line %d)", x,
-					strings.ToUpper(strings.Join(strings.Fields(a.label), " ")), later.Value,
-					strings.ToUpper(strings.Join(strings.Fields(later.label), " ")), later.Line+1))
+					shownLabel(a.label), later.Value,
+					shownLabel(later.label), later.Line+1))
 				return false
 			}
 			if gross, w, ok := d.netAfterWithholding(f.Role, a); ok {
 				c.setPrimary(a.Start)
 				c.penalize(factorWrongRole, fmt.Sprintf("%.2f is the net left after a withholding (%q %.2f, line %d); the document's total is %.2f (%q, line %d)", x,
-					strings.ToUpper(strings.Join(strings.Fields(w.label), " ")), w.Value, w.Line+1, gross.Value,
-					strings.ToUpper(strings.Join(strings.Fields(gross.label), " ")), gross.Line+1))
+					shownLabel(w.label), w.Value, w.Line+1, gross.Value,
+					shownLabel(gross.label), gross.Line+1))
 				return false
 			}
 			c.setPrimary(a.Start)
@@ -232,7 +232,7 @@ func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labell
 		// "Total: -$1,130.00" on a credit note: 1130 has the wrong sign.
 		c.setPrimary(flipped.Start)
 		c.penalize(factorWrongRole, fmt.Sprintf("%.2f has the opposite sign of the amount labelled %s (%.2f, %q, line %d)", x, f.Role,
-			flipped.Value, strings.ToUpper(strings.Join(strings.Fields(flipped.label), " ")), flipped.Line+1))
+			flipped.Value, shownLabel(flipped.label), flipped.Line+1))
 		return false
 	}
 	if len(labelled) == 0 {
@@ -271,7 +271,7 @@ func (d *doc) checkMoneyRole(c *FieldCheck, f Field, x float64, matches []labell
 	case matches[0].role == "":
 		reason += "; it appears as an item-line amount"
 	default:
-		reason += fmt.Sprintf("; it appears labelled %q", strings.ToUpper(strings.Join(strings.Fields(matches[0].label), " ")))
+		reason += fmt.Sprintf("; it appears labelled %q", shownLabel(matches[0].label))
 	}
 	c.penalize(factorWrongRole, reason)
 	return false
@@ -602,4 +602,10 @@ func (d *doc) statementTitled() bool {
 		}
 	}
 	return false
+}
+
+// shownLabel is a label as a reason quotes it: its words, single-spaced, in
+// capitals, so "Sub  total" and "SUB TOTAL" read as one label.
+func shownLabel(label string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(label), " "))
 }
