@@ -47,3 +47,22 @@ func (s *Store) Alarms(ctx context.Context, corpusID string) (Alarms, error) {
 	}
 	return a, nil
 }
+
+// Rate is FalseAlarms over Flagged, and false while no flagged field has
+// been reviewed: a rate with nothing under it is not a number.
+func (a Alarms) Rate() (float64, bool) {
+	if a.Flagged == 0 {
+		return 0, false
+	}
+	return float64(a.FalseAlarms) / float64(a.Flagged), true
+}
+
+// Text is the false alarms as reflect stats and the review workstation both
+// print them.
+func (a Alarms) Text() string {
+	r, ok := a.Rate()
+	if !ok {
+		return "n/a (no flagged field reviewed yet)"
+	}
+	return fmt.Sprintf("%d of %d flags (%.1f%%) accepted as they were", a.FalseAlarms, a.Flagged, 100*r)
+}

@@ -106,6 +106,22 @@ func (s *Store) Stats(ctx context.Context, corpusID string) (Stats, error) {
 	return st, nil
 }
 
+// Wrong is how many values reviewers found wrong on reviewed documents:
+// everything the gate could have caught.
+func (s Stats) Wrong() int { return s.CaughtWrong + s.SilentWrong + s.Missed }
+
+// CatchText is the catch rate as reflect stats and the review workstation
+// both print it. With no wrong value found by a reviewer yet there is
+// nothing the gate could have caught: a rate would claim a success that was
+// never tested, so it says n/a.
+func (s Stats) CatchText() string {
+	n := s.Wrong()
+	if n == 0 {
+		return "n/a (no reviewer has corrected a value yet)"
+	}
+	return fmt.Sprintf("%.1f%% (%d of %d corrected values flagged)", s.CatchRate*100, s.CaughtWrong, n)
+}
+
 // Review is everything known about one reviewed document, as Export needs it.
 type Review struct {
 	Document  Document

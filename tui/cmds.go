@@ -50,11 +50,13 @@ type ExportedMsg struct {
 	Err       error
 }
 
-// StatsMsg carries store.Stats for the stats panel, and the audit.
+// StatsMsg carries store.Stats and store.Alarms for the stats panel, and
+// the audit.
 type StatsMsg struct {
-	Stats store.Stats
-	Audit golden.Audit
-	Err   error
+	Stats  store.Stats
+	Alarms store.Alarms
+	Audit  golden.Audit
+	Err    error
 }
 
 func (s *services) loadSummariesCmd() tea.Cmd {
@@ -169,8 +171,12 @@ func (s *services) statsCmd() tea.Cmd {
 		if err != nil {
 			return StatsMsg{Err: err}
 		}
+		al, err := s.store.Alarms(s.ctx, s.corpus.ID)
+		if err != nil {
+			return StatsMsg{Err: err}
+		}
 		a, err := golden.ReadAudit(s.ctx, s.store, s.corpus.ID)
-		return StatsMsg{Stats: st, Audit: a, Err: err}
+		return StatsMsg{Stats: st, Alarms: al, Audit: a, Err: err}
 	}
 }
 

@@ -13,18 +13,20 @@ import (
 	"github.com/reflect-mcp/reflect/store"
 )
 
-// statsPanel is the modal `s` panel showing store.Stats for the corpus.
+// statsPanel is the modal `s` panel showing store.Stats and store.Alarms
+// for the corpus, in the words reflect stats uses.
 type statsPanel struct {
 	svc           *services
 	loading       bool
 	stats         store.Stats
+	alarms        store.Alarms
 	audit         golden.Audit
 	err           error
 	width, height int
 }
 
 func (p *statsPanel) Loaded(m StatsMsg) {
-	p.loading, p.stats, p.audit, p.err = false, m.Stats, m.Audit, m.Err
+	p.loading, p.stats, p.alarms, p.audit, p.err = false, m.Stats, m.Alarms, m.Audit, m.Err
 }
 
 func (p *statsPanel) SetSize(w, h int)       { p.width, p.height = w, h }
@@ -60,11 +62,11 @@ func (p *statsPanel) View() string {
 			{"flagged fields", fmt.Sprint(s.FlaggedFields)},
 			{"wrong & flagged (caught)", fmt.Sprint(s.CaughtWrong)},
 			{"wrong & not flagged (silent)", fmt.Sprint(s.SilentWrong)},
-			{"catch rate", fmt.Sprintf("%.1f%%", s.CatchRate*100)},
 		}
 		if s.Missed > 0 { // as reflect stats says: not silent-wrong, counted apart
-			rows = append(rows[:len(rows)-1], [2]string{"null filled in (missed, apart)", fmt.Sprint(s.Missed)}, rows[len(rows)-1])
+			rows = append(rows, [2]string{"null filled in (missed, apart)", fmt.Sprint(s.Missed)})
 		}
+		rows = append(rows, [2]string{"catch rate", s.CatchText()}, [2]string{"false alarms", p.alarms.Text()})
 		if a := p.audit; len(a.Draws) > 0 {
 			all := a.Report.All
 			verdict := auditWord(all)

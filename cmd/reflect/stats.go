@@ -77,21 +77,11 @@ func writeStats(stdio Stdio, s store.Stats, al store.Alarms, audits []corpusAudi
 	fmt.Fprintf(stdio.Out, "auto-accepted     : %d (ok, not reviewed)\n", s.AutoAccepted)
 	fmt.Fprintf(stdio.Out, "awaiting review   : %d\n", s.NeedsReview)
 	fmt.Fprintf(stdio.Out, "decided fields    : %d (%d corrected)\n", s.DecidedFields, s.CorrectedFields)
-	// With no wrong value found by a reviewer yet there is nothing the gate
-	// could have caught: a rate would claim a success that was never tested.
-	catch := "n/a (no reviewer has corrected a value yet)"
-	if n := s.CaughtWrong + s.SilentWrong + s.Missed; n > 0 {
-		catch = fmt.Sprintf("%.1f%% (%d of %d corrected values flagged)", s.CatchRate*100, s.CaughtWrong, n)
-	}
-	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", catch, s.SilentWrong)
+	fmt.Fprintf(stdio.Out, "gate vs reviewers : catch rate %s, silent-wrong %d\n", s.CatchText(), s.SilentWrong)
 	if s.Missed > 0 {
 		fmt.Fprintf(stdio.Out, "                    (%d %s)\n", s.Missed, missedNote)
 	}
-	fa := "n/a (no flagged field reviewed yet)"
-	if al.Flagged > 0 {
-		fa = fmt.Sprintf("%d of %d flags (%.1f%%) accepted as they were", al.FalseAlarms, al.Flagged, 100*float64(al.FalseAlarms)/float64(al.Flagged))
-	}
-	fmt.Fprintf(stdio.Out, "false alarms      : %s\n", fa)
+	fmt.Fprintf(stdio.Out, "false alarms      : %s\n", al.Text())
 	return writeAudits(stdio.Out, audits)
 }
 
@@ -105,11 +95,11 @@ func statsJSON(s store.Stats, al store.Alarms) map[string]any {
 		"silent_wrong": s.SilentWrong, "missed_nulls": s.Missed, "catch_rate": nil, "flagged_reviewed": al.Flagged,
 		"false_alarms": al.FalseAlarms, "false_alarm_rate": nil, "rejected": s.Rejected, "skipped": s.Skipped,
 	}
-	if s.CaughtWrong+s.SilentWrong+s.Missed > 0 {
+	if s.Wrong() > 0 {
 		out["catch_rate"] = s.CatchRate
 	}
-	if al.Flagged > 0 {
-		out["false_alarm_rate"] = float64(al.FalseAlarms) / float64(al.Flagged)
+	if r, ok := al.Rate(); ok {
+		out["false_alarm_rate"] = r
 	}
 	return out
 }
