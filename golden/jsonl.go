@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/reflect-mcp/reflect/internal/jsonstr"
@@ -126,6 +128,17 @@ func readLines(r io.Reader, maxBytes int, fn func(Line) error) error {
 // parseLine decodes one non-blank line. Numbers decode as float64, which is
 // what pipeline.Record holds for money.
 func parseLine(no int, b []byte) Line {
+	line := checkLine(no, b)
+	if line.Err != nil && line.ID == "" {
+		// The error result names the document when its id can be read,
+		// so a batch's output still joins to its input by id.
+		line.ID = readableID(b)
+	}
+	return line
+}
+
+// checkLine is parseLine before a rejected line's id is looked for.
+func checkLine(no int, b []byte) Line {
 	line := Line{No: no}
 	fail := func(format string, args ...any) Line {
 		line.Err = &LineError{Line: no, Err: fmt.Errorf(format, args...)}
@@ -156,6 +169,9 @@ func decodeLine(line Line, b []byte) Line {
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
+		if n, ok := outOfRange(err); ok {
+			return fail("the number %s is out of range (a number must fit a float64, at most about 1.8e308)", n)
+		}
 		return fail("not valid JSON: %v", err)
 	}
 	obj, ok := v.(map[string]any)
@@ -189,6 +205,42 @@ func decodeLine(line Line, b []byte) Line {
 	}
 	line.Text = s
 	return line
+}
+
+// outOfRange says whether err is encoding/json refusing a number too large
+// for a float64 (valid JSON, which has no limit), and gives the number.
+func outOfRange(err error) (string, bool) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil || te.Type.Kind() != reflect.Float64 {
+		return "", false
+	}
+	n, ok := strings.CutPrefix(te.Value, "number ")
+	return n, ok
+}
+
+// readableID is the "id" of a rejected line when it can still be read
+// exactly (a string of valid text, or a number as decodeLine names it), and
+// "" otherwise: a line whose id is itself the problem gets none.
+func readableID(b []byte) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(b, &obj) != nil {
+		return ""
+	}
+	raw, ok := obj["id"]
+	if !ok || pipeline.CheckJSONText(raw) != nil {
+		return ""
+	}
+	var id any
+	if json.Unmarshal(raw, &id) != nil {
+		return ""
+	}
+	switch id := id.(type) {
+	case string:
+		return id
+	case float64:
+		return strconv.FormatFloat(id, 'f', -1, 64)
+	}
+	return ""
 }
 
 // idTextLine reads a line that is an object of exactly two string members,

@@ -276,3 +276,21 @@ func BenchmarkParseLine(b *testing.B) {
 		}
 	})
 }
+
+// A rejected line keeps its id when the id can be read exactly, and a number
+// too large for a float64 is named as out of range rather than as bad JSON.
+func TestRejectedLineKeepsAReadableID(t *testing.T) {
+	for _, c := range []struct{ line, id, errHas string }{
+		{"{\"id\":\"a\",\"text\":\"bad \xff\"}", "a", "not valid UTF-8"},
+		{`{"id":"b","text":"t","expected":{"total":-1e400}}`, "b", "the number -1e400 is out of range"},
+		{`{"id":3,"text":5}`, "3", `"text" must be a string`},
+		{"{\"id\":\"\xff\",\"text\":\"t\"}", "", "not valid UTF-8"},
+		{`{"ID":"c","text":"\u0000"}`, "", "NUL"},
+		{`{"id":1e999,"text":"t"}`, "", "out of range"},
+	} {
+		l := parseLine(1, []byte(c.line))
+		if l.Err == nil || !strings.Contains(l.Err.Error(), c.errHas) || l.ID != c.id {
+			t.Errorf("%q: id %q, err %v; want id %q and an error naming %q", c.line, l.ID, l.Err, c.id, c.errHas)
+		}
+	}
+}
