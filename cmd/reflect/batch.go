@@ -89,9 +89,11 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 	// the batch never waits for input it no longer wants.
 	var readErr error
 	read := 0
+	firstLine := map[string]int{} // by id
 	lines := func(yield func(golden.Line) bool) {
 		readErr = golden.ReadLines(in, func(l golden.Line) error {
 			read++
+			refuseDuplicate(&l, firstLine)
 			if !yield(l) {
 				return interrupted.Err()
 			}
@@ -113,9 +115,8 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 				return // aborted mid-call: the line was not verified, so print nothing for it
 			}
 			// Encoded once, for the line printed and the store. Saved in
-			// input order (the first of two lines with one id wins, as in
-			// the workstation) and in the background: the exit status, not
-			// the line, says whether it was stored.
+			// input order and in the background: the exit status, not the
+			// line, says whether it was stored.
 			id := ""
 			if l.Err == nil && strings.TrimSpace(l.Text) != "" {
 				id = ids.ID(l)
@@ -164,6 +165,21 @@ func runBatch(ctx context.Context, name string, env *runEnv, o verifyOpts, stdio
 		worst = ExitPipeline // a batch reports any failed line as 3, as documented
 	}
 	return resultErr(worst, nil)
+}
+
+// refuseDuplicate makes a line whose id an earlier document line already
+// used an error line, as review and eval skip it: its result could be
+// neither stored nor told apart from the first one's. It is refused before
+// it is verified, so it costs no model call. first maps ids to their lines.
+func refuseDuplicate(l *golden.Line, first map[string]int) {
+	if l.Err != nil || l.ID == "" || strings.TrimSpace(l.Text) == "" {
+		return // not a document: an empty text does not claim its id either
+	}
+	if no, dup := first[l.ID]; dup {
+		l.Err = &golden.LineError{Line: l.No, Err: fmt.Errorf("duplicate id %q (first on line %d): this line was not verified", l.ID, no)}
+		return
+	}
+	first[l.ID] = l.No
 }
 
 // inFlight is the context documents are verified on. On Ctrl-C the reader

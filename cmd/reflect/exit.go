@@ -12,7 +12,7 @@ const (
 	ExitOK          = 0   // every document ok
 	ExitNeedsReview = 1   // at least one document needs review (and none failed)
 	ExitUsage       = 2   // bad flags, bad input, bad schema or dataset
-	ExitPipeline    = 3   // a model call, parse or pipeline build failed
+	ExitPipeline    = 3   // a model call, parse or pipeline build failed; a batch line failed (malformed, duplicate id)
 	ExitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
 )
 
