@@ -179,14 +179,10 @@ func decodeLine(line Line, b []byte) Line {
 		return fail("want a JSON object, got %s", jsonType(v))
 	}
 	line.Raw = json.RawMessage(bytes.Clone(bytes.TrimSpace(b)))
-	switch id := obj["id"].(type) {
-	case nil:
-	case string:
-		line.ID = id
-	case float64:
-		line.ID = strconv.FormatFloat(id, 'f', -1, 64)
-	default:
-		return fail("\"id\" must be a string, got %s", jsonType(id))
+	if id := obj["id"]; id != nil {
+		if line.ID, ok = idString(id); !ok {
+			return fail("\"id\" must be a string, got %s", jsonType(id))
+		}
 	}
 	var err error
 	if line.Data, err = objectField(obj, "data"); err != nil {
@@ -234,13 +230,20 @@ func readableID(b []byte) string {
 	if json.Unmarshal(raw, &id) != nil {
 		return ""
 	}
-	switch id := id.(type) {
+	s, _ := idString(id)
+	return s
+}
+
+// idString is a decoded id as a line's ID: a string as it is, a number as
+// JSON wrote it. ok is false for any other JSON type.
+func idString(v any) (string, bool) {
+	switch id := v.(type) {
 	case string:
-		return id
+		return id, true
 	case float64:
-		return strconv.FormatFloat(id, 'f', -1, 64)
+		return strconv.FormatFloat(id, 'f', -1, 64), true
 	}
-	return ""
+	return "", false
 }
 
 // idTextLine reads a line that is an object of exactly two string members,

@@ -406,7 +406,7 @@ func (d *doc) checkCurrencyContext(c *FieldCheck, code string) {
 		}
 		return
 	}
-	spans, factor, note := currencyEvidence(d.rs, d.fold, d.trigrams(), code, true)
+	spans, factor, note := currencyEvidence(d.rs, d.fold, d.trigrams(), code)
 	if len(spans) > 0 {
 		c.Spans, c.Grounded = spans, true
 		if d.placedSharedSign(c, code, spans) || d.familySignCode(c, code, spans) {

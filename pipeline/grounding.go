@@ -294,10 +294,14 @@ func letterBounded(rs []rune, spans []Span) []Span {
 // "Cafe\u0301" (é written as e and an accent), and a span must not cut a
 // character in two.
 func keepBounded(rs []rune, spans []Span, word func(rune) bool) []Span {
-	// Most spans are kept, all of them: spans is then the answer, not a
-	// copy of it.
+	return keepSpans(spans, func(s Span) bool { return isBounded(rs, s, word) })
+}
+
+// keepSpans keeps the spans keep accepts: nil when none is, and spans
+// itself, not a copy, when all are, as most often.
+func keepSpans(spans []Span, keep func(Span) bool) []Span {
 	all := 0
-	for all < len(spans) && isBounded(rs, spans[all], word) {
+	for all < len(spans) && keep(spans[all]) {
 		all++
 	}
 	if all == len(spans) {
@@ -308,7 +312,7 @@ func keepBounded(rs []rune, spans []Span, word func(rune) bool) []Span {
 	}
 	out := append([]Span(nil), spans[:all]...) // nil when none is kept
 	for _, s := range spans[all+1:] {
-		if isBounded(rs, s, word) {
+		if keep(s) {
 			out = append(out, s)
 		}
 	}
@@ -514,17 +518,11 @@ func isAmountMarker(w string) bool {
 	return false
 }
 
-// currencyEvidence finds where the source states currency code: the code
-// itself, or a symbol or name that maps to it. factor is below 1 when the
-// only evidence is a marker shared with other currencies.
-// skipCode leaves the code itself out, when the caller grounds it in context.
-func currencyEvidence(rs []rune, f folded, t *trigramSet, code string, skipCode bool) (spans []Span, factor float64, reason string) {
-	// A skipped code is not searched at all: its spans were never read.
-	if !skipCode {
-		if sp := bounded(rs, f.find(foldNeedle(code, foldSpaces))); len(sp) > 0 {
-			return sp, 1, ""
-		}
-	}
+// currencyEvidence finds where the source states currency code by a symbol
+// or name that maps to it; the code itself its caller grounds in context.
+// factor is below 1 when the only evidence is a marker shared with other
+// currencies.
+func currencyEvidence(rs []rune, f folded, t *trigramSet, code string) (spans []Span, factor float64, reason string) {
 	var sharedSpans []Span
 	var sharedMarker string
 	primary := false

@@ -615,22 +615,5 @@ func wholeIdentifiers(rs []rune, spans []Span) []Span {
 		before := sp.Start >= 2 && joiner(rs[sp.Start-1]) && isAlnum(rs[sp.Start-2])
 		return !after && !before
 	}
-	// As in keepBounded, spans is the answer when every span is whole.
-	all := 0
-	for all < len(spans) && whole(spans[all]) {
-		all++
-	}
-	if all == len(spans) {
-		if all == 0 {
-			return nil
-		}
-		return spans
-	}
-	out := append([]Span(nil), spans[:all]...) // nil when none is kept
-	for _, sp := range spans[all+1:] {
-		if whole(sp) {
-			out = append(out, sp)
-		}
-	}
-	return out
+	return keepSpans(spans, whole)
 }

@@ -359,7 +359,7 @@ func (d *doc) numberSignAt(p, q int) (int, bool) {
 // headSignWords are number signs of languages numberSigns lacks: the
 // Slavic abbreviations, Khmer, Amharic, Greek, Swahili, Azerbaijani.
 var headSignWords = map[string]bool{"br.": true, "бр.": true, "č.": true, "št.": true, "sz.": true, "nro": true,
-	"nro.": true, "nr.:": true, "លេខ": true, "ቁ.": true, "ቁጥር": true, "αρ.": true, "na.": true, "nömrə": true,
+	"nro.": true, "លេខ": true, "ቁ.": true, "ቁጥር": true, "αρ.": true, "na.": true, "nömrə": true,
 	"номер": true, "нөмір": true, "рақами": true}
 
 // titleLike reports a word of four letters or more: a title's, not a
