@@ -238,8 +238,9 @@ func documentTitle(line string) bool {
 var unspacedKinds = []string{"계산서", "영수증", "청구서", "发票", "收据", "請求書", "領収書", "明細書", "納品書", "発票"}
 
 // labelledIssuerAbove is the name an issuer's label introduces on a line
-// above li ("Издавач: Вардар Трејд", "Van: …"): the document names its
-// issuer there when no letterhead does.
+// above li ("Издавач: Вардар Трејд"): the document names its issuer there
+// when no letterhead does. A sender's label ("Van:", "From:") does not
+// count: an e-mail heads it with a person.
 func (d *doc) labelledIssuerAbove(li int) (string, int) {
 	for k := 0; k < li; k++ {
 		ks, ke := d.lineBounds(k)

@@ -446,8 +446,11 @@ func (d *doc) balanceAfterPayment(r Role, a labelledAmount) (inv, paid labelledA
 }
 
 // isPayment reports an amount labelled as money already paid.
-func (d *doc) isPayment(b labelledAmount) bool {
-	k := b.key
+func (d *doc) isPayment(b labelledAmount) bool { return isPaymentKey(b.key) }
+
+// isPaymentKey reports a label key naming money already paid: the money
+// ledger reads a deduction by the same words.
+func isPaymentKey(k string) bool {
 	return tenderedLabels[k] || strings.Contains(k, "paid") || strings.Contains(k, "payment") || strings.Contains(k, "deposit") ||
 		depositWords[k]
 }

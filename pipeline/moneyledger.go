@@ -89,8 +89,7 @@ func (d *doc) isDiscounted() bool {
 	if !ls.discountRead {
 		ls.discountRead = true
 		for i := range d.amounts {
-			a := &d.amounts[i]
-			if a.Value < 0 || a.role == roleOther && d.labelKind(i) == partDiscount {
+			if d.discountAt(i) {
 				ls.discounted = true
 				break
 			}
@@ -116,7 +115,7 @@ func (d *doc) ledgerSet() *ledgers {
 			at := len(items)
 			items = append(items, l...)
 			var f ledgerFacts
-			f, ints = d.readLedger(ls, items[at:], ints)
+			f, ints = d.readLedger(items[at:], ints)
 			ls.all = append(ls.all, ledgerRec{items: items[at:len(items):len(items)], f: f})
 		}
 	}
@@ -128,7 +127,7 @@ func (d *doc) ledgerSet() *ledgers {
 		if seen++; seen > maxRelated {
 			break
 		}
-		if !ls.hasTotal(d, d.amounts[g].Value) {
+		if _, done := ls.ledgerFor(d, d.amounts[g].Value); !done {
 			read(g) // a total printed again adds up the same way
 		}
 	}
@@ -151,14 +150,14 @@ func (d *doc) ledgerSet() *ledgers {
 	return ls
 }
 
-// hasTotal reports a ledger read already for a total of value v.
-func (ls *ledgers) hasTotal(d *doc, v float64) bool {
+// ledgerFor is the ledger read already for a total of value v, if one was.
+func (ls *ledgers) ledgerFor(d *doc, v float64) (ledgerRec, bool) {
 	for _, r := range ls.all {
 		if d.amounts[r.items[len(r.items)-1].i].Value == v {
-			return true
+			return r, true
 		}
 	}
-	return false
+	return ledgerRec{}, false
 }
 
 // eachLedger calls fn with each total's ledger until fn returns true.
@@ -173,13 +172,7 @@ func (d *doc) eachLedger(fn func(l []ledgerItem, f ledgerFacts) bool) {
 
 // ledgerOf is the ledger that ends at a total of g's value, if one does.
 func (d *doc) ledgerOf(g int) (ledgerRec, bool) {
-	ls := d.ledgerSet()
-	for _, r := range ls.all {
-		if d.amounts[r.items[len(r.items)-1].i].Value == d.amounts[g].Value {
-			return r, true
-		}
-	}
-	return ledgerRec{}, false
+	return d.ledgerSet().ledgerFor(d, d.amounts[g].Value)
 }
 
 // ledgerVal is a's magnitude, reading "200.000" as two hundred thousand
@@ -317,8 +310,7 @@ func keyKind(k string, other bool) partKind {
 		return partRounding
 	case isDiscountKey(k):
 		return partDiscount
-	case withholdingKeys[k] || insurerShareKeys[k] || other && (tenderedLabels[k] || strings.Contains(k, "paid") ||
-		strings.Contains(k, "payment") || strings.Contains(k, "deposit") || depositWords[k]):
+	case withholdingKeys[k] || insurerShareKeys[k] || other && isPaymentKey(k):
 		return partDeduction
 	}
 	return kindUnread
@@ -468,7 +460,7 @@ type ledgerFacts struct {
 // it: the net is the running amount where the first tax or deduction
 // comes in (the end of a ledger with neither). The lists are appended to
 // ints; the rest of it is returned for the next ledger.
-func (d *doc) readLedger(ls *ledgers, l []ledgerItem, ints []int) (f ledgerFacts, rest []int) {
+func (d *doc) readLedger(l []ledgerItem, ints []int) (f ledgerFacts, rest []int) {
 	f.netAt, f.discount = -1, -1
 	f.cut = len(l)
 	for k, it := range l {
