@@ -163,8 +163,15 @@ func (d *doc) checkDate(c *FieldCheck, iso string, own bool) {
 		// nothing.
 		order, proof = d.localeOrder()
 		if order == OrderUnknown {
-			if o, raw := d.yearlessOrder(); o != OrderUnknown {
-				order, proof = o, localeWhy{form: whyText, a: yearlessProof(raw, o)}
+			y := d.facts.yearless.get(func() localeFact {
+				o, raw := d.yearlessOrder()
+				if o == OrderUnknown {
+					return localeFact{order: o}
+				}
+				return localeFact{o, localeWhy{form: whyText, a: yearlessProof(raw, o)}}
+			})
+			if y.order != OrderUnknown {
+				order, proof = y.order, y.why
 			}
 		}
 	}

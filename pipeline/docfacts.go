@@ -19,8 +19,11 @@ type docFacts struct {
 
 	quoted memo[int]
 	// locale is the record-independent part of localeOrder.
-	locale  memo[localeFact]
-	country memo[countryFact]
+	locale memo[localeFact]
+	// yearless is yearlessOrder's answer: a scan of the whole text that
+	// each ambiguous date field would otherwise repeat.
+	yearless memo[localeFact]
+	country  memo[countryFact]
 	// threeDec is the three-decimal currency of the amounts (threeDecimals).
 	threeDec memo[string]
 	postcode memo[postcodeFact]
